@@ -1,0 +1,99 @@
+# scanlab_add_lab(NUMBER <NN> NAME <name> SOURCES <files...> TEST <test.cpp>)
+#
+# Builds one lab for every backend in SCANLAB_BACKENDS and both flavours:
+#   student   sources from labs/<NN>_<name>/        (the stub, or a student's work)
+#   solution  sources from solutions/<NN>_<name>/   (skipped if that folder does not exist)
+# For each backend B and flavour F it creates
+#   library    lab<NN>_<F>_<B>        the lab's SOURCES, compiled for backend B
+#   executable lab<NN>_tests_<F>_<B>  tests/labs/<TEST> + tests/support, linked to the library
+#   test       lab<NN>.<F>.<B>        LABELS lab<NN>;<F>;<B> (+ gpu on cuda); exit code 77 = skipped
+# Both flavours see labs/<NN>_<name>/ on their include path: the solution uses the same
+# interface header the student gets.
+#
+# Relies on what cmake/Backends.cmake provides: SCANLAB_BACKENDS, the targets scanlab_api and
+# doctest::doctest, and scanlab_add_cuda_library(). A host translation unit that links a
+# library made by scanlab_add_cuda_library(... BACKEND simt ...) is assumed to get the simt
+# cuda_runtime.h and runtime through that library's usage requirements; on the cuda backend the
+# tests link CUDA::cudart themselves.
+include_guard(GLOBAL)
+
+cmake_path(GET CMAKE_CURRENT_LIST_DIR PARENT_PATH _scanlab_root)
+set(SCANLAB_LABS_ROOT "${_scanlab_root}" CACHE INTERNAL "Scan Lab source root")
+
+# A grader can point these at a student's tree; by default they are this checkout's folders.
+set(SCANLAB_LABS_DIR "${_scanlab_root}/labs" CACHE PATH "Folder with the student lab sources")
+set(SCANLAB_SOLUTIONS_DIR "${_scanlab_root}/solutions" CACHE PATH "Folder with the solutions")
+set(SCANLAB_LAB_TEST_TIMEOUT 300 CACHE STRING "Seconds before ctest stops one lab's tests")
+
+function(scanlab_add_lab)
+    cmake_parse_arguments(PARSE_ARGV 0 arg "" "NUMBER;NAME;TEST" "SOURCES")
+    if(arg_UNPARSED_ARGUMENTS)
+        message(FATAL_ERROR "scanlab_add_lab: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
+    endif()
+    foreach(required IN ITEMS NUMBER NAME SOURCES TEST)
+        if(NOT arg_${required})
+            message(FATAL_ERROR "scanlab_add_lab: ${required} is required")
+        endif()
+    endforeach()
+    if(NOT arg_NUMBER MATCHES "^[0-9][0-9]$")
+        message(FATAL_ERROR "scanlab_add_lab: NUMBER must be two digits, got '${arg_NUMBER}'")
+    endif()
+
+    set(lab "lab${arg_NUMBER}")
+    set(folder "${arg_NUMBER}_${arg_NAME}")
+    set(interface_dir "${SCANLAB_LABS_ROOT}/labs/${folder}")
+    set(tests_dir "${SCANLAB_LABS_ROOT}/tests")
+    set(test_sources
+        "${tests_dir}/labs/${arg_TEST}"
+        "${tests_dir}/support/scan_test_support.cpp"
+        "${tests_dir}/support/test_main.cpp")
+
+    foreach(backend IN LISTS SCANLAB_BACKENDS)
+        foreach(flavour IN ITEMS student solution)
+            if(flavour STREQUAL "student")
+                set(source_dir "${SCANLAB_LABS_DIR}/${folder}")
+                if(NOT IS_DIRECTORY "${source_dir}")
+                    message(FATAL_ERROR "scanlab_add_lab: ${source_dir} does not exist")
+                endif()
+            else()
+                set(source_dir "${SCANLAB_SOLUTIONS_DIR}/${folder}")
+                if(NOT IS_DIRECTORY "${source_dir}")
+                    continue() # a handed-out tree has no solutions
+                endif()
+            endif()
+
+            list(TRANSFORM arg_SOURCES PREPEND "${source_dir}/" OUTPUT_VARIABLE sources)
+            set(library "${lab}_${flavour}_${backend}")
+            scanlab_add_cuda_library(${library}
+                BACKEND ${backend}
+                SOURCES ${sources}
+                INCLUDE_DIRS "${interface_dir}"
+                LINK scanlab_api)
+
+            set(tests "${lab}_tests_${flavour}_${backend}")
+            add_executable(${tests} ${test_sources})
+            target_include_directories(${tests} PRIVATE "${interface_dir}" "${tests_dir}/support")
+            target_link_libraries(${tests} PRIVATE ${library} scanlab_api doctest::doctest)
+            target_compile_features(${tests} PRIVATE cxx_std_20)
+
+            set(labels ${lab} ${flavour} ${backend})
+            if(backend STREQUAL "cuda")
+                if(NOT TARGET CUDA::cudart)
+                    find_package(CUDAToolkit REQUIRED)
+                endif()
+                # Plain host C++ against the toolkit's cuda_runtime.h; only the lab is nvcc-built.
+                target_link_libraries(${tests} PRIVATE CUDA::cudart)
+                target_compile_definitions(${tests} PRIVATE SCANLAB_BACKEND_CUDA)
+                list(APPEND labels gpu)
+            else()
+                target_compile_definitions(${tests} PRIVATE SCANLAB_BACKEND_SIMT)
+            endif()
+
+            add_test(NAME ${lab}.${flavour}.${backend} COMMAND ${tests})
+            set_tests_properties(${lab}.${flavour}.${backend} PROPERTIES
+                LABELS "${labels}"
+                SKIP_RETURN_CODE 77
+                TIMEOUT ${SCANLAB_LAB_TEST_TIMEOUT})
+        endforeach()
+    endforeach()
+endfunction()

@@ -1,0 +1,158 @@
+# Simt.cmake: build CUDA sources (.cu) with the host C++ compiler on the simt emulator.
+#
+#   include(cmake/Simt.cmake)
+#   simt_add_executable(hello hello.cu main.cpp)
+#   simt_target_cuda_sources(mylib PRIVATE kernels.cu)
+#
+# Each .cu goes through simt-rewrite (common/simt/rewrite) into
+# ${CMAKE_CURRENT_BINARY_DIR}/simt_gen/<target>/<name>.<hash>.cu.cpp, which is compiled with the
+# flags below and linked with simt_runtime. The targets simt-rewrite and simt_runtime must exist
+# by the end of the configure step (common/simt/CMakeLists.txt defines them). The build tree also
+# gets bin/simtcc, the nvcc-like driver (tools/simtcc.in). See docs/simtcc.md.
+include_guard(GLOBAL)
+
+# The emulator's source directory (common/simt), found from this file's own location.
+get_filename_component(SIMT_ROOT "${CMAKE_CURRENT_LIST_DIR}/../common/simt" ABSOLUTE)
+get_filename_component(_simt_repo "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+set(SIMT_COMPAT_DIR "${SIMT_ROOT}/compat")
+set(SIMT_INCLUDE_DIR "${SIMT_ROOT}/include")
+# Functions run in the caller's scope, where these variables may not be visible.
+set_property(GLOBAL PROPERTY SIMT_ROOT "${SIMT_ROOT}")
+set_property(GLOBAL PROPERTY SIMT_REPO "${_simt_repo}")
+
+set(SIMTCC_EXTRA_LINK_LIBS "" CACHE STRING
+    "What bin/simtcc links after simt_runtime and -lboost_context: targets (their files are used) or linker flags")
+
+# The compiler-inserted access hooks: the emulator sees every load and store through the
+# __tsan_* calls that -fsanitize=thread inserts; its runtime defines them, so libtsan is never
+# linked (these are compile options only). Function entry/exit hooks are noise; volatile
+# accesses get their own hooks so the emulator can tell them apart.
+function(_simt_tsan_flags out)
+    # GCC only: Clang has the same hooks but spells these options "-mllvm X", and CMake's
+    # option de-duplication would merge the repeated -mllvm.
+    if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+        message(FATAL_ERROR "simt: the emulator backend needs GCC as the C++ compiler, not "
+                            "${CMAKE_CXX_COMPILER_ID}")
+    endif()
+    set(${out} -fsanitize=thread --param=tsan-instrument-func-entry-exit=0
+               --param=tsan-distinguish-volatile=1 PARENT_SCOPE)
+endfunction()
+
+# simt_target_cuda_sources(<target> <PRIVATE|PUBLIC|INTERFACE> files...)
+# .cu files are rewritten and compiled for the emulator; other files are added unchanged.
+# The files are compiled into <target> itself (INTERFACE only for an interface library, whose
+# consumers compile them): PUBLIC sources would be compiled again in every consumer. The scope
+# is that of the usage requirements: simt_runtime and C++20. Call it in the directory that
+# created <target> (custom command outputs and source properties are per directory); the
+# target must use the keyword form of target_link_libraries elsewhere too.
+function(simt_target_cuda_sources target scope)
+    if(NOT scope MATCHES "^(PRIVATE|PUBLIC|INTERFACE)$")
+        message(FATAL_ERROR "simt_target_cuda_sources(${target} ${scope} ...): the second "
+                            "argument must be PRIVATE, PUBLIC or INTERFACE")
+    endif()
+    if(NOT TARGET ${target})
+        message(FATAL_ERROR "simt_target_cuda_sources: no target named '${target}'")
+    endif()
+    get_target_property(target_dir ${target} SOURCE_DIR)
+    if(NOT target_dir STREQUAL CMAKE_CURRENT_SOURCE_DIR)
+        message(FATAL_ERROR "simt_target_cuda_sources(${target} ...) must be called in "
+                            "${target_dir}, where the target was created")
+    endif()
+    get_property(root GLOBAL PROPERTY SIMT_ROOT)
+    _simt_tsan_flags(tsan_flags)
+    set(source_scope PRIVATE)
+    if(scope STREQUAL "INTERFACE")
+        set(source_scope INTERFACE)
+    endif()
+
+    set(has_cu FALSE)
+    foreach(file IN LISTS ARGN)
+        get_filename_component(abs "${file}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+        get_filename_component(ext "${abs}" LAST_EXT)
+        if(NOT ext STREQUAL ".cu")
+            target_sources(${target} ${source_scope} "${abs}")
+            continue()
+        endif()
+        set(has_cu TRUE)
+
+        # Readable and unique per target and source path, even for two a.cu in different dirs.
+        get_filename_component(stem "${abs}" NAME_WE)
+        string(MD5 hash "${abs}")
+        string(SUBSTRING "${hash}" 0 8 hash)
+        set(gen "${CMAKE_CURRENT_BINARY_DIR}/simt_gen/${target}/${stem}.${hash}.cu.cpp")
+        file(RELATIVE_PATH shown "${CMAKE_SOURCE_DIR}" "${abs}")
+        add_custom_command(
+            OUTPUT "${gen}"
+            COMMAND $<TARGET_FILE:simt-rewrite> "${abs}" -o "${gen}"
+            DEPENDS "${abs}" simt-rewrite
+            COMMENT "simt-rewrite ${shown}"
+            VERBATIM)
+
+        get_filename_component(cu_dir "${abs}" DIRECTORY)
+        # The generated file lives in the build tree: -iquote keeps #include "x.cuh" relative
+        # to the original .cu (#line only changes what diagnostics print). Options are in their
+        # joined one-word forms: the source property knows no SHELL:, and a lone word such as
+        # "-include" could be merged away by CMake's option de-duplication.
+        set_source_files_properties("${gen}" PROPERTIES
+            GENERATED TRUE
+            INCLUDE_DIRECTORIES "${root}/compat;${root}/include"
+            COMPILE_OPTIONS "-xc++;-includecuda_runtime.h;-iquote${cu_dir};${tsan_flags};-g")
+        target_sources(${target} ${source_scope} "${gen}")
+    endforeach()
+
+    if(has_cu)
+        # At least C++20 (the runtime's headers need it), without lowering a newer choice.
+        target_compile_features(${target} ${scope} cxx_std_20)
+        target_link_libraries(${target} ${scope} simt_runtime)
+    endif()
+endfunction()
+
+# simt_add_executable(<name> files...): add_executable + simt_target_cuda_sources.
+function(simt_add_executable name)
+    add_executable(${name})
+    simt_target_cuda_sources(${name} PRIVATE ${ARGN})
+endfunction()
+
+# bin/simtcc, written at generate time because it names the built rewriter and runtime
+# library. Deferred to the end of the top-level configure so the targets exist by then.
+function(_simt_generate_simtcc)
+    if(NOT TARGET simt-rewrite OR NOT TARGET simt_runtime OR NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+        message(STATUS "simt: no simt-rewrite/simt_runtime targets or no GCC; bin/simtcc not generated")
+        return()
+    endif()
+    get_property(root GLOBAL PROPERTY SIMT_ROOT)
+    get_property(repo GLOBAL PROPERTY SIMT_REPO)
+    _simt_tsan_flags(tsan_flags)
+
+    set(SIMT_REWRITE "$<TARGET_FILE:simt-rewrite>")
+    set(SIMT_RUNTIME_LIB "$<TARGET_FILE:simt_runtime>")
+    set(SIMT_COMPAT_DIR "${root}/compat")
+    set(SIMT_INCLUDE_DIR "${root}/include")
+    set(SIMT_CXX "${CMAKE_CXX_COMPILER}")
+    string(JOIN " " SIMT_TSAN_FLAGS ${tsan_flags})
+    set(extra "")
+    foreach(lib IN LISTS CMAKE_DL_LIBS) # simt_runtime links these too
+        list(APPEND extra "-l${lib}")
+    endforeach()
+    foreach(item IN LISTS SIMTCC_EXTRA_LINK_LIBS)
+        if(TARGET ${item})
+            list(APPEND extra "$<TARGET_LINKER_FILE:${item}>")
+        else()
+            list(APPEND extra "${item}")
+        endif()
+    endforeach()
+    string(JOIN " " SIMT_EXTRA_LINK ${extra})
+
+    set(staged "${CMAKE_BINARY_DIR}/simt/simtcc.in")
+    configure_file("${repo}/tools/simtcc.in" "${staged}" @ONLY)
+    get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+    if(multi_config)
+        set(out "${CMAKE_BINARY_DIR}/bin/$<CONFIG>/simtcc")
+    else()
+        set(out "${CMAKE_BINARY_DIR}/bin/simtcc")
+    endif()
+    file(GENERATE OUTPUT "${out}" INPUT "${staged}"
+         FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+                          WORLD_READ WORLD_EXECUTE)
+endfunction()
+cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _simt_generate_simtcc)

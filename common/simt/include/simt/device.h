@@ -1,0 +1,156 @@
+// Device-side builtins on the simt backend: thread coordinates, barriers, warp intrinsics,
+// atomics, fences. Each call into the runtime is a scheduling point of the emulator. Runtime
+// functions find their call site through their return address, so they must be called directly
+// from the kernel (the wrappers here are always inlined).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "simt/types.h"
+
+namespace simt::detail {
+// By value: a returned uint3 lives in registers, so reading .x is not a memory access that the
+// access hooks would have to classify.
+uint3 thread_idx();
+uint3 block_idx();
+dim3 block_dim();
+dim3 grid_dim();
+
+enum class ShuffleKind : int { index, up, down, xor_ };
+// Not inlined: their return address is the call site in the kernel.
+uint64_t shuffle(ShuffleKind kind, unsigned mask, uint64_t bits, int arg, int width);
+
+template <class T>
+constexpr bool shufflable = std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
+} // namespace simt::detail
+
+#define threadIdx (::simt::detail::thread_idx())
+#define blockIdx (::simt::detail::block_idx())
+#define blockDim (::simt::detail::block_dim())
+#define gridDim (::simt::detail::grid_dim())
+inline constexpr int warpSize = 32;
+
+// Barriers and fences.
+void __syncthreads();
+int __syncthreads_count(int predicate);
+int __syncthreads_and(int predicate);
+int __syncthreads_or(int predicate);
+void __syncwarp(unsigned mask = 0xffffffffu);
+void __threadfence();
+void __threadfence_block();
+void __threadfence_system();
+void __nanosleep(unsigned ns);
+long long clock64(); // clock() is the C library's, as it is in CUDA device code
+[[noreturn]] void __trap();
+
+// Warp vote.
+unsigned __ballot_sync(unsigned mask, int predicate);
+int __any_sync(unsigned mask, int predicate);
+int __all_sync(unsigned mask, int predicate);
+unsigned __activemask();
+
+// Warp shuffles, for the types CUDA supports.
+#define SIMT_SHUFFLE(name, kind, argname)                                                          \
+    template <class T>                                                                             \
+    __attribute__((always_inline)) inline T name(unsigned mask, T var, int argname,                \
+                                                 int width = 32) {                                 \
+        static_assert(::simt::detail::shufflable<T>,                                               \
+                      #name " supports int, unsigned, long long, unsigned long long, float and "   \
+                            "double on the simt backend");                                         \
+        uint64_t bits = 0;                                                                         \
+        std::memcpy(&bits, &var, sizeof(T));                                                       \
+        bits = ::simt::detail::shuffle(::simt::detail::ShuffleKind::kind, mask, bits, argname,     \
+                                       width);                                                     \
+        T out;                                                                                     \
+        std::memcpy(&out, &bits, sizeof(T));                                                       \
+        return out;                                                                                \
+    }
+SIMT_SHUFFLE(__shfl_sync, index, srcLane)
+SIMT_SHUFFLE(__shfl_up_sync, up, delta)
+SIMT_SHUFFLE(__shfl_down_sync, down, delta)
+SIMT_SHUFFLE(__shfl_xor_sync, xor_, laneMask)
+#undef SIMT_SHUFFLE
+
+// Atomics (global or shared memory), with CUDA's overloads.
+int atomicAdd(int* address, int value);
+unsigned atomicAdd(unsigned* address, unsigned value);
+unsigned long long atomicAdd(unsigned long long* address, unsigned long long value);
+float atomicAdd(float* address, float value);
+double atomicAdd(double* address, double value);
+int atomicSub(int* address, int value);
+unsigned atomicSub(unsigned* address, unsigned value);
+int atomicExch(int* address, int value);
+unsigned atomicExch(unsigned* address, unsigned value);
+unsigned long long atomicExch(unsigned long long* address, unsigned long long value);
+float atomicExch(float* address, float value);
+int atomicMin(int* address, int value);
+unsigned atomicMin(unsigned* address, unsigned value);
+long long atomicMin(long long* address, long long value);
+unsigned long long atomicMin(unsigned long long* address, unsigned long long value);
+int atomicMax(int* address, int value);
+unsigned atomicMax(unsigned* address, unsigned value);
+long long atomicMax(long long* address, long long value);
+unsigned long long atomicMax(unsigned long long* address, unsigned long long value);
+unsigned atomicInc(unsigned* address, unsigned limit);
+unsigned atomicDec(unsigned* address, unsigned limit);
+int atomicCAS(int* address, int compare, int value);
+unsigned atomicCAS(unsigned* address, unsigned compare, unsigned value);
+unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare,
+                             unsigned long long value);
+unsigned short atomicCAS(unsigned short* address, unsigned short compare, unsigned short value);
+int atomicAnd(int* address, int value);
+unsigned atomicAnd(unsigned* address, unsigned value);
+unsigned long long atomicAnd(unsigned long long* address, unsigned long long value);
+int atomicOr(int* address, int value);
+unsigned atomicOr(unsigned* address, unsigned value);
+unsigned long long atomicOr(unsigned long long* address, unsigned long long value);
+int atomicXor(int* address, int value);
+unsigned atomicXor(unsigned* address, unsigned value);
+unsigned long long atomicXor(unsigned long long* address, unsigned long long value);
+
+// Integer intrinsics (pure functions, no scheduling).
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
+inline int __clzll(long long x) {
+    return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x));
+}
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline unsigned __brev(unsigned x) {
+    unsigned r = 0;
+    for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1u) << (31 - i);
+    return r;
+}
+inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned shift) {
+    uint64_t v = (uint64_t(hi) << 32) | lo;
+    return static_cast<unsigned>((v << (shift & 31)) >> 32);
+}
+inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned shift) {
+    uint64_t v = (uint64_t(hi) << 32) | lo;
+    return static_cast<unsigned>(v >> (shift & 31));
+}
+template <class T>
+__attribute__((always_inline)) inline T __ldg(const T* p) {
+    return *p;
+}
+
+// CUDA's global min/max overloads for device code.
+inline int min(int a, int b) { return a < b ? a : b; }
+inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+inline unsigned min(int a, unsigned b) { return min(static_cast<unsigned>(a), b); }
+inline unsigned min(unsigned a, int b) { return min(a, static_cast<unsigned>(b)); }
+inline long long min(long long a, long long b) { return a < b ? a : b; }
+inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+inline float min(float a, float b) { return a < b ? a : b; }
+inline double min(double a, double b) { return a < b ? a : b; }
+inline int max(int a, int b) { return a > b ? a : b; }
+inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+inline unsigned max(int a, unsigned b) { return max(static_cast<unsigned>(a), b); }
+inline unsigned max(unsigned a, int b) { return max(a, static_cast<unsigned>(b)); }
+inline long long max(long long a, long long b) { return a > b ? a : b; }
+inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+inline float max(float a, float b) { return a > b ? a : b; }
+inline double max(double a, double b) { return a > b ? a : b; }

@@ -1,0 +1,41 @@
+// How the emulator schedules a launch. Read from the environment (SIMT_MODE, SIMT_DISPATCH,
+// SIMT_SEED, SIMT_SMS, SIMT_STACK_KB) at first use; programs and tests may override them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace simt {
+
+enum class Mode {
+    lockstep, // lanes of a warp advance access by access (pre-Volta SIMT)
+    its,      // seeded random interleaving of lanes (independent thread scheduling)
+};
+enum class Dispatch {
+    in_order, // blocks become resident in blockIdx order, as GPUs tend to do
+    shuffled, // a seeded random order: exposes code that assumes blockIdx order
+};
+
+struct Options {
+    Mode mode = Mode::lockstep;
+    Dispatch dispatch = Dispatch::in_order;
+    uint64_t seed = 1;
+    int multiprocessors = 4;          // emulated SMs: with occupancy, the resident-block window
+    size_t stack_bytes = 64 * 1024;   // per emulated thread
+    uint64_t spin_limit = 1u << 22;   // polls without any write before a spin is a deadlock
+    bool report_to_stderr = true;     // print fault reports as they happen
+};
+
+Options& options();
+// Parses SIMT_* environment variables into options(); throws std::invalid_argument on bad values.
+void load_options_from_environment();
+// Consumes --simt-mode=, --simt-dispatch=, --simt-seed=, --simt-sms=, --simt-stack-kb= from argv
+// (shifting the rest down) and returns the new argc. Throws std::invalid_argument on bad values.
+int consume_cli_flags(int argc, char** argv);
+std::string to_string(Mode mode);
+std::string to_string(Dispatch dispatch);
+std::optional<Mode> parse_mode(const std::string& text);
+std::optional<Dispatch> parse_dispatch(const std::string& text);
+
+} // namespace simt

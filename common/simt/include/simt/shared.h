@@ -1,0 +1,52 @@
+// Shared memory on the simt backend. The rewriter turns `__shared__ float buf[256];` into a
+// reference to per-block storage that the runtime owns (`shared_variable`), and
+// `extern __shared__ T smem[];` into a DynamicShared<T> that finds the launch's dynamic shared
+// memory of the running block. Both are looked up through the thread that runs, so every block
+// sees its own copy, as on a GPU.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+namespace simt {
+
+// Where a __shared__ variable is declared: its identity inside a block and the name in reports.
+struct SharedSite {
+    const char* name;
+    const char* file;
+    int line;
+    int align;
+};
+
+struct SymbolRegistration {
+    SymbolRegistration(const volatile void* address, size_t bytes, const char* name, const char* file,
+                       int line);
+};
+
+namespace detail {
+void* shared_variable_storage(const SharedSite& site, size_t bytes, size_t align);
+void* dynamic_shared_base();
+} // namespace detail
+
+template <class T>
+T& shared_variable(SharedSite site) {
+    // Keyed by site and size: one device-function template may declare the same variable for
+    // several types.
+    constexpr size_t natural = alignof(std::remove_all_extents_t<std::remove_cv_t<T>>);
+    size_t align = site.align > 0 ? static_cast<size_t>(site.align) : natural;
+    return *static_cast<T*>(detail::shared_variable_storage(site, sizeof(T), align));
+}
+
+template <class T>
+struct DynamicShared {
+    constexpr DynamicShared() = default;
+    T* get() const { return static_cast<T*>(detail::dynamic_shared_base()); }
+    operator T*() const { return get(); }
+    template <class I>
+        requires std::is_integral_v<I>
+    T& operator[](I index) const {
+        return get()[index];
+    }
+};
+
+} // namespace simt

@@ -1,0 +1,170 @@
+// CUDA runtime types as the simt backend provides them: the names and members that plain CUDA C++
+// code uses, source-compatible (not binary-compatible) with cuda_runtime.h.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+// Qualifiers that only matter to nvcc. Device code is host code here.
+#define __host__
+#define __device__
+#define __global__
+#define __constant__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __restrict__ __restrict
+#define __align__(n) alignas(n)
+#define __launch_bounds__(...)
+#define __grid_constant__
+#define __managed__                                                                                \
+    _Pragma("GCC error \"__managed__ variables are not supported by the simt emulator\"")
+
+// A __shared__ that reaches the compiler was not rewritten (for example it came out of a macro).
+#define __shared__                                                                                 \
+    _Pragma("GCC error \"__shared__ here is not supported by the simt emulator (only plain declarations in the .cu file itself are rewritten)\"")
+
+#define SIMT_BACKEND 1
+
+struct uint3 {
+    unsigned int x, y, z;
+};
+struct dim3 {
+    unsigned int x = 1, y = 1, z = 1;
+    constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+        : x(vx), y(vy), z(vz) {}
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+    constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+
+// Vector types with CUDA's sizes and alignments.
+#define SIMT_VECTOR_TYPES(T, name)                                                                 \
+    struct alignas(sizeof(T)) name##1 { T x; };                                                    \
+    struct alignas(2 * sizeof(T)) name##2 { T x, y; };                                             \
+    struct name##3 { T x, y, z; };                                                                 \
+    struct alignas(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)) name##4 { T x, y, z, w; };            \
+    inline constexpr name##1 make_##name##1(T x) { return {x}; }                                   \
+    inline constexpr name##2 make_##name##2(T x, T y) { return {x, y}; }                           \
+    inline constexpr name##3 make_##name##3(T x, T y, T z) { return {x, y, z}; }                   \
+    inline constexpr name##4 make_##name##4(T x, T y, T z, T w) { return {x, y, z, w}; }
+SIMT_VECTOR_TYPES(signed char, char)
+SIMT_VECTOR_TYPES(unsigned char, uchar)
+SIMT_VECTOR_TYPES(short, short)
+SIMT_VECTOR_TYPES(unsigned short, ushort)
+SIMT_VECTOR_TYPES(int, int)
+SIMT_VECTOR_TYPES(float, float)
+SIMT_VECTOR_TYPES(long long, longlong)
+SIMT_VECTOR_TYPES(unsigned long long, ulonglong)
+SIMT_VECTOR_TYPES(double, double)
+#undef SIMT_VECTOR_TYPES
+struct alignas(4) uint1 {
+    unsigned int x;
+};
+struct alignas(8) uint2 {
+    unsigned int x, y;
+};
+struct alignas(16) uint4 {
+    unsigned int x, y, z, w;
+};
+inline constexpr uint2 make_uint2(unsigned x, unsigned y) { return {x, y}; }
+inline constexpr uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return {x, y, z}; }
+inline constexpr uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) {
+    return {x, y, z, w};
+}
+
+enum cudaError_t : int {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInitializationError = 3,
+    cudaErrorLaunchFailure = 4,
+    cudaErrorLaunchTimeout = 6,
+    cudaErrorLaunchOutOfResources = 7,
+    cudaErrorInvalidDeviceFunction = 8,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidDevice = 10,
+    cudaErrorInvalidSymbol = 13,
+    cudaErrorInvalidDevicePointer = 17,
+    cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorNotSupported = 801,
+    cudaErrorNoDevice = 100,
+    cudaErrorIllegalAddress = 700,
+    cudaErrorMisalignedAddress = 716,
+    cudaErrorAssert = 710,
+    cudaErrorIllegalInstruction = 715,
+    cudaErrorHardwareStackError = 714,
+    cudaErrorInvalidResourceHandle = 400,
+    cudaErrorNotReady = 600,
+    cudaErrorUnknown = 999,
+};
+using cudaError = cudaError_t;
+
+enum cudaMemcpyKind : int {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4,
+};
+
+enum cudaFuncAttribute : int {
+    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+    cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+};
+
+enum cudaDeviceAttr : int {
+    cudaDevAttrMaxThreadsPerBlock = 1,
+    cudaDevAttrMaxSharedMemoryPerBlock = 8,
+    cudaDevAttrWarpSize = 10,
+    cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+    cudaDevAttrComputeCapabilityMajor = 75,
+    cudaDevAttrComputeCapabilityMinor = 76,
+    cudaDevAttrL2CacheSize = 38,
+    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+};
+
+enum cudaMemoryType : int {
+    cudaMemoryTypeUnregistered = 0,
+    cudaMemoryTypeHost = 1,
+    cudaMemoryTypeDevice = 2,
+    cudaMemoryTypeManaged = 3,
+};
+struct cudaPointerAttributes {
+    cudaMemoryType type;
+    int device;
+    void* devicePointer;
+    void* hostPointer;
+};
+
+struct cudaDeviceProp {
+    char name[256];
+    size_t totalGlobalMem;
+    size_t sharedMemPerBlock;
+    size_t sharedMemPerBlockOptin;
+    size_t sharedMemPerMultiprocessor;
+    int regsPerBlock;
+    int warpSize;
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    int clockRate;
+    size_t totalConstMem;
+    int major;
+    int minor;
+    int multiProcessorCount;
+    int maxThreadsPerMultiProcessor;
+    int maxBlocksPerMultiProcessor;
+    int l2CacheSize;
+    int memoryClockRate;
+    int memoryBusWidth;
+    int concurrentKernels;
+};
+
+struct simt_stream;
+struct simt_event;
+using cudaStream_t = simt_stream*;
+using cudaEvent_t = simt_event*;
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaEventDefault 0x00
+#define cudaHostAllocDefault 0x00
+#define cudaMemAttachGlobal 0x01

@@ -1,0 +1,35 @@
+// Dynamic shared memory (the launch's smem bytes), `extern __shared__ float buf[];`, becomes
+//   at file/namespace scope:
+//     [[maybe_unused]] static constexpr ::simt::DynamicShared<float> buf{};
+//     an empty constexpr handle whose operator[] and float* conversion find the running
+//     block's buffer whenever they are used;
+//   inside a function:
+//     [[maybe_unused]] float* const buf = ::simt::DynamicShared<float>{};
+//     a real pointer, taken when the function runs (so for the running block), because the
+//     common `reinterpret_cast<T*>(buf)` cannot convert a class object.
+#include "passes.h"
+#include "shared_decl.h"
+
+namespace simt::rewrite {
+
+void rewrite_dynamic_shared(const SourceFile& src, const ScopeMap& scopes, EditList& edits) {
+    const Tokens code = src.code();
+    for (std::size_t i = 0; i < code.size(); ++i) {
+        if (code[i].kind != TokenKind::Identifier || code[i].text != "__shared__") continue;
+        if (!is_extern_shared(code, i)) continue; // the static pass's
+        const SharedDecl d = parse_shared_decl(src, i);
+        if (d.dims != "[]") {
+            src.fail(code[i], "extern __shared__ must be an array of unknown size, e.g. "
+                              "'extern __shared__ float buffer[];'");
+        }
+        const std::string handle = "::simt::DynamicShared<" + d.spec + ">";
+        std::string text =
+            scopes.at_file_scope(i)
+                ? "[[maybe_unused]] static constexpr " + handle + " " + d.name + "{};"
+                : "[[maybe_unused]] " + d.spec + "* const " + d.name + " = " + handle + "{};";
+        edits.replace(src, code[d.first].begin, code[d.semi].end(), std::move(text), false);
+        i = d.semi;
+    }
+}
+
+} // namespace simt::rewrite

@@ -1,0 +1,28 @@
+// The rewrite passes. Each reads the original tokens and records edits; none sees another's
+// output. Each throws RewriteError (via SourceFile::fail) for what the emulator cannot run.
+#pragma once
+
+#include "edits.h"
+#include "scope.h"
+#include "source_file.h"
+
+namespace simt::rewrite {
+
+// kernel<<<cfg>>>(args)  ->  ::simt::launch(kernel, cfg)(args), in code and #define bodies.
+void rewrite_launches(const SourceFile& src, EditList& edits);
+
+// __shared__ T name[N];  ->  a reference bound to the runtime's per-block storage.
+void rewrite_static_shared(const SourceFile& src, const ScopeMap& scopes, EditList& edits);
+
+// extern __shared__ T name[];  ->  a ::simt::DynamicShared<T> handle (file scope) or a T*
+// taken from one (in a function).
+void rewrite_dynamic_shared(const SourceFile& src, const ScopeMap& scopes, EditList& edits);
+
+// File-scope __device__/__constant__ variables get a ::simt::SymbolRegistration;
+// __managed__ is rejected.
+void register_device_symbols(const SourceFile& src, const ScopeMap& scopes, EditList& edits);
+
+// __shared__ and __managed__ inside #define bodies are errors.
+void reject_in_macros(const SourceFile& src);
+
+} // namespace simt::rewrite

@@ -1,0 +1,33 @@
+// simt-rewrite: turns a CUDA C++ source into C++ that the host compiler accepts, for the simt
+// emulator. Only what g++ cannot parse is rewritten (launches, __shared__, device symbols), and
+// every line keeps its number so diagnostics point at the student's own file.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace simt::rewrite {
+
+// A problem in the input, at a 1-based line and column (columns as gcc counts them).
+class RewriteError : public std::runtime_error {
+  public:
+    RewriteError(int line, int col, std::string message);
+    int line() const { return line_; }
+    int col() const { return col_; }
+    const std::string& message() const { return message_; }
+
+  private:
+    int line_;
+    int col_;
+    std::string message_;
+};
+
+// The whole transform: `#line 1 "<display_name>"` followed by the rewritten text.
+// Throws RewriteError for constructs the emulator cannot run.
+std::string rewrite_source(std::string_view text, std::string_view display_name);
+
+// "file:line:col: error: message", the format editors and IDEs jump from.
+std::string format_error(const RewriteError& error, std::string_view file);
+
+} // namespace simt::rewrite

@@ -1,0 +1,29 @@
+// Parsing of one __shared__ declaration statement, shared by the static and dynamic rewrites.
+#pragma once
+
+#include <string>
+
+#include "source_file.h"
+
+namespace simt::rewrite {
+
+struct SharedDecl {
+    std::size_t first = 0; // first token of the declaration (static, volatile... included)
+    std::size_t semi = 0;  // its terminating ';'
+    bool is_extern = false;
+    std::string attributes; // [[...]] groups, re-emitted in front
+    std::string spec;       // the type: cv-qualifiers kept; static, extern, __shared__,
+                            // __device__ and __align__(n) dropped
+    std::string name;
+    std::string dims;  // "[a][b]", "[]" or ""
+    std::string align; // the __align__/alignas argument, "0" when there is none
+};
+
+// code[at] is a __shared__ token: is `extern` among the specifiers before it?
+bool is_extern_shared(Tokens code, std::size_t at);
+
+// code[at] is a __shared__ token. Throws (through src.fail) for what is not one plain variable
+// declaration: initializers, several declarators, a directive in the middle, odd declarators.
+SharedDecl parse_shared_decl(const SourceFile& src, std::size_t at);
+
+} // namespace simt::rewrite

@@ -1,0 +1,32 @@
+// Static __shared__ variables become references into the runtime's per-block arena:
+//   __shared__ float a[4][33];
+//   float (&a)[4][33] = ::simt::shared_variable<float[4][33]>(::simt::SharedSite{...});
+// (a scalar becomes `T& x = ...`)
+// so every later use of `a` in the kernel compiles unchanged and all threads of a block see
+// the same storage. The site (name, file, line) lets the runtime name it in reports.
+#include "passes.h"
+#include "shared_decl.h"
+
+namespace simt::rewrite {
+void rewrite_static_shared(const SourceFile& src, const ScopeMap& scopes, EditList& edits) {
+    const Tokens code = src.code();
+    for (std::size_t i = 0; i < code.size(); ++i) {
+        if (code[i].kind != TokenKind::Identifier || code[i].text != "__shared__") continue;
+        if (is_extern_shared(code, i)) continue; // the dynamic pass's
+        if (scopes.at_file_scope(i)) {
+            src.fail(code[i], "file-scope __shared__ variables are not supported by the simt "
+                              "emulator; declare it inside the kernel");
+        }
+        const SharedDecl d = parse_shared_decl(src, i);
+        std::string text;
+        if (!d.attributes.empty()) text += d.attributes + ' ';
+        // `T& x` rather than `T (&x)`: the same declaration, without -Wparentheses noise.
+        text += d.dims.empty() ? d.spec + "& " + d.name : d.spec + " (&" + d.name + ")" + d.dims;
+        text += " = ::simt::shared_variable<" + d.spec + d.dims + ">(::simt::SharedSite{\"" +
+                d.name + "\", __FILE__, __LINE__, " + d.align + "});";
+        edits.replace(src, code[d.first].begin, code[d.semi].end(), std::move(text), false);
+        i = d.semi;
+    }
+}
+
+} // namespace simt::rewrite

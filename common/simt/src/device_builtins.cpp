@@ -1,0 +1,94 @@
+// Device builtins: thread coordinates, barriers, warp intrinsics, fences. Each one that
+// synchronizes is a scheduling point. __builtin_return_address(0) is the call site in the kernel.
+#include <chrono>
+#include <stdexcept>
+
+#include "engine.h"
+#include "simt/device.h"
+#include "simt/shared.h"
+
+namespace simt::detail {
+
+[[noreturn]] void outside_kernel(const char* what) {
+    throw std::logic_error(std::string(what) +
+                           " used outside a kernel: it only exists in device code");
+}
+
+uint3 thread_idx() { return engine_for("threadIdx").current()->idx; }
+uint3 block_idx() { return engine_for("blockIdx").current()->block->idx; }
+dim3 block_dim() { return engine_for("blockDim").request().block; }
+dim3 grid_dim() { return engine_for("gridDim").request().grid; }
+
+uint64_t shuffle(ShuffleKind kind, unsigned mask, uint64_t bits, int arg, int width) {
+    return engine_for("__shfl*_sync")
+        .collective(CollectiveKind::shuffle, mask, bits, arg, kind, width,
+                    __builtin_return_address(0));
+}
+
+void* shared_variable_storage(const SharedSite& site, size_t bytes, size_t align) {
+    return engine_for("__shared__").shared_variable(site, bytes, align);
+}
+void* dynamic_shared_base() { return engine_for("extern __shared__").dynamic_shared_base(); }
+
+} // namespace simt::detail
+
+using simt::detail::CollectiveKind;
+using simt::detail::engine_for;
+using simt::detail::ShuffleKind;
+
+void __syncthreads() {
+    engine_for("__syncthreads").syncthreads(__builtin_return_address(0), 0, 0, nullptr);
+}
+int __syncthreads_count(int predicate) {
+    int r = 0;
+    engine_for("__syncthreads_count").syncthreads(__builtin_return_address(0), 1, predicate, &r);
+    return r;
+}
+int __syncthreads_and(int predicate) {
+    int r = 0;
+    engine_for("__syncthreads_and").syncthreads(__builtin_return_address(0), 2, predicate, &r);
+    return r;
+}
+int __syncthreads_or(int predicate) {
+    int r = 0;
+    engine_for("__syncthreads_or").syncthreads(__builtin_return_address(0), 3, predicate, &r);
+    return r;
+}
+void __syncwarp(unsigned mask) {
+    engine_for("__syncwarp").collective(CollectiveKind::syncwarp, mask, 0, 0, ShuffleKind::index,
+                                        32, __builtin_return_address(0));
+}
+unsigned __ballot_sync(unsigned mask, int predicate) {
+    return static_cast<unsigned>(engine_for("__ballot_sync")
+                                     .collective(CollectiveKind::ballot, mask, predicate != 0, 0,
+                                                 ShuffleKind::index, 32,
+                                                 __builtin_return_address(0)));
+}
+int __any_sync(unsigned mask, int predicate) {
+    return static_cast<int>(engine_for("__any_sync")
+                                .collective(CollectiveKind::any, mask, predicate != 0, 0,
+                                            ShuffleKind::index, 32, __builtin_return_address(0)));
+}
+int __all_sync(unsigned mask, int predicate) {
+    return static_cast<int>(engine_for("__all_sync")
+                                .collective(CollectiveKind::all, mask, predicate != 0, 0,
+                                            ShuffleKind::index, 32, __builtin_return_address(0)));
+}
+unsigned __activemask() { return engine_for("__activemask").activemask(__builtin_return_address(0)); }
+
+// The emulator is sequentially consistent; fences only let other threads run.
+void __threadfence() { engine_for("__threadfence").scheduling_point(); }
+void __threadfence_block() { engine_for("__threadfence_block").scheduling_point(); }
+void __threadfence_system() { engine_for("__threadfence_system").scheduling_point(); }
+void __nanosleep(unsigned) { engine_for("__nanosleep").sleep_point(__builtin_return_address(0)); }
+
+long long clock64() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+void __trap() {
+    engine_for("__trap").fault(simt::FaultKind::trap, cudaErrorLaunchFailure,
+                               "__trap() was called", __builtin_return_address(0));
+}

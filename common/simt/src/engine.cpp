@@ -1,0 +1,709 @@
+#include "engine.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <new>
+#include <sstream>
+
+#include "fault_format.h"
+#include "memory_registry.h"
+#include "readonly_image.h"
+#include "source_lines.h"
+#include "stack_pool.h"
+
+namespace ctx = boost::context;
+
+namespace simt::detail {
+
+namespace {
+
+// Keeps a suspended fiber from ever being resumed or unwound: its stack is given back to the
+// pool by the engine, so no kernel code runs after a fault.
+void forget(ctx::fiber&& fiber) {
+    alignas(ctx::fiber) static unsigned char sink[sizeof(ctx::fiber)];
+    new (sink) ctx::fiber(std::move(fiber));
+}
+
+uint3 unflatten(unsigned linear, dim3 shape) {
+    return uint3{linear % shape.x, (linear / shape.x) % shape.y, linear / (shape.x * shape.y)};
+}
+
+// The compiler may duplicate one __syncthreads() call (tail duplication, unrolling): two call
+// sites on the same source line are the same barrier.
+bool same_source_line(const void* a, const void* b) {
+    SourceLocation la = resolve_source(a), lb = resolve_source(b);
+    return !la.file.empty() && la.file == lb.file && la.line == lb.line;
+}
+
+constexpr unsigned char kSharedPoison = 0xCD; // uninitialized shared memory: garbage, as on a GPU
+} // namespace
+
+Engine* g_active_engine = nullptr;
+
+const char* to_string(CollectiveKind kind) {
+    switch (kind) {
+    case CollectiveKind::syncwarp: return "__syncwarp";
+    case CollectiveKind::shuffle: return "__shfl*_sync";
+    case CollectiveKind::ballot: return "__ballot_sync";
+    case CollectiveKind::any: return "__any_sync";
+    case CollectiveKind::all: return "__all_sync";
+    case CollectiveKind::activemask: return "__activemask";
+    }
+    return "warp intrinsic";
+}
+
+Engine::Engine(const LaunchRequest& request, const Options& options, size_t shared_limit)
+    : request_(request), options_(options), shared_limit_(shared_limit) {
+    threads_per_block_ = request.block.x * request.block.y * request.block.z;
+    warps_per_block_ = (threads_per_block_ + 31) / 32;
+    const unsigned blocks = request.grid.x * request.grid.y * request.grid.z;
+    // Resident window as occupancy would give it: threads, blocks and shared memory per SM.
+    unsigned per_sm = std::min(32u, std::max(1u, 2048u / threads_per_block_));
+    if (request.dynamic_shared_bytes > 0)
+        per_sm = std::min<unsigned>(
+            per_sm, std::max<size_t>(1, (228 * 1024) / (request.dynamic_shared_bytes + 1024)));
+    window_ = std::max(1u, per_sm * static_cast<unsigned>(std::max(1, options.multiprocessors)));
+    dispatch_order_.resize(blocks);
+    for (unsigned i = 0; i < blocks; ++i) dispatch_order_[i] = i;
+    rng_.seed(options.seed);
+    if (options.dispatch == Dispatch::shuffled)
+        std::shuffle(dispatch_order_.begin(), dispatch_order_.end(), rng_);
+    slice_limit_ = 64;
+}
+
+Engine::~Engine() { abandon_all(); }
+
+FaultReport Engine::run() {
+    g_active_engine = this;
+    try {
+        schedule();
+    } catch (const AbortLaunch&) {
+    }
+    g_active_engine = nullptr;
+    abandon_all();
+    return fault_;
+}
+
+void Engine::schedule() {
+    while (!aborted_) {
+        while (resident_.size() < window_ && next_dispatch_ < dispatch_order_.size())
+            dispatch_block(dispatch_order_[next_dispatch_++]);
+        if (resident_.empty()) break;
+        Warp* warp = pick_warp();
+        if (!warp) {
+            report_deadlock("deadlock: every thread of the resident blocks is waiting");
+            break;
+        }
+        run_warp(warp);
+        // Retire finished blocks so that waiting ones can become resident.
+        for (size_t i = 0; i < resident_.size();) {
+            if (resident_[i]->live == 0) {
+                retire_block(resident_[i].get());
+                resident_.erase(resident_.begin() + static_cast<long>(i));
+            } else {
+                ++i;
+            }
+        }
+    }
+}
+
+void Engine::dispatch_block(unsigned linear) {
+    auto block = std::make_unique<Block>();
+    Block* b = block.get();
+    b->linear = linear;
+    b->idx = unflatten(linear, request_.grid);
+    b->live = threads_per_block_;
+    b->dynamic_bytes = request_.dynamic_shared_bytes;
+    b->shared_capacity = std::max<size_t>(shared_limit_, 16);
+    b->shared.reset(new unsigned char[b->shared_capacity]);
+    b->shared_used = (b->dynamic_bytes + 15) / 16 * 16;
+    std::memset(b->shared.get(), kSharedPoison, b->shared_used);
+    b->threads.resize(threads_per_block_);
+    b->warps.resize(warps_per_block_);
+    for (unsigned w = 0; w < warps_per_block_; ++w) {
+        b->warps[w].block = b;
+        b->warps[w].index = w;
+    }
+    for (unsigned t = 0; t < threads_per_block_; ++t) {
+        Thread& th = b->threads[t];
+        th.idx = unflatten(t, request_.block);
+        th.linear = t;
+        th.lane = t % 32;
+        th.block = b;
+        th.warp = &b->warps[t / 32];
+        th.warp->lanes[th.lane] = &th;
+        th.warp->lane_count = th.lane + 1;
+        th.warp->runnable++;
+        th.cont = ctx::fiber(std::allocator_arg, PooledStackAllocator{options_.stack_bytes, &th.stack},
+                             [this, self = &th](ctx::fiber&& caller) {
+                                 return thread_main(self, std::move(caller));
+                             });
+    }
+    for (Warp& w : b->warps) warp_ring_.push_back(&w);
+    resident_.push_back(std::move(block));
+    note_progress();
+}
+
+void Engine::retire_block(Block* block) {
+    if (last_block_ == block) last_block_ = nullptr;
+    // Keep the cursor on the same next warp after the block's warps leave the ring.
+    size_t before_cursor = 0;
+    for (size_t i = 0; i < ring_cursor_ && i < warp_ring_.size(); ++i)
+        if (warp_ring_[i]->block == block) ++before_cursor;
+    std::erase_if(warp_ring_, [block](Warp* w) { return w->block == block; });
+    ring_cursor_ -= before_cursor;
+    if (ring_cursor_ >= warp_ring_.size()) ring_cursor_ = 0;
+}
+
+Warp* Engine::pick_warp() {
+    const size_t n = warp_ring_.size();
+    if (n == 0) return nullptr;
+    // Stay with the block that ran last for a while: its fibers' stacks are hot in the caches and
+    // TLB. Fairness comes back after a bounded number of turns, so a block that spins waiting for
+    // another one cannot starve it.
+    if (last_block_ && same_block_turns_ < kSameBlockTurns) {
+        for (size_t k = 0; k < n; ++k) {
+            size_t i = (ring_cursor_ + k) % n;
+            Warp* w = warp_ring_[i];
+            if (w->block != last_block_) continue;
+            if (w->runnable > 0) {
+                ring_cursor_ = (i + 1) % n;
+                ++same_block_turns_;
+                return w;
+            }
+        }
+    }
+    for (size_t k = 0; k < n; ++k) {
+        size_t i = (ring_cursor_ + k) % n;
+        Warp* w = warp_ring_[i];
+        if (w->runnable > 0 && (w->block != last_block_ || k + 1 == n || same_block_turns_ == 0)) {
+            ring_cursor_ = (i + 1) % n;
+            same_block_turns_ = w->block == last_block_ ? same_block_turns_ + 1 : 0;
+            last_block_ = w->block;
+            return w;
+        }
+    }
+    for (size_t k = 0; k < n; ++k) { // only the last block has work left
+        size_t i = (ring_cursor_ + k) % n;
+        if (warp_ring_[i]->runnable > 0) {
+            ring_cursor_ = (i + 1) % n;
+            last_block_ = warp_ring_[i]->block;
+            same_block_turns_ = 0;
+            return warp_ring_[i];
+        }
+    }
+    return nullptr;
+}
+
+void Engine::run_warp(Warp* warp) {
+    warp->slice_steps = 0;
+    for (unsigned k = 0; k < warp->lane_count; ++k) {
+        Thread* t = warp->lanes[(warp->cursor + k) % warp->lane_count];
+        if (t->state == ThreadState::runnable) {
+            transfer(nullptr, t);
+            return;
+        }
+    }
+}
+
+void Engine::transfer(Thread* from, Thread* to) {
+    ctx::fiber& target = to ? to->cont : scheduler_cont_;
+    switching_from_ = from;
+    current_ = to;
+    ctx::fiber back = std::move(target).resume();
+    adopt_continuation(std::move(back));
+}
+
+void Engine::adopt_continuation(ctx::fiber&& cont) {
+    if (switching_from_)
+        switching_from_->cont = std::move(cont);
+    else
+        scheduler_cont_ = std::move(cont);
+}
+
+ctx::fiber Engine::thread_main(Thread* self, ctx::fiber&& caller) {
+    adopt_continuation(std::move(caller));
+    self->started = true;
+    std::string escaped;
+    try {
+        request_.entry(request_.params);
+    } catch (const std::exception& e) {
+        escaped = e.what();
+        if (escaped.empty()) escaped = "std::exception";
+    } catch (...) {
+        escaped = "an exception of unknown type";
+    }
+    // Outside the catch block: a fault switches away for good, and must not leave an exception
+    // in flight on this OS thread.
+    if (!escaped.empty())
+        fault(FaultKind::exception, cudaErrorLaunchFailure,
+              "a C++ exception escaped the kernel: " + escaped, nullptr);
+    return finish_thread(self);
+}
+
+ctx::fiber Engine::finish_thread(Thread* self) {
+    Warp* w = self->warp;
+    Block* b = self->block;
+    self->state = ThreadState::exited;
+    w->runnable--;
+    w->exited_mask |= 1u << self->lane;
+    b->live--;
+    note_progress();
+    check_barrier_with_exits(b, self);
+    // A lane that exits may complete a collective that was waiting only for it.
+    for (unsigned l = 0; l < w->lane_count; ++l) {
+        Thread* t = w->lanes[l];
+        if (t->state == ThreadState::at_collective && (t->coll_mask >> self->lane) & 1u) {
+            try_complete_collective(t);
+            break;
+        }
+    }
+    Thread* next = next_lane_after(self, true);
+    if (!next) w->cursor = 0;
+    switching_from_ = self;
+    current_ = next;
+    return std::move(next ? next->cont : scheduler_cont_);
+}
+
+void Engine::check_barrier_with_exits(Block* b, Thread* exiting) {
+    if (b->at_barrier == 0) return;
+    Thread* waiting = nullptr;
+    for (Thread& t : b->threads)
+        if (t.state == ThreadState::at_barrier) {
+            waiting = &t;
+            break;
+        }
+    std::ostringstream msg;
+    msg << "barrier divergence: " << describe_thread(*exiting) << " exited while "
+        << b->at_barrier << " thread(s) of its block wait at __syncthreads() at "
+        << resolve_source(b->barrier_site).to_string() << " (for example "
+        << (waiting ? describe_thread(*waiting) : std::string("?"))
+        << "). Every thread of a block must reach each __syncthreads(): move the early "
+           "return after the last barrier, or guard the work instead of returning.";
+    fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), b->barrier_site,
+          exiting);
+}
+
+Thread* Engine::next_lane_after(Thread* me, bool count_round) {
+    Warp* w = me->warp;
+    const unsigned n = w->lane_count;
+    unsigned i = me->lane;
+    for (unsigned k = 0; k < n; ++k) {
+        if (++i == n) {
+            i = 0;
+            if (count_round) w->round++; // wrapped past the last lane: one rotation done
+        }
+        if (w->lanes[i]->state == ThreadState::runnable) return w->lanes[i];
+    }
+    return nullptr;
+}
+
+Thread* Engine::random_lane(Warp* w) {
+    if (w->runnable == 0) return nullptr;
+    unsigned pick = static_cast<unsigned>(rng_() % w->runnable);
+    for (unsigned i = 0; i < w->lane_count; ++i)
+        if (w->lanes[i]->state == ThreadState::runnable && pick-- == 0) return w->lanes[i];
+    return nullptr;
+}
+
+void Engine::make_runnable(Thread* t) {
+    if (t->state == ThreadState::runnable || t->state == ThreadState::exited) return;
+    t->state = ThreadState::runnable;
+    t->warp->runnable++;
+}
+
+void Engine::make_waiting(Thread* t, ThreadState state, const void* site) {
+    if (t->state == ThreadState::runnable) t->warp->runnable--;
+    t->state = state;
+    t->wait_site = site;
+}
+
+void Engine::block_and_switch(Thread* me) {
+    Thread* next = next_lane_after(me, true);
+    if (next && next != me) {
+        transfer(me, next);
+    } else {
+        me->warp->cursor = 0;
+        transfer(me, nullptr);
+    }
+}
+
+void Engine::switch_for_mode(Thread* me) {
+    Warp* w = me->warp;
+    if (++w->slice_steps >= slice_limit_ * w->lane_count) {
+        // End of this warp's turn: let other warps (and blocks) run, e.g. the one a spin waits on.
+        w->slice_steps = 0;
+        last_block_ = nullptr; // and no preference for this block: it may be spinning
+        w->cursor = (me->lane + 1) % w->lane_count;
+        transfer(me, nullptr);
+        return;
+    }
+    Thread* next = nullptr;
+    if (options_.mode == Mode::lockstep) {
+        next = next_lane_after(me, true);
+    } else if (rng_() & 1u) {
+        next = random_lane(w);
+    }
+    if (next && next != me) transfer(me, next);
+}
+
+void Engine::scheduling_point() {
+    RuntimeScope scope(current_);
+    if (current_) switch_for_mode(current_);
+}
+
+void Engine::poll_point(const void* site) {
+    RuntimeScope scope(current_);
+    Thread* me = current_;
+    me->last_poll_site = site;
+    if (++polls_since_progress_ > options_.spin_limit) {
+        report_deadlock("deadlock: threads keep polling memory that no thread writes (a spin-wait "
+                        "that cannot finish)");
+    }
+}
+
+void Engine::sleep_point(const void* site) {
+    RuntimeScope scope(current_);
+    Thread* me = current_;
+    poll_point(site);
+    me->warp->slice_steps = 0;
+    me->warp->cursor = (me->lane + 1) % me->warp->lane_count;
+    last_block_ = nullptr;
+    transfer(me, nullptr);
+}
+
+void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
+                              const void* site) {
+    Thread* me = current_;
+    RuntimeScope scope(me);
+    if (address - me->stack_lo() < me->stack.size) return; // the thread's own locals
+    Block* b = me->block;
+    const uintptr_t shared_lo = b->shared_base();
+    if (address - shared_lo < b->shared_capacity) {
+        if (address + bytes > shared_lo + b->shared_used) [[unlikely]]
+            shared_out_of_bounds(address, bytes, kind, site);
+    } else {
+        const Region* r = memory_registry().find_range(address, bytes);
+        if (!r || (kind != AccessKind::read && !r->writable_from_device)) [[unlikely]]
+            check_unregistered(r, address, bytes, kind, site);
+    }
+    if ((address & (bytes - 1)) != 0 && (bytes & (bytes - 1)) == 0 && bytes <= 16) [[unlikely]]
+        misaligned(address, bytes, site);
+    if (kind == AccessKind::write)
+        note_progress();
+    else if (kind == AccessKind::read && is_volatile)
+        poll_point(site); // atomics decide for themselves: only a change is progress
+    switch_for_mode(me);
+}
+
+void Engine::shared_out_of_bounds(uintptr_t address, size_t bytes, AccessKind kind,
+                                  const void* site) {
+    Block* b = current_->block;
+    std::ostringstream msg;
+    msg << "out-of-bounds shared memory " << (kind == AccessKind::read ? "read" : "write") << " of "
+        << bytes << " bytes at offset " << (address - b->shared_base()) << ": the block uses only "
+        << b->shared_used << " bytes of shared memory (" << b->dynamic_bytes << " dynamic";
+    for (const auto& v : b->shared_vars)
+        msg << ", '" << v.name << "' " << v.bytes << " at " << v.offset;
+    msg << ")";
+    fault(FaultKind::illegal_address, cudaErrorIllegalAddress, msg.str(), site);
+}
+
+void Engine::check_unregistered(const Region* r, uintptr_t address, size_t bytes, AccessKind kind,
+                                const void* site) {
+    if (!r) {
+        // Constant data of the program (string literals, static const tables) may be read.
+        if (kind == AccessKind::read && readonly_image_contains(address, bytes)) return;
+        fault(FaultKind::illegal_address, cudaErrorIllegalAddress,
+              explain_bad_address(address, bytes, kind == AccessKind::read ? "read" : "write"),
+              site);
+    }
+    fault(FaultKind::illegal_address, cudaErrorIllegalAddress,
+          "write to " + std::string(to_string(r->kind)) + ", which is read-only in kernels", site);
+}
+
+void Engine::misaligned(uintptr_t address, size_t bytes, const void* site) {
+    std::ostringstream msg;
+    msg << "misaligned " << bytes << "-byte access at address 0x" << std::hex << address
+        << ": GPU memory accesses must be aligned to their size";
+    fault(FaultKind::misaligned_address, cudaErrorMisalignedAddress, msg.str(), site);
+}
+
+bool Engine::same_barrier(const void* a, const void* b) {
+    auto key = std::make_pair(std::min(a, b), std::max(a, b));
+    auto it = barrier_aliases_.find(key);
+    if (it == barrier_aliases_.end()) it = barrier_aliases_.emplace(key, same_source_line(a, b)).first;
+    return it->second;
+}
+
+void Engine::syncthreads(const void* site, int reduce_kind, int predicate, int* result) {
+    RuntimeScope scope(current_);
+    Thread* me = current_;
+    Block* b = me->block;
+    if (b->at_barrier == 0) {
+        b->barrier_site = site;
+        b->barrier_reduce = reduce_kind == 2 ? 1 : 0; // and: starts true
+    } else if (site != b->barrier_site && !same_barrier(site, b->barrier_site)) {
+        Thread* other = nullptr;
+        for (Thread& t : b->threads)
+            if (t.state == ThreadState::at_barrier) {
+                other = &t;
+                break;
+            }
+        std::ostringstream msg;
+        msg << "barrier divergence: " << describe_thread(*me) << " reached __syncthreads() at "
+            << resolve_source(site).to_string() << " while "
+            << (other ? describe_thread(*other) : std::string("another thread"))
+            << " waits at a different __syncthreads() at "
+            << resolve_source(b->barrier_site).to_string()
+            << ". A __syncthreads() inside a branch that not all threads take is undefined "
+               "behaviour.";
+        fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), site);
+    }
+    if (reduce_kind == 1) b->barrier_reduce += predicate ? 1 : 0;
+    if (reduce_kind == 2) b->barrier_reduce = b->barrier_reduce && predicate;
+    if (reduce_kind == 3) b->barrier_reduce = b->barrier_reduce || predicate;
+    b->at_barrier++;
+    make_waiting(me, ThreadState::at_barrier, site);
+    if (b->at_barrier == b->live) {
+        if (b->live < threads_per_block_) {
+            Thread* gone = nullptr;
+            for (Thread& t : b->threads)
+                if (t.state == ThreadState::exited) {
+                    gone = &t;
+                    break;
+                }
+            std::ostringstream msg;
+            msg << "barrier divergence: " << (threads_per_block_ - b->live)
+                << " thread(s) of the block (for example " << describe_thread(*gone)
+                << ") exited without reaching __syncthreads() at "
+                << resolve_source(site).to_string()
+                << ". Every thread of a block must reach each __syncthreads(): guard the work "
+                   "instead of returning early.";
+            fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), site);
+        }
+        b->barrier_result = b->barrier_reduce;
+        b->at_barrier = 0;
+        for (Thread& t : b->threads)
+            if (t.state == ThreadState::at_barrier) make_runnable(&t);
+        note_progress();
+    } else {
+        block_and_switch(me);
+    }
+    if (result) *result = b->barrier_result;
+}
+
+uint64_t Engine::collective(CollectiveKind kind, unsigned mask, uint64_t value, int arg,
+                            ShuffleKind shuffle, int width, const void* site) {
+    RuntimeScope scope(current_);
+    Thread* me = current_;
+    std::ostringstream msg;
+    if (!((mask >> me->lane) & 1u)) {
+        msg << to_string(kind) << " called by lane " << me->lane << " with mask 0x" << std::hex
+            << mask << ", which does not include the calling lane";
+        fault(FaultKind::warp_mask, cudaErrorLaunchFailure, msg.str(), site);
+    }
+    if (kind == CollectiveKind::shuffle && (width <= 0 || width > 32 || (width & (width - 1)))) {
+        msg << "__shfl*_sync width " << width << " is not a power of two between 1 and 32";
+        fault(FaultKind::warp_mask, cudaErrorLaunchFailure, msg.str(), site);
+    }
+    me->coll_kind = kind;
+    me->coll_mask = mask;
+    me->coll_value = value;
+    me->coll_arg = arg;
+    me->coll_shuffle = shuffle;
+    me->coll_width = width;
+    make_waiting(me, ThreadState::at_collective, site);
+    try_complete_collective(me);
+    if (me->state != ThreadState::runnable) block_and_switch(me);
+    return me->coll_result;
+}
+
+void Engine::try_complete_collective(Thread* arriving) {
+    Warp* w = arriving->warp;
+    const unsigned mask = arriving->coll_mask;
+    const CollectiveKind kind = arriving->coll_kind;
+    // Lanes that do not exist (partial warp) or have exited do not take part.
+    const unsigned existing = w->lane_count == 32 ? ~0u : ((1u << w->lane_count) - 1);
+    const unsigned participants = mask & existing & ~w->exited_mask;
+    for (unsigned l = 0; l < w->lane_count; ++l) {
+        if (!((participants >> l) & 1u)) continue;
+        Thread* t = w->lanes[l];
+        if (t->state != ThreadState::at_collective || t->coll_mask != mask) return;
+        if (t->coll_kind != kind) {
+            std::ostringstream msg;
+            msg << "warp intrinsic mismatch: lane " << arriving->lane << " is at "
+                << to_string(kind) << " (" << resolve_source(arriving->wait_site).to_string()
+                << ") but lane " << l << " of the same mask 0x" << std::hex << mask << " is at "
+                << to_string(t->coll_kind) << " (" << resolve_source(t->wait_site).to_string()
+                << ")";
+            fault(FaultKind::warp_mask, cudaErrorLaunchFailure, msg.str(), arriving->wait_site,
+                  arriving);
+        }
+    }
+    // Everyone named is here: compute each lane's result, then release them together.
+    unsigned ballot = 0;
+    for (unsigned l = 0; l < w->lane_count; ++l)
+        if ((participants >> l) & 1u && w->lanes[l]->coll_value) ballot |= 1u << l;
+    for (unsigned l = 0; l < w->lane_count; ++l) {
+        if (!((participants >> l) & 1u)) continue;
+        Thread* t = w->lanes[l];
+        switch (kind) {
+        case CollectiveKind::syncwarp:
+        case CollectiveKind::activemask: t->coll_result = 0; break;
+        case CollectiveKind::ballot: t->coll_result = ballot; break;
+        case CollectiveKind::any: t->coll_result = ballot != 0; break;
+        case CollectiveKind::all: t->coll_result = ballot == participants; break;
+        case CollectiveKind::shuffle: {
+            const int width = t->coll_width;
+            const int segment = static_cast<int>(l) & ~(width - 1);
+            int src = static_cast<int>(l);
+            switch (t->coll_shuffle) {
+            case ShuffleKind::index: src = segment + (t->coll_arg & (width - 1)); break;
+            case ShuffleKind::up:
+                src = static_cast<int>(l) - t->coll_arg;
+                if (src < segment) src = static_cast<int>(l);
+                break;
+            case ShuffleKind::down:
+                src = static_cast<int>(l) + t->coll_arg;
+                if (src >= segment + width) src = static_cast<int>(l);
+                break;
+            case ShuffleKind::xor_:
+                src = static_cast<int>(l) ^ t->coll_arg;
+                if (src >= segment + width) src = static_cast<int>(l);
+                break;
+            }
+            if (src < 0 || src >= 32 || !((participants >> src) & 1u)) {
+                // The source lane does not take part: a GPU returns an undefined value.
+                t->coll_result = 0xDEADBEEFDEADBEEFull;
+            } else {
+                t->coll_result = w->lanes[src]->coll_value;
+            }
+            break;
+        }
+        }
+    }
+    for (unsigned l = 0; l < w->lane_count; ++l)
+        if ((participants >> l) & 1u) make_runnable(w->lanes[l]);
+    note_progress();
+}
+
+unsigned Engine::activemask(const void* site) {
+    RuntimeScope scope(current_);
+    Thread* me = current_;
+    Warp* w = me->warp;
+    // Converged lanes are approximated by the runnable ones (the emulator does not track branches).
+    (void)site;
+    unsigned mask = 0;
+    for (unsigned l = 0; l < w->lane_count; ++l)
+        if (w->lanes[l]->state == ThreadState::runnable) mask |= 1u << l;
+    switch_for_mode(me);
+    return mask;
+}
+
+void* Engine::shared_variable(const SharedSite& site, size_t bytes, size_t align) {
+    RuntimeScope scope(current_);
+    Block* b = current_->block;
+    for (const SharedAllocation& v : b->shared_vars)
+        if (v.line == site.line && v.bytes == bytes && v.name == site.name &&
+            (v.file == site.file || std::strcmp(v.file, site.file) == 0))
+            return b->shared.get() + v.offset;
+    align = std::max<size_t>(align, 16);
+    size_t offset = (b->shared_used + align - 1) / align * align;
+    if (offset + bytes > shared_limit_) {
+        std::ostringstream msg;
+        msg << "__shared__ variable '" << site.name << "' (" << bytes
+            << " bytes) does not fit: the block would use " << offset + bytes
+            << " bytes of shared memory, more than the " << shared_limit_
+            << " bytes a block may use (" << b->dynamic_bytes << " of them dynamic)";
+        fault(FaultKind::invalid_launch, cudaErrorLaunchOutOfResources, msg.str(), nullptr);
+    }
+    std::memset(b->shared.get() + offset, kSharedPoison, bytes);
+    b->shared_vars.push_back(SharedAllocation{site.name, site.file, site.line, offset, bytes});
+    b->shared_used = offset + bytes;
+    return b->shared.get() + offset;
+}
+
+void* Engine::dynamic_shared_base() { return current_->block->shared.get(); }
+
+std::string Engine::describe_thread(const Thread& t) const {
+    std::ostringstream s;
+    s << "thread (" << t.idx.x << "," << t.idx.y << "," << t.idx.z << ") of block ("
+      << t.block->idx.x << "," << t.block->idx.y << "," << t.block->idx.z << ")";
+    return s.str();
+}
+
+void Engine::fault(FaultKind kind, cudaError_t error, const std::string& what, const void* site,
+                   const Thread* culprit) {
+    RuntimeScope scope(current_);
+    if (!culprit) culprit = current_;
+    if (!aborted_) {
+        aborted_ = true;
+        fault_.kind = kind;
+        fault_.error = error;
+        fault_.message =
+            format_fault(kind, what, culprit ? describe_thread(*culprit) : "", site, request_.kernel);
+    }
+    if (current_) {
+        transfer(current_, nullptr);
+        std::abort(); // an abandoned thread is never resumed
+    }
+    throw AbortLaunch{};
+}
+
+void Engine::report_deadlock(const std::string& headline) {
+    RuntimeScope scope(current_);
+    std::ostringstream msg;
+    msg << headline << ".";
+    for (const auto& block : resident_) {
+        // Group the threads by what they wait at, in thread order.
+        std::map<std::pair<int, const void*>, std::vector<unsigned>> groups;
+        for (const Thread& t : block->threads) {
+            if (t.state == ThreadState::exited) continue;
+            const void* where = t.state == ThreadState::runnable ? t.last_poll_site : t.wait_site;
+            groups[{static_cast<int>(t.state), where}].push_back(t.linear);
+        }
+        msg << "\n  block (" << block->idx.x << "," << block->idx.y << "," << block->idx.z
+            << "):";
+        int shown = 0;
+        for (const auto& [key, threads] : groups) {
+            if (++shown > 6) {
+                msg << "\n    ...";
+                break;
+            }
+            const char* what = "";
+            switch (static_cast<ThreadState>(key.first)) {
+            case ThreadState::at_barrier: what = "wait at __syncthreads()"; break;
+            case ThreadState::at_collective: what = "wait at a warp intrinsic (*_sync)"; break;
+            case ThreadState::runnable: what = "keep polling"; break;
+            case ThreadState::sleeping: what = "sleep"; break;
+            case ThreadState::exited: what = "exited"; break;
+            }
+            msg << "\n    " << threads.size() << " thread(s) (first " << threads.front() << ") "
+                << what << " at " << resolve_source(key.second).to_string();
+        }
+    }
+    const size_t waiting = dispatch_order_.size() - next_dispatch_;
+    if (waiting > 0)
+        msg << "\n  " << waiting << " block(s) were never dispatched: only " << window_
+            << " block(s) are resident at a time, so a resident block must never wait for one "
+               "that is not";
+    fault(FaultKind::deadlock, cudaErrorLaunchTimeout, msg.str(), nullptr);
+}
+
+void Engine::abandon_all() {
+    for (auto& block : resident_)
+        for (Thread& t : block->threads) {
+            if (t.cont) forget(std::move(t.cont));
+            if (t.stack.sp) {
+                stack_pool().release(t.stack);
+                t.stack.sp = nullptr;
+            }
+        }
+    resident_.clear();
+    warp_ring_.clear();
+}
+
+} // namespace simt::detail

@@ -1,0 +1,215 @@
+// The engine that runs one grid: emulated threads as fibers on one OS thread, grouped in warps
+// and blocks, under a deterministic scheduler. Internal to the runtime.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <boost/context/fiber.hpp>
+
+#include "simt/device.h"
+#include "simt/launch.h"
+#include "simt/shared.h"
+#include "simt/options.h"
+#include "simt/report.h"
+
+namespace simt::detail {
+
+struct Block;
+struct Region;
+struct Warp;
+
+enum class ThreadState : uint8_t { runnable, at_barrier, at_collective, sleeping, exited };
+
+enum class CollectiveKind : uint8_t { syncwarp, shuffle, ballot, any, all, activemask };
+const char* to_string(CollectiveKind kind);
+
+enum class AccessKind : uint8_t { read, write, atomic };
+
+struct Thread {
+    boost::context::fiber cont; // where this thread resumes (empty while it runs)
+    boost::context::stack_context stack{};
+    uint3 idx{};
+    unsigned linear = 0; // index in the block
+    unsigned lane = 0;
+    Warp* warp = nullptr;
+    Block* block = nullptr;
+    ThreadState state = ThreadState::runnable;
+    bool started = false;
+    // Set while the thread runs emulator code: inline library functions (std::string...) may be
+    // shared with instrumented kernel objects by the linker, and their accesses are not the
+    // kernel's.
+    bool in_runtime = false;
+    const void* wait_site = nullptr; // call site of the barrier or intrinsic it waits at
+    const void* last_poll_site = nullptr;
+    // A pending warp collective.
+    CollectiveKind coll_kind = CollectiveKind::syncwarp;
+    unsigned coll_mask = 0;
+    int coll_width = 32;
+    int coll_arg = 0;
+    ShuffleKind coll_shuffle = ShuffleKind::index;
+    uint64_t coll_value = 0;
+    uint64_t coll_result = 0;
+    uint64_t activemask_round = 0;
+    uintptr_t stack_lo() const { return reinterpret_cast<uintptr_t>(stack.sp) - stack.size; }
+};
+
+struct Warp {
+    Block* block = nullptr;
+    unsigned index = 0;
+    unsigned lane_count = 0;
+    Thread* lanes[32] = {};
+    unsigned runnable = 0;  // lanes in state runnable
+    unsigned exited_mask = 0;
+    unsigned cursor = 0;    // lane to resume first
+    uint64_t round = 0;     // completed rotations over the lanes (lockstep)
+    uint64_t slice_steps = 0;
+};
+
+struct SharedAllocation {
+    std::string name;
+    const char* file;
+    int line;
+    size_t offset;
+    size_t bytes;
+};
+
+struct Block {
+    uint3 idx{};
+    unsigned linear = 0;
+    std::vector<Thread> threads;
+    std::vector<Warp> warps;
+    unsigned live = 0;        // threads not exited
+    unsigned at_barrier = 0;  // threads waiting at __syncthreads
+    const void* barrier_site = nullptr;
+    int barrier_reduce = 0;   // __syncthreads_count/and/or accumulator
+    int barrier_result = 0;
+    // Shared memory: dynamic part first, then static variables in order of first use.
+    std::unique_ptr<unsigned char[]> shared;
+    size_t shared_capacity = 0;
+    size_t shared_used = 0;
+    size_t dynamic_bytes = 0;
+    std::vector<SharedAllocation> shared_vars;
+    uintptr_t shared_base() const { return reinterpret_cast<uintptr_t>(shared.get()); }
+};
+
+struct AbortLaunch {};
+
+class Engine {
+  public:
+    Engine(const LaunchRequest& request, const Options& options, size_t shared_limit);
+    ~Engine();
+    // Runs the grid to completion or to the first fault. Returns the fault (kind none if fine).
+    FaultReport run();
+
+    // Called from emulated threads.
+    Thread* current() const { return current_; }
+    void on_memory_access(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
+                          const void* site);
+    void syncthreads(const void* site, int reduce_kind, int predicate, int* result);
+    uint64_t collective(CollectiveKind kind, unsigned mask, uint64_t value, int arg,
+                        ShuffleKind shuffle, int width, const void* site);
+    unsigned activemask(const void* site);
+    void scheduling_point();            // fences, atomics: let others run per the mode
+    void poll_point(const void* site);  // a read that may be spinning on another thread
+    void note_progress() { polls_since_progress_ = 0; }
+    void sleep_point(const void* site); // __nanosleep: give other warps a turn
+    void* shared_variable(const SharedSite& site, size_t bytes, size_t align);
+    void* dynamic_shared_base();
+    // Ends the launch with a fault. From a thread it never returns (the fiber is abandoned);
+    // from the scheduler it throws AbortLaunch, which run() catches.
+    [[noreturn]] void fault(FaultKind kind, cudaError_t error, const std::string& what,
+                            const void* site, const Thread* culprit = nullptr);
+    const LaunchRequest& request() const { return request_; }
+    std::string describe_thread(const Thread& t) const;
+
+  private:
+    friend struct EngineAccess;
+    void schedule();
+    void dispatch_block(unsigned linear);
+    void retire_block(Block* block);
+    Warp* pick_warp();
+    void run_warp(Warp* warp);
+    // Switches from the running thread (or the scheduler, nullptr) to `to` (or the scheduler).
+    void transfer(Thread* from, Thread* to);
+    void adopt_continuation(boost::context::fiber&& cont);
+    boost::context::fiber thread_main(Thread* self, boost::context::fiber&& caller);
+    boost::context::fiber finish_thread(Thread* self);
+    Thread* next_lane_after(Thread* me, bool count_round);
+    Thread* random_lane(Warp* warp);
+    void block_and_switch(Thread* me);
+    void switch_for_mode(Thread* me);
+    void make_runnable(Thread* t);
+    void make_waiting(Thread* t, ThreadState state, const void* site);
+    void try_complete_collective(Thread* arriving);
+    void report_deadlock(const std::string& headline);
+    void abandon_all();
+    bool same_barrier(const void* a, const void* b);
+    [[noreturn, gnu::noinline, gnu::cold]] void shared_out_of_bounds(uintptr_t address,
+                                                                    size_t bytes, AccessKind kind,
+                                                                    const void* site);
+    [[gnu::noinline, gnu::cold]] void check_unregistered(const Region* r,
+                                                         uintptr_t address, size_t bytes,
+                                                         AccessKind kind, const void* site);
+    [[noreturn, gnu::noinline, gnu::cold]] void misaligned(uintptr_t address, size_t bytes,
+                                                          const void* site);
+    void check_barrier_with_exits(Block* block, Thread* exiting);
+
+    LaunchRequest request_;
+    Options options_;
+    size_t shared_limit_;
+    unsigned threads_per_block_ = 0;
+    unsigned warps_per_block_ = 0;
+    unsigned window_ = 1;
+    std::vector<unsigned> dispatch_order_;
+    size_t next_dispatch_ = 0;
+    std::vector<std::unique_ptr<Block>> resident_;
+    std::vector<Warp*> warp_ring_;
+    size_t ring_cursor_ = 0;
+    Block* last_block_ = nullptr;
+    unsigned same_block_turns_ = 0;
+    static constexpr unsigned kSameBlockTurns = 256;
+    Thread* current_ = nullptr;
+    Thread* switching_from_ = nullptr;
+    boost::context::fiber scheduler_cont_;
+    std::mt19937_64 rng_;
+    uint64_t polls_since_progress_ = 0;
+    uint64_t slice_limit_ = 64;
+    std::map<std::pair<const void*, const void*>, bool> barrier_aliases_;
+    FaultReport fault_;
+    bool aborted_ = false;
+};
+
+// Marks the running emulated thread as inside the emulator for the scope's duration.
+class RuntimeScope {
+  public:
+    explicit RuntimeScope(Thread* t) : t_(t && !t->in_runtime ? t : nullptr) {
+        if (t_) t_->in_runtime = true;
+    }
+    ~RuntimeScope() {
+        if (t_) t_->in_runtime = false;
+    }
+    RuntimeScope(const RuntimeScope&) = delete;
+    RuntimeScope& operator=(const RuntimeScope&) = delete;
+
+  private:
+    Thread* t_;
+};
+
+// The engine of the launch that is running, or nullptr (host code).
+extern Engine* g_active_engine;
+inline Engine* active_engine() { return g_active_engine; }
+[[noreturn]] void outside_kernel(const char* what);
+// The running launch's engine, for device builtins; host code calling them is an error.
+inline Engine& engine_for(const char* what) {
+    Engine* e = g_active_engine;
+    if (!e || !e->current()) [[unlikely]]
+        outside_kernel(what);
+    return *e;
+}
+
+} // namespace simt::detail

@@ -1,0 +1,77 @@
+// Checks a launch the way the CUDA runtime does, then runs the grid on an Engine.
+#include <sstream>
+
+#include "engine.h"
+#include "error_state.h"
+#include "fault_format.h"
+#include "memory_registry.h"
+
+namespace simt::detail {
+
+size_t shared_limit_for(const void* kernel);
+
+namespace {
+uint64_t g_launch_count = 0;
+
+std::string dims(dim3 d) {
+    std::ostringstream s;
+    s << "(" << d.x << "," << d.y << "," << d.z << ")";
+    return s.str();
+}
+
+void reject(cudaError_t error, const LaunchRequest& r, const std::string& why) {
+    FaultReport report;
+    report.kind = FaultKind::invalid_launch;
+    report.error = error;
+    report.message = "simt: invalid launch of kernel " + kernel_name(r.kernel) + " with grid " +
+                     dims(r.grid) + " and block " + dims(r.block) + ": " + why + "\n";
+    record_fault(report);
+}
+} // namespace
+
+void run_launch(const LaunchRequest& r) {
+    ErrorState& state = error_state();
+    if (state.sticky != cudaSuccess) return; // a broken context runs nothing, as on a GPU
+    if (active_engine()) {
+        reject(cudaErrorNotSupported, r,
+               "launching a kernel from device code (dynamic parallelism) is not supported by the "
+               "simt emulator");
+        return;
+    }
+    const dim3 b = r.block, g = r.grid;
+    const unsigned long long threads = 1ull * b.x * b.y * b.z;
+    if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0)
+        return reject(cudaErrorInvalidConfiguration, r, "a grid or block dimension is 0");
+    if (b.x > 1024 || b.y > 1024 || b.z > 64 || threads > 1024)
+        return reject(cudaErrorInvalidConfiguration, r,
+                      "a block has at most 1024 threads (x, y <= 1024, z <= 64); this one has " +
+                          std::to_string(threads));
+    if (g.x > 2147483647u || g.y > 65535 || g.z > 65535)
+        return reject(cudaErrorInvalidConfiguration, r,
+                      "grid dimensions are limited to (2^31-1, 65535, 65535)");
+    const size_t limit = shared_limit_for(r.kernel);
+    if (r.dynamic_shared_bytes > limit)
+        return reject(cudaErrorInvalidValue, r,
+                      std::to_string(r.dynamic_shared_bytes) +
+                          " bytes of dynamic shared memory requested, the limit is " +
+                          std::to_string(limit) +
+                          (limit == 48 * 1024
+                               ? " (raise it with cudaFuncSetAttribute("
+                                 "cudaFuncAttributeMaxDynamicSharedMemorySize))"
+                               : ""));
+
+    Options opts = options();
+    // Each launch of a run gets its own schedule; the same seed reproduces the whole run.
+    opts.seed = opts.seed * 0x9E3779B97F4A7C15ull + (++g_launch_count);
+    memory_registry().add(reinterpret_cast<uintptr_t>(r.params), r.params_bytes,
+                          RegionKind::parameters, "kernel parameters", false);
+    FaultReport result;
+    {
+        Engine engine(r, opts, limit);
+        result = engine.run();
+    }
+    memory_registry().remove(reinterpret_cast<uintptr_t>(r.params));
+    if (result.kind != FaultKind::none) record_fault(result);
+}
+
+} // namespace simt::detail

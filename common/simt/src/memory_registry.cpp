@@ -1,0 +1,75 @@
+#include "memory_registry.h"
+
+namespace simt::detail {
+
+const char* to_string(RegionKind kind) {
+    switch (kind) {
+    case RegionKind::device: return "device allocation";
+    case RegionKind::managed: return "managed allocation";
+    case RegionKind::pinned_host: return "pinned host allocation";
+    case RegionKind::symbol: return "__device__ symbol";
+    case RegionKind::parameters: return "kernel parameters";
+    }
+    return "region";
+}
+
+const Region& MemoryRegistry::add(uintptr_t base, size_t bytes, RegionKind kind, std::string name,
+                                  bool writable) {
+    freed_.erase(base);
+    Region r{base, bytes, kind, std::move(name), next_serial_++, writable};
+    if (kind == RegionKind::device || kind == RegionKind::managed) device_bytes_ += bytes;
+    last_hit_ = nullptr;
+    return live_.insert_or_assign(base, std::move(r)).first->second;
+}
+
+bool MemoryRegistry::remove(uintptr_t base, Region* removed) {
+    auto it = live_.find(base);
+    if (it == live_.end()) return false;
+    if (it->second.kind == RegionKind::device || it->second.kind == RegionKind::managed)
+        device_bytes_ -= it->second.bytes;
+    if (removed) *removed = it->second;
+    if (freed_.size() > 4096) freed_.erase(freed_.begin());
+    freed_.insert_or_assign(base, it->second);
+    live_.erase(it);
+    last_hit_ = nullptr;
+    return true;
+}
+
+const Region* MemoryRegistry::find(uintptr_t address) const {
+    if (last_hit_ && address - last_hit_->base < last_hit_->bytes) return last_hit_;
+    auto it = live_.upper_bound(address);
+    if (it == live_.begin()) return nullptr;
+    --it;
+    if (address - it->second.base < it->second.bytes) {
+        last_hit_ = &it->second;
+        return last_hit_;
+    }
+    return nullptr;
+}
+
+const Region* MemoryRegistry::find_range(uintptr_t address, size_t bytes) const {
+    const Region* r = find(address);
+    if (!r) return nullptr;
+    return address + bytes <= r->base + r->bytes ? r : nullptr;
+}
+
+const Region* MemoryRegistry::find_freed(uintptr_t address) const {
+    auto it = freed_.upper_bound(address);
+    if (it == freed_.begin()) return nullptr;
+    --it;
+    return address - it->second.base < it->second.bytes ? &it->second : nullptr;
+}
+
+const Region* MemoryRegistry::nearest_below(uintptr_t address) const {
+    auto it = live_.upper_bound(address);
+    if (it == live_.begin()) return nullptr;
+    --it;
+    return &it->second;
+}
+
+MemoryRegistry& memory_registry() {
+    static MemoryRegistry registry;
+    return registry;
+}
+
+} // namespace simt::detail

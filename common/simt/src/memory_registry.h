@@ -1,0 +1,51 @@
+// Every range of memory that device code may touch: cudaMalloc'd and managed allocations, pinned
+// host memory, __device__/__constant__ symbols and the running launch's parameter block. A kernel
+// access outside all of them is an illegal address, as on a GPU.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace simt::detail {
+
+enum class RegionKind { device, managed, pinned_host, symbol, parameters };
+const char* to_string(RegionKind kind);
+
+struct Region {
+    uintptr_t base = 0;
+    size_t bytes = 0;
+    RegionKind kind = RegionKind::device;
+    std::string name; // symbol name, or empty
+    uint64_t serial = 0;
+    bool writable_from_device = true;
+};
+
+class MemoryRegistry {
+  public:
+    const Region& add(uintptr_t base, size_t bytes, RegionKind kind, std::string name = {},
+                      bool writable = true);
+    // Removes the region that starts exactly at base; false if there is none.
+    bool remove(uintptr_t base, Region* removed = nullptr);
+    // The region containing address, or nullptr. Cheap for repeated hits on the same region.
+    const Region* find(uintptr_t address) const;
+    // The region whose [base, base+bytes) contains the whole access, or nullptr.
+    const Region* find_range(uintptr_t address, size_t bytes) const;
+    // A recently freed region containing address (for "use after free" in reports).
+    const Region* find_freed(uintptr_t address) const;
+    // The nearest live region below address (for "past the end of" in reports).
+    const Region* nearest_below(uintptr_t address) const;
+    size_t device_bytes_in_use() const { return device_bytes_; }
+
+  private:
+    std::map<uintptr_t, Region> live_;
+    std::map<uintptr_t, Region> freed_; // bounded history
+    mutable const Region* last_hit_ = nullptr;
+    uint64_t next_serial_ = 1;
+    size_t device_bytes_ = 0;
+};
+
+MemoryRegistry& memory_registry();
+
+} // namespace simt::detail

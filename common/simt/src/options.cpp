@@ -1,0 +1,98 @@
+#include "simt/options.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+namespace simt {
+
+namespace {
+uint64_t parse_number(const std::string& what, const std::string& text, uint64_t lo, uint64_t hi) {
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno != 0 || v < lo || v > hi)
+        throw std::invalid_argument(what + ": '" + text + "' is not a number between " +
+                                    std::to_string(lo) + " and " + std::to_string(hi));
+    return v;
+}
+
+void apply(Options& o, const std::string& key, const std::string& value, const std::string& where) {
+    if (key == "mode") {
+        auto m = parse_mode(value);
+        if (!m) throw std::invalid_argument(where + ": unknown mode '" + value + "' (lockstep, its)");
+        o.mode = *m;
+    } else if (key == "dispatch") {
+        auto d = parse_dispatch(value);
+        if (!d)
+            throw std::invalid_argument(where + ": unknown dispatch order '" + value +
+                                        "' (in-order, shuffled)");
+        o.dispatch = *d;
+    } else if (key == "seed") {
+        o.seed = parse_number(where, value, 0, UINT64_MAX);
+    } else if (key == "sms") {
+        o.multiprocessors = static_cast<int>(parse_number(where, value, 1, 1024));
+    } else if (key == "stack-kb") {
+        o.stack_bytes = parse_number(where, value, 16, 65536) * 1024;
+    } else {
+        throw std::invalid_argument(where + ": unknown emulator option");
+    }
+}
+} // namespace
+
+std::string to_string(Mode mode) { return mode == Mode::lockstep ? "lockstep" : "its"; }
+std::string to_string(Dispatch d) { return d == Dispatch::in_order ? "in-order" : "shuffled"; }
+std::optional<Mode> parse_mode(const std::string& t) {
+    if (t == "lockstep") return Mode::lockstep;
+    if (t == "its") return Mode::its;
+    return std::nullopt;
+}
+std::optional<Dispatch> parse_dispatch(const std::string& t) {
+    if (t == "in-order" || t == "in_order") return Dispatch::in_order;
+    if (t == "shuffled") return Dispatch::shuffled;
+    return std::nullopt;
+}
+
+Options& options() {
+    static Options o = [] {
+        Options fresh;
+        return fresh;
+    }();
+    static bool loaded = false;
+    if (!loaded) {
+        loaded = true;
+        load_options_from_environment();
+    }
+    return o;
+}
+
+void load_options_from_environment() {
+    Options& o = options();
+    const std::pair<const char*, const char*> vars[] = {{"SIMT_MODE", "mode"},
+                                                        {"SIMT_DISPATCH", "dispatch"},
+                                                        {"SIMT_SEED", "seed"},
+                                                        {"SIMT_SMS", "sms"},
+                                                        {"SIMT_STACK_KB", "stack-kb"}};
+    for (auto [env, key] : vars)
+        if (const char* v = std::getenv(env)) apply(o, key, v, env);
+    if (const char* q = std::getenv("SIMT_QUIET")) o.report_to_stderr = std::strcmp(q, "1") != 0;
+}
+
+int consume_cli_flags(int argc, char** argv) {
+    int out = 1;
+    for (int i = 1; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (arg.rfind("--simt-", 0) == 0) {
+            auto eq = arg.find('=');
+            if (eq == std::string::npos)
+                throw std::invalid_argument(arg + ": expected --simt-<option>=<value>");
+            apply(options(), arg.substr(7, eq - 7), arg.substr(eq + 1), arg.substr(0, eq));
+        } else {
+            argv[out++] = argv[i];
+        }
+    }
+    argv[out] = nullptr;
+    return out;
+}
+
+} // namespace simt

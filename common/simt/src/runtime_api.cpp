@@ -1,0 +1,520 @@
+// The CUDA runtime API of the emulated device. Every call checks its arguments the way the real
+// runtime does, returns the same error codes, and explains a misuse on stderr.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <sstream>
+
+#include "error_state.h"
+#include "memory_registry.h"
+#include "simt/options.h"
+#include "simt/runtime_api.h"
+#include "simt/shared.h"
+
+using simt::detail::api_error;
+using simt::detail::error_state;
+using simt::detail::memory_registry;
+using simt::detail::Region;
+using simt::detail::RegionKind;
+
+namespace simt::detail {
+
+constexpr size_t kGlobalMemoryBytes = size_t(16) << 30; // what the emulated device reports
+constexpr size_t kSharedPerBlock = 48 * 1024;
+constexpr size_t kSharedPerBlockOptin = 227 * 1024;
+
+std::map<const void*, size_t>& dynamic_shared_limits() {
+    static std::map<const void*, size_t> limits;
+    return limits;
+}
+size_t shared_limit_for(const void* kernel) {
+    auto it = dynamic_shared_limits().find(kernel);
+    return it == dynamic_shared_limits().end() ? kSharedPerBlock : it->second;
+}
+
+namespace {
+std::string hex(const void* p) {
+    std::ostringstream s;
+    s << p;
+    return s.str();
+}
+bool device_accessible(const Region* r) {
+    return r && r->kind != RegionKind::parameters;
+}
+} // namespace
+
+} // namespace simt::detail
+
+using namespace simt::detail;
+
+#define SIMT_STICKY_GUARD()                                                                        \
+    do {                                                                                           \
+        if (error_state().sticky != cudaSuccess) return error_state().sticky;                     \
+    } while (0)
+
+static cudaError_t allocate(void** ptr, size_t bytes, RegionKind kind, const char* call) {
+    SIMT_STICKY_GUARD();
+    if (!ptr) return api_error(cudaErrorInvalidValue, call, "the pointer to the result is null");
+    *ptr = nullptr;
+    if (bytes == 0) return cudaSuccess; // CUDA returns success and a null pointer
+    if (kind != RegionKind::pinned_host &&
+        memory_registry().device_bytes_in_use() + bytes > kGlobalMemoryBytes)
+        return api_error(cudaErrorMemoryAllocation, call,
+                         "the emulated device has 16 GiB and " + std::to_string(bytes) +
+                             " more bytes do not fit");
+    size_t rounded = (bytes + 255) / 256 * 256;
+    void* p = std::aligned_alloc(256, rounded);
+    if (!p) return api_error(cudaErrorMemoryAllocation, call, "out of host memory");
+    // Fresh device memory holds garbage on a GPU; a fixed pattern makes unwritten outputs visible.
+    std::memset(p, 0xCD, rounded);
+    memory_registry().add(reinterpret_cast<uintptr_t>(p), bytes, kind);
+    *ptr = p;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMalloc(void** ptr, size_t bytes) {
+    return allocate(ptr, bytes, RegionKind::device, "cudaMalloc");
+}
+cudaError_t cudaMallocManaged(void** ptr, size_t bytes, unsigned int) {
+    return allocate(ptr, bytes, RegionKind::managed, "cudaMallocManaged");
+}
+cudaError_t cudaMallocHost(void** ptr, size_t bytes) {
+    return allocate(ptr, bytes, RegionKind::pinned_host, "cudaMallocHost");
+}
+cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned int) {
+    return allocate(ptr, bytes, RegionKind::pinned_host, "cudaHostAlloc");
+}
+
+static cudaError_t release(void* ptr, bool host, const char* call) {
+    SIMT_STICKY_GUARD();
+    if (!ptr) return cudaSuccess;
+    const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(ptr));
+    const bool right_kind = r && (host ? r->kind == RegionKind::pinned_host
+                                       : (r->kind == RegionKind::device ||
+                                          r->kind == RegionKind::managed));
+    if (!r || r->base != reinterpret_cast<uintptr_t>(ptr) || !right_kind) {
+        std::string why = hex(ptr) + " was not returned by " +
+                          (host ? "cudaMallocHost" : "cudaMalloc") +
+                          (memory_registry().find_freed(reinterpret_cast<uintptr_t>(ptr))
+                               ? " (or it was already freed)"
+                               : "");
+        return api_error(host ? cudaErrorInvalidValue : cudaErrorInvalidDevicePointer, call, why);
+    }
+    memory_registry().remove(reinterpret_cast<uintptr_t>(ptr));
+    std::free(ptr);
+    return cudaSuccess;
+}
+cudaError_t cudaFree(void* ptr) { return release(ptr, false, "cudaFree"); }
+cudaError_t cudaFreeHost(void* ptr) { return release(ptr, true, "cudaFreeHost"); }
+
+// Checks that [p, p+bytes) lies in device-accessible memory (or, for host sides, that it does not
+// overlap device memory in a way that suggests a swapped argument).
+static bool check_device_range(const void* p, size_t bytes, const std::string& call,
+                               const char* side, cudaError_t* error) {
+    const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(p));
+    if (!device_accessible(r)) {
+        *error = api_error(cudaErrorInvalidValue, call,
+                           std::string("the ") + side + " " + hex(p) +
+                               " is not device memory (host pointer, or arguments swapped?)");
+        return false;
+    }
+    if (reinterpret_cast<uintptr_t>(p) + bytes > r->base + r->bytes) {
+        *error = api_error(cudaErrorInvalidValue, call,
+                           std::string("copying ") + std::to_string(bytes) + " bytes at the " +
+                               side + " runs " +
+                               std::to_string(reinterpret_cast<uintptr_t>(p) + bytes -
+                                              (r->base + r->bytes)) +
+                               " bytes past the end of its " + std::to_string(r->bytes) +
+                               "-byte allocation");
+        return false;
+    }
+    return true;
+}
+
+static bool is_device(const void* p) {
+    const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(p));
+    return device_accessible(r) && r->kind != RegionKind::pinned_host;
+}
+
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
+    SIMT_STICKY_GUARD();
+    const std::string call = "cudaMemcpy";
+    if (bytes == 0) return cudaSuccess;
+    if (!dst || !src) return api_error(cudaErrorInvalidValue, call, "null pointer");
+    if (kind == cudaMemcpyDefault)
+        kind = is_device(src) ? (is_device(dst) ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost)
+                              : (is_device(dst) ? cudaMemcpyHostToDevice : cudaMemcpyHostToHost);
+    cudaError_t error = cudaSuccess;
+    switch (kind) {
+    case cudaMemcpyHostToDevice:
+        if (!check_device_range(dst, bytes, call + "(HostToDevice)", "destination", &error))
+            return error;
+        if (is_device(src))
+            return api_error(cudaErrorInvalidValue, call + "(HostToDevice)",
+                             "the source " + hex(src) +
+                                 " is device memory: use cudaMemcpyDeviceToDevice");
+        break;
+    case cudaMemcpyDeviceToHost:
+        if (!check_device_range(src, bytes, call + "(DeviceToHost)", "source", &error))
+            return error;
+        if (is_device(dst))
+            return api_error(cudaErrorInvalidValue, call + "(DeviceToHost)",
+                             "the destination " + hex(dst) +
+                                 " is device memory: use cudaMemcpyDeviceToDevice");
+        break;
+    case cudaMemcpyDeviceToDevice:
+        if (!check_device_range(src, bytes, call + "(DeviceToDevice)", "source", &error))
+            return error;
+        if (!check_device_range(dst, bytes, call + "(DeviceToDevice)", "destination", &error))
+            return error;
+        break;
+    case cudaMemcpyHostToHost: break;
+    default:
+        return api_error(cudaErrorInvalidMemcpyDirection, call,
+                         "unknown cudaMemcpyKind " + std::to_string(static_cast<int>(kind)));
+    }
+    std::memmove(dst, src, bytes);
+    return cudaSuccess;
+}
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t) {
+    return cudaMemcpy(dst, src, bytes, kind);
+}
+
+cudaError_t cudaMemset(void* dst, int value, size_t bytes) {
+    SIMT_STICKY_GUARD();
+    if (bytes == 0) return cudaSuccess;
+    cudaError_t error = cudaSuccess;
+    if (!check_device_range(dst, bytes, "cudaMemset", "destination", &error)) return error;
+    std::memset(dst, value, bytes);
+    return cudaSuccess;
+}
+cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t) {
+    return cudaMemset(dst, value, bytes);
+}
+
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+    SIMT_STICKY_GUARD();
+    if (!free_bytes || !total_bytes)
+        return api_error(cudaErrorInvalidValue, "cudaMemGetInfo", "null pointer");
+    *total_bytes = kGlobalMemoryBytes;
+    *free_bytes = kGlobalMemoryBytes - memory_registry().device_bytes_in_use();
+    return cudaSuccess;
+}
+
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void* ptr) {
+    SIMT_STICKY_GUARD();
+    if (!a) return api_error(cudaErrorInvalidValue, "cudaPointerGetAttributes", "null pointer");
+    const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(ptr));
+    *a = cudaPointerAttributes{cudaMemoryTypeUnregistered, 0, nullptr, nullptr};
+    if (!r) return cudaSuccess;
+    switch (r->kind) {
+    case RegionKind::pinned_host: a->type = cudaMemoryTypeHost; break;
+    case RegionKind::managed: a->type = cudaMemoryTypeManaged; break;
+    default: a->type = cudaMemoryTypeDevice; break;
+    }
+    a->devicePointer = const_cast<void*>(ptr);
+    if (r->kind != RegionKind::device) a->hostPointer = const_cast<void*>(ptr);
+    return cudaSuccess;
+}
+
+// __device__ / __constant__ symbols, registered by the rewriter at static initialization.
+simt::SymbolRegistration::SymbolRegistration(const volatile void* address, size_t bytes, const char* name,
+                                             const char*, int) {
+    memory_registry().add(reinterpret_cast<uintptr_t>(const_cast<const void*>(address)), bytes,
+                          RegionKind::symbol, name);
+}
+
+static const Region* find_symbol(const void* symbol, const char* call, cudaError_t* error) {
+    const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(symbol));
+    if (!r || r->kind != RegionKind::symbol || r->base != reinterpret_cast<uintptr_t>(symbol)) {
+        *error = api_error(cudaErrorInvalidSymbol, call,
+                           "the argument is not a __device__ or __constant__ variable");
+        return nullptr;
+    }
+    return r;
+}
+
+cudaError_t simt_memcpy_to_symbol(const void* symbol, const void* src, size_t bytes, size_t offset,
+                                  cudaMemcpyKind) {
+    SIMT_STICKY_GUARD();
+    cudaError_t error = cudaSuccess;
+    const Region* r = find_symbol(symbol, "cudaMemcpyToSymbol", &error);
+    if (!r) return error;
+    if (offset + bytes > r->bytes)
+        return api_error(cudaErrorInvalidValue, "cudaMemcpyToSymbol",
+                         std::to_string(offset + bytes) + " bytes do not fit in '" + r->name +
+                             "' (" + std::to_string(r->bytes) + " bytes)");
+    std::memmove(reinterpret_cast<char*>(r->base) + offset, src, bytes);
+    return cudaSuccess;
+}
+cudaError_t simt_memcpy_from_symbol(void* dst, const void* symbol, size_t bytes, size_t offset,
+                                    cudaMemcpyKind) {
+    SIMT_STICKY_GUARD();
+    cudaError_t error = cudaSuccess;
+    const Region* r = find_symbol(symbol, "cudaMemcpyFromSymbol", &error);
+    if (!r) return error;
+    if (offset + bytes > r->bytes)
+        return api_error(cudaErrorInvalidValue, "cudaMemcpyFromSymbol",
+                         std::to_string(offset + bytes) + " bytes exceed '" + r->name + "' (" +
+                             std::to_string(r->bytes) + " bytes)");
+    std::memmove(dst, reinterpret_cast<const char*>(r->base) + offset, bytes);
+    return cudaSuccess;
+}
+cudaError_t simt_get_symbol_address(void** address, const void* symbol) {
+    SIMT_STICKY_GUARD();
+    cudaError_t error = cudaSuccess;
+    const Region* r = find_symbol(symbol, "cudaGetSymbolAddress", &error);
+    if (!r) return error;
+    *address = reinterpret_cast<void*>(r->base);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize() {
+    SIMT_STICKY_GUARD();
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceReset() {
+    simt::reset_device();
+    return cudaSuccess;
+}
+cudaError_t cudaGetLastError() {
+    ErrorState& s = error_state();
+    cudaError_t e = s.sticky != cudaSuccess ? s.sticky : s.last;
+    s.last = cudaSuccess;
+    return e;
+}
+cudaError_t cudaPeekAtLastError() {
+    ErrorState& s = error_state();
+    return s.sticky != cudaSuccess ? s.sticky : s.last;
+}
+
+const char* cudaGetErrorName(cudaError_t e) {
+    switch (e) {
+#define SIMT_NAME(x)                                                                               \
+    case x: return #x;
+        SIMT_NAME(cudaSuccess)
+        SIMT_NAME(cudaErrorInvalidValue)
+        SIMT_NAME(cudaErrorMemoryAllocation)
+        SIMT_NAME(cudaErrorInitializationError)
+        SIMT_NAME(cudaErrorLaunchFailure)
+        SIMT_NAME(cudaErrorLaunchTimeout)
+        SIMT_NAME(cudaErrorLaunchOutOfResources)
+        SIMT_NAME(cudaErrorInvalidDeviceFunction)
+        SIMT_NAME(cudaErrorInvalidConfiguration)
+        SIMT_NAME(cudaErrorInvalidDevice)
+        SIMT_NAME(cudaErrorInvalidSymbol)
+        SIMT_NAME(cudaErrorInvalidDevicePointer)
+        SIMT_NAME(cudaErrorInvalidMemcpyDirection)
+        SIMT_NAME(cudaErrorNotSupported)
+        SIMT_NAME(cudaErrorNoDevice)
+        SIMT_NAME(cudaErrorIllegalAddress)
+        SIMT_NAME(cudaErrorMisalignedAddress)
+        SIMT_NAME(cudaErrorAssert)
+        SIMT_NAME(cudaErrorIllegalInstruction)
+        SIMT_NAME(cudaErrorHardwareStackError)
+        SIMT_NAME(cudaErrorInvalidResourceHandle)
+        SIMT_NAME(cudaErrorNotReady)
+        SIMT_NAME(cudaErrorUnknown)
+#undef SIMT_NAME
+    }
+    return "cudaErrorUnknown";
+}
+
+const char* cudaGetErrorString(cudaError_t e) {
+    switch (e) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorLaunchTimeout: return "the launch timed out and was terminated (deadlock)";
+    case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidSymbol: return "invalid device symbol";
+    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+    case cudaErrorMisalignedAddress: return "misaligned address";
+    case cudaErrorAssert: return "device-side assert triggered";
+    case cudaErrorHardwareStackError: return "hardware stack error";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorNotSupported: return "operation not supported";
+    default: return cudaGetErrorName(e);
+    }
+}
+
+cudaError_t cudaGetDeviceCount(int* count) {
+    if (!count) return api_error(cudaErrorInvalidValue, "cudaGetDeviceCount", "null pointer");
+    *count = 1;
+    return cudaSuccess;
+}
+cudaError_t cudaGetDevice(int* device) {
+    if (!device) return api_error(cudaErrorInvalidValue, "cudaGetDevice", "null pointer");
+    *device = 0;
+    return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device) {
+    SIMT_STICKY_GUARD();
+    if (device != 0)
+        return api_error(cudaErrorInvalidDevice, "cudaSetDevice",
+                         "the emulator has one device, number 0");
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
+    if (!p) return api_error(cudaErrorInvalidValue, "cudaGetDeviceProperties", "null pointer");
+    if (device != 0)
+        return api_error(cudaErrorInvalidDevice, "cudaGetDeviceProperties",
+                         "the emulator has one device, number 0");
+    *p = cudaDeviceProp{};
+    std::snprintf(p->name, sizeof p->name, "Scan Lab SIMT emulator (CPU)");
+    p->totalGlobalMem = kGlobalMemoryBytes;
+    p->sharedMemPerBlock = kSharedPerBlock;
+    p->sharedMemPerBlockOptin = kSharedPerBlockOptin;
+    p->sharedMemPerMultiprocessor = 228 * 1024;
+    p->regsPerBlock = 65536;
+    p->warpSize = 32;
+    p->maxThreadsPerBlock = 1024;
+    p->maxThreadsDim[0] = 1024;
+    p->maxThreadsDim[1] = 1024;
+    p->maxThreadsDim[2] = 64;
+    p->maxGridSize[0] = 2147483647;
+    p->maxGridSize[1] = 65535;
+    p->maxGridSize[2] = 65535;
+    p->clockRate = 1000000;
+    p->totalConstMem = 64 * 1024;
+    p->major = 9; // the rules it follows: 32 banks of 4 bytes, independent thread scheduling
+    p->minor = 0;
+    p->multiProcessorCount = simt::options().multiprocessors;
+    p->maxThreadsPerMultiProcessor = 2048;
+    p->maxBlocksPerMultiProcessor = 32;
+    p->l2CacheSize = 0;
+    p->memoryClockRate = 0;
+    p->memoryBusWidth = 0;
+    p->concurrentKernels = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+    if (!value) return api_error(cudaErrorInvalidValue, "cudaDeviceGetAttribute", "null pointer");
+    cudaDeviceProp p{};
+    if (cudaError_t e = cudaGetDeviceProperties(&p, device); e != cudaSuccess) return e;
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
+    case cudaDevAttrWarpSize: *value = p.warpSize; break;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+        *value = static_cast<int>(p.sharedMemPerBlockOptin);
+        break;
+    default:
+        return api_error(cudaErrorInvalidValue, "cudaDeviceGetAttribute",
+                         "attribute " + std::to_string(static_cast<int>(attr)) +
+                             " is not supported by the simt emulator");
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaDriverGetVersion(int* v) {
+    if (!v) return cudaErrorInvalidValue;
+    *v = 13000;
+    return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int* v) {
+    if (!v) return cudaErrorInvalidValue;
+    *v = 13000;
+    return cudaSuccess;
+}
+
+// Streams: launches and copies are synchronous here, so a stream is only a handle.
+struct simt_stream {
+    unsigned flags;
+};
+cudaError_t cudaStreamCreate(cudaStream_t* s) { return cudaStreamCreateWithFlags(s, 0); }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int flags) {
+    SIMT_STICKY_GUARD();
+    if (!s) return api_error(cudaErrorInvalidValue, "cudaStreamCreate", "null pointer");
+    *s = new simt_stream{flags};
+    return cudaSuccess;
+}
+cudaError_t cudaStreamDestroy(cudaStream_t s) {
+    SIMT_STICKY_GUARD();
+    delete s;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t) {
+    SIMT_STICKY_GUARD();
+    return cudaSuccess;
+}
+
+// Events time host wall-clock: the emulator's own speed, not a GPU's.
+struct simt_event {
+    std::chrono::steady_clock::time_point when;
+    bool recorded = false;
+};
+cudaError_t cudaEventCreate(cudaEvent_t* e) { return cudaEventCreateWithFlags(e, 0); }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned int) {
+    SIMT_STICKY_GUARD();
+    if (!e) return api_error(cudaErrorInvalidValue, "cudaEventCreate", "null pointer");
+    *e = new simt_event{};
+    return cudaSuccess;
+}
+cudaError_t cudaEventDestroy(cudaEvent_t e) {
+    delete e;
+    return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
+    SIMT_STICKY_GUARD();
+    if (!e) return api_error(cudaErrorInvalidResourceHandle, "cudaEventRecord", "null event");
+    e->when = std::chrono::steady_clock::now();
+    e->recorded = true;
+    return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+    SIMT_STICKY_GUARD();
+    if (!e) return api_error(cudaErrorInvalidResourceHandle, "cudaEventSynchronize", "null event");
+    return cudaSuccess;
+}
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+    SIMT_STICKY_GUARD();
+    if (!ms || !start || !end)
+        return api_error(cudaErrorInvalidValue, "cudaEventElapsedTime", "null argument");
+    if (!start->recorded || !end->recorded)
+        return api_error(cudaErrorNotReady, "cudaEventElapsedTime",
+                         "an event was never recorded");
+    *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
+    return cudaSuccess;
+}
+
+cudaError_t simt_func_set_attribute(const void* kernel, cudaFuncAttribute attr, int value) {
+    SIMT_STICKY_GUARD();
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        if (value < 0 || static_cast<size_t>(value) > kSharedPerBlockOptin)
+            return api_error(cudaErrorInvalidValue, "cudaFuncSetAttribute",
+                             "at most " + std::to_string(kSharedPerBlockOptin) +
+                                 " bytes of dynamic shared memory per block");
+        dynamic_shared_limits()[kernel] = std::max(kSharedPerBlock, static_cast<size_t>(value));
+        return cudaSuccess;
+    }
+    return cudaSuccess; // carveout preferences do not change behaviour
+}
+
+cudaError_t simt_occupancy_max_active_blocks(int* blocks, const void*, int block_size,
+                                             size_t dynamic_smem) {
+    SIMT_STICKY_GUARD();
+    if (!blocks || block_size <= 0 || block_size > 1024)
+        return api_error(cudaErrorInvalidValue, "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+                         "bad arguments");
+    int by_threads = 2048 / block_size;
+    int by_smem = dynamic_smem ? static_cast<int>((228 * 1024) / (dynamic_smem + 1024)) : 32;
+    *blocks = std::max(0, std::min({32, by_threads, by_smem}));
+    return cudaSuccess;
+}

@@ -1,0 +1,22 @@
+// Maps code addresses in kernel code to "file:line (function)" for reports, through addr2line on
+// the running executable (kernel objects are compiled with -g). Results are cached.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace simt::detail {
+
+struct SourceLocation {
+    std::string file; // empty if unknown
+    int line = 0;
+    std::string function;
+    std::string to_string() const; // "file:line" (basename) or "unknown location"
+};
+
+// `pc` is a return address or instruction address inside kernel code.
+SourceLocation resolve_source(const void* pc);
+// Batch form (one addr2line process for all of them).
+std::vector<SourceLocation> resolve_sources(const std::vector<const void*>& pcs);
+
+} // namespace simt::detail

@@ -1,0 +1,46 @@
+// Fiber stacks for emulated threads: mmap'd with a guard page below, kept for reuse so that a
+// launch of many blocks does not pay for mmap/munmap per thread.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include <boost/context/stack_context.hpp>
+
+namespace simt::detail {
+
+class StackPool {
+  public:
+    ~StackPool();
+    boost::context::stack_context allocate(size_t usable_bytes);
+    void release(const boost::context::stack_context& stack);
+    // Drops cached stacks of another size (the option changed).
+    void trim_to(size_t usable_bytes);
+
+  private:
+    struct Slab {
+        void* base;
+        size_t total;
+    };
+    size_t cached_size_ = 0;
+    std::vector<Slab> free_;
+};
+
+StackPool& stack_pool();
+
+// Boost.Context's stack allocator interface over the pool. The thread slot learns its stack so
+// that an abandoned fiber's stack can be given back without resuming it.
+struct PooledStackAllocator {
+    size_t bytes;
+    boost::context::stack_context* record;
+    boost::context::stack_context allocate() {
+        *record = stack_pool().allocate(bytes);
+        return *record;
+    }
+    void deallocate(boost::context::stack_context& stack) noexcept {
+        stack_pool().release(stack);
+        record->sp = nullptr;
+    }
+};
+
+} // namespace simt::detail

@@ -1,0 +1,63 @@
+#pragma once
+
+// The spelling of each enum in trace documents, shared by the writer, the reader and viewers.
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+#include "scanlab/trace/trace.h"
+#include "scanlab/trace/value.h"
+
+namespace scanlab::trace {
+
+template <class E>
+struct EnumNames;
+
+template <>
+struct EnumNames<EmulatorMode> {
+    static constexpr std::array<std::string_view, 2> names{"lockstep", "its"};
+};
+template <>
+struct EnumNames<DispatchOrder> {
+    static constexpr std::array<std::string_view, 2> names{"in_order", "shuffled"};
+};
+template <>
+struct EnumNames<MemorySpace> {
+    static constexpr std::array<std::string_view, 2> names{"shared", "global"};
+};
+template <>
+struct EnumNames<AccessKind> {
+    static constexpr std::array<std::string_view, 3> names{"load", "store", "atomic"};
+};
+template <>
+struct EnumNames<TileFlag> {
+    static constexpr std::array<std::string_view, 3> names{"X", "A", "P"};
+};
+template <>
+struct EnumNames<TruncationLimit> {
+    static constexpr std::array<std::string_view, 5> names{"max_instructions", "max_blocks",
+                                                           "max_steps", "max_time", "other"};
+};
+// `none` is written as JSON null; the name is for messages and viewers.
+template <>
+struct EnumNames<ValueType> {
+    static constexpr std::array<std::string_view, 11> names{
+        "none", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32", "f64"};
+};
+
+template <class E>
+constexpr std::string_view to_string(E value) {
+    const auto index = static_cast<std::size_t>(value);
+    return index < EnumNames<E>::names.size() ? EnumNames<E>::names[index] : "?";
+}
+
+template <class E>
+constexpr std::optional<E> enum_from_string(std::string_view name) {
+    for (std::size_t i = 0; i < EnumNames<E>::names.size(); ++i)
+        if (EnumNames<E>::names[i] == name) return static_cast<E>(i);
+    return std::nullopt;
+}
+
+} // namespace scanlab::trace

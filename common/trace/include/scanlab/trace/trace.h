@@ -1,0 +1,183 @@
+#pragma once
+
+// The in-memory model of one recorded kernel launch. It mirrors the JSON document field by field
+// (docs/trace-format.md); ids are positions in the vectors. validate_trace() states the rules a
+// Trace must follow; write_trace() and read_trace() enforce them.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "scanlab/trace/value.h"
+
+namespace scanlab::trace {
+
+inline constexpr std::string_view kFormatName = "scanlab-trace";
+inline constexpr std::uint32_t kFormatVersion = 1;
+inline constexpr std::uint32_t kWarpSize = 32;
+
+enum class EmulatorMode : std::uint8_t { lockstep, its };
+enum class DispatchOrder : std::uint8_t { in_order, shuffled };
+enum class MemorySpace : std::uint8_t { shared, global };
+enum class AccessKind : std::uint8_t { load, store, atomic };
+// Tile status of a decoupled look-back scan: X no value yet, A aggregate, P inclusive prefix.
+enum class TileFlag : std::uint8_t { X, A, P };
+enum class TruncationLimit : std::uint8_t { max_instructions, max_blocks, max_steps, max_time, other };
+
+struct Dim3 {
+    std::uint32_t x = 1;
+    std::uint32_t y = 1;
+    std::uint32_t z = 1;
+
+    std::uint64_t count() const { return std::uint64_t{x} * y * z; }
+    bool operator==(const Dim3&) const = default;
+};
+
+struct LaunchInfo {
+    std::string kernel;
+    Dim3 grid;
+    Dim3 block;
+    std::uint64_t dynamic_shared_bytes = 0;
+    EmulatorMode mode = EmulatorMode::lockstep;
+    DispatchOrder dispatch = DispatchOrder::in_order;
+    std::uint64_t seed = 0;
+
+    bool operator==(const LaunchInfo&) const = default;
+};
+
+// What cut the recording short; Trace::truncated is empty when nothing did.
+struct Truncation {
+    TruncationLimit limit = TruncationLimit::other;
+    std::uint64_t value = 0; // the limit's setting, e.g. 4096 instructions
+    std::string message;     // for people: what is missing from the trace
+
+    bool operator==(const Truncation&) const = default;
+};
+
+struct SourceLine {
+    std::uint32_t number = 0; // 1-based
+    std::string text;
+
+    bool operator==(const SourceLine&) const = default;
+};
+
+// A source file, reduced to the lines the trace refers to (plus any context the writer adds), so
+// a viewer can show code without the file. Lines are sorted by number.
+struct SourceFile {
+    std::string path;
+    std::vector<SourceLine> lines;
+
+    bool operator==(const SourceFile&) const = default;
+};
+
+struct SourceLocation {
+    std::uint32_t file = 0; // index into Trace::sources
+    std::uint32_t line = 0; // must be one of that file's lines
+
+    bool operator==(const SourceLocation&) const = default;
+};
+
+// A __shared__ variable of one block, or a global allocation.
+struct MemoryObject {
+    std::string name;
+    MemorySpace space = MemorySpace::global;
+    std::uint32_t block = 0; // shared only: the block (linear index) that owns it; 0 for global
+    std::uint64_t base = 0;  // shared only: byte address in the block's shared window (banks
+                             // depend on it); 0 for global
+    std::uint64_t size = 0;  // bytes
+    std::string element_type; // as the kernel spells it: "int", "double", "TileDescriptor"
+    std::uint32_t element_size = 1;
+
+    bool operator==(const MemoryObject&) const = default;
+};
+
+// A barrier epoch of one block: everything the block did between two __syncthreads().
+struct Step {
+    std::uint32_t block = 0;
+    // The __syncthreads() that ended the step; empty only for a block's last step (ended by exit or
+    // by the end of the recording).
+    std::optional<SourceLocation> barrier;
+
+    bool operator==(const Step&) const = default;
+};
+
+// Who wrote the bytes a load read: a lane of an earlier store or atomic.
+struct WriterRef {
+    std::uint64_t instruction = 0; // index into Trace::instructions
+    std::uint32_t thread = 0;      // linear thread index within that instruction's block
+
+    bool operator==(const WriterRef&) const = default;
+};
+
+struct LaneAccess {
+    std::uint32_t lane = 0;
+    std::uint32_t thread = 0; // linear thread index in the block: warp * 32 + lane
+    std::uint64_t offset = 0; // bytes from the start of the memory object
+    ValueBytes value;         // loads: read; stores: written; atomics: written (zero if not recorded)
+    ValueBytes old;           // atomics only: the value the atomic returned
+    std::optional<WriterRef> writer; // loads and atomics, when known
+
+    bool operator==(const LaneAccess&) const = default;
+};
+
+// One memory access of one warp: the active lanes, all on one memory object.
+struct WarpInstruction {
+    std::uint64_t time = 0; // scheduler tick; non-decreasing along Trace::instructions
+    std::uint32_t block = 0;
+    std::uint32_t warp = 0;
+    std::uint32_t step = 0; // index into Trace::steps (a step of the same block)
+    SourceLocation source;
+    AccessKind kind = AccessKind::load;
+    MemorySpace space = MemorySpace::global; // repeats the memory object's space
+    std::uint32_t memory = 0;                // index into Trace::memory
+    std::uint32_t width = 4;                 // bytes per lane: 1, 2, 4, 8 or 16
+    ValueType value_type = ValueType::none;  // width is a multiple of its size
+    std::vector<LaneAccess> lanes;           // active lanes, by increasing lane
+
+    bool operator==(const WarpInstruction&) const = default;
+};
+
+struct BlockStart {
+    std::optional<std::uint32_t> slot; // the resident slot the block ran in, when known
+
+    bool operator==(const BlockStart&) const = default;
+};
+
+struct BlockEnd {
+    bool operator==(const BlockEnd&) const = default;
+};
+
+// A block published a new status for a tile (look-back scans).
+struct TileFlagChange {
+    std::uint32_t tile = 0;
+    TileFlag flag = TileFlag::X;
+    ValueType value_type = ValueType::none; // scalar; none: no value
+    ValueBytes value;
+
+    bool operator==(const TileFlagChange&) const = default;
+};
+
+struct BlockEvent {
+    std::uint64_t time = 0; // scheduler tick; non-decreasing along Trace::block_events
+    std::uint32_t block = 0;
+    std::variant<BlockStart, BlockEnd, TileFlagChange> what;
+
+    bool operator==(const BlockEvent&) const = default;
+};
+
+struct Trace {
+    LaunchInfo launch;
+    std::optional<Truncation> truncated;
+    std::vector<SourceFile> sources;
+    std::vector<MemoryObject> memory;
+    std::vector<Step> steps;
+    std::vector<WarpInstruction> instructions;
+    std::vector<BlockEvent> block_events;
+
+    bool operator==(const Trace&) const = default;
+};
+
+} // namespace scanlab::trace

@@ -1,0 +1,216 @@
+#include "convert.h"
+
+#include "rules.h"
+#include "value_json.h"
+
+namespace scanlab::trace::detail {
+namespace {
+
+Dim3 read_dim3(const Json& json, const Path& path) {
+    if (!json.is_array() || json.size() != 3)
+        fail(path, "expected [x, y, z], got " + describe(json));
+    return {read_u32(json[0], path[0]), read_u32(json[1], path[1]), read_u32(json[2], path[2])};
+}
+
+void check_position(const Json& json, const Path& path, std::size_t position) {
+    const std::uint64_t id = read_u64(json, path);
+    if (id != position)
+        fail(path, cat(id, " is not the element's position ", position,
+                       " (ids are positions in the array)"));
+}
+
+SourceLocation read_location(const Json& json, const Path& path) {
+    const Fields fields(json, path, {"file", "line"});
+    return {read_u32(fields.required("file"), path / "file"),
+            read_u32(fields.required("line"), path / "line")};
+}
+
+ValueType read_value_type(const Json& json, const Path& path) {
+    if (json.is_null()) return ValueType::none;
+    const auto type = read_enum<ValueType>(json, path);
+    if (type == ValueType::none) fail(path, "write null, not \"none\", when values are unknown");
+    return type;
+}
+
+void refuse(const Fields& fields, const Path& path, std::string_view name, std::string_view why) {
+    if (fields.optional(name)) fail(path / name, std::string(why));
+}
+
+LaneAccess read_lane(const Json& json, const Path& path, const WarpInstruction& instruction) {
+    const Fields fields(json, path, {"lane", "thread", "offset", "value", "old", "writer", "bank"});
+    LaneAccess lane;
+    lane.lane = read_u32(fields.required("lane"), path / "lane");
+    lane.thread = read_u32(fields.required("thread"), path / "thread");
+    lane.offset = read_u64(fields.required("offset"), path / "offset");
+    const bool atomic = instruction.kind == AccessKind::atomic;
+    if (instruction.value_type == ValueType::none) {
+        refuse(fields, path, "value", "present, but the instruction's value_type is null");
+        refuse(fields, path, "old", "present, but the instruction's value_type is null");
+    } else {
+        lane.value = read_value(fields.required("value"), instruction.value_type,
+                                instruction.width, path / "value");
+        if (atomic)
+            lane.old = read_value(fields.required("old"), instruction.value_type,
+                                  instruction.width, path / "old");
+        else
+            refuse(fields, path, "old", "only atomics return an old value");
+    }
+    if (const Json* writer = fields.optional("writer"); writer && !writer->is_null()) {
+        if (instruction.kind == AccessKind::store)
+            fail(path / "writer", "stores have no writer (only loads and atomics read a value)");
+        const Path writer_path = path / "writer";
+        const Fields writer_fields(*writer, writer_path, {"instruction", "thread"});
+        lane.writer = WriterRef{
+            read_u64(writer_fields.required("instruction"), writer_path / "instruction"),
+            read_u32(writer_fields.required("thread"), writer_path / "thread")};
+    }
+    return lane;
+}
+
+} // namespace
+
+LaunchInfo read_launch(const Json& json, const Path& path) {
+    const Fields fields(json, path,
+                        {"kernel", "grid", "block", "dynamic_shared_bytes", "mode", "dispatch",
+                         "seed"});
+    LaunchInfo launch;
+    launch.kernel = read_string(fields.required("kernel"), path / "kernel");
+    launch.grid = read_dim3(fields.required("grid"), path / "grid");
+    launch.block = read_dim3(fields.required("block"), path / "block");
+    launch.dynamic_shared_bytes =
+        read_u64(fields.required("dynamic_shared_bytes"), path / "dynamic_shared_bytes");
+    launch.mode = read_enum<EmulatorMode>(fields.required("mode"), path / "mode");
+    launch.dispatch = read_enum<DispatchOrder>(fields.required("dispatch"), path / "dispatch");
+    launch.seed = read_u64(fields.required("seed"), path / "seed");
+    return launch;
+}
+
+std::optional<Truncation> read_truncation(const Json& json, const Path& path) {
+    if (json.is_null()) return std::nullopt;
+    const Fields fields(json, path, {"limit", "value", "message"});
+    Truncation truncation;
+    truncation.limit = read_enum<TruncationLimit>(fields.required("limit"), path / "limit");
+    truncation.value = read_u64(fields.required("value"), path / "value");
+    truncation.message = read_string(fields.required("message"), path / "message");
+    return truncation;
+}
+
+SourceFile read_source(const Json& json, const Path& path) {
+    const Fields fields(json, path, {"path", "lines"});
+    SourceFile source;
+    source.path = read_string(fields.required("path"), path / "path");
+    const Path lines_path = path / "lines";
+    const Json& lines = read_array(fields.required("lines"), lines_path);
+    source.lines.reserve(lines.size());
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const Path line_path = lines_path[i];
+        const Fields line_fields(lines[i], line_path, {"line", "text"});
+        source.lines.push_back({read_u32(line_fields.required("line"), line_path / "line"),
+                                read_string(line_fields.required("text"), line_path / "text")});
+    }
+    return source;
+}
+
+MemoryObject read_memory_object(const Json& json, const Path& path, std::size_t position) {
+    const Fields fields(json, path,
+                        {"id", "name", "space", "block", "base", "size", "element_type",
+                         "element_size"});
+    check_position(fields.required("id"), path / "id", position);
+    MemoryObject object;
+    object.name = read_string(fields.required("name"), path / "name");
+    object.space = read_enum<MemorySpace>(fields.required("space"), path / "space");
+    if (object.space == MemorySpace::shared) {
+        object.block = read_u32(fields.required("block"), path / "block");
+        object.base = read_u64(fields.required("base"), path / "base");
+    } else {
+        refuse(fields, path, "block", "only shared objects belong to a block");
+        refuse(fields, path, "base", "only shared objects have a base address");
+    }
+    object.size = read_u64(fields.required("size"), path / "size");
+    object.element_type = read_string(fields.required("element_type"), path / "element_type");
+    object.element_size = read_u32(fields.required("element_size"), path / "element_size");
+    return object;
+}
+
+Step read_step(const Json& json, const Path& path, std::size_t position) {
+    const Fields fields(json, path, {"index", "block", "barrier", "shared_totals"});
+    check_position(fields.required("index"), path / "index", position);
+    Step step;
+    step.block = read_u32(fields.required("block"), path / "block");
+    if (const Json& barrier = fields.required("barrier"); !barrier.is_null())
+        step.barrier = read_location(barrier, path / "barrier");
+    return step;
+}
+
+WarpInstruction read_instruction(const Json& json, const Path& path, std::size_t position) {
+    const Fields fields(json, path,
+                        {"index", "time", "block", "warp", "step", "source", "kind", "space",
+                         "memory", "width", "value_type", "lanes", "bank_conflicts"});
+    check_position(fields.required("index"), path / "index", position);
+    WarpInstruction instruction;
+    instruction.time = read_u64(fields.required("time"), path / "time");
+    instruction.block = read_u32(fields.required("block"), path / "block");
+    instruction.warp = read_u32(fields.required("warp"), path / "warp");
+    instruction.step = read_u32(fields.required("step"), path / "step");
+    instruction.source = read_location(fields.required("source"), path / "source");
+    instruction.kind = read_enum<AccessKind>(fields.required("kind"), path / "kind");
+    instruction.space = read_enum<MemorySpace>(fields.required("space"), path / "space");
+    instruction.memory = read_u32(fields.required("memory"), path / "memory");
+    instruction.width = read_u32(fields.required("width"), path / "width");
+    // Values cannot be decoded without a sound width and type.
+    if (auto problem = access_width_problem(instruction.width); !problem.empty())
+        fail(path / "width", problem);
+    instruction.value_type = read_value_type(fields.required("value_type"), path / "value_type");
+    if (auto problem = value_type_problem(instruction.value_type, instruction.width);
+        !problem.empty())
+        fail(path / "value_type", problem);
+
+    const Path lanes_path = path / "lanes";
+    const Json& lanes = read_array(fields.required("lanes"), lanes_path);
+    if (lanes.size() > kWarpSize)
+        fail(lanes_path, cat(lanes.size(), " lanes; a warp has at most ", kWarpSize));
+    instruction.lanes.reserve(lanes.size());
+    for (std::size_t i = 0; i < lanes.size(); ++i)
+        instruction.lanes.push_back(read_lane(lanes[i], lanes_path[i], instruction));
+    return instruction;
+}
+
+BlockEvent read_block_event(const Json& json, const Path& path) {
+    const Fields fields(json, path,
+                        {"time", "block", "event", "slot", "tile", "flag", "value_type", "value"});
+    BlockEvent event;
+    event.time = read_u64(fields.required("time"), path / "time");
+    event.block = read_u32(fields.required("block"), path / "block");
+    const std::string kind = read_string(fields.required("event"), path / "event");
+    if (kind != "flag") {
+        for (const auto name : {"tile", "flag", "value_type", "value"})
+            refuse(fields, path, name, "only flag events have this field");
+    }
+    if (kind == "start") {
+        BlockStart start;
+        if (const Json* slot = fields.optional("slot"); slot && !slot->is_null())
+            start.slot = read_u32(*slot, path / "slot");
+        event.what = start;
+    } else if (kind == "end") {
+        refuse(fields, path, "slot", "only start events have a slot");
+        event.what = BlockEnd{};
+    } else if (kind == "flag") {
+        refuse(fields, path, "slot", "only start events have a slot");
+        TileFlagChange change;
+        change.tile = read_u32(fields.required("tile"), path / "tile");
+        change.flag = read_enum<TileFlag>(fields.required("flag"), path / "flag");
+        change.value_type = read_value_type(fields.required("value_type"), path / "value_type");
+        if (change.value_type == ValueType::none)
+            refuse(fields, path, "value", "present, but value_type is null");
+        else
+            change.value = read_value(fields.required("value"), change.value_type,
+                                      value_type_size(change.value_type), path / "value");
+        event.what = change;
+    } else {
+        fail(path / "event", cat("the string \"", kind.substr(0, 40),
+                                 "\" is not one of \"start\", \"end\", \"flag\""));
+    }
+    return event;
+}
+
+} // namespace scanlab::trace::detail

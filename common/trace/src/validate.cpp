@@ -1,0 +1,411 @@
+#include "scanlab/trace/validate.h"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
+
+#include "json_path.h"
+#include "json_read.h"
+#include "rules.h"
+#include "scanlab/trace/names.h"
+
+namespace scanlab::trace {
+namespace {
+
+using detail::cat;
+using detail::fail;
+using detail::Path;
+
+std::string id_range(std::size_t count) {
+    return count == 0 ? std::string("there are none") : cat("0..", count - 1);
+}
+
+bool zero_from(const ValueBytes& value, std::size_t first) {
+    return std::all_of(value.bytes.begin() + static_cast<std::ptrdiff_t>(first), value.bytes.end(),
+                       [](std::uint8_t b) { return b == 0; });
+}
+
+// What the block events say about one block, for checking instructions against its run.
+struct BlockRun {
+    bool started = false;
+    bool ended = false;
+    std::uint64_t start = 0;
+    std::uint64_t end = 0;
+    std::optional<std::uint32_t> slot;
+};
+
+class Validator {
+  public:
+    Validator(const Trace& trace, const Limits& limits) : trace_(trace), limits_(limits) {}
+
+    void run() {
+        launch();
+        sources();
+        memory();
+        steps();
+        block_events();
+        instructions();
+    }
+
+  private:
+    void check_limit(const Path& path, std::uint64_t count, std::uint64_t limit,
+                     std::string_view what, std::string_view limit_name) const {
+        if (count > limit)
+            fail(path, cat(count, ' ', what, "; the limit is ", limit, " (Limits::", limit_name,
+                           ')'));
+    }
+
+    void check_range(const Path& path, std::uint64_t value, std::uint64_t low,
+                     std::uint64_t high) const {
+        if (value < low || value > high)
+            fail(path, cat(value, " is out of range (", low, "..", high, ')'));
+    }
+
+    void launch() {
+        const LaunchInfo& launch = trace_.launch;
+        const Path path("launch");
+        if (launch.kernel.empty()) fail(path / "kernel", "empty kernel name");
+        // CUDA's own limits on a launch configuration.
+        const Path grid = path / "grid";
+        check_range(grid[0], launch.grid.x, 1, 2147483647);
+        check_range(grid[1], launch.grid.y, 1, 65535);
+        check_range(grid[2], launch.grid.z, 1, 65535);
+        blocks_ = launch.grid.count();
+        if (blocks_ > std::numeric_limits<std::uint32_t>::max())
+            fail(grid, cat(blocks_, " blocks; this format numbers blocks with 32 bits"));
+        const Path block = path / "block";
+        check_range(block[0], launch.block.x, 1, 1024);
+        check_range(block[1], launch.block.y, 1, 1024);
+        check_range(block[2], launch.block.z, 1, 64);
+        threads_ = launch.block.count();
+        if (threads_ > 1024) fail(block, cat(threads_, " threads per block; CUDA allows 1024"));
+        warps_ = (threads_ + kWarpSize - 1) / kWarpSize;
+        check_limit(path / "dynamic_shared_bytes", launch.dynamic_shared_bytes,
+                    limits_.max_object_bytes, "bytes", "max_object_bytes");
+    }
+
+    void location(const Path& path, const SourceLocation& where) const {
+        if (where.file >= trace_.sources.size())
+            fail(path / "file", cat(where.file, " is not a source file id (",
+                                    id_range(trace_.sources.size()), ')'));
+        const SourceFile& file = trace_.sources[where.file];
+        const auto it = std::lower_bound(
+            file.lines.begin(), file.lines.end(), where.line,
+            [](const SourceLine& line, std::uint32_t number) { return line.number < number; });
+        if (it == file.lines.end() || it->number != where.line)
+            fail(path / "line", cat("line ", where.line, " is not in sources[", where.file,
+                                    "].lines (", file.path, ')'));
+    }
+
+    void sources() const {
+        const Path section("sources");
+        check_limit(section, trace_.sources.size(), limits_.max_sources, "source files",
+                    "max_sources");
+        std::uint64_t total_lines = 0;
+        for (std::size_t i = 0; i < trace_.sources.size(); ++i) {
+            const SourceFile& file = trace_.sources[i];
+            const Path path = section[i];
+            if (file.path.empty()) fail(path / "path", "empty path");
+            const Path lines = path / "lines";
+            for (std::size_t k = 0; k < file.lines.size(); ++k) {
+                const std::uint32_t number = file.lines[k].number;
+                if (number == 0) fail(lines[k] / "line", "0 is not a line number (they start at 1)");
+                if (k > 0 && number <= file.lines[k - 1].number)
+                    fail(lines[k] / "line", cat(number, " does not follow line ",
+                                                file.lines[k - 1].number,
+                                                " (lines are listed once, in increasing order)"));
+            }
+            total_lines += file.lines.size();
+        }
+        check_limit(section, total_lines, limits_.max_source_lines, "source lines",
+                    "max_source_lines");
+    }
+
+    void memory() const {
+        const Path section("memory");
+        check_limit(section, trace_.memory.size(), limits_.max_memory_objects, "memory objects",
+                    "max_memory_objects");
+        struct Placement {
+            std::uint32_t block;
+            std::uint64_t base;
+            std::size_t id;
+        };
+        std::vector<Placement> shared;
+        for (std::size_t i = 0; i < trace_.memory.size(); ++i) {
+            const MemoryObject& object = trace_.memory[i];
+            const Path path = section[i];
+            if (object.name.empty()) fail(path / "name", "empty name");
+            if (object.element_type.empty()) fail(path / "element_type", "empty element type");
+            if (object.element_size == 0) fail(path / "element_size", "0 is not an element size");
+            check_limit(path / "size", object.size, limits_.max_object_bytes, "bytes",
+                        "max_object_bytes");
+            if (object.space == MemorySpace::shared) {
+                if (object.block >= blocks_)
+                    fail(path / "block", cat(object.block, " is not a block of the grid (",
+                                             id_range(blocks_), ')'));
+                check_limit(path / "base", object.base, limits_.max_object_bytes, "bytes",
+                            "max_object_bytes");
+                shared.push_back({object.block, object.base, i});
+            } else {
+                if (object.block != 0)
+                    fail(path / "block", "only shared objects belong to a block (must be 0)");
+                if (object.base != 0)
+                    fail(path / "base", "only shared objects have a base address (must be 0)");
+            }
+        }
+        // Overlapping shared variables would make bank and race analysis meaningless.
+        std::sort(shared.begin(), shared.end(), [](const Placement& a, const Placement& b) {
+            return a.block != b.block ? a.block < b.block : a.base < b.base;
+        });
+        for (std::size_t k = 1; k < shared.size(); ++k) {
+            const Placement& before = shared[k - 1];
+            const Placement& object = shared[k];
+            const MemoryObject& previous = trace_.memory[before.id];
+            if (object.block == before.block && previous.size > 0 &&
+                before.base + previous.size > object.base && trace_.memory[object.id].size > 0)
+                fail(section[object.id] / "base",
+                     cat("memory[", object.id, "] overlaps memory[", before.id, "] \"",
+                         previous.name, "\" (bytes ", before.base, "..",
+                         before.base + previous.size - 1, ") in block ", object.block,
+                         "'s shared memory"));
+        }
+    }
+
+    void steps() const {
+        const Path section("steps");
+        check_limit(section, trace_.steps.size(), limits_.max_steps, "steps", "max_steps");
+        std::unordered_map<std::uint32_t, std::size_t> last_step;
+        for (std::size_t i = 0; i < trace_.steps.size(); ++i) {
+            const Step& step = trace_.steps[i];
+            const Path path = section[i];
+            if (step.block >= blocks_)
+                fail(path / "block",
+                     cat(step.block, " is not a block of the grid (", id_range(blocks_), ')'));
+            if (step.barrier) location(path / "barrier", *step.barrier);
+            last_step[step.block] = i;
+        }
+        for (std::size_t i = 0; i < trace_.steps.size(); ++i) {
+            const Step& step = trace_.steps[i];
+            if (!step.barrier && last_step[step.block] != i)
+                fail(section[i] / "barrier",
+                     cat("null, but block ", step.block,
+                         " has later steps (only a block's last step ends without a barrier)"));
+        }
+    }
+
+    void block_events() {
+        const Path section("block_events");
+        check_limit(section, trace_.block_events.size(), limits_.max_block_events, "block events",
+                    "max_block_events");
+        std::unordered_map<std::uint32_t, std::uint32_t> slot_holder;
+        std::uint64_t previous_time = 0;
+        for (std::size_t i = 0; i < trace_.block_events.size(); ++i) {
+            const BlockEvent& event = trace_.block_events[i];
+            const Path path = section[i];
+            if (event.time < previous_time)
+                fail(path / "time", cat(event.time, " is earlier than the previous event's time ",
+                                        previous_time));
+            previous_time = event.time;
+            if (event.block >= blocks_)
+                fail(path / "block",
+                     cat(event.block, " is not a block of the grid (", id_range(blocks_), ')'));
+            BlockRun& run = runs_[event.block];
+            if (const auto* start = std::get_if<BlockStart>(&event.what)) {
+                if (run.started) fail(path / "event", cat("block ", event.block, " starts twice"));
+                run.started = true;
+                run.start = event.time;
+                if (start->slot) {
+                    const std::uint32_t slot = *start->slot;
+                    // Slots are numbered from 0 and a grid never needs more slots than blocks.
+                    if (slot >= blocks_)
+                        fail(path / "slot",
+                             cat(slot, " is out of range (", id_range(blocks_), ')'));
+                    const auto [it, free] = slot_holder.emplace(slot, event.block);
+                    if (!free)
+                        fail(path / "slot",
+                             cat("slot ", slot, " still holds block ", it->second));
+                    run.slot = slot;
+                }
+            } else if (std::holds_alternative<BlockEnd>(event.what)) {
+                if (!run.started)
+                    fail(path / "event", cat("block ", event.block, " ends before it starts"));
+                if (run.ended) fail(path / "event", cat("block ", event.block, " ends twice"));
+                run.ended = true;
+                run.end = event.time;
+                if (run.slot) slot_holder.erase(*run.slot);
+            } else {
+                const auto& change = std::get<TileFlagChange>(event.what);
+                if (!run.started || run.ended)
+                    fail(path / "event", cat("block ", event.block,
+                                             " changes a tile flag while it is not running"));
+                if (change.tile >= blocks_)
+                    fail(path / "tile",
+                         cat(change.tile, " is not a tile (", id_range(blocks_), ')'));
+                if (!zero_from(change.value, value_type_size(change.value_type)))
+                    fail(path / "value", "bytes past the value's type are not zero");
+            }
+        }
+    }
+
+    void lane_values(const Path& path, const WarpInstruction& instruction,
+                     const LaneAccess& lane) const {
+        const bool recorded = instruction.value_type != ValueType::none;
+        if (!zero_from(lane.value, recorded ? instruction.width : 0))
+            fail(path / "value", recorded ? "bytes past the access width are not zero"
+                                           : "set, but the instruction's value_type is none");
+        const bool has_old = recorded && instruction.kind == AccessKind::atomic;
+        if (!zero_from(lane.old, has_old ? instruction.width : 0))
+            fail(path / "old", has_old ? "bytes past the access width are not zero"
+                                       : "set, but only atomics with values return an old value");
+    }
+
+    void lane_writer(const Path& path, std::size_t index, const WarpInstruction& instruction,
+                     const LaneAccess& lane) const {
+        const WriterRef& writer = *lane.writer;
+        if (instruction.kind == AccessKind::store)
+            fail(path, "stores have no writer (only loads and atomics read a value)");
+        if (writer.instruction >= index)
+            fail(path / "instruction",
+                 cat(writer.instruction, " is not an earlier instruction (", id_range(index), ')'));
+        const WarpInstruction& source = trace_.instructions[writer.instruction];
+        if (source.kind == AccessKind::load)
+            fail(path / "instruction",
+                 cat("instruction ", writer.instruction, " is a load, not a store or atomic"));
+        if (source.memory != instruction.memory)
+            fail(path / "instruction", cat("instruction ", writer.instruction, " accesses memory[",
+                                           source.memory, "], not memory[", instruction.memory,
+                                           ']'));
+        const bool wrote_here =
+            std::any_of(source.lanes.begin(), source.lanes.end(), [&](const LaneAccess& other) {
+                return other.thread == writer.thread &&
+                       other.offset < lane.offset + instruction.width &&
+                       lane.offset < other.offset + source.width;
+            });
+        if (!wrote_here)
+            fail(path / "thread", cat("instruction ", writer.instruction, " has no lane of thread ",
+                                      writer.thread, " writing these bytes"));
+    }
+
+    void instructions() const {
+        const Path section("instructions");
+        check_limit(section, trace_.instructions.size(), limits_.max_instructions,
+                    "instructions", "max_instructions");
+        std::unordered_map<std::uint32_t, std::uint32_t> current_step;
+        std::uint64_t previous_time = 0;
+        std::uint64_t lanes = 0;
+        for (std::size_t i = 0; i < trace_.instructions.size(); ++i) {
+            const WarpInstruction& instruction = trace_.instructions[i];
+            const Path path = section[i];
+            if (instruction.time < previous_time)
+                fail(path / "time", cat(instruction.time,
+                                        " is earlier than the previous instruction's time ",
+                                        previous_time));
+            previous_time = instruction.time;
+            const std::uint32_t block = instruction.block;
+            if (block >= blocks_)
+                fail(path / "block",
+                     cat(block, " is not a block of the grid (", id_range(blocks_), ')'));
+            if (instruction.warp >= warps_)
+                fail(path / "warp", cat(instruction.warp, " is not a warp of a ", threads_,
+                                        "-thread block (", id_range(warps_), ')'));
+            if (const auto run = runs_.find(block); run != runs_.end()) {
+                const BlockRun& r = run->second;
+                if (instruction.time < r.start || (r.ended && instruction.time > r.end))
+                    fail(path / "time", cat(instruction.time, " is outside block ", block,
+                                            "'s run (ticks ", r.start, "..",
+                                            r.ended ? cat(r.end) : std::string("end"), ')'));
+            }
+            check_step(path / "step", instruction, current_step);
+            location(path / "source", instruction.source);
+            const MemoryObject& object = check_memory(path, instruction);
+            if (auto problem = detail::access_width_problem(instruction.width); !problem.empty())
+                fail(path / "width", problem);
+            if (auto problem = detail::value_type_problem(instruction.value_type, instruction.width);
+                !problem.empty())
+                fail(path / "value_type", problem);
+            const Path lanes_path = path / "lanes";
+            if (instruction.lanes.size() > kWarpSize)
+                fail(lanes_path, cat(instruction.lanes.size(), " lanes; a warp has at most ",
+                                     kWarpSize));
+            lanes += instruction.lanes.size();
+            for (std::size_t k = 0; k < instruction.lanes.size(); ++k)
+                check_lane(lanes_path[k], i, instruction, k, object);
+        }
+        check_limit(section, lanes, limits_.max_lanes, "lanes in all", "max_lanes");
+    }
+
+    void check_step(const Path& path, const WarpInstruction& instruction,
+                    std::unordered_map<std::uint32_t, std::uint32_t>& current_step) const {
+        if (instruction.step >= trace_.steps.size())
+            fail(path, cat(instruction.step, " is not a step id (", id_range(trace_.steps.size()),
+                           ')'));
+        const Step& step = trace_.steps[instruction.step];
+        if (step.block != instruction.block)
+            fail(path, cat("step ", instruction.step, " belongs to block ", step.block,
+                           ", not block ", instruction.block));
+        // A warp cannot pass a barrier before the whole block reached it.
+        const auto [it, first] = current_step.emplace(instruction.block, instruction.step);
+        if (!first && instruction.step < it->second)
+            fail(path, cat("step ", instruction.step, " after step ", it->second,
+                           " of the same block (a block's steps come in order)"));
+        it->second = instruction.step;
+    }
+
+    const MemoryObject& check_memory(const Path& path, const WarpInstruction& instruction) const {
+        if (instruction.memory >= trace_.memory.size())
+            fail(path / "memory", cat(instruction.memory, " is not a memory object id (",
+                                      id_range(trace_.memory.size()), ')'));
+        const MemoryObject& object = trace_.memory[instruction.memory];
+        if (instruction.space != object.space)
+            fail(path / "space",
+                 cat('"', to_string(instruction.space), "\", but memory[", instruction.memory,
+                     "] \"", object.name, "\" is ", to_string(object.space), " memory"));
+        if (object.space == MemorySpace::shared && object.block != instruction.block)
+            fail(path / "memory", cat("memory[", instruction.memory, "] \"", object.name,
+                                      "\" is shared memory of block ", object.block,
+                                      ", not of block ", instruction.block));
+        return object;
+    }
+
+    void check_lane(const Path& path, std::size_t index, const WarpInstruction& instruction,
+                    std::size_t k, const MemoryObject& object) const {
+        const LaneAccess& lane = instruction.lanes[k];
+        if (lane.lane >= kWarpSize)
+            fail(path / "lane", cat(lane.lane, " is not a lane index (0..", kWarpSize - 1, ')'));
+        if (k > 0 && lane.lane <= instruction.lanes[k - 1].lane)
+            fail(path / "lane", cat(lane.lane, " does not follow lane ",
+                                    instruction.lanes[k - 1].lane,
+                                    " (lanes are listed once, in increasing order)"));
+        const std::uint64_t thread = std::uint64_t{instruction.warp} * kWarpSize + lane.lane;
+        if (lane.thread != thread)
+            fail(path / "thread", cat(lane.thread, " is not lane ", lane.lane, " of warp ",
+                                      instruction.warp, " (thread ", thread, ')'));
+        if (thread >= threads_)
+            fail(path / "thread", cat(thread, " is not a thread of a ", threads_,
+                                      "-thread block"));
+        if (lane.offset > object.size || object.size - lane.offset < instruction.width)
+            fail(path / "offset", cat("bytes ", lane.offset, "..", lane.offset + instruction.width - 1,
+                                      " are outside memory[", instruction.memory, "] \"",
+                                      object.name, "\" (", object.size, " bytes)"));
+        // Misaligned accesses fault on a GPU. Sizes and bases are bounded, so no overflow.
+        const std::uint64_t address = object.base + lane.offset;
+        if (address % instruction.width != 0)
+            fail(path / "offset", cat("byte ", address, " is not aligned to the ",
+                                      instruction.width, "-byte access"));
+        lane_values(path, instruction, lane);
+        if (lane.writer) lane_writer(path / "writer", index, instruction, lane);
+    }
+
+    const Trace& trace_;
+    const Limits& limits_;
+    std::uint64_t blocks_ = 0;
+    std::uint64_t threads_ = 0;
+    std::uint64_t warps_ = 0;
+    std::unordered_map<std::uint32_t, BlockRun> runs_;
+};
+
+} // namespace
+
+void validate_trace(const Trace& trace, const Limits& limits) { Validator(trace, limits).run(); }
+
+} // namespace scanlab::trace

@@ -1,0 +1,318 @@
+// What the emulator must catch and report instead of crashing or hanging: deadlocks, barrier
+// divergence, illegal addresses, warp mask errors, device asserts, bad launches; plus the
+// scheduling modes (seeded reproducibility, `its` exposing a missing __syncwarp, shuffled
+// dispatch). simt backend only: a GPU would hang or report these differently.
+#include <doctest/doctest.h>
+
+#include <cuda_runtime.h>
+
+#undef NDEBUG // the assert test needs assert()
+#include <cassert>
+#include <string>
+#include <vector>
+
+#include "device_vector.h"
+#include "simt/options.h"
+#include "simt/report.h"
+
+namespace {
+
+// Runs a launch with the emulator's reports silenced and returns the fault it produced.
+template <class F>
+simt::FaultReport run_expecting_fault(F launch) {
+    simt::reset_device();
+    const bool loud = simt::options().report_to_stderr;
+    simt::options().report_to_stderr = false;
+    launch();
+    simt::options().report_to_stderr = loud;
+    simt::FaultReport report = simt::last_fault();
+    simt::reset_device();
+    return report;
+}
+
+struct ModeScope {
+    simt::Options saved = simt::options();
+    ModeScope(simt::Mode mode, uint64_t seed, simt::Dispatch dispatch = simt::Dispatch::in_order) {
+        simt::options().mode = mode;
+        simt::options().seed = seed;
+        simt::options().dispatch = dispatch;
+    }
+    ~ModeScope() { simt::options() = saved; }
+};
+
+__global__ void wait_forever(volatile int* flag) {
+    while (*flag == 0) {
+    }
+}
+
+__global__ void mismatched_sync(int* out) {
+    if (threadIdx.x < 16) {
+        out[threadIdx.x] = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x), 0);
+    } else {
+        __syncthreads();
+    }
+}
+
+__global__ void early_return_before_barrier(int* out, int n) {
+    __shared__ int tile[64];
+    const int t = threadIdx.x;
+    if (t >= n) return; // the classic bug: these threads never reach the barrier below
+    tile[t] = t;
+    __syncthreads();
+    out[t] = tile[(t + 1) % n];
+}
+
+__global__ void barrier_in_branch(int* out) {
+    if (threadIdx.x % 2 == 0) {
+        __syncthreads();
+        out[threadIdx.x] = 1;
+    } else {
+        out[threadIdx.x] = 2;
+        __syncthreads();
+    }
+}
+
+__global__ void read_input(const int* in, int* out) { out[threadIdx.x] = in[threadIdx.x]; }
+
+__global__ void read_past_end(const int* in, int* out, int n) {
+    out[threadIdx.x] = in[threadIdx.x + n]; // every thread reads n elements too far
+}
+
+__global__ void shuffle_without_own_lane(int* out) {
+    out[threadIdx.x] = __shfl_sync(0x0000ffffu, 1, 0); // lanes 16..31 are not in the mask
+}
+
+__global__ void asserting(const int* in) {
+    assert(in[threadIdx.x] >= 0 && "inputs must be non-negative");
+}
+
+__global__ void shared_out_of_bounds(int* out) {
+    __shared__ int tile[32];
+    tile[threadIdx.x] = 1; // 64 threads write a 32-element array
+    __syncthreads();
+    out[threadIdx.x] = tile[threadIdx.x % 32];
+}
+
+// Records the order in which threads reach a point: a fingerprint of the schedule.
+__global__ void schedule_fingerprint(int* ticket, int* order) {
+    __shared__ int scratch[64];
+    const int t = threadIdx.x;
+    scratch[t] = t;
+    int v = scratch[(t + 7) % 64];
+    order[blockIdx.x * 64 + t] = atomicAdd(ticket, 1) + 0 * v;
+}
+
+// A warp-level scan in shared memory in the 2011 chapter's style: correct only if the lanes of a
+// warp run in lockstep. Without __syncwarp() between the read and the write of each step it
+// races under independent thread scheduling.
+template <bool kSyncwarp>
+__global__ void warp_scan_shared(const int* in, int* out) {
+    __shared__ volatile int s[64];
+    const int lane = threadIdx.x;
+    s[lane] = 0;             // 32 zeros of padding below the data
+    s[lane + 32] = in[lane];
+    if (kSyncwarp) __syncwarp();
+    for (int offset = 1; offset < 32; offset *= 2) {
+        int t = s[lane + 32] + s[lane + 32 - offset];
+        if (kSyncwarp) __syncwarp();
+        s[lane + 32] = t;
+        if (kSyncwarp) __syncwarp();
+    }
+    out[lane] = s[lane + 32];
+}
+
+__global__ void record_dispatch(int* ticket, int* order) {
+    if (threadIdx.x == 0) order[blockIdx.x] = atomicAdd(ticket, 1);
+}
+
+__global__ void lookback_by_block_index(volatile int* flags) {
+    // Waits on the block with the next lower blockIdx: fine only if blocks are dispatched in
+    // blockIdx order, a deadlock otherwise.
+    const int b = blockIdx.x;
+    if (threadIdx.x == 0) {
+        if (b > 0)
+            while (flags[b - 1] == 0) {
+            }
+        flags[b] = 1;
+    }
+}
+
+} // namespace
+
+TEST_CASE("deadlock: a spin on a flag nobody writes is reported, not a hang") {
+    DeviceVector<int> flag(std::vector<int>{0});
+    auto report = run_expecting_fault([&] { wait_forever<<<2, 32>>>(flag.data()); });
+    CHECK(report.kind == simt::FaultKind::deadlock);
+    CHECK(report.error == cudaErrorLaunchTimeout);
+    CHECK(report.message.find("polling") != std::string::npos);
+    CHECK(report.message.find("faults_test.cu:") != std::string::npos);
+}
+
+TEST_CASE("deadlock: lanes at a warp shuffle and others at __syncthreads, each waiting") {
+    DeviceVector<int> out(32);
+    auto report = run_expecting_fault([&] { mismatched_sync<<<1, 32>>>(out.data()); });
+    CHECK(report.kind == simt::FaultKind::deadlock);
+    CHECK(report.message.find("__syncthreads") != std::string::npos);
+    CHECK(report.message.find("warp intrinsic") != std::string::npos);
+}
+
+TEST_CASE("barrier divergence: threads that return early never reach the barrier") {
+    DeviceVector<int> out(64);
+    auto report =
+        run_expecting_fault([&] { early_return_before_barrier<<<1, 64>>>(out.data(), 40); });
+    CHECK(report.kind == simt::FaultKind::barrier_divergence);
+    CHECK(report.message.find("exited") != std::string::npos);
+    CHECK(report.message.find("faults_test.cu:") != std::string::npos);
+}
+
+TEST_CASE("barrier divergence: two different __syncthreads() in the two sides of a branch") {
+    DeviceVector<int> out(64);
+    auto report = run_expecting_fault([&] { barrier_in_branch<<<1, 64>>>(out.data()); });
+    CHECK(report.kind == simt::FaultKind::barrier_divergence);
+    CHECK(report.message.find("different __syncthreads") != std::string::npos);
+}
+
+TEST_CASE("illegal address: a host pointer passed to a kernel") {
+    std::vector<int> host(32, 7);
+    DeviceVector<int> out(32);
+    auto report = run_expecting_fault([&] { read_input<<<1, 32>>>(host.data(), out.data()); });
+    CHECK(report.kind == simt::FaultKind::illegal_address);
+    CHECK(report.error == cudaErrorIllegalAddress);
+    CHECK(report.message.find("not device memory") != std::string::npos);
+    CHECK(report.message.find("faults_test.cu:") != std::string::npos);
+}
+
+TEST_CASE("illegal address: reading past the end of an allocation names the allocation") {
+    DeviceVector<int> in(1000), out(32);
+    auto report =
+        run_expecting_fault([&] { read_past_end<<<1, 32>>>(in.data(), out.data(), 1000); });
+    CHECK(report.kind == simt::FaultKind::illegal_address);
+    CHECK(report.message.find("past the end") != std::string::npos);
+}
+
+TEST_CASE("illegal address: shared memory out of bounds names the variable") {
+    DeviceVector<int> out(64);
+    auto report = run_expecting_fault([&] { shared_out_of_bounds<<<1, 64>>>(out.data()); });
+    CHECK(report.kind == simt::FaultKind::illegal_address);
+    CHECK(report.message.find("'tile'") != std::string::npos);
+}
+
+TEST_CASE("warp mask: a lane calling a *_sync intrinsic with a mask that excludes it") {
+    DeviceVector<int> out(32);
+    auto report = run_expecting_fault([&] { shuffle_without_own_lane<<<1, 32>>>(out.data()); });
+    CHECK(report.kind == simt::FaultKind::warp_mask);
+    CHECK(report.message.find("does not include the calling lane") != std::string::npos);
+}
+
+TEST_CASE("device assert: a failed assert() in a kernel is cudaErrorAssert, sticky") {
+    DeviceVector<int> in(std::vector<int>{1, 2, -3, 4});
+    simt::reset_device();
+    simt::options().report_to_stderr = false;
+    asserting<<<1, 4>>>(in.data());
+    CHECK(simt::last_fault().kind == simt::FaultKind::assertion);
+    CHECK(simt::last_fault().message.find("non-negative") != std::string::npos);
+    // Sticky: every later call fails with the same error until the device is reset.
+    void* p = nullptr;
+    CHECK(cudaMalloc(&p, 16) == cudaErrorAssert);
+    CHECK(cudaGetLastError() == cudaErrorAssert);
+    CHECK(cudaDeviceSynchronize() == cudaErrorAssert);
+    simt::options().report_to_stderr = true;
+    CHECK(cudaDeviceReset() == cudaSuccess);
+    CHECK(cudaMalloc(&p, 16) == cudaSuccess);
+    CHECK(cudaFree(p) == cudaSuccess);
+}
+
+TEST_CASE("launch checks: bad configurations fail like on a GPU, and are not sticky") {
+    DeviceVector<int> out(32);
+    simt::reset_device();
+    simt::options().report_to_stderr = false;
+    read_input<<<1, 2048>>>(out.data(), out.data());
+    CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
+    CHECK(cudaGetLastError() == cudaSuccess); // cleared by reading it
+    read_input<<<0, 32>>>(out.data(), out.data());
+    CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
+    read_input<<<1, 32, 100 * 1024>>>(out.data(), out.data());
+    CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+    simt::options().report_to_stderr = true;
+    void* p = nullptr;
+    CHECK(cudaMalloc(&p, 16) == cudaSuccess);
+    cudaFree(p);
+}
+
+TEST_CASE("runtime API: copies to host pointers and past allocations are refused") {
+    simt::reset_device();
+    simt::options().report_to_stderr = false;
+    DeviceVector<int> d(16);
+    std::vector<int> h(32, 1), h2(32, 0);
+    CHECK(cudaMemcpy(h2.data(), h.data(), 64, cudaMemcpyHostToDevice) == cudaErrorInvalidValue);
+    CHECK(cudaMemcpy(d.data(), h.data(), 32 * sizeof(int), cudaMemcpyHostToDevice) ==
+          cudaErrorInvalidValue);
+    CHECK(cudaMemcpy(h.data(), d.data(), 16 * sizeof(int), cudaMemcpyHostToDevice) ==
+          cudaErrorInvalidValue);
+    CHECK(cudaFree(h.data()) == cudaErrorInvalidDevicePointer);
+    CHECK(cudaMemcpy(d.data(), h.data(), 16 * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+    simt::options().report_to_stderr = true;
+    simt::reset_device();
+}
+
+TEST_CASE("modes: the same seed gives the same schedule, another seed another one") {
+    auto fingerprint = [](uint64_t seed) {
+        ModeScope scope(simt::Mode::its, seed, simt::Dispatch::shuffled);
+        DeviceVector<int> ticket(std::vector<int>{0}), order(4 * 64);
+        schedule_fingerprint<<<4, 64>>>(ticket.data(), order.data());
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        return order.download();
+    };
+    const auto a = fingerprint(42), b = fingerprint(42), c = fingerprint(43);
+    CHECK(a == b);
+    CHECK(a != c);
+}
+
+TEST_CASE("modes: `its` exposes a warp scan that is missing __syncwarp(), lockstep hides it") {
+    std::vector<int> in(32);
+    for (int i = 0; i < 32; ++i) in[i] = i + 1;
+    std::vector<int> expect(32);
+    for (int i = 0, acc = 0; i < 32; ++i) expect[i] = acc += in[i];
+    DeviceVector<int> d_in(in), d_out(32);
+    auto run = [&](auto kernel, simt::Mode mode, uint64_t seed) {
+        ModeScope scope(mode, seed);
+        kernel<<<1, 32>>>(d_in.data(), d_out.data());
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        return d_out.download() == expect;
+    };
+    CHECK(run(warp_scan_shared<false>, simt::Mode::lockstep, 1));
+    int wrong = 0;
+    for (uint64_t seed = 1; seed <= 8; ++seed) {
+        CHECK(run(warp_scan_shared<true>, simt::Mode::its, seed));
+        if (!run(warp_scan_shared<false>, simt::Mode::its, seed)) ++wrong;
+    }
+    CHECK(wrong > 0);
+}
+
+TEST_CASE("dispatch: shuffled order differs from blockIdx order and exposes blockIdx look-back") {
+    const int blocks = 64;
+    {
+        ModeScope scope(simt::Mode::lockstep, 7, simt::Dispatch::shuffled);
+        DeviceVector<int> ticket(std::vector<int>{0}), order(blocks);
+        record_dispatch<<<blocks, 32>>>(ticket.data(), order.data());
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        auto o = order.download();
+        bool in_order = true;
+        for (int b = 0; b < blocks; ++b) in_order = in_order && o[b] == b;
+        CHECK_FALSE(in_order);
+    }
+    {
+        ModeScope scope(simt::Mode::lockstep, 7, simt::Dispatch::in_order);
+        DeviceVector<int> flags(std::vector<int>(256, 0));
+        lookback_by_block_index<<<256, 256>>>(flags.data());
+        CHECK(cudaDeviceSynchronize() == cudaSuccess);
+    }
+    {
+        ModeScope scope(simt::Mode::lockstep, 7, simt::Dispatch::shuffled);
+        DeviceVector<int> flags(std::vector<int>(256, 0));
+        auto report =
+            run_expecting_fault([&] { lookback_by_block_index<<<256, 256>>>(flags.data()); });
+        CHECK(report.kind == simt::FaultKind::deadlock);
+        CHECK(report.message.find("never dispatched") != std::string::npos);
+    }
+}

@@ -1,0 +1,434 @@
+// Tests of simt-rewrite's text transform (common/simt/rewrite): each case is an input, and
+// either the exact expected output (after the #line header) or where and why it must fail.
+#ifdef SIMT_REWRITE_TEST_STANDALONE
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#endif
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "rewrite/rewrite.h"
+
+namespace {
+
+using simt::rewrite::rewrite_source;
+using simt::rewrite::RewriteError;
+
+constexpr const char* kName = "t.cu";
+const std::string kHeader = "#line 1 \"t.cu\"\n";
+
+struct Case {
+    const char* name;
+    std::string input;
+    std::string expected;   // output after the #line header; unused when error is set
+    std::string error = {}; // "line:col: error: <message start>" when the input must be rejected
+};
+
+// Shorthands for the emitted forms, so the tables read like the contract.
+std::string shared(const std::string& spec, const std::string& name, const std::string& dims,
+                   const std::string& align = "0") {
+    const std::string declarator = dims.empty() ? "& " + name : " (&" + name + ")" + dims;
+    return spec + declarator + " = ::simt::shared_variable<" + spec + dims +
+           ">(::simt::SharedSite{\"" + name + "\", __FILE__, __LINE__, " + align + "});";
+}
+
+std::string dynamic(const std::string& spec, const std::string& name) {
+    return "[[maybe_unused]] static constexpr ::simt::DynamicShared<" + spec + "> " + name + "{};";
+}
+
+std::string dynamic_local(const std::string& spec, const std::string& name) {
+    return "[[maybe_unused]] " + spec + "* const " + name + " = ::simt::DynamicShared<" + spec +
+           ">{};";
+}
+
+std::string reg(const std::string& name, int line) {
+    std::string ident;
+    for (char c : name) ident += c == ':' ? '_' : c;
+    return " static const ::simt::SymbolRegistration simt_symbol_" + ident + "_" +
+           std::to_string(line) + "{&" + name + ", sizeof(" + name + "), \"" + name +
+           "\", __FILE__, __LINE__};";
+}
+
+std::string pad(int n) {
+    return std::string(static_cast<std::size_t>(n), ' ');
+}
+
+long newlines(const std::string& s) {
+    return std::count(s.begin(), s.end(), '\n');
+}
+
+void check(const Case& c) {
+    CAPTURE(c.input);
+    if (c.error.empty()) {
+        std::string out;
+        try {
+            out = rewrite_source(c.input, kName);
+        } catch (const RewriteError& e) {
+            FAIL("unexpected error: " << simt::rewrite::format_error(e, kName));
+        }
+        CHECK(out == kHeader + c.expected);
+        // Every line keeps its number: only the #line header adds one.
+        CHECK(newlines(out) == newlines(c.input) + 1);
+    } else {
+        try {
+            const std::string out = rewrite_source(c.input, kName);
+            FAIL("expected an error, got:\n" << out);
+        } catch (const RewriteError& e) {
+            const std::string text = simt::rewrite::format_error(e, kName);
+            CAPTURE(text);
+            CHECK(text.rfind(std::string(kName) + ":" + c.error, 0) == 0);
+        }
+    }
+}
+
+void run_table(const std::vector<Case>& cases) {
+    for (const Case& c : cases) {
+        SUBCASE(c.name) {
+            check(c);
+        }
+    }
+}
+
+} // namespace
+
+TEST_CASE("kernel launches") {
+    run_table({
+        {"plain", "k<<<1, 32>>>(x);", "::simt::launch(k, 1, 32)(x);"},
+        {"qualified template", "ns::kernel<Op, T><<<g, b>>>(a, n);",
+         "::simt::launch(ns::kernel<Op, T>, g, b)(a, n);"},
+        {"value template args and full config", "k<int, 4><<<g, b, smem, s>>>();",
+         "::simt::launch(k<int, 4>, g, b, smem, s)();"},
+        {"nested templates", "k<A<B<int>>><<<1, 1>>>();", "::simt::launch(k<A<B<int>>>, 1, 1)();"},
+        {"parenthesised template arg", "k<(N > 2)><<<1, 1>>>();",
+         "::simt::launch(k<(N > 2)>, 1, 1)();"},
+        {"global qualifier", "::k<<<1,1>>>();", "::simt::launch(::k, 1,1)();"},
+        {"template keyword", "ns::template k<T><<<1, 1>>>();",
+         "::simt::launch(ns::template k<T>, 1, 1)();"},
+        {"spaces kept as single spaces", "k <<< grid , block >>> (x);",
+         "::simt::launch(k, grid , block) (x);"},
+        {"shift and brackets inside config", "k<<<dims[i], f(a >> 1), s.m>>>(x);",
+         "::simt::launch(k, dims[i], f(a >> 1), s.m)(x);"},
+        {"braced dim3", "k<<<dim3{2, 1}, 32>>>(x);", "::simt::launch(k, dim3{2, 1}, 32)(x);"},
+        {"return statement", "return ::k<<<1, 1>>>();", "return ::simt::launch(::k, 1, 1)();"},
+        {"two launches on a line", "a<<<1, 1>>>(); b<<<2, 2>>>();",
+         "::simt::launch(a, 1, 1)(); ::simt::launch(b, 2, 2)();"},
+        {"config over lines keeps lines and columns", "k<<<grid,\n      block>>>(x);",
+         "::simt::launch(k, grid, block)\n" + pad(14) + "(x);"},
+        {"comment inside config dropped", "k<<<grid, /* the\n block */ 32>>>(x);",
+         "::simt::launch(k, grid, 32)\n" + pad(15) + "(x);"},
+        {"in a #define", "#define L(n) k<<<n, 32>>>(p)\nL(4);",
+         "#define L(n) ::simt::launch(k, n, 32)(p)\nL(4);"},
+        {"in a #define with continuation", "#define L(n) k<float><<<n, \\\n    32>>>(p)\nL(4);",
+         "#define L(n) ::simt::launch(k<float>, n, 32)\\\n" + pad(9) + "(p)\nL(4);"},
+        {"token pasting in a #define", "#define L(n) k##n<<<1, 1>>>()",
+         "#define L(n) ::simt::launch(k##n, 1, 1)()"},
+        {"operator<< with template args is no launch", "auto p = &operator<<<int>;",
+         "auto p = &operator<<<int>;"},
+        {"triple closing template is no launch", "std::vector<std::vector<std::vector<int>>> v;",
+         "std::vector<std::vector<std::vector<int>>> v;"},
+        {"shifts are no launch", "x <<= 2; y = y << 3 >> 1;", "x <<= 2; y = y << 3 >> 1;"},
+    });
+}
+
+TEST_CASE("kernel launch errors") {
+    run_table({
+        {"function pointer", "void f() {\n    (*fp)<<<1, 1>>>(x);\n}", "",
+         "2:10: error: cannot find the kernel in launch '(*fp)<<<1, 1>>>'"},
+        {"array of kernels", "void f() {\n  ks[i]<<<1, 1>>>(x);\n}", "",
+         "2:8: error: cannot find the kernel in launch"},
+        {"no closing >>>", "void f() {\n  k<<<1, 1>>(x);\n}", "",
+         "2:4: error: kernel launch 'k<<<1, 1>>(x)' has no matching '>>>'"},
+        {"empty config", "k<<<>>>(x);", "", "1:2: error: kernel launch 'k<<<>>>' has an empty"},
+        {"macro starting with <<<", "#define L <<<1, 1>>>\nk L (x);", "",
+         "1:11: error: cannot find the kernel in launch"},
+        {"directive inside launch", "k<<<1,\n#if A\n 2\n#endif\n>>>(x);", "",
+         "1:2: error: a preprocessor directive inside a kernel launch"},
+    });
+}
+
+TEST_CASE("static __shared__ variables") {
+    const std::string in = "__global__ void k() {\n    ";
+    const std::string out = "__global__ void k() {\n    ";
+    run_table({
+        {"scalar", in + "__shared__ int x;\n}", out + shared("int", "x", "") + "\n}"},
+        {"static before", in + "static __shared__ int x;\n}", out + shared("int", "x", "") + "\n}"},
+        {"static after", in + "__shared__ static int x;\n}", out + shared("int", "x", "") + "\n}"},
+        {"align after, 2-D", in + "__shared__ __align__(16) float a[4][33];\n}",
+         out + shared("float", "a", "[4][33]", "16") + "\n}"},
+        {"align before", in + "__align__(8) __shared__ double d[2];\n}",
+         out + shared("double", "d", "[2]", "8") + "\n}"},
+        {"alignas", in + "__shared__ alignas(16) int v[4];\n}",
+         out + shared("int", "v", "[4]", "16") + "\n}"},
+        {"dependent type", in + "__shared__ typename Foo<T>::Storage s;\n}",
+         out + shared("typename Foo<T>::Storage", "s", "") + "\n}"},
+        {"comma inside template args",
+         in + "__shared__ cub::BlockScan<int, 128>::TempStorage t;\n}",
+         out + shared("cub::BlockScan<int, 128>::TempStorage", "t", "") + "\n}"},
+        {"volatile kept", in + "volatile __shared__ int flag;\n}",
+         out + shared("volatile int", "flag", "") + "\n}"},
+        {"const volatile after", in + "__shared__ const volatile unsigned int f[2];\n}",
+         out + shared("const volatile unsigned int", "f", "[2]") + "\n}"},
+        {"expression bounds", in + "__shared__ T buf[2 * B + (B >> 5)];\n}",
+         out + shared("T", "buf", "[2 * B + (B >> 5)]") + "\n}"},
+        {"array of pointers", in + "__shared__ int* ptrs[4];\n}",
+         out + shared("int*", "ptrs", "[4]") + "\n}"},
+        {"attribute kept in front", in + "[[maybe_unused]] __shared__ int x;\n}",
+         out + "[[maybe_unused]] " + shared("int", "x", "") + "\n}"},
+        {"over two lines", in + "__shared__ float\n        tile[32][33]; int y;\n}",
+         out + shared("float", "tile", "[32][33]") + "\n" + pad(21) + " int y;\n}"},
+        {"nested block and comment after",
+         in + "if (c) { __shared__ int x; } // __shared__ int y;\n}",
+         out + "if (c) { " + shared("int", "x", "") + " } // __shared__ int y;\n}"},
+        {"after a label", in + "case 1: __shared__ int x;\n}",
+         out + "case 1: " + shared("int", "x", "") + "\n}"},
+        {"identifiers that contain the keyword", in + "int my__shared__ = __shared__x;\n}",
+         out + "int my__shared__ = __shared__x;\n}"},
+        {"in a class method body", "struct S {\n  __device__ void f() { __shared__ int x; }\n};",
+         "struct S {\n  __device__ void f() { " + shared("int", "x", "") + " }\n};"},
+        {"#ifdef __shared__ is left alone", "#ifdef __shared__\n#endif",
+         "#ifdef __shared__\n#endif"},
+    });
+}
+
+TEST_CASE("static __shared__ errors") {
+    run_table({
+        {"file scope", "int a;\n__shared__ int x;", "",
+         "2:1: error: file-scope __shared__ variables are not supported by the simt emulator; "
+         "declare it inside the kernel"},
+        {"namespace scope", "namespace a { __shared__ int x; }", "",
+         "1:15: error: file-scope __shared__"},
+        {"extern \"C\" block", "extern \"C\" {\n  static __shared__ int x;\n}", "",
+         "2:10: error: file-scope __shared__"},
+        {"initializer", "void k() {\n  __shared__ int x = 0;\n}", "",
+         "2:20: error: __shared__ variables cannot be initialized"},
+        {"brace initializer", "void k() { __shared__ int x{0}; }", "",
+         "1:28: error: __shared__ variables cannot be initialized"},
+        {"two declarators", "void k() {\n\t__shared__ int a, b;\n}", "",
+         "2:25: error: declare one __shared__ variable per statement"},
+        {"in a macro body", "#define DECL \\\n  __shared__ int x;\n", "",
+         "2:3: error: __shared__ inside a macro body is not supported"},
+        {"type before __shared__", "void k() { int __shared__ x; }", "",
+         "1:16: error: unsupported __shared__ declaration"},
+        {"function pointer declarator", "void k() { __shared__ int (*fp)(int); }", "",
+         "1:12: error: unsupported __shared__ declarator"},
+        {"no type", "void k() { __shared__ x; }", "",
+         "1:23: error: this __shared__ declaration has no type"},
+        {"missing ;", "void k() { __shared__ int x }", "", "1:12: error: expected ';'"},
+        {"directive inside", "void k() {\n__shared__ int\n#if A\nx;\n#else\ny;\n#endif\n}", "",
+         "2:1: error: a preprocessor directive inside a __shared__ declaration"},
+    });
+}
+
+TEST_CASE("extern __shared__ (dynamic shared memory)") {
+    run_table({
+        {"file scope", "extern __shared__ float buf[];\n", dynamic("float", "buf") + "\n"},
+        {"in a kernel with align",
+         "void k() {\n  extern __shared__ __align__(16) unsigned char smem[];\n}",
+         "void k() {\n  " + dynamic_local("unsigned char", "smem") + "\n}"},
+        {"volatile element", "extern __shared__ volatile int v[];", dynamic("volatile int", "v")},
+        {"in a namespace", "namespace n { extern __shared__ T s[]; }",
+         "namespace n { " + dynamic("T", "s") + " }"},
+        {"not an array", "void k() { extern __shared__ int n; }", "",
+         "1:19: error: extern __shared__ must be an array of unknown size"},
+        {"sized array", "extern __shared__ int n[4];", "", "1:8: error: extern __shared__ must be"},
+    });
+}
+
+TEST_CASE("file-scope device symbols") {
+    run_table({
+        {"__device__", "__device__ int counter;", "__device__ int counter;" + reg("counter", 1)},
+        {"__constant__ array", "\n__constant__ float coeff[16];",
+         "\n__constant__ float coeff[16];" + reg("coeff", 2)},
+        {"static with initializer", "static __device__ int x = 3;",
+         "static __device__ int x = 3;" + reg("x", 1)},
+        {"both keywords register once", "__device__ __constant__ int both;",
+         "__device__ __constant__ int both;" + reg("both", 1)},
+        {"extern is a declaration only", "extern __device__ int elsewhere;",
+         "extern __device__ int elsewhere;"},
+        {"function definition", "__device__ int f(int x) { return x; }",
+         "__device__ int f(int x) { return x; }"},
+        {"host device function", "__host__ __device__ inline int g();",
+         "__host__ __device__ inline int g();"},
+        {"operator", "__device__ bool operator<(A a, A b);",
+         "__device__ bool operator<(A a, A b);"},
+        {"aligned variable", "__device__ __align__(16) int v[4];",
+         "__device__ __align__(16) int v[4];" + reg("v", 1)},
+        {"in a namespace", "namespace ns {\n__device__ int x;\n}",
+         "namespace ns {\n__device__ int x;" + reg("x", 2) + "\n}"},
+        {"in extern \"C\"", "extern \"C\" { __device__ int y; }",
+         "extern \"C\" { __device__ int y;" + reg("y", 1) + " }"},
+        {"several declarators", "__device__ int a = 1, *b = &a, c[4];",
+         "__device__ int a = 1, *b = &a, c[4];" + reg("a", 1) + reg("b", 1) + reg("c", 1)},
+        {"template type with >", "__device__ Foo<int, (2 > 1)> v;",
+         "__device__ Foo<int, (2 > 1)> v;" + reg("v", 1)},
+        {"initializer over lines", "__device__ int table[] = {\n  1, 2,\n  3};",
+         "__device__ int table[] = {\n  1, 2,\n  3};" + reg("table", 1)},
+        {"qualified member definition", "__device__ int S::member;",
+         "__device__ int S::member;" + reg("S::member", 1)},
+        {"static member declaration", "struct S { static __device__ int m; };",
+         "struct S { static __device__ int m; };"},
+        {"variable template", "template <class T> __device__ T v;",
+         "template <class T> __device__ T v;"},
+        {"after an enum", "enum E { A };\n__device__ int x;",
+         "enum E { A };\n__device__ int x;" + reg("x", 2)},
+        {"after a function body", "void f() { int x; }\n__constant__ int c;",
+         "void f() { int x; }\n__constant__ int c;" + reg("c", 2)},
+        {"__managed__", "int a;\n  __managed__ int m;", "",
+         "2:3: error: __managed__ variables are not supported by the simt emulator"},
+        {"__managed__ in a macro", "#define M __managed__", "",
+         "1:11: error: __managed__ variables are not supported"},
+    });
+}
+
+TEST_CASE("comments and literals are left alone") {
+    const std::string s = "__shared__ int x; k<<<1, 1>>>(); __device__ int y;";
+    run_table({
+        {"line comment", "// " + s, "// " + s},
+        {"line comment continued", "// a \\\n" + s, "// a \\\n" + s},
+        {"block comment", "/* " + s + "\n */", "/* " + s + "\n */"},
+        {"string", "const char* p = \"" + s + "\";", "const char* p = \"" + s + "\";"},
+        {"string with escaped quote", "f(\"\\\" k<<<1,1>>>()\");", "f(\"\\\" k<<<1,1>>>()\");"},
+        {"prefixed string", "f(u8\"k<<<1,1>>>()\", L\"__shared__ int x;\");",
+         "f(u8\"k<<<1,1>>>()\", L\"__shared__ int x;\");"},
+        {"raw string", "f(R\"d(" + s + ")\"\n )d\");", "f(R\"d(" + s + ")\"\n )d\");"},
+        {"char literals", "c = '\"'; d = '<'; k<<<1, 1>>>();",
+         "c = '\"'; d = '<'; ::simt::launch(k, 1, 1)();"},
+        {"digit separators are no char literal", "n = 1'000; k<<<n, 1>>>();",
+         "n = 1'000; ::simt::launch(k, n, 1)();"},
+        {"header name with a quote", "#include <it's.h>\n__device__ int x;",
+         "#include <it's.h>\n__device__ int x;" + reg("x", 2)},
+        {"unterminated char literal ends at its line", "#if 0\nit's\n#endif\n__device__ int x;",
+         "#if 0\nit's\n#endif\n__device__ int x;" + reg("x", 4)},
+    });
+}
+
+TEST_CASE("#if 0 blocks are left alone") {
+    run_table({
+        {"#if 0", "#if 0\n__shared__ int x = 5;\nk<<<>>>();\n#endif\n__device__ int y;",
+         "#if 0\n__shared__ int x = 5;\nk<<<>>>();\n#endif\n__device__ int y;" + reg("y", 5)},
+        {"#else of #if 1", "#if 1\nk<<<1, 1>>>();\n#else\n__shared__ int x = 0;\n#endif",
+         "#if 1\n::simt::launch(k, 1, 1)();\n#else\n__shared__ int x = 0;\n#endif"},
+        {"#else of #if 0 is compiled", "#if 0\nx();\n#else\nk<<<1, 1>>>();\n#endif",
+         "#if 0\nx();\n#else\n::simt::launch(k, 1, 1)();\n#endif"},
+        {"#define in #if 0", "#if 0\n#define L k<<<1, 1>>>\n#define S __shared__ int s;\n#endif",
+         "#if 0\n#define L k<<<1, 1>>>\n#define S __shared__ int s;\n#endif"},
+        {"other conditions are compiled", "#ifdef X\nk<<<1, 1>>>();\n#endif",
+         "#ifdef X\n::simt::launch(k, 1, 1)();\n#endif"},
+        {"nested in #if 0", "#if 0\n#if 1\nk<<<1, 1>>>();\n#else\n#endif\nk<<<>>>();\n#endif",
+         "#if 0\n#if 1\nk<<<1, 1>>>();\n#else\n#endif\nk<<<>>>();\n#endif"},
+        {"brace in #if 0 does not open a scope", "#if 0\nvoid f() {\n#endif\n__device__ int z;",
+         "#if 0\nvoid f() {\n#endif\n__device__ int z;" + reg("z", 4)},
+    });
+}
+
+TEST_CASE("#line header and positions") {
+    CHECK(rewrite_source("", "C:\\dir\\a \"b\".cu") == "#line 1 \"C:\\\\dir\\\\a \\\"b\\\".cu\"\n");
+    CHECK(rewrite_source("\xEF\xBB\xBFint x;", "t.cu") == kHeader + "int x;");
+    // Tabs advance to the next multiple of 8, as gcc counts columns.
+    try {
+        (void)rewrite_source("void k() {\n\t  __shared__ int x = 1;\n}", "t.cu");
+        FAIL("expected an error");
+    } catch (const RewriteError& e) {
+        CHECK(e.line() == 2);
+        CHECK(e.col() == 28);
+    }
+}
+
+#ifdef SIMT_REWRITE_TEST_CXX
+namespace {
+
+std::string quote(const std::string& s) {
+    return "'" + s + "'";
+}
+
+// Rewrites `source` and compiles it with -fsyntax-only and `flags`: 0 when it compiles.
+int compile_rewritten(const std::string& name, const std::string& source,
+                      const std::string& flags) {
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("simt_rewrite_test_" +
+                      std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+    std::filesystem::create_directories(dir);
+    const auto file = dir / (name + ".cpp");
+    std::ofstream(file) << rewrite_source(source, name + ".cu");
+    const std::string command = std::string(SIMT_REWRITE_TEST_CXX) +
+                                " -std=c++20 -fsyntax-only -Wall -Wextra -x c++ " + flags + " " +
+                                quote(file.string()) + " 2>&1";
+    const int status = std::system(command.c_str());
+    std::filesystem::remove_all(dir);
+    return status;
+}
+
+} // namespace
+
+// Rewritten programs must be valid C++ against the runtime's interface: against
+// rewrite_test_fakes.h (the names the rewriter promises, warnings as errors) and, where the
+// build says where they are, the emulator's own headers with the flags Simt.cmake uses.
+TEST_CASE("rewritten programs compile") {
+    const std::vector<std::pair<std::string, std::string>> programs = {
+        {"kernels", R"cu(
+template <class T, int N> struct Foo { struct Storage { T v[N]; }; };
+__constant__ float coeff[16];
+__device__ int counter = 0, *where = &counter;
+namespace ns { __device__ Foo<int, 4> table[2]; }
+extern __shared__ float dyn[];
+
+template <class T, int N>
+__global__ void scan(T* out, int n) {
+    static __shared__ int x;
+    __shared__ __align__(16) float a[4][33];
+    __shared__ typename Foo<T, N>::Storage s;
+    volatile __shared__ int flag;
+    extern __shared__ __align__(8) unsigned char smem[];
+    __shared__ T buf[2 * N
+                     + 1];
+    a[threadIdx.y][threadIdx.x] = coeff[threadIdx.x % 16];
+    buf[threadIdx.x] = s.v[0] + static_cast<T>(x) + flag + dyn[0] + smem[1];
+    T* p = reinterpret_cast<T*>(smem); // the usual idiom: smem must be a real pointer
+    float* q = dyn;
+    __syncthreads();
+    if (threadIdx.x == 0) out[0] = buf[0] + *p + static_cast<T>(*q);
+    (void)n;
+}
+
+__global__ void plain(int* p) { p[threadIdx.x] = counter; }
+
+#define LAUNCH(g) plain<<<g, \
+                         32>>>(nullptr)
+
+int main() {
+    scan<int, 4><<<dim3(2, 1), 32, 0, 0>>>(nullptr, 3);
+    scan<float, 8><<<1,
+                     64>>>(nullptr, 1);
+    LAUNCH(4);
+    ::plain<<<1, 1>>>(nullptr);
+}
+)cu"},
+        {"volatile_device_symbol", R"cu(
+__device__ volatile int flags[8];
+__global__ void k(int* out) { out[0] = flags[0]; }
+)cu"},
+    };
+    std::vector<std::pair<std::string, std::string>> configs = {
+        {"fakes", "-Werror -include " + quote(SIMT_REWRITE_TEST_FAKES)}};
+#ifdef SIMT_REWRITE_TEST_SIMT_ROOT
+    const std::string root = SIMT_REWRITE_TEST_SIMT_ROOT;
+    configs.push_back({"runtime headers", "-include cuda_runtime.h -I" + quote(root + "/compat") +
+                                              " -I" + quote(root + "/include")});
+#endif
+    for (const auto& [config, flags] : configs) {
+        for (const auto& [name, source] : programs) {
+            const std::string label = name + " against " + config;
+            SUBCASE(label.c_str()) {
+                CAPTURE(flags);
+                CHECK(compile_rewritten(name, source, flags) == 0);
+            }
+        }
+    }
+}
+#endif

@@ -1,0 +1,127 @@
+// Graded tests for lab 01 (naive Hillis-Steele scan in one thread block).
+#include "naive_scan.h"
+
+#include "scan_test_support.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+using scanlab::Affine;
+using scanlab::DeviceBuffer;
+using scanlab::Max;
+using scanlab::Min;
+using scanlab::Product;
+using scanlab::ScanKind;
+using scanlab::Sum;
+
+namespace {
+
+// 0, 1, 2: edge cases; 31..33: around a warp; 100, 1000: not powers of two; 1024: kMaxN.
+constexpr int kSizes[] = {0, 1, 2, 31, 32, 33, 100, 512, 1000, 1024};
+
+template <class Op>
+void naive(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
+           ScanKind kind) {
+    lab01::naive_scan<Op>(d_in, d_out, n, kind);
+}
+
+// Stops at the first failing size: the later ones would report the same mistake.
+template <class Op>
+void check_all_sizes(ScanKind kind) {
+    for (const int n : kSizes) {
+        const auto result =
+            scanlab::test::run_device_scan<Op>("lab01::naive_scan", n, kind, naive<Op>);
+        if (!result.ok) {
+            FAIL_CHECK(result.message);
+            return;
+        }
+    }
+}
+
+} // namespace
+
+#define LAB01_SCAN_TEST(NAME, OP, KIND)                                                            \
+    TEST_CASE(NAME) {                                                                              \
+        check_all_sizes<OP>(ScanKind::KIND);                                                       \
+    }
+
+LAB01_SCAN_TEST("inclusive sum int32", Sum<std::int32_t>, inclusive)
+LAB01_SCAN_TEST("inclusive sum uint32", Sum<std::uint32_t>, inclusive)
+LAB01_SCAN_TEST("inclusive sum int64", Sum<std::int64_t>, inclusive)
+LAB01_SCAN_TEST("inclusive sum float", Sum<float>, inclusive)
+LAB01_SCAN_TEST("inclusive sum double", Sum<double>, inclusive)
+LAB01_SCAN_TEST("exclusive sum int32", Sum<std::int32_t>, exclusive)
+LAB01_SCAN_TEST("exclusive sum uint32", Sum<std::uint32_t>, exclusive)
+LAB01_SCAN_TEST("exclusive sum int64", Sum<std::int64_t>, exclusive)
+LAB01_SCAN_TEST("exclusive sum float", Sum<float>, exclusive)
+LAB01_SCAN_TEST("exclusive sum double", Sum<double>, exclusive)
+
+LAB01_SCAN_TEST("inclusive max int32", Max<std::int32_t>, inclusive)
+LAB01_SCAN_TEST("inclusive max uint32", Max<std::uint32_t>, inclusive)
+LAB01_SCAN_TEST("inclusive max int64", Max<std::int64_t>, inclusive)
+LAB01_SCAN_TEST("inclusive max float", Max<float>, inclusive)
+LAB01_SCAN_TEST("inclusive max double", Max<double>, inclusive)
+LAB01_SCAN_TEST("exclusive max int32", Max<std::int32_t>, exclusive)
+LAB01_SCAN_TEST("exclusive max uint32", Max<std::uint32_t>, exclusive)
+LAB01_SCAN_TEST("exclusive max int64", Max<std::int64_t>, exclusive)
+LAB01_SCAN_TEST("exclusive max float", Max<float>, exclusive)
+LAB01_SCAN_TEST("exclusive max double", Max<double>, exclusive)
+
+LAB01_SCAN_TEST("inclusive min int32", Min<std::int32_t>, inclusive)
+LAB01_SCAN_TEST("inclusive min uint32", Min<std::uint32_t>, inclusive)
+LAB01_SCAN_TEST("inclusive min int64", Min<std::int64_t>, inclusive)
+LAB01_SCAN_TEST("inclusive min float", Min<float>, inclusive)
+LAB01_SCAN_TEST("inclusive min double", Min<double>, inclusive)
+LAB01_SCAN_TEST("exclusive min int32", Min<std::int32_t>, exclusive)
+LAB01_SCAN_TEST("exclusive min uint32", Min<std::uint32_t>, exclusive)
+LAB01_SCAN_TEST("exclusive min int64", Min<std::int64_t>, exclusive)
+LAB01_SCAN_TEST("exclusive min float", Min<float>, exclusive)
+LAB01_SCAN_TEST("exclusive min double", Min<double>, exclusive)
+
+LAB01_SCAN_TEST("inclusive product int32", Product<std::int32_t>, inclusive)
+LAB01_SCAN_TEST("inclusive product uint32", Product<std::uint32_t>, inclusive)
+LAB01_SCAN_TEST("inclusive product int64", Product<std::int64_t>, inclusive)
+LAB01_SCAN_TEST("inclusive product float", Product<float>, inclusive)
+LAB01_SCAN_TEST("inclusive product double", Product<double>, inclusive)
+LAB01_SCAN_TEST("exclusive product int32", Product<std::int32_t>, exclusive)
+LAB01_SCAN_TEST("exclusive product uint32", Product<std::uint32_t>, exclusive)
+LAB01_SCAN_TEST("exclusive product int64", Product<std::int64_t>, exclusive)
+LAB01_SCAN_TEST("exclusive product float", Product<float>, exclusive)
+LAB01_SCAN_TEST("exclusive product double", Product<double>, exclusive)
+
+LAB01_SCAN_TEST("inclusive affine int32", Affine<std::int32_t>, inclusive)
+LAB01_SCAN_TEST("inclusive affine uint32", Affine<std::uint32_t>, inclusive)
+LAB01_SCAN_TEST("inclusive affine int64", Affine<std::int64_t>, inclusive)
+LAB01_SCAN_TEST("exclusive affine int32", Affine<std::int32_t>, exclusive)
+LAB01_SCAN_TEST("exclusive affine uint32", Affine<std::uint32_t>, exclusive)
+LAB01_SCAN_TEST("exclusive affine int64", Affine<std::int64_t>, exclusive)
+
+TEST_CASE("argument checks") {
+    // A real scan first, so that a stub which does nothing cannot pass this case.
+    const auto result = scanlab::test::run_device_scan<Sum<int>>(
+        "lab01::naive_scan", 33, ScanKind::inclusive, naive<Sum<int>>);
+    REQUIRE_MESSAGE(result.ok, result.message);
+
+    constexpr int kTooMany = lab01::kMaxN + 1;
+    DeviceBuffer<int> in(std::vector<int>(kTooMany, 1));
+    const int poison = scanlab::test::poison_value<int>();
+    DeviceBuffer<int> out(std::vector<int>(kTooMany, poison));
+
+    CHECK_THROWS_AS(naive<Sum<int>>(in.data(), out.data(), kTooMany, ScanKind::inclusive),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(naive<Sum<int>>(in.data(), out.data(), -1, ScanKind::inclusive),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(naive<Sum<int>>(nullptr, out.data(), 4, ScanKind::inclusive),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(naive<Sum<int>>(in.data(), nullptr, 4, ScanKind::exclusive),
+                    std::invalid_argument);
+    // n == 0 is an empty scan, not an error, even with null pointers; it must launch nothing.
+    CHECK_NOTHROW(naive<Sum<int>>(nullptr, nullptr, 0, ScanKind::inclusive));
+    CHECK_NOTHROW(naive<Sum<int>>(in.data(), out.data(), 0, ScanKind::exclusive));
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> after = out.download();
+    CHECK_MESSAGE(after[0] == poison, "a rejected call or n == 0 must not write any output");
+}

@@ -1,0 +1,98 @@
+#include "scan_test_support.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace scanlab::test {
+
+namespace {
+
+std::uint64_t read_seed() {
+    if (const char* text = std::getenv("SCANLAB_SEED"); text != nullptr && *text != '\0') {
+        std::size_t used = 0;
+        std::uint64_t value = 0;
+        try {
+            value = std::stoull(text, &used, 0);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used == 0 || text[used] != '\0')
+            throw std::invalid_argument(std::string("SCANLAB_SEED must be a number, got '") + text +
+                                        "'");
+        return value;
+    }
+    std::random_device device;
+    return (std::uint64_t(device()) << 32) ^ device();
+}
+
+// splitmix64's finalizer: spreads every input bit over the whole result.
+std::uint64_t mix(std::uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+std::uint64_t mix_text(std::uint64_t h, std::string_view text) {
+    for (const char c : text) h = mix(h ^ static_cast<unsigned char>(c));
+    return mix(h ^ 0xFF); // separator, so "ab"+"c" differs from "a"+"bc"
+}
+
+} // namespace
+
+std::uint64_t seed() {
+    static const std::uint64_t value = read_seed();
+    return value;
+}
+
+std::uint64_t input_seed(std::string_view op, std::string_view type, int n, ScanKind kind) {
+    std::uint64_t h = mix(seed());
+    h = mix_text(h, op);
+    h = mix_text(h, type);
+    h = mix(h ^ static_cast<std::uint64_t>(static_cast<std::uint32_t>(n)));
+    return mix(h ^ (kind == ScanKind::inclusive ? 1u : 2u));
+}
+
+namespace detail {
+
+std::string format_failure(const FailureReport& report) {
+    std::ostringstream out;
+    out << report.what << ": " << report.kind << " scan, op=" << report.op
+        << ", type=" << report.type << ", n=" << report.n << ", seed=" << seed() << "\n";
+    out << "  " << report.problem << "\n";
+    out << "  hint: "
+        << (report.hint.empty() ? "no usual mistake fits; trace the worked example in the "
+                                  "lab's README.md by hand"
+                                : report.hint)
+        << "\n";
+
+    if (!report.rows.empty()) {
+        // Columns as wide as their widest cell; affine values are long.
+        std::size_t w_index = 5, w_input = 5, w_expected = 8;
+        for (const auto& row : report.rows) {
+            w_index = std::max(w_index, std::to_string(row.index).size());
+            w_input = std::max(w_input, row.input.size());
+            w_expected = std::max(w_expected, row.expected.size());
+        }
+        auto line = [&](const std::string& mark, const std::string& index, const std::string& input,
+                        const std::string& expected, const std::string& actual) {
+            out << "  " << mark << " " << std::string(w_index - index.size(), ' ') << index << "  "
+                << input << std::string(w_input - input.size(), ' ') << "  " << expected
+                << std::string(w_expected - expected.size(), ' ') << "  " << actual << "\n";
+        };
+        line(" ", "index", "input", "expected", "actual");
+        for (const auto& row : report.rows)
+            line(row.marked ? ">" : " ", std::to_string(row.index), row.input, row.expected,
+                 row.actual);
+    }
+    out << "  to reproduce: run again with SCANLAB_SEED=" << seed();
+    return out.str();
+}
+
+} // namespace detail
+
+} // namespace scanlab::test

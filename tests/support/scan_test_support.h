@@ -1,0 +1,458 @@
+// What the graded lab tests share: seeded random inputs, poisoned outputs, and a checker that
+// explains the first wrong output in terms a student can act on.
+//
+// Independent of the test framework: checks return a ScanCheck, the test decides what to do.
+#pragma once
+
+#include <scanlab/cuda_check.h>
+#include <scanlab/device_buffer.h>
+#include <scanlab/operators.h>
+#include <scanlab/reference_scan.h>
+#include <scanlab/scan_kind.h>
+#include <scanlab/type_name.h>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <span>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace scanlab::test {
+
+// ---- seeds --------------------------------------------------------------------------------
+
+/// The run's seed: SCANLAB_SEED from the environment if set, else from std::random_device.
+/// Chosen once per process. Throws std::invalid_argument if SCANLAB_SEED is not a number.
+std::uint64_t seed();
+
+/// The seed of one input, mixed from seed() and what the input is for, so that a test case run
+/// alone (doctest -tc=...) sees the same data as in the full run with the same seed.
+std::uint64_t input_seed(std::string_view op, std::string_view type, int n, ScanKind kind);
+
+// ---- inputs -------------------------------------------------------------------------------
+
+template <class Op, template <class> class Family>
+inline constexpr bool is_op = std::is_same_v<Op, Family<typename Op::value_type>>;
+
+/// n random values that suit Op:
+///  sum:     signed values small enough that no prefix overflows; unsigned wraps (defined);
+///           floats uniform in [-1, 1).
+///  max/min: integers over the whole range, floats in [-1000, 1000).
+///  product: mostly +-1 with a few 2s and 3s spread out, the product of all magnitudes at most
+///           2^24, so every partial product is an exact integer, even in float.
+///  affine:  random maps with odd slopes (invertible), so no element's effect is ever lost.
+template <class Op>
+std::vector<typename Op::value_type> make_input(int n, ScanKind kind) {
+    using T = typename Op::value_type;
+    std::mt19937_64 rng(input_seed(Op::name, type_name<T>(), n, kind));
+    std::vector<T> values(static_cast<std::size_t>(std::max(n, 0)));
+
+    if constexpr (is_op<Op, Affine>) {
+        std::uniform_int_distribution<std::uint64_t> bits;
+        for (T& v : values)
+            v = Op::make(static_cast<typename Op::Bits>(bits(rng) | 1u),
+                         static_cast<typename Op::Bits>(bits(rng)));
+    } else if constexpr (is_op<Op, Product>) {
+        constexpr double kBudget = 16777216.0; // 2^24
+        double magnitude = 1.0;
+        const double big_chance = std::min(0.25, 16.0 / std::max(n, 1)); // spread the 2s and 3s
+        std::uniform_real_distribution<double> coin(0.0, 1.0);
+        for (T& v : values) {
+            int x = 1;
+            if (coin(rng) < big_chance) {
+                const int big = coin(rng) < 0.5 ? 2 : 3;
+                if (magnitude * big <= kBudget) {
+                    x = big;
+                    magnitude *= big;
+                }
+            }
+            if constexpr (std::is_signed_v<T>) {
+                if (coin(rng) < 0.25) x = -x;
+            }
+            v = static_cast<T>(x);
+        }
+    } else if constexpr (std::is_floating_point_v<T>) {
+        const T range = is_op<Op, Sum> ? T(1) : T(1000);
+        std::uniform_real_distribution<T> dist(-range, range);
+        for (T& v : values) v = dist(rng);
+    } else if constexpr (is_op<Op, Sum> && std::is_signed_v<T>) {
+        // |prefix| <= n * bound must stay below 2^30 (int32) or far below 2^62 (int64).
+        const std::int64_t limit = sizeof(T) == 4 ? 1000 : 1000000000;
+        const std::int64_t bound = std::clamp<std::int64_t>(
+            (std::int64_t(1) << (sizeof(T) == 4 ? 30 : 61)) / std::max(n, 1), 1, limit);
+        std::uniform_int_distribution<std::int64_t> dist(-bound, bound);
+        for (T& v : values) v = static_cast<T>(dist(rng));
+    } else {
+        std::uniform_int_distribution<T> dist(std::numeric_limits<T>::lowest(),
+                                              std::numeric_limits<T>::max());
+        for (T& v : values) v = dist(rng);
+    }
+    return values;
+}
+
+/// What outputs hold before the scan runs, so that "never written" is visible:
+/// 0xDEADBEEF for integers, NaN for floating point.
+template <class T>
+T poison_value() {
+    if constexpr (std::is_floating_point_v<T>)
+        return std::numeric_limits<T>::quiet_NaN();
+    else if constexpr (sizeof(T) == 4)
+        return static_cast<T>(0xDEADBEEFu);
+    else
+        return static_cast<T>(0xDEADBEEFDEADBEEFull);
+}
+
+template <class T>
+bool is_poison(T v) {
+    if constexpr (std::is_floating_point_v<T>)
+        return std::isnan(v);
+    else
+        return v == poison_value<T>();
+}
+
+// ---- checking -----------------------------------------------------------------------------
+
+struct CheckOptions {
+    bool on_device = true; // enables hints about threads, warps and barriers
+    int block_size = 0;    // > 0: elements per block, for "wrong from index blockDim" hints
+    bool in_place = false; // out == in: enables the "read before you overwrite" hint
+};
+
+struct ScanCheck {
+    bool ok = true;
+    std::string message; // empty when ok
+};
+
+namespace detail {
+
+/// The value a correct scan has at each position: T for exact types, double for floats.
+template <class T>
+using Expected = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+
+template <class Op>
+std::vector<Expected<typename Op::value_type>>
+expected_scan(std::span<const typename Op::value_type> in, ScanKind kind) {
+    if constexpr (std::is_floating_point_v<typename Op::value_type>)
+        return reference_scan_double<Op>(in, kind);
+    else
+        return reference_scan<Op>(in, kind);
+}
+
+/// The same scan with the operands of every apply swapped: what a scan computes when it writes
+/// apply(later, earlier). Only differs from the right answer for non-commutative operators.
+template <class Op>
+struct Swapped {
+    using value_type = typename Op::value_type;
+    static value_type identity() { return Op::identity(); }
+    static value_type apply(value_type a, value_type b) { return Op::apply(b, a); }
+};
+
+/// Allowed distance between a float result and the double reference at each position:
+/// 4 * eps(T) * sqrt(n) * scale, where scale is the sum of |input| that went into the position
+/// (sum) or |expected| (other operators). Rounding in any order of summation stays far below
+/// it on these inputs; a lost or doubled element is far above it.
+template <class Op>
+std::vector<double> tolerances(std::span<const typename Op::value_type> in, ScanKind kind) {
+    using T = typename Op::value_type;
+    std::vector<double> tol(in.size(), 0.0);
+    if constexpr (std::is_floating_point_v<T>) {
+        const double factor = 4.0 * std::numeric_limits<T>::epsilon() *
+                              std::sqrt(static_cast<double>(std::max<std::size_t>(in.size(), 1)));
+        const std::vector<double> expected = reference_scan_double<Op>(in, kind);
+        double abs_sum = 0.0;
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            if (kind == ScanKind::inclusive) abs_sum += std::fabs(static_cast<double>(in[i]));
+            const double scale = is_op<Op, Sum> ? abs_sum : std::fabs(expected[i]);
+            tol[i] = factor * scale + std::numeric_limits<T>::min();
+            if (kind == ScanKind::exclusive) abs_sum += std::fabs(static_cast<double>(in[i]));
+        }
+    }
+    return tol;
+}
+
+template <class T>
+bool matches(Expected<T> expected, T actual, double tol) {
+    if constexpr (std::is_floating_point_v<T>) {
+        const double a = static_cast<double>(actual);
+        if (a == expected) return true;        // also covers +-infinity (identity of max/min)
+        return std::fabs(a - expected) <= tol; // false for NaN
+    } else {
+        return expected == actual;
+    }
+}
+
+/// A value as a student wants to read it: affine maps also show their slope and offset.
+template <class Op, class V>
+std::string show(V v) {
+    using T = typename Op::value_type;
+    std::ostringstream out;
+    if constexpr (std::is_floating_point_v<V>) {
+        // Expected values are doubles even for float scans; more digits than T has are noise.
+        if constexpr (std::is_floating_point_v<T>)
+            out.precision(std::numeric_limits<T>::max_digits10);
+        else
+            out.precision(std::numeric_limits<V>::max_digits10);
+        out << v;
+    } else {
+        out << +v; // + prints 8-bit types as numbers
+    }
+    if constexpr (is_op<Op, Affine> && std::is_same_v<V, T>)
+        out << " (x -> " << Op::slope(v) << "*x + " << Op::offset(v) << ")";
+    if constexpr (std::is_same_v<V, T>) {
+        if (is_poison(v)) out << " (poison: never written)";
+    }
+    return out.str();
+}
+
+/// Everything a failure report needs, already turned into text (formatted in the .cpp file).
+struct FailureReport {
+    struct Row {
+        std::size_t index = 0;
+        std::string input, expected, actual;
+        bool marked = false; // the first wrong index
+    };
+    std::string what; // e.g. "lab01::naive_scan"
+    std::string op;   // "sum"
+    std::string type; // "int32"
+    std::string kind; // "inclusive"
+    int n = 0;
+    std::string problem;   // one line: what is wrong
+    std::string hint;      // the likely mistake, or empty
+    std::vector<Row> rows; // the positions around the first wrong index
+};
+
+std::string format_failure(const FailureReport& report);
+
+/// Whether out_i is what `+` instead of Op::apply would give at position i (sums wrap around
+/// in the unsigned type, so the check itself never overflows).
+template <class Op>
+bool looks_like_plus_scan(std::span<const typename Op::value_type> in,
+                          typename Op::value_type out_i, std::size_t i, ScanKind kind) {
+    using T = typename Op::value_type;
+    const std::size_t end = kind == ScanKind::inclusive ? i + 1 : i;
+    if constexpr (std::is_floating_point_v<T>) {
+        double sum = 0.0, abs_sum = 0.0;
+        for (std::size_t j = 0; j < end; ++j) {
+            sum += in[j];
+            abs_sum += std::fabs(static_cast<double>(in[j]));
+        }
+        return std::fabs(out_i - sum) <= 1e-3 * abs_sum;
+    } else {
+        std::make_unsigned_t<T> sum = 0;
+        for (std::size_t j = 0; j < end; ++j) sum += static_cast<std::make_unsigned_t<T>>(in[j]);
+        return static_cast<T>(sum) == out_i;
+    }
+}
+
+/// The hint for the first wrong index i; empty if nothing specific fits.
+template <class Op>
+std::string hint_for(std::span<const typename Op::value_type> in,
+                     std::span<const Expected<typename Op::value_type>> expected,
+                     std::span<const typename Op::value_type> out, std::span<const double> tol,
+                     std::size_t i, ScanKind kind, const CheckOptions& options) {
+    using T = typename Op::value_type;
+    const std::size_t n = in.size();
+    auto all = [&](auto&& pred) {
+        for (std::size_t j = 0; j < n; ++j)
+            if (!pred(j)) return false;
+        return true;
+    };
+    auto same_as = [&](std::span<const Expected<T>> other) {
+        return all([&](std::size_t j) { return matches<T>(other[j], out[j], tol[j]); });
+    };
+
+    if (options.in_place) { // the same inputs passed out of place before this runs
+        if (all([&](std::size_t j) { return out[j] == in[j]; }))
+            return "the array still holds the input: the in-place scan wrote nothing";
+        return "this run is in place (out == in): read in[i] before you overwrite out[i], "
+               "because they are the same element";
+    }
+    if (all([&](std::size_t j) { return is_poison(out[j]); }))
+        return options.on_device
+                   ? "no output was written at all: did the kernel launch (<<<blocks, threads>>>) "
+                     "and does each thread store its result to the output array?"
+                   : "no output was written at all: does your function write to `out`?";
+    if (is_poison(out[i]))
+        return options.on_device
+                   ? "this output was never written: is there a thread for every element "
+                     "(launch size), and does every thread reach its final store?"
+                   : "this output was never written: does your loop cover every index 0..n-1?";
+    if (n > 1 && all([&](std::size_t j) { return out[j] == Op::identity(); }))
+        return "all outputs are the identity: the scan wrote its starting value but never "
+               "combined any input";
+
+    const ScanKind other_kind =
+        kind == ScanKind::inclusive ? ScanKind::exclusive : ScanKind::inclusive;
+    if (same_as(expected_scan<Op>(in, other_kind)))
+        return kind == ScanKind::exclusive
+                   ? "this is the INCLUSIVE scan, but an exclusive one was asked for: shift "
+                     "right by one position and put the identity first"
+                   : "this is the EXCLUSIVE scan, but an inclusive one was asked for: don't "
+                     "shift; out[i] includes in[i]";
+    if (n > 1 && all([&](std::size_t j) { return out[j] == in[j]; }))
+        return "the output is a copy of the input: the combining steps never ran (loop bounds?)";
+    if (n > 2 && kind == ScanKind::exclusive &&
+        all([&](std::size_t j) { return out[j] == (j > 0 ? in[j - 1] : Op::identity()); }))
+        return "the output is the input shifted by one: the shift is right, but the combining "
+               "steps never ran (loop bounds?)";
+    if constexpr (!Op::is_commutative) {
+        if (same_as(expected_scan<Swapped<Op>>(in, kind)))
+            return std::string("operands in the wrong order: ") + Op::name +
+                   " is not commutative; always call Op::apply(earlier, later), the value "
+                   "from the lower index on the left";
+    }
+    auto shifted_from_i = [&](int by) { // out[j] == expected[j + by] for every j >= i
+        return all([&](std::size_t j) {
+            const std::size_t k = j + static_cast<std::size_t>(by);
+            return j < i || k >= n || matches<T>(expected[k], out[j], tol[j]);
+        });
+    };
+    if ((i > 0 && shifted_from_i(-1)) || (i + 1 < n && shifted_from_i(1)))
+        return "off by one position: from here on each output holds its neighbour's value; did "
+               "you shift for the exclusive scan (once, and in the right direction)?";
+    if constexpr (!is_op<Op, Sum>) {
+        if (i > 0 && looks_like_plus_scan<Op>(in, out[i], i, kind))
+            return std::string("this is a running SUM, but the operator is ") + Op::name +
+                   ": combine with Op::apply(a, b) and start from Op::identity(), never + and 0";
+    }
+    if (i == 0)
+        return kind == ScanKind::exclusive
+                   ? "the first output of an exclusive scan is the identity (Op::identity())"
+                   : "the first output of an inclusive scan is the first input itself";
+    if (out[i] == in[i])
+        return "this output is just its own input: it was never combined with the elements "
+               "before it";
+    if (options.on_device && options.block_size > 0 && i % options.block_size == 0)
+        return "wrong from index " + std::to_string(i) +
+               " = a multiple of the block size: the elements of one block are not combined "
+               "with the totals of the blocks before it";
+    if (options.on_device && i % 32 == 0)
+        return "the first " + std::to_string(i) +
+               " outputs are right and the first wrong one starts a warp (a multiple of 32): "
+               "threads of different warps do not run in lockstep; look for a missing "
+               "__syncthreads() or a value read while another thread overwrites it (single "
+               "buffer)";
+    if constexpr (std::is_floating_point_v<T>) {
+        return "the difference is larger than rounding can explain (tolerance " + show<Op>(tol[i]) +
+               "): an element is missing or counted twice";
+    }
+    return "";
+}
+
+} // namespace detail
+
+/// Compares a scan's output with the reference and explains the first wrong position.
+/// `input_after` is the input array as read back after the scan; pass an empty span to skip
+/// that check (in-place scans).
+template <class Op>
+ScanCheck check_scan(std::string_view what, std::span<const typename Op::value_type> input,
+                     std::span<const typename Op::value_type> input_after,
+                     std::span<const typename Op::value_type> output, ScanKind kind,
+                     const CheckOptions& options = {}) {
+    using T = typename Op::value_type;
+    const std::size_t n = input.size();
+    if (output.size() != n) throw std::logic_error("check_scan: output size differs from input");
+
+    const auto expected = detail::expected_scan<Op>(input, kind);
+    const std::vector<double> tol = detail::tolerances<Op>(input, kind);
+
+    std::size_t first = n, wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (detail::matches<T>(expected[i], output[i], tol[i])) continue;
+        if (first == n) first = i;
+        ++wrong;
+    }
+
+    detail::FailureReport report;
+    report.what = what;
+    report.op = Op::name;
+    report.type = type_name<T>();
+    report.kind = to_string(kind);
+    report.n = static_cast<int>(n);
+    if (first < n) {
+        report.problem = "first wrong output at index " + std::to_string(first) + " (" +
+                         std::to_string(wrong) + " of " + std::to_string(n) +
+                         " outputs are wrong): expected " + detail::show<Op>(expected[first]) +
+                         ", got " + detail::show<Op>(output[first]);
+        report.hint = detail::hint_for<Op>(input, expected, output, tol, first, kind, options);
+        const std::size_t lo = first >= 3 ? first - 3 : 0;
+        const std::size_t hi = std::min(n, first + 4);
+        for (std::size_t i = lo; i < hi; ++i)
+            report.rows.push_back({i, detail::show<Op>(input[i]), detail::show<Op>(expected[i]),
+                                   detail::show<Op>(output[i]), i == first});
+        return {false, detail::format_failure(report)};
+    }
+
+    if (!input_after.empty()) {
+        if (input_after.size() != n) throw std::logic_error("check_scan: input size changed");
+        for (std::size_t i = 0; i < n; ++i) {
+            // Compare bytes: the input is copied, never computed, so it must be identical.
+            if (std::memcmp(&input[i], &input_after[i], sizeof(T)) == 0) continue;
+            report.problem = "the output is right but the INPUT was modified, first at index " +
+                             std::to_string(i) + ": was " + detail::show<Op>(input[i]) + ", now " +
+                             detail::show<Op>(input_after[i]);
+            report.hint = "a scan must not write to its input; keep intermediate values in "
+                          "your own (shared) memory and write only the output";
+            return {false, detail::format_failure(report)};
+        }
+    }
+    return {};
+}
+
+/// Runs `scan(in, out, n, kind)` on host arrays: fresh input, poisoned output, then checks.
+/// With in_place, it first checks the same input out of place, then with in and out the same
+/// array, so an in-place failure really is about aliasing.
+template <class Op, class ScanFn>
+ScanCheck run_host_scan(std::string_view what, int n, ScanKind kind, ScanFn&& scan,
+                        bool in_place = false) {
+    using T = typename Op::value_type;
+    const std::vector<T> input = make_input<Op>(n, kind);
+    CheckOptions options;
+    options.on_device = false;
+
+    std::vector<T> in = input;
+    std::vector<T> out(input.size(), poison_value<T>());
+    scan(static_cast<const T*>(in.data()), out.data(), n, kind);
+    ScanCheck result = check_scan<Op>(what, input, in, out, kind, options);
+    if (!result.ok || !in_place) return result;
+
+    std::vector<T> data = input;
+    scan(static_cast<const T*>(data.data()), data.data(), n, kind);
+    options.in_place = true;
+    return check_scan<Op>(std::string(what) + " in place (out == in)", input, {}, data, kind,
+                          options);
+}
+
+/// Runs `scan(d_in, d_out, n, kind)` on device buffers: fresh input, poisoned output, waits for
+/// the kernel, reads both buffers back, then checks.
+template <class Op, class ScanFn>
+ScanCheck run_device_scan(std::string_view what, int n, ScanKind kind, ScanFn&& scan,
+                          const CheckOptions& options = {}) {
+    using T = typename Op::value_type;
+    const std::vector<T> input = make_input<Op>(n, kind);
+    DeviceBuffer<T> d_in(input);
+    DeviceBuffer<T> d_out(std::vector<T>(input.size(), poison_value<T>()));
+    scan(static_cast<const T*>(d_in.data()), d_out.data(), n, kind);
+    // Synchronize here so a fault inside the kernel is reported as such, not by a later copy.
+    const cudaError_t status = cudaDeviceSynchronize();
+    if (status != cudaSuccess)
+        throw std::runtime_error(std::string(what) + " (" + to_string(kind) + " " + Op::name + " " +
+                                 type_name<T>() + ", n=" + std::to_string(n) +
+                                 "): the kernel failed: " + cudaGetErrorName(status) + ": " +
+                                 cudaGetErrorString(status));
+    const std::vector<T> out = d_out.download();
+    const std::vector<T> in_after = d_in.download();
+    return check_scan<Op>(what, input, in_after, out, kind, options);
+}
+
+} // namespace scanlab::test
