@@ -96,7 +96,9 @@ function(simt_target_cuda_sources target scope)
         set_source_files_properties("${gen}" PROPERTIES
             GENERATED TRUE
             INCLUDE_DIRECTORIES "${root}/compat;${root}/include"
-            COMPILE_OPTIONS "-xc++;-includecuda_runtime.h;-iquote${cu_dir};${tsan_flags};-g")
+            # DWARF 4: with DWARF 5, binutils 2.40 addr2line ignores #line and names the
+            # generated file in reports instead of the student's .cu.
+            COMPILE_OPTIONS "-xc++;-includecuda_runtime.h;-iquote${cu_dir};${tsan_flags};-gdwarf-4")
         target_sources(${target} ${source_scope} "${gen}")
     endforeach()
 

@@ -142,6 +142,7 @@ __global__ void lookback_by_block_index(volatile int* flags) {
 TEST_CASE("deadlock: a spin on a flag nobody writes is reported, not a hang") {
     DeviceVector<int> flag(std::vector<int>{0});
     auto report = run_expecting_fault([&] { wait_forever<<<2, 32>>>(flag.data()); });
+    INFO("report: " << report.message);
     CHECK(report.kind == simt::FaultKind::deadlock);
     CHECK(report.error == cudaErrorLaunchTimeout);
     CHECK(report.message.find("polling") != std::string::npos);
@@ -151,6 +152,7 @@ TEST_CASE("deadlock: a spin on a flag nobody writes is reported, not a hang") {
 TEST_CASE("deadlock: lanes at a warp shuffle and others at __syncthreads, each waiting") {
     DeviceVector<int> out(32);
     auto report = run_expecting_fault([&] { mismatched_sync<<<1, 32>>>(out.data()); });
+    INFO("report: " << report.message);
     CHECK(report.kind == simt::FaultKind::deadlock);
     CHECK(report.message.find("__syncthreads") != std::string::npos);
     CHECK(report.message.find("warp intrinsic") != std::string::npos);
@@ -160,6 +162,7 @@ TEST_CASE("barrier divergence: threads that return early never reach the barrier
     DeviceVector<int> out(64);
     auto report =
         run_expecting_fault([&] { early_return_before_barrier<<<1, 64>>>(out.data(), 40); });
+    INFO("report: " << report.message);
     CHECK(report.kind == simt::FaultKind::barrier_divergence);
     CHECK(report.message.find("exited") != std::string::npos);
     CHECK(report.message.find("faults_test.cu:") != std::string::npos);
@@ -168,6 +171,7 @@ TEST_CASE("barrier divergence: threads that return early never reach the barrier
 TEST_CASE("barrier divergence: two different __syncthreads() in the two sides of a branch") {
     DeviceVector<int> out(64);
     auto report = run_expecting_fault([&] { barrier_in_branch<<<1, 64>>>(out.data()); });
+    INFO("report: " << report.message);
     CHECK(report.kind == simt::FaultKind::barrier_divergence);
     CHECK(report.message.find("different __syncthreads") != std::string::npos);
 }
@@ -176,6 +180,7 @@ TEST_CASE("illegal address: a host pointer passed to a kernel") {
     std::vector<int> host(32, 7);
     DeviceVector<int> out(32);
     auto report = run_expecting_fault([&] { read_input<<<1, 32>>>(host.data(), out.data()); });
+    INFO("report: " << report.message);
     CHECK(report.kind == simt::FaultKind::illegal_address);
     CHECK(report.error == cudaErrorIllegalAddress);
     CHECK(report.message.find("not device memory") != std::string::npos);
@@ -186,6 +191,7 @@ TEST_CASE("illegal address: reading past the end of an allocation names the allo
     DeviceVector<int> in(1000), out(32);
     auto report =
         run_expecting_fault([&] { read_past_end<<<1, 32>>>(in.data(), out.data(), 1000); });
+    INFO("report: " << report.message);
     CHECK(report.kind == simt::FaultKind::illegal_address);
     CHECK(report.message.find("past the end") != std::string::npos);
 }
@@ -193,6 +199,7 @@ TEST_CASE("illegal address: reading past the end of an allocation names the allo
 TEST_CASE("illegal address: shared memory out of bounds names the variable") {
     DeviceVector<int> out(64);
     auto report = run_expecting_fault([&] { shared_out_of_bounds<<<1, 64>>>(out.data()); });
+    INFO("report: " << report.message);
     CHECK(report.kind == simt::FaultKind::illegal_address);
     CHECK(report.message.find("'tile'") != std::string::npos);
 }
@@ -200,6 +207,7 @@ TEST_CASE("illegal address: shared memory out of bounds names the variable") {
 TEST_CASE("warp mask: a lane calling a *_sync intrinsic with a mask that excludes it") {
     DeviceVector<int> out(32);
     auto report = run_expecting_fault([&] { shuffle_without_own_lane<<<1, 32>>>(out.data()); });
+    INFO("report: " << report.message);
     CHECK(report.kind == simt::FaultKind::warp_mask);
     CHECK(report.message.find("does not include the calling lane") != std::string::npos);
 }
@@ -209,6 +217,7 @@ TEST_CASE("device assert: a failed assert() in a kernel is cudaErrorAssert, stic
     simt::reset_device();
     simt::options().report_to_stderr = false;
     asserting<<<1, 4>>>(in.data());
+    INFO("report: " << simt::last_fault().message);
     CHECK(simt::last_fault().kind == simt::FaultKind::assertion);
     CHECK(simt::last_fault().message.find("non-negative") != std::string::npos);
     // Sticky: every later call fails with the same error until the device is reset.
@@ -312,6 +321,7 @@ TEST_CASE("dispatch: shuffled order differs from blockIdx order and exposes bloc
         DeviceVector<int> flags(std::vector<int>(256, 0));
         auto report =
             run_expecting_fault([&] { lookback_by_block_index<<<256, 256>>>(flags.data()); });
+        INFO("report: " << report.message);
         CHECK(report.kind == simt::FaultKind::deadlock);
         CHECK(report.message.find("never dispatched") != std::string::npos);
     }

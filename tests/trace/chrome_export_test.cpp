@@ -1,1 +1,67 @@
+// The Chrome trace-event export parses as JSON and holds the block schedule.
+
 #include <doctest/doctest.h>
+
+#include <map>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "scanlab/trace/chrome_export.h"
+#include "synthetic_traces.h"
+
+using namespace scanlab::trace;
+
+TEST_CASE("look-back trace: blocks on slot tracks, tile flags as instant events") {
+    std::ostringstream out;
+    export_chrome_trace(testing::lookback_trace(), out);
+    const nlohmann::json json = nlohmann::json::parse(out.str());
+    REQUIRE(json["traceEvents"].is_array());
+
+    std::map<std::string, int> phases;
+    std::map<std::uint32_t, std::string> track_names;
+    std::map<std::uint32_t, nlohmann::json> block_spans;
+    int flags = 0;
+    for (const auto& event : json["traceEvents"]) {
+        ++phases[event["ph"].get<std::string>()];
+        if (event["ph"] == "M" && event["name"] == "thread_name")
+            track_names[event["tid"].get<std::uint32_t>()] = event["args"]["name"];
+        if (event["ph"] == "X") block_spans[event["args"]["block"].get<std::uint32_t>()] = event;
+        if (event["ph"] == "i") {
+            ++flags;
+            CHECK(event["s"] == "t");
+            CHECK(event["cat"] == "tile_flag");
+        }
+    }
+    CHECK(phases["X"] == 4);
+    CHECK(flags == 8); // A and P for tiles 1-3, P for tile 0, A... see lookback_trace()
+    CHECK(track_names == std::map<std::uint32_t, std::string>{{0, "slot 0"}, {1, "slot 1"}});
+    // Block 2 reuses slot 0 after block 0 ends.
+    CHECK(block_spans[0]["tid"] == 0);
+    CHECK(block_spans[2]["tid"] == 0);
+    CHECK(block_spans[2]["ts"].get<std::uint64_t>() >=
+          block_spans[0]["ts"].get<std::uint64_t>() + block_spans[0]["dur"].get<std::uint64_t>());
+    CHECK(block_spans[0]["args"]["recorded_instructions"].get<int>() > 0);
+    CHECK(block_spans[3]["args"]["recorded_instructions"] == 0);
+    CHECK(json["otherData"]["kernel"] == "lookback_scan");
+}
+
+TEST_CASE("without slots, one track per block; an unfinished block ends with the trace") {
+    Trace trace = testing::minimal_trace();
+    std::get<BlockStart>(trace.block_events[0].what).slot.reset();
+    trace.block_events.pop_back(); // no end event: the recording stopped while it ran
+    std::ostringstream out;
+    export_chrome_trace(trace, out);
+    const nlohmann::json json = nlohmann::json::parse(out.str());
+    bool found = false;
+    for (const auto& event : json["traceEvents"]) {
+        if (event["ph"] == "M" && event["name"] == "thread_name") CHECK(event["args"]["name"] == "block 0");
+        if (event["ph"] == "X") {
+            found = true;
+            CHECK(event["ts"] == 0);
+            CHECK(event["dur"] == trace.instructions.back().time);
+        }
+    }
+    CHECK(found);
+}

@@ -1,1 +1,114 @@
+// The writer refuses a Trace the reader would refuse: rules that only a model can break.
+
 #include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+
+#include "scanlab/trace/error.h"
+#include "scanlab/trace/validate.h"
+#include "scanlab/trace/writer.h"
+#include "synthetic_traces.h"
+
+using namespace scanlab::trace;
+
+namespace {
+
+std::string write_error(const Trace& trace) {
+    std::ostringstream out;
+    try {
+        write_trace(trace, out);
+    } catch (const TraceError& error) {
+        CHECK(out.str().empty()); // nothing half-written
+        return error.what();
+    }
+    return "(written without error)";
+}
+
+} // namespace
+
+TEST_CASE("valid synthetic traces validate") {
+    CHECK_NOTHROW(validate_trace(testing::minimal_trace()));
+    CHECK_NOTHROW(validate_trace(testing::lookback_trace()));
+    CHECK_NOTHROW(validate_trace(testing::harris_prescan_trace(false)));
+}
+
+TEST_CASE("values: bytes past the width, values without a type, old values") {
+    Trace trace = testing::minimal_trace();
+    trace.instructions[0].lanes[2].value.bytes[4] = 1;
+    CHECK(write_error(trace) ==
+          "instructions[0].lanes[2].value: bytes past the access width are not zero");
+    trace = testing::minimal_trace();
+    trace.instructions[0].value_type = ValueType::none;
+    CHECK(write_error(trace) ==
+          "instructions[0].lanes[0].value: set, but the instruction's value_type is none");
+    trace = testing::minimal_trace();
+    trace.instructions[0].lanes[1].old = ValueBytes::of(1);
+    CHECK(write_error(trace) ==
+          "instructions[0].lanes[1].old: set, but only atomics with values return an old value");
+}
+
+TEST_CASE("memory objects") {
+    Trace trace = testing::minimal_trace();
+    trace.memory.push_back({"t", MemorySpace::shared, 0, 8, 16, "int", 4});
+    CHECK(write_error(trace) == "memory[3].base: memory[3] overlaps memory[2] \"s\" (bytes 0..15) "
+                                "in block 0's shared memory");
+    trace = testing::minimal_trace();
+    trace.memory[0].base = 64;
+    CHECK(write_error(trace) == "memory[0].base: only shared objects have a base address (must be 0)");
+    trace = testing::minimal_trace();
+    trace.memory[2].block = 1;
+    CHECK(write_error(trace) == "memory[2].block: 1 is not a block of the grid (0..0)");
+    trace = testing::minimal_trace();
+    trace.memory[1].name.clear();
+    CHECK(write_error(trace) == "memory[1].name: empty name");
+    trace = testing::minimal_trace();
+    trace.memory[1].element_size = 0;
+    CHECK(write_error(trace) == "memory[1].element_size: 0 is not an element size");
+}
+
+TEST_CASE("instructions must match their memory and step") {
+    Trace trace = testing::lookback_trace();
+    // Instruction 1 is block 0's store to its own s_tile (memory 4); point it at block 1's.
+    REQUIRE(trace.instructions[1].memory == 4);
+    trace.instructions[1].memory = 5;
+    CHECK(write_error(trace) ==
+          "instructions[1].memory: memory[5] \"s_tile\" is shared memory of block 1, not of block 0");
+    trace = testing::lookback_trace();
+    trace.instructions[1].step = 1;
+    CHECK(write_error(trace) == "instructions[1].step: step 1 belongs to block 1, not block 0");
+}
+
+TEST_CASE("block events") {
+    Trace trace = testing::lookback_trace();
+    // Block 2 starts in slot 0 after block 0 ended; make block 1's slot collide instead.
+    std::get<BlockStart>(trace.block_events[1].what).slot = 0;
+    CHECK(write_error(trace) == "block_events[1].slot: slot 0 still holds block 0");
+    trace = testing::lookback_trace();
+    trace.block_events.insert(trace.block_events.begin() + 1, trace.block_events[0]);
+    CHECK(write_error(trace) == "block_events[1].event: block 0 starts twice");
+    trace = testing::minimal_trace();
+    trace.block_events.push_back({9, 0, TileFlagChange{0, TileFlag::A, ValueType::i32, {}}});
+    CHECK(write_error(trace) ==
+          "block_events[2].event: block 0 changes a tile flag while it is not running");
+    trace = testing::minimal_trace();
+    trace.block_events.insert(trace.block_events.begin() + 1,
+                              {1, 0, TileFlagChange{3, TileFlag::A, ValueType::none, {}}});
+    CHECK(write_error(trace) == "block_events[1].tile: 3 is not a tile (0..0)");
+}
+
+TEST_CASE("launch and sources") {
+    Trace trace = testing::minimal_trace();
+    trace.launch.kernel.clear();
+    CHECK(write_error(trace) == "launch.kernel: empty kernel name");
+    trace = testing::minimal_trace();
+    trace.launch.block.z = 0;
+    CHECK(write_error(trace) == "launch.block[2]: 0 is out of range (1..64)");
+    trace = testing::minimal_trace();
+    std::swap(trace.sources[0].lines[0], trace.sources[0].lines[1]);
+    CHECK(write_error(trace) == "sources[0].lines[1].line: 5 does not follow line 6 (lines are "
+                                "listed once, in increasing order)");
+    trace = testing::minimal_trace();
+    trace.sources[0].path.clear();
+    CHECK(write_error(trace) == "sources[0].path: empty path");
+}

@@ -11,6 +11,7 @@ extern "C" [[noreturn]] void __assert_fail(const char* expr, const char* file, u
                                            const char* function) noexcept {
     simt::detail::Engine* e = simt::detail::active_engine();
     if (e && e->current()) {
+        simt::detail::RuntimeScope scope(e->current());
         std::string what = std::string("assertion `") + expr + "` failed at " + file + ":" +
                            std::to_string(line) + " in " + function;
         try {

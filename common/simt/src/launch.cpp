@@ -11,8 +11,6 @@ namespace simt::detail {
 size_t shared_limit_for(const void* kernel);
 
 namespace {
-uint64_t g_launch_count = 0;
-
 std::string dims(dim3 d) {
     std::ostringstream s;
     s << "(" << d.x << "," << d.y << "," << d.z << ")";
@@ -60,9 +58,9 @@ void run_launch(const LaunchRequest& r) {
                                  "cudaFuncAttributeMaxDynamicSharedMemorySize))"
                                : ""));
 
-    Options opts = options();
-    // Each launch of a run gets its own schedule; the same seed reproduces the whole run.
-    opts.seed = opts.seed * 0x9E3779B97F4A7C15ull + (++g_launch_count);
+    // The schedule is a function of the seed and the launch alone: rerunning a launch with the
+    // same seed reproduces it exactly.
+    const Options& opts = options();
     memory_registry().add(reinterpret_cast<uintptr_t>(r.params), r.params_bytes,
                           RegionKind::parameters, "kernel parameters", false);
     FaultReport result;

@@ -1,5 +1,7 @@
 // The CUDA runtime API of the emulated device. Every call checks its arguments the way the real
 // runtime does, returns the same error codes, and explains a misuse on stderr.
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -65,9 +67,11 @@ static cudaError_t allocate(void** ptr, size_t bytes, RegionKind kind, const cha
         return api_error(cudaErrorMemoryAllocation, call,
                          "the emulated device has 16 GiB and " + std::to_string(bytes) +
                              " more bytes do not fit");
-    size_t rounded = (bytes + 255) / 256 * 256;
-    void* p = std::aligned_alloc(256, rounded);
-    if (!p) return api_error(cudaErrorMemoryAllocation, call, "out of host memory");
+    // Own mappings, away from the host heap: a host pointer passed by mistake is never mistaken
+    // for "just past the end" of a device allocation. Page-aligned (CUDA promises 256 bytes).
+    size_t rounded = (bytes + 4095) / 4096 * 4096;
+    void* p = mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return api_error(cudaErrorMemoryAllocation, call, "out of host memory");
     // Fresh device memory holds garbage on a GPU; a fixed pattern makes unwritten outputs visible.
     std::memset(p, 0xCD, rounded);
     memory_registry().add(reinterpret_cast<uintptr_t>(p), bytes, kind);
@@ -103,8 +107,9 @@ static cudaError_t release(void* ptr, bool host, const char* call) {
                                : "");
         return api_error(host ? cudaErrorInvalidValue : cudaErrorInvalidDevicePointer, call, why);
     }
-    memory_registry().remove(reinterpret_cast<uintptr_t>(ptr));
-    std::free(ptr);
+    Region removed;
+    memory_registry().remove(reinterpret_cast<uintptr_t>(ptr), &removed);
+    munmap(ptr, (removed.bytes + 4095) / 4096 * 4096);
     return cudaSuccess;
 }
 cudaError_t cudaFree(void* ptr) { return release(ptr, false, "cudaFree"); }
