@@ -35,7 +35,7 @@ TEST_CASE("look-back trace: blocks on slot tracks, tile flags as instant events"
         }
     }
     CHECK(phases["X"] == 4);
-    CHECK(flags == 8); // A and P for tiles 1-3, P for tile 0, A... see lookback_trace()
+    CHECK(flags == 7); // tile 0: P; tiles 1-3: A then P
     CHECK(track_names == std::map<std::uint32_t, std::string>{{0, "slot 0"}, {1, "slot 1"}});
     // Block 2 reuses slot 0 after block 0 ends.
     CHECK(block_spans[0]["tid"] == 0);

@@ -14,17 +14,14 @@
 #include "stack_pool.h"
 
 namespace ctx = boost::context;
+using ctx::detail::fcontext_t;
+using ctx::detail::jump_fcontext;
+using ctx::detail::make_fcontext;
+using ctx::detail::transfer_t;
 
 namespace simt::detail {
 
 namespace {
-
-// Keeps a suspended fiber from ever being resumed or unwound: its stack is given back to the
-// pool by the engine, so no kernel code runs after a fault.
-void forget(ctx::fiber&& fiber) {
-    alignas(ctx::fiber) static unsigned char sink[sizeof(ctx::fiber)];
-    new (sink) ctx::fiber(std::move(fiber));
-}
 
 uint3 unflatten(unsigned linear, dim3 shape) {
     return uint3{linear % shape.x, (linear / shape.x) % shape.y, linear / (shape.x * shape.y)};
@@ -68,6 +65,7 @@ Engine::Engine(const LaunchRequest& request, const Options& options, size_t shar
     dispatch_order_.resize(blocks);
     for (unsigned i = 0; i < blocks; ++i) dispatch_order_[i] = i;
     rng_.seed(options.seed);
+    fast_rng_ = (options.seed + 1) * 0x9E3779B97F4A7C15ull;
     if (options.dispatch == Dispatch::shuffled)
         std::shuffle(dispatch_order_.begin(), dispatch_order_.end(), rng_);
     slice_limit_ = 64;
@@ -135,11 +133,10 @@ void Engine::dispatch_block(unsigned linear) {
         th.warp = &b->warps[t / 32];
         th.warp->lanes[th.lane] = &th;
         th.warp->lane_count = th.lane + 1;
+        th.warp->slice_limit = slice_limit_ * th.warp->lane_count;
         th.warp->runnable++;
-        th.cont = ctx::fiber(std::allocator_arg, PooledStackAllocator{options_.stack_bytes, &th.stack},
-                             [this, self = &th](ctx::fiber&& caller) {
-                                 return thread_main(self, std::move(caller));
-                             });
+        th.stack = stack_pool().allocate(options_.stack_bytes);
+        th.ctx = make_fcontext(th.stack.sp, th.stack.size, &Engine::thread_entry);
     }
     for (Warp& w : b->warps) warp_ring_.push_back(&w);
     resident_.push_back(std::move(block));
@@ -148,6 +145,7 @@ void Engine::dispatch_block(unsigned linear) {
 
 void Engine::retire_block(Block* block) {
     if (last_block_ == block) last_block_ = nullptr;
+    release_stacks(block);
     // Keep the cursor on the same next warp after the block's warps leave the ring.
     size_t before_cursor = 0;
     for (size_t i = 0; i < ring_cursor_ && i < warp_ring_.size(); ++i)
@@ -198,6 +196,7 @@ Warp* Engine::pick_warp() {
 }
 
 void Engine::run_warp(Warp* warp) {
+    // (transfer from the scheduler: `nullptr` is the scheduler's side)
     warp->slice_steps = 0;
     for (unsigned k = 0; k < warp->lane_count; ++k) {
         Thread* t = warp->lanes[(warp->cursor + k) % warp->lane_count];
@@ -209,23 +208,23 @@ void Engine::run_warp(Warp* warp) {
 }
 
 void Engine::transfer(Thread* from, Thread* to) {
-    ctx::fiber& target = to ? to->cont : scheduler_cont_;
-    switching_from_ = from;
+    fcontext_t target = to ? to->ctx : scheduler_ctx_;
     current_ = to;
-    ctx::fiber back = std::move(target).resume();
-    adopt_continuation(std::move(back));
+    // The data passed is who is leaving; whoever resumes us tells us the same of itself, and we
+    // keep its context so it can be resumed later.
+    transfer_t back = jump_fcontext(target, from);
+    Thread* left = static_cast<Thread*>(back.data);
+    (left ? left->ctx : scheduler_ctx_) = back.fctx;
 }
 
-void Engine::adopt_continuation(ctx::fiber&& cont) {
-    if (switching_from_)
-        switching_from_->cont = std::move(cont);
-    else
-        scheduler_cont_ = std::move(cont);
+void Engine::thread_entry(transfer_t from) {
+    Engine* self = g_active_engine;
+    Thread* left = static_cast<Thread*>(from.data);
+    (left ? left->ctx : self->scheduler_ctx_) = from.fctx;
+    self->thread_main(self->current_);
 }
 
-ctx::fiber Engine::thread_main(Thread* self, ctx::fiber&& caller) {
-    adopt_continuation(std::move(caller));
-    self->started = true;
+void Engine::thread_main(Thread* self) {
     std::string escaped;
     try {
         request_.entry(request_.params);
@@ -240,13 +239,14 @@ ctx::fiber Engine::thread_main(Thread* self, ctx::fiber&& caller) {
     if (!escaped.empty())
         fault(FaultKind::exception, cudaErrorLaunchFailure,
               "a C++ exception escaped the kernel: " + escaped, nullptr);
-    return finish_thread(self);
+    finish_thread(self);
 }
 
-ctx::fiber Engine::finish_thread(Thread* self) {
+void Engine::finish_thread(Thread* self) {
     Warp* w = self->warp;
     Block* b = self->block;
     self->state = ThreadState::exited;
+    self->finished = true;
     w->runnable--;
     w->exited_mask |= 1u << self->lane;
     b->live--;
@@ -262,9 +262,9 @@ ctx::fiber Engine::finish_thread(Thread* self) {
     }
     Thread* next = next_lane_after(self, true);
     if (!next) w->cursor = 0;
-    switching_from_ = self;
-    current_ = next;
-    return std::move(next ? next->cont : scheduler_cont_);
+    // This stack is never resumed again; the block gives it back to the pool when it retires.
+    transfer(self, next);
+    std::abort();
 }
 
 void Engine::check_barrier_with_exits(Block* b, Thread* exiting) {
@@ -286,25 +286,14 @@ void Engine::check_barrier_with_exits(Block* b, Thread* exiting) {
           exiting);
 }
 
-Thread* Engine::next_lane_after(Thread* me, bool count_round) {
-    Warp* w = me->warp;
-    const unsigned n = w->lane_count;
-    unsigned i = me->lane;
-    for (unsigned k = 0; k < n; ++k) {
-        if (++i == n) {
-            i = 0;
-            if (count_round) w->round++; // wrapped past the last lane: one rotation done
-        }
-        if (w->lanes[i]->state == ThreadState::runnable) return w->lanes[i];
-    }
-    return nullptr;
-}
-
 Thread* Engine::random_lane(Warp* w) {
     if (w->runnable == 0) return nullptr;
-    unsigned pick = static_cast<unsigned>(rng_() % w->runnable);
-    for (unsigned i = 0; i < w->lane_count; ++i)
-        if (w->lanes[i]->state == ThreadState::runnable && pick-- == 0) return w->lanes[i];
+    // A random starting lane, then the first runnable one from there: O(1) when most can run.
+    unsigned i = static_cast<unsigned>(next_random() % w->lane_count);
+    for (unsigned k = 0; k < w->lane_count; ++k) {
+        if (w->lanes[i]->state == ThreadState::runnable) return w->lanes[i];
+        if (++i == w->lane_count) i = 0;
+    }
     return nullptr;
 }
 
@@ -328,25 +317,6 @@ void Engine::block_and_switch(Thread* me) {
         me->warp->cursor = 0;
         transfer(me, nullptr);
     }
-}
-
-void Engine::switch_for_mode(Thread* me) {
-    Warp* w = me->warp;
-    if (++w->slice_steps >= slice_limit_ * w->lane_count) {
-        // End of this warp's turn: let other warps (and blocks) run, e.g. the one a spin waits on.
-        w->slice_steps = 0;
-        last_block_ = nullptr; // and no preference for this block: it may be spinning
-        w->cursor = (me->lane + 1) % w->lane_count;
-        transfer(me, nullptr);
-        return;
-    }
-    Thread* next = nullptr;
-    if (options_.mode == Mode::lockstep) {
-        next = next_lane_after(me, true);
-    } else if (rng_() & 1u) {
-        next = random_lane(w);
-    }
-    if (next && next != me) transfer(me, next);
 }
 
 void Engine::scheduling_point() {
@@ -374,32 +344,9 @@ void Engine::sleep_point(const void* site) {
     transfer(me, nullptr);
 }
 
-void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
-                              const void* site) {
-    Thread* me = current_;
-    RuntimeScope scope(me);
-    if (address - me->stack_lo() < me->stack.size) return; // the thread's own locals
-    Block* b = me->block;
-    const uintptr_t shared_lo = b->shared_base();
-    if (address - shared_lo < b->shared_capacity) {
-        if (address + bytes > shared_lo + b->shared_used) [[unlikely]]
-            shared_out_of_bounds(address, bytes, kind, site);
-    } else {
-        const Region* r = memory_registry().find_range(address, bytes);
-        if (!r || (kind != AccessKind::read && !r->writable_from_device)) [[unlikely]]
-            check_unregistered(r, address, bytes, kind, site);
-    }
-    if ((address & (bytes - 1)) != 0 && (bytes & (bytes - 1)) == 0 && bytes <= 16) [[unlikely]]
-        misaligned(address, bytes, site);
-    if (kind == AccessKind::write)
-        note_progress();
-    else if (kind == AccessKind::read && is_volatile)
-        poll_point(site); // atomics decide for themselves: only a change is progress
-    switch_for_mode(me);
-}
-
 void Engine::shared_out_of_bounds(uintptr_t address, size_t bytes, AccessKind kind,
                                   const void* site) {
+    RuntimeScope scope(current_);
     Block* b = current_->block;
     std::ostringstream msg;
     msg << "out-of-bounds shared memory " << (kind == AccessKind::read ? "read" : "write") << " of "
@@ -413,6 +360,7 @@ void Engine::shared_out_of_bounds(uintptr_t address, size_t bytes, AccessKind ki
 
 void Engine::check_unregistered(const Region* r, uintptr_t address, size_t bytes, AccessKind kind,
                                 const void* site) {
+    RuntimeScope scope(current_);
     if (!r) {
         // Constant data of the program (string literals, static const tables) may be read.
         if (kind == AccessKind::read && readonly_image_contains(address, bytes)) return;
@@ -425,6 +373,7 @@ void Engine::check_unregistered(const Region* r, uintptr_t address, size_t bytes
 }
 
 void Engine::misaligned(uintptr_t address, size_t bytes, const void* site) {
+    RuntimeScope scope(current_);
     std::ostringstream msg;
     msg << "misaligned " << bytes << "-byte access at address 0x" << std::hex << address
         << ": GPU memory accesses must be aligned to their size";
@@ -694,16 +643,19 @@ void Engine::report_deadlock(const std::string& headline) {
 }
 
 void Engine::abandon_all() {
-    for (auto& block : resident_)
-        for (Thread& t : block->threads) {
-            if (t.cont) forget(std::move(t.cont));
-            if (t.stack.sp) {
-                stack_pool().release(t.stack);
-                t.stack.sp = nullptr;
-            }
-        }
+    // Threads that did not finish (after a fault) are simply never resumed: no kernel code runs
+    // again, and their stacks go back to the pool with the finished ones'.
+    for (auto& block : resident_) release_stacks(block.get());
     resident_.clear();
     warp_ring_.clear();
+}
+
+void Engine::release_stacks(Block* block) {
+    for (Thread& t : block->threads)
+        if (t.stack.sp) {
+            stack_pool().release(t.stack);
+            t.stack.sp = nullptr;
+        }
 }
 
 } // namespace simt::detail

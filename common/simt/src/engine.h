@@ -9,11 +9,13 @@
 #include <string>
 #include <vector>
 
-#include <boost/context/fiber.hpp>
+#include <boost/context/detail/fcontext.hpp>
+#include <boost/context/stack_context.hpp>
 
 #include "simt/device.h"
 #include "simt/launch.h"
 #include "simt/shared.h"
+#include "memory_registry.h"
 #include "simt/options.h"
 #include "simt/report.h"
 
@@ -31,7 +33,7 @@ const char* to_string(CollectiveKind kind);
 enum class AccessKind : uint8_t { read, write, atomic };
 
 struct Thread {
-    boost::context::fiber cont; // where this thread resumes (empty while it runs)
+    boost::context::detail::fcontext_t ctx = nullptr; // where it resumes (stale while it runs)
     boost::context::stack_context stack{};
     uint3 idx{};
     unsigned linear = 0; // index in the block
@@ -39,7 +41,7 @@ struct Thread {
     Warp* warp = nullptr;
     Block* block = nullptr;
     ThreadState state = ThreadState::runnable;
-    bool started = false;
+    bool finished = false;
     // Set while the thread runs emulator code: inline library functions (std::string...) may be
     // shared with instrumented kernel objects by the linker, and their accesses are not the
     // kernel's.
@@ -68,6 +70,7 @@ struct Warp {
     unsigned cursor = 0;    // lane to resume first
     uint64_t round = 0;     // completed rotations over the lanes (lockstep)
     uint64_t slice_steps = 0;
+    uint64_t slice_limit = 0; // scheduling points in one turn of the warp
 };
 
 struct SharedAllocation {
@@ -136,9 +139,9 @@ class Engine {
     void run_warp(Warp* warp);
     // Switches from the running thread (or the scheduler, nullptr) to `to` (or the scheduler).
     void transfer(Thread* from, Thread* to);
-    void adopt_continuation(boost::context::fiber&& cont);
-    boost::context::fiber thread_main(Thread* self, boost::context::fiber&& caller);
-    boost::context::fiber finish_thread(Thread* self);
+    static void thread_entry(boost::context::detail::transfer_t from);
+    void thread_main(Thread* self);
+    [[noreturn]] void finish_thread(Thread* self);
     Thread* next_lane_after(Thread* me, bool count_round);
     Thread* random_lane(Warp* warp);
     void block_and_switch(Thread* me);
@@ -148,6 +151,7 @@ class Engine {
     void try_complete_collective(Thread* arriving);
     void report_deadlock(const std::string& headline);
     void abandon_all();
+    void release_stacks(Block* block);
     bool same_barrier(const void* a, const void* b);
     [[noreturn, gnu::noinline, gnu::cold]] void shared_out_of_bounds(uintptr_t address,
                                                                     size_t bytes, AccessKind kind,
@@ -175,8 +179,17 @@ class Engine {
     static constexpr unsigned kSameBlockTurns = 256;
     Thread* current_ = nullptr;
     Thread* switching_from_ = nullptr;
-    boost::context::fiber scheduler_cont_;
+    boost::context::detail::fcontext_t scheduler_ctx_ = nullptr;
     std::mt19937_64 rng_;
+    uint64_t fast_rng_ = 0x9E3779B97F4A7C15ull;
+    static constexpr uint64_t kItsSwitchMask = 7;
+    // xorshift64*: cheap enough for a draw on every memory access.
+    uint64_t next_random() {
+        fast_rng_ ^= fast_rng_ >> 12;
+        fast_rng_ ^= fast_rng_ << 25;
+        fast_rng_ ^= fast_rng_ >> 27;
+        return (fast_rng_ * 0x2545F4914F6CDD1Dull) >> 32;
+    }
     uint64_t polls_since_progress_ = 0;
     uint64_t slice_limit_ = 64;
     std::map<std::pair<const void*, const void*>, bool> barrier_aliases_;
@@ -210,6 +223,66 @@ inline Engine& engine_for(const char* what) {
     if (!e || !e->current()) [[unlikely]]
         outside_kernel(what);
     return *e;
+}
+
+// The hot path: every kernel memory access comes through here.
+inline Thread* Engine::next_lane_after(Thread* me, bool count_round) {
+    Warp* w = me->warp;
+    const unsigned n = w->lane_count;
+    unsigned i = me->lane;
+    for (unsigned k = 0; k < n; ++k) {
+        if (++i == n) {
+            i = 0;
+            if (count_round) w->round++; // wrapped past the last lane: one rotation done
+        }
+        if (w->lanes[i]->state == ThreadState::runnable) return w->lanes[i];
+    }
+    return nullptr;
+}
+
+inline void Engine::switch_for_mode(Thread* me) {
+    Warp* w = me->warp;
+    if (++w->slice_steps >= w->slice_limit) [[unlikely]] {
+        // End of this warp's turn: let other warps (and blocks) run, e.g. the one a spin waits on.
+        w->slice_steps = 0;
+        last_block_ = nullptr; // and no preference for this block: it may be spinning
+        w->cursor = (me->lane + 1) % w->lane_count;
+        transfer(me, nullptr);
+        return;
+    }
+    Thread* next = nullptr;
+    if (options_.mode == Mode::lockstep) {
+        next = next_lane_after(me, true);
+    } else if ((next_random() & kItsSwitchMask) == 0) {
+        // Independent thread scheduling: at a random eighth of the accesses, another lane of
+        // the warp takes over. Barriers and warp intrinsics switch in every mode.
+        next = random_lane(w);
+    }
+    if (next && next != me) transfer(me, next);
+}
+
+inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind kind,
+                                     bool is_volatile, const void* site) {
+    Thread* me = current_;
+    Block* b = me->block;
+    const uintptr_t shared_lo = b->shared_base();
+    if (address - shared_lo < b->shared_capacity) {
+        if (address + bytes > shared_lo + b->shared_used) [[unlikely]]
+            shared_out_of_bounds(address, bytes, kind, site);
+    } else if (address - me->stack_lo() < me->stack.size) {
+        return; // the thread's own locals
+    } else {
+        const Region* r = memory_registry().find_range(address, bytes);
+        if (!r || (kind != AccessKind::read && !r->writable_from_device)) [[unlikely]]
+            check_unregistered(r, address, bytes, kind, site);
+    }
+    if ((address & (bytes - 1)) != 0 && (bytes & (bytes - 1)) == 0 && bytes <= 16) [[unlikely]]
+        misaligned(address, bytes, site);
+    if (kind == AccessKind::write)
+        note_progress();
+    else if (is_volatile && kind == AccessKind::read)
+        poll_point(site); // atomics decide for themselves: only a change is progress
+    switch_for_mode(me);
 }
 
 } // namespace simt::detail

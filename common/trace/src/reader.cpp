@@ -58,6 +58,7 @@ class DocumentParser {
         std::size_t count = 0; // arrays: elements so far
         std::string key;       // objects: the current field
         std::vector<std::string> keys;
+        bool child_open = false; // the current field or element has begun and not ended
     };
 
     bool on_event(Json::parse_event_t event, Json& parsed);
@@ -65,7 +66,8 @@ class DocumentParser {
     void on_key(const std::string& name);
     void check_top_level_value(const Json* value, bool is_array);
     void convert_element(const Json& element);
-    void check_count(std::size_t count, std::uint64_t limit, std::string_view what,
+    // Refuses a document once `count` (what it holds so far) passes `limit`.
+    void check_count(std::uint64_t count, std::uint64_t limit, std::string_view what,
                      std::string_view limit_name) const;
     [[noreturn]] void fail_here(const std::string& detail) const;
     std::string current_path() const;
@@ -80,6 +82,7 @@ class DocumentParser {
         frame.count = 0;
         frame.key.clear();
         frame.keys.clear();
+        frame.child_open = false;
     }
 
     std::string_view text_;
@@ -95,6 +98,8 @@ std::string DocumentParser::current_path() const {
     std::string path;
     for (std::size_t i = 0; i < open_; ++i) {
         const Frame& frame = frames_[i];
+        // Past a completed field or element, the problem lies in the container itself.
+        if (i + 1 == open_ && !frame.child_open) break;
         if (frame.is_array) {
             path += cat('[', frame.count == 0 ? 0 : frame.count - 1, ']');
         } else if (!frame.key.empty()) {
@@ -127,6 +132,7 @@ bool DocumentParser::on_event(Json::parse_event_t event, Json& parsed) {
     case Event::object_end:
     case Event::array_end:
         --open_;
+        if (open_ > 0) frames_[open_ - 1].child_open = false;
         if (event == Event::object_end && open_ == 2 && in_section_array()) {
             convert_element(parsed);
             return false; // converted: drop it from the DOM
@@ -144,9 +150,11 @@ void DocumentParser::on_element(const Json* value, bool is_array) {
     }
     Frame& parent = frames_[open_ - 1];
     if (parent.is_array) ++parent.count;
+    parent.child_open = true;
     if (open_ == 1) check_top_level_value(value, is_array);
     if (open_ == 2 && in_section_array() && (value || is_array))
         fail_here("expected an object, got " + (value ? describe(*value) : std::string("an array")));
+    if (value) parent.child_open = false; // a scalar is complete when it is reported
 }
 
 void DocumentParser::on_key(const std::string& name) {
@@ -154,6 +162,7 @@ void DocumentParser::on_key(const std::string& name) {
     if (frame.keys.size() >= kMaxFields)
         fail_here(cat("more than ", kMaxFields, " fields in one object"));
     frame.key = name;
+    frame.child_open = true;
     if (std::find(frame.keys.begin(), frame.keys.end(), name) != frame.keys.end())
         fail_here("duplicate field");
     frame.keys.push_back(name);
@@ -189,9 +198,9 @@ void DocumentParser::check_top_level_value(const Json* value, bool is_array) {
     }
 }
 
-void DocumentParser::check_count(std::size_t count, std::uint64_t limit, std::string_view what,
+void DocumentParser::check_count(std::uint64_t count, std::uint64_t limit, std::string_view what,
                                  std::string_view limit_name) const {
-    if (count >= limit)
+    if (count > limit)
         throw TraceError(frames_[0].key, cat("more than ", limit, ' ', what, " (Limits::", limit_name,
                                              "); refusing to load a trace this large"));
 }
@@ -202,30 +211,30 @@ void DocumentParser::convert_element(const Json& element) {
     const Path path(section, position);
     switch (section_of(frames_[0].key)) {
     case Section::sources:
-        check_count(trace_.sources.size(), limits_.max_sources, "source files", "max_sources");
+        check_count(trace_.sources.size() + 1, limits_.max_sources, "source files",
+                    "max_sources");
         trace_.sources.push_back(detail::read_source(element, path));
         source_lines_ += trace_.sources.back().lines.size();
-        check_count(source_lines_ - 1, limits_.max_source_lines, "source lines",
-                    "max_source_lines");
+        check_count(source_lines_, limits_.max_source_lines, "source lines", "max_source_lines");
         break;
     case Section::memory:
-        check_count(trace_.memory.size(), limits_.max_memory_objects, "memory objects",
+        check_count(trace_.memory.size() + 1, limits_.max_memory_objects, "memory objects",
                     "max_memory_objects");
         trace_.memory.push_back(detail::read_memory_object(element, path, position));
         break;
     case Section::steps:
-        check_count(trace_.steps.size(), limits_.max_steps, "steps", "max_steps");
+        check_count(trace_.steps.size() + 1, limits_.max_steps, "steps", "max_steps");
         trace_.steps.push_back(detail::read_step(element, path, position));
         break;
     case Section::instructions:
-        check_count(trace_.instructions.size(), limits_.max_instructions, "instructions",
+        check_count(trace_.instructions.size() + 1, limits_.max_instructions, "instructions",
                     "max_instructions");
         trace_.instructions.push_back(detail::read_instruction(element, path, position));
         lanes_ += trace_.instructions.back().lanes.size();
-        check_count(lanes_ - 1, limits_.max_lanes, "lanes in all", "max_lanes");
+        check_count(lanes_, limits_.max_lanes, "lanes in all", "max_lanes");
         break;
     case Section::block_events:
-        check_count(trace_.block_events.size(), limits_.max_block_events, "block events",
+        check_count(trace_.block_events.size() + 1, limits_.max_block_events, "block events",
                     "max_block_events");
         trace_.block_events.push_back(detail::read_block_event(element, path));
         break;
@@ -233,11 +242,17 @@ void DocumentParser::convert_element(const Json& element) {
     }
 }
 
-// nlohmann's message without its "[json.exception...] parse error at ...: " prefix.
-std::string parse_error_reason(const std::string& what) {
-    const std::size_t start = what.find("parse error");
-    const std::size_t colon = what.find(": ", start == std::string::npos ? 0 : start);
-    return colon == std::string::npos ? what : what.substr(colon + 2);
+// nlohmann's message without its "[json.exception.x.n] " and "parse error at ...: " prefixes.
+std::string nlohmann_reason(std::string_view what) {
+    if (what.starts_with("[json.exception.")) {
+        const std::size_t end = what.find("] ");
+        if (end != std::string_view::npos) what.remove_prefix(end + 2);
+    }
+    if (what.starts_with("parse error")) {
+        const std::size_t colon = what.find(": ");
+        if (colon != std::string_view::npos) what.remove_prefix(colon + 2);
+    }
+    return std::string(what);
 }
 
 Trace DocumentParser::parse() {
@@ -263,10 +278,10 @@ Trace DocumentParser::parse() {
         throw TraceError(current_path(),
                          cat(offset >= text_.size() ? "truncated JSON" : "invalid JSON",
                              " at byte offset ", offset, " (line ", line, ", column ", column,
-                             "): ", parse_error_reason(error.what())));
+                             "): ", nlohmann_reason(error.what())));
     } catch (const Json::exception& error) {
         // Number overflow ("1e999") and similar; they carry no position.
-        throw TraceError(current_path(), cat("invalid JSON: ", parse_error_reason(error.what())));
+        throw TraceError(current_path(), cat("invalid JSON: ", nlohmann_reason(error.what())));
     }
 
     if (!root.is_object())

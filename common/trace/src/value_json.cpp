@@ -1,7 +1,6 @@
 #include "value_json.h"
 
 #include <bit>
-#include <cfloat>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -82,9 +81,11 @@ template <class T>
 T read_float(const Json& json, const Path& path, ValueType type) {
     if (json.is_number()) {
         const double value = json.get<double>();
-        // Converting a double outside float's range is undefined behaviour.
+        // Only doubles that round to a finite float convert: below the midpoint between FLT_MAX
+        // and 2^128 (FLT_MAX's own shortest text, 3.4028235e+38, lies above FLT_MAX).
         if constexpr (sizeof(T) == 4) {
-            if (!(std::fabs(value) <= FLT_MAX))
+            constexpr double kFirstOverflow = 0x1.ffffffp+127;
+            if (!(std::fabs(value) < kFirstOverflow))
                 fail(path, cat(describe(json), " is out of range for f32"));
         }
         return static_cast<T>(value);

@@ -18,7 +18,7 @@ enum class Dispatch {
 };
 
 struct Options {
-    Mode mode = Mode::lockstep;
+    Mode mode = Mode::its; // like the GPUs the labs target (Volta and later)
     Dispatch dispatch = Dispatch::in_order;
     uint64_t seed = 1;
     int multiprocessors = 4;          // emulated SMs: with occupancy, the resident-block window

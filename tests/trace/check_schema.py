@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Checks docs/trace.schema.json against the trace fixtures and the documentation's example.
+
+usage: check_schema.py SCHEMA FIXTURES_DIR TRACE_FORMAT_MD
+Exits 77 (ctest: skipped) when Python's jsonschema package is not installed.
+"""
+import copy
+import json
+import pathlib
+import sys
+
+try:
+    import jsonschema
+except ImportError:
+    print("jsonschema is not installed (Debian: python3-jsonschema); skipping")
+    sys.exit(77)
+
+MARKER = "<!-- example: trace_make_fixtures --example -->\n```json\n"
+
+
+def main():
+    schema_path, fixtures_dir, doc_path = map(pathlib.Path, sys.argv[1:4])
+    schema = json.loads(schema_path.read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+
+    documents = {p.name: json.loads(p.read_text()) for p in sorted(fixtures_dir.glob("*.trace.json"))}
+    doc = doc_path.read_text()
+    start = doc.index(MARKER) + len(MARKER)
+    documents["trace-format.md example"] = json.loads(doc[start:doc.index("```\n", start)])
+
+    failures = 0
+    for name, document in documents.items():
+        errors = list(validator.iter_errors(document))
+        for error in errors[:5]:
+            print(f"{name}: {'/'.join(map(str, error.absolute_path))}: {error.message}")
+        failures += bool(errors)
+        print(f"{name}: {'INVALID' if errors else 'valid'}")
+
+    # The schema must also refuse: a lane index of 40, a missing field, an unknown field, a store
+    # with a writer, a second version.
+    example = documents["trace-format.md example"]
+    broken = []
+    for edit in (
+        lambda d: d["instructions"][1]["lanes"][3].update(lane=40),
+        lambda d: d["launch"].pop("kernel"),
+        lambda d: d["launch"].update(colour="red"),
+        lambda d: d["instructions"][3]["lanes"][0].update(writer={"instruction": 1, "thread": 0}),
+        lambda d: d.update(version=2),
+    ):
+        document = copy.deepcopy(example)
+        edit(document)
+        broken.append(validator.is_valid(document))
+    if any(broken):
+        print(f"the schema accepts invalid documents: {broken}")
+        failures += 1
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
