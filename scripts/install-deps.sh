@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Scan Lab needs, and only those that are missing.
+#   scripts/install-deps.sh            build + tests (emulator, labs, tools)
+#   scripts/install-deps.sh --all      also the visualizer, headless display, plots and fuzzing
+# Runs apt-get as root, or through sudo. Prints what it would install when it cannot.
+set -euo pipefail
+
+core=(cmake ninja-build g++ binutils python3 libboost-context-dev doctest-dev
+      nlohmann-json3-dev libcli11-dev libfmt-dev)
+extra=(libimgui-dev libglfw3-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri
+       mesa-utils python3-matplotlib clang libclang-rt-14-dev)
+
+wanted=("${core[@]}")
+if [[ "${1:-}" == "--all" ]]; then wanted+=("${extra[@]}"); fi
+
+missing=()
+for p in "${wanted[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+if ((${#missing[@]} == 0)); then exit 0; fi
+
+if [[ $(id -u) -eq 0 ]]; then
+    sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+    sudo=(sudo)
+else
+    echo "scanlab: these Debian packages are missing: ${missing[*]}" >&2
+    echo "scanlab: install them as root: apt-get install -y ${missing[*]}" >&2
+    exit 1
+fi
+echo "scanlab: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,90 @@
+// The main job: runs every lab's reference solution on this backend and prints a table.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <random>
+#include <string>
+
+#include "lab_entry.h"
+
+#ifdef SCANLAB_BACKEND_SIMT
+#include "simt/options.h"
+#endif
+
+namespace scanlab::run {
+std::vector<LabEntry>& lab_entries() {
+    static std::vector<LabEntry> entries;
+    return entries;
+}
+} // namespace scanlab::run
+
+int main(int argc, char** argv) {
+    using namespace scanlab::run;
+#ifdef SCANLAB_BACKEND_SIMT
+    const char* backend = "simt (CPU emulator)";
+    try {
+        argc = simt::consume_cli_flags(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 2;
+    }
+#else
+    const char* backend = "cuda";
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        std::printf("cuda backend: no GPU on this machine, nothing to run\n");
+        return 77;
+    }
+#endif
+    uint64_t seed = std::random_device{}();
+    for (int i = 1; i < argc; ++i) {
+        if (std::strncmp(argv[i], "--seed=", 7) == 0) {
+            seed = std::strtoull(argv[i] + 7, nullptr, 10);
+        } else {
+            std::fprintf(stderr,
+                         "usage: %s [--seed=N] [--simt-mode=its|lockstep] "
+                         "[--simt-dispatch=in-order|shuffled] [--simt-seed=N]\n",
+                         argv[0]);
+            return 2;
+        }
+    }
+    auto& entries = lab_entries();
+    std::sort(entries.begin(), entries.end(),
+              [](const LabEntry& a, const LabEntry& b) { return a.lab < b.lab; });
+
+    cudaDeviceProp prop{};
+    cudaGetDeviceProperties(&prop, 0);
+    std::printf("\nScan Lab: reference solutions on %s: %s (input seed %llu)\n", backend,
+                prop.name, static_cast<unsigned long long>(seed));
+#ifdef SCANLAB_BACKEND_SIMT
+    std::printf("emulator: mode %s, dispatch %s, seed %llu\n",
+                simt::to_string(simt::options().mode).c_str(),
+                simt::to_string(simt::options().dispatch).c_str(),
+                static_cast<unsigned long long>(simt::options().seed));
+#endif
+    std::printf("\n%-4s %-44s %-10s %10s %-8s %10s %12s\n", "lab", "what", "backend", "n",
+                "correct", "time ms", "Melem/s");
+    std::printf("%s\n", std::string(104, '-').c_str());
+    int failures = 0;
+    for (const LabEntry& e : entries) {
+        std::printf("%-4s %-44s ", e.lab.c_str(), e.title.c_str());
+        std::fflush(stdout);
+        RunResult r;
+        try {
+            r = e.run(seed);
+        } catch (const std::exception& ex) {
+            r.correct = false;
+            r.detail = ex.what();
+        }
+        if (!r.correct) ++failures;
+        std::printf("%-10s %10lld %-8s %10.3f %12.2f\n",
+                    std::string(backend).substr(0, std::string(backend).find(' ')).c_str(), r.n,
+                    r.correct ? "yes" : "NO", r.ms, r.ms > 0 ? r.n / (r.ms * 1e3) : 0.0);
+        if (!r.correct || !r.detail.empty()) std::printf("     %s\n", r.detail.c_str());
+    }
+    std::printf("\n%zu lab(s) run, %d incorrect\n", entries.size(), failures);
+    return failures == 0 ? 0 : 1;
+}
