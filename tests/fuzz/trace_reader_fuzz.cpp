@@ -25,7 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     limits.max_object_bytes = 1 << 20;
     Trace trace;
     try {
-        trace = read_trace_text(std::string_view(reinterpret_cast<const char*>(data), size), limits);
+        trace =
+            read_trace_text(std::string_view(reinterpret_cast<const char*>(data), size), limits);
     } catch (const TraceError&) {
         return 0; // refused, as it should be
     }

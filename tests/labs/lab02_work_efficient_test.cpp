@@ -49,6 +49,12 @@ std::string lab_hint(int n, bool a_power_of_two_passed, int largest_passed) {
     return "";
 }
 
+std::string with_hint(const std::string& message, int n, bool a_power_of_two_passed,
+                      int largest_passed) {
+    const std::string hint = lab_hint(n, a_power_of_two_passed, largest_passed);
+    return hint.empty() ? message : message + "\n  lab 02 hint: " + hint;
+}
+
 // Stops at the first failing size: the later ones would report the same mistake.
 template <class Op>
 void check_all_sizes(ScanKind kind) {
@@ -60,15 +66,15 @@ void check_all_sizes(ScanKind kind) {
             result = scanlab::test::run_device_scan<Op>("lab02::work_efficient_scan", n, kind,
                                                         work_efficient<Op>);
         } catch (const std::exception& error) { // a fault in the kernel, or a failed launch
-            const std::string hint = lab_hint(n, a_power_of_two_passed, largest_passed);
-            FAIL_CHECK(error.what() << (hint.empty() ? "" : "\n  lab 02 hint: ") << hint
-                                    << "\n  to reproduce: run again with SCANLAB_SEED="
-                                    << scanlab::test::seed());
+            const std::string message =
+                with_hint(error.what(), n, a_power_of_two_passed, largest_passed) +
+                "\n  to reproduce: run again with SCANLAB_SEED=" +
+                std::to_string(scanlab::test::seed());
+            FAIL_CHECK(message);
             return;
         }
         if (!result.ok) {
-            const std::string hint = lab_hint(n, a_power_of_two_passed, largest_passed);
-            FAIL_CHECK(result.message << (hint.empty() ? "" : "\n  lab 02 hint: ") << hint);
+            FAIL_CHECK(with_hint(result.message, n, a_power_of_two_passed, largest_passed));
             return;
         }
         if (is_power_of_two(n)) a_power_of_two_passed = true;

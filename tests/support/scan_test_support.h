@@ -342,6 +342,10 @@ std::string hint_for(std::span<const typename Op::value_type> in,
                "threads of different warps do not run in lockstep; look for a missing "
                "__syncthreads() or a value read while another thread overwrites it (single "
                "buffer)";
+    if (options.on_device)
+        return "no usual mistake fits; if the wrong values change from run to run, suspect a "
+               "race: a missing __syncthreads(), or a value read while another thread "
+               "overwrites it (single buffer)";
     if constexpr (std::is_floating_point_v<T>) {
         return "the difference is larger than rounding can explain (tolerance " + show<Op>(tol[i]) +
                "): an element is missing or counted twice";

@@ -15,7 +15,8 @@ using namespace scanlab::trace;
 namespace {
 
 // Lanes in `mask` access the byte address address(lane) with `width` bytes.
-BankConflicts warp_access(std::uint32_t width, const std::function<std::uint64_t(std::uint32_t)>& address,
+BankConflicts warp_access(std::uint32_t width,
+                          const std::function<std::uint64_t(std::uint32_t)>& address,
                           std::uint32_t mask = 0xffffffffu) {
     std::vector<LaneAddress> lanes;
     for (std::uint32_t lane = 0; lane < 32; ++lane)
@@ -95,7 +96,8 @@ TEST_CASE("inactive lanes do not count") {
     CHECK(none.ideal_wavefronts == 0);
     CHECK(none.conflicts == 0);
     // 64-bit with only the first half-warp active: one phase, ideal 1.
-    const BankConflicts half = warp_access(8, [](std::uint32_t i) { return 8u * i; }, 0x0000ffffu);
+    const BankConflicts half = warp_access(
+        8, [](std::uint32_t i) { return 8u * i; }, 0x0000ffffu);
     CHECK(half.wavefronts == 1);
     CHECK(half.ideal_wavefronts == 1);
     CHECK(half.conflicts == 0);
@@ -119,7 +121,8 @@ TEST_CASE("narrow accesses share words") {
 
 TEST_CASE("per-lane banks and distinct words per bank") {
     const BankConflicts stride2 = warp_access(4, [](std::uint32_t i) { return 8u * i; });
-    for (std::uint32_t lane = 0; lane < 32; ++lane) CHECK(stride2.lane_bank[lane] == (2 * lane) % 32);
+    for (std::uint32_t lane = 0; lane < 32; ++lane)
+        CHECK(stride2.lane_bank[lane] == (2 * lane) % 32);
     for (std::uint32_t bank = 0; bank < 32; ++bank)
         CHECK(stride2.phases[0].words_per_bank[bank] == (bank % 2 == 0 ? 2 : 0));
     CHECK(stride2.active_mask == 0xffffffffu);

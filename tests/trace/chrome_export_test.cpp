@@ -56,7 +56,8 @@ TEST_CASE("without slots, one track per block; an unfinished block ends with the
     const nlohmann::json json = nlohmann::json::parse(out.str());
     bool found = false;
     for (const auto& event : json["traceEvents"]) {
-        if (event["ph"] == "M" && event["name"] == "thread_name") CHECK(event["args"]["name"] == "block 0");
+        if (event["ph"] == "M" && event["name"] == "thread_name")
+            CHECK(event["args"]["name"] == "block 0");
         if (event["ph"] == "X") {
             found = true;
             CHECK(event["ts"] == 0);

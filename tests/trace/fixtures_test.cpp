@@ -35,7 +35,8 @@ std::string text_of(const Trace& trace) {
 TEST_CASE("fixture files are current (regenerate: trace_make_fixtures tests/trace/fixtures)") {
     for (const testing::Fixture& fixture : testing::fixtures()) {
         CAPTURE(fixture.file);
-        const std::filesystem::path path = std::filesystem::path(SCANLAB_TRACE_FIXTURES_DIR) / fixture.file;
+        const std::filesystem::path path =
+            std::filesystem::path(SCANLAB_TRACE_FIXTURES_DIR) / fixture.file;
         const Trace trace = fixture.make();
         CHECK(file_text(path) == text_of(trace));
         CHECK(read_trace_file(path) == trace);

@@ -50,7 +50,9 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 
 } // namespace
 
-TEST_CASE("the unedited example reads") { CHECK(error_of(minimal_text()) == "(read without error)"); }
+TEST_CASE("the unedited example reads") {
+    CHECK(error_of(minimal_text()) == "(read without error)");
+}
 
 TEST_CASE("files that cannot be read") {
     const auto file_error = [](const std::filesystem::path& path) {
@@ -95,8 +97,10 @@ TEST_CASE("empty, truncated and invalid JSON") {
 }
 
 TEST_CASE("documents that are not scanlab traces") {
-    CHECK(error_of("[1, 2]") == "the document is an array, not an object: this is not a scanlab trace");
-    CHECK(error_of("42") == "the document is the number 42, not an object: this is not a scanlab trace");
+    CHECK(error_of("[1, 2]") ==
+          "the document is an array, not an object: this is not a scanlab trace");
+    CHECK(error_of("42") ==
+          "the document is the number 42, not an object: this is not a scanlab trace");
     CHECK(error_of("{}") == "missing field \"format\": this is not a scanlab trace");
     CHECK(error_of(R"({"traceEvents": []})") ==
           "the document does not begin with \"format\": \"scanlab-trace\" (its first field is "
@@ -124,7 +128,8 @@ TEST_CASE("missing, unknown and duplicate fields") {
     CHECK(error_after([](Json& j) { j.erase("launch"); }) == "missing field \"launch\"");
     CHECK(error_after([](Json& j) { j["launch"].erase("kernel"); }) ==
           "launch: missing field \"kernel\"");
-    CHECK(error_after([](Json& j) { j["launch"]["colour"] = "red"; }) == "launch.colour: unknown field");
+    CHECK(error_after([](Json& j) { j["launch"]["colour"] = "red"; }) ==
+          "launch.colour: unknown field");
     CHECK(error_after([](Json& j) { j["colour"] = "red"; }) == "colour: unknown field");
     CHECK(error_after([](Json& j) { j["instructions"][2]["lanes"][1].erase("value"); }) ==
           "instructions[2].lanes[1]: missing field \"value\"");
@@ -132,10 +137,13 @@ TEST_CASE("missing, unknown and duplicate fields") {
           "memory[2]: missing field \"block\"");
     CHECK(error_after([](Json& j) { j["memory"][0]["block"] = 0; }) ==
           "memory[0].block: only shared objects belong to a block");
-    CHECK(error_after([](Json& j) { j["instructions"][3]["lanes"][0]["writer"] = {{"instruction", 1}, {"thread", 0}}; }) ==
-          "instructions[3].lanes[0].writer: stores have no writer (only loads and atomics read a value)");
+    CHECK(error_after([](Json& j) {
+              j["instructions"][3]["lanes"][0]["writer"] = {{"instruction", 1}, {"thread", 0}};
+          }) == "instructions[3].lanes[0].writer: stores have no writer (only loads and atomics "
+                "read a value)");
     const std::string text = minimal_text();
-    CHECK(error_of(replaced(text, "\"kernel\": \"reverse4\"", "\"kernel\": \"a\", \"kernel\": \"b\"")) ==
+    CHECK(error_of(
+              replaced(text, "\"kernel\": \"reverse4\"", "\"kernel\": \"a\", \"kernel\": \"b\"")) ==
           "launch.kernel: duplicate field");
     CHECK(error_of(replaced(text, "\"version\": 1,", "\"version\": 1, \"version\": 1,")) ==
           "version: duplicate field");
@@ -150,8 +158,9 @@ TEST_CASE("wrong types") {
           "launch.kernel: expected a string, got the number 7");
     CHECK(error_after([](Json& j) { j["launch"]["mode"] = "simt"; }) ==
           "launch.mode: the string \"simt\" is not one of \"lockstep\", \"its\"");
-    CHECK(error_after([](Json& j) { j["instructions"][0]["kind"] = "read"; }) ==
-          "instructions[0].kind: the string \"read\" is not one of \"load\", \"store\", \"atomic\"");
+    CHECK(
+        error_after([](Json& j) { j["instructions"][0]["kind"] = "read"; }) ==
+        "instructions[0].kind: the string \"read\" is not one of \"load\", \"store\", \"atomic\"");
     CHECK(error_after([](Json& j) { j["instructions"][0] = 5; }) ==
           "instructions[0]: expected an object, got the number 5");
     CHECK(error_after([](Json& j) { j["instructions"][1] = Json::array(); }) ==
@@ -164,28 +173,37 @@ TEST_CASE("wrong types") {
           "instructions[0].value_type: write null, not \"none\", when values are unknown");
     CHECK(error_after([](Json& j) { j["instructions"][0]["value_type"] = nullptr; }) ==
           "instructions[0].lanes[0].value: present, but the instruction's value_type is null");
-    CHECK(error_after([](Json& j) { j["instructions"][0]["value_type"] = "f32"; j["instructions"][0]["lanes"][0]["value"] = "nan:0x1"; }) ==
-          "instructions[0].lanes[0].value: the string \"nan:0x1\" is not the bit pattern of a f32 NaN");
-    CHECK(error_after([](Json& j) { j["instructions"][0]["value_type"] = "f32"; j["instructions"][0]["lanes"][0]["value"] = 1e300; }) ==
-          "instructions[0].lanes[0].value: the number 1e+300 is out of range for f32");
+    CHECK(error_after([](Json& j) {
+              j["instructions"][0]["value_type"] = "f32";
+              j["instructions"][0]["lanes"][0]["value"] = "nan:0x1";
+          }) == "instructions[0].lanes[0].value: the string \"nan:0x1\" is not the bit pattern of "
+                "a f32 NaN");
+    CHECK(error_after([](Json& j) {
+              j["instructions"][0]["value_type"] = "f32";
+              j["instructions"][0]["lanes"][0]["value"] = 1e300;
+          }) == "instructions[0].lanes[0].value: the number 1e+300 is out of range for f32");
     CHECK(error_after([](Json& j) { j["block_events"][1]["event"] = "pause"; }) ==
           "block_events[1].event: the string \"pause\" is not one of \"start\", \"end\", \"flag\"");
 }
 
 TEST_CASE("numbers out of range") {
-    CHECK(error_after([](Json& j) { j["memory"][0]["size"] = -4; }) == "memory[0].size: -4 is negative");
+    CHECK(error_after([](Json& j) { j["memory"][0]["size"] = -4; }) ==
+          "memory[0].size: -4 is negative");
     CHECK(error_after([](Json& j) { j["launch"]["grid"][0] = 4294967296; }) ==
           "launch.grid[0]: 4294967296 is out of range (at most 4294967295)");
     CHECK(error_after([](Json& j) { j["launch"]["grid"][0] = 2147483648; }) ==
           "launch.grid[0]: 2147483648 is out of range (1..2147483647)");
-    CHECK(error_after([](Json& j) { j["launch"]["grid"] = {2147483647, 65535, 65535}; }) ==
-          "launch.grid: 9223090559730712575 blocks; this format numbers blocks with 32 bits");
-    CHECK(error_after([](Json& j) { j["launch"]["block"] = {32, 32, 2}; }) ==
-          "launch.block: 2048 threads per block; CUDA allows 1024");
+    CHECK(error_after([](Json& j) {
+              j["launch"]["grid"] = {2147483647, 65535, 65535};
+          }) == "launch.grid: 9223090559730712575 blocks; this format numbers blocks with 32 bits");
+    CHECK(error_after([](Json& j) {
+              j["launch"]["block"] = {32, 32, 2};
+          }) == "launch.block: 2048 threads per block; CUDA allows 1024");
     CHECK(error_after([](Json& j) { j["launch"]["seed"] = "12x"; }) ==
           "launch.seed: the string \"12x\" is not a non-negative decimal integer below 2^64");
     CHECK(error_after([](Json& j) { j["memory"][0]["size"] = "99999999999999999999"; }) ==
-          "memory[0].size: the string \"99999999999999999999\" is not a non-negative decimal integer below 2^64");
+          "memory[0].size: the string \"99999999999999999999\" is not a non-negative decimal "
+          "integer below 2^64");
     CHECK(error_after([](Json& j) { j["memory"][0]["size"] = 1e20; }) ==
           "memory[0].size: expected a non-negative integer, got the number 1e+20");
     CHECK(error_after([](Json& j) { j["instructions"][0]["lanes"][0]["value"] = 3000000000; }) ==
@@ -196,8 +214,10 @@ TEST_CASE("numbers out of range") {
           "instructions[1].lanes[1].thread: 5 is not lane 1 of warp 0 (thread 1)");
     CHECK(error_after([](Json& j) { j["instructions"][1]["warp"] = 1; }) ==
           "instructions[1].warp: 1 is not a warp of a 4-thread block (0..0)");
-    CHECK(error_after([](Json& j) { std::swap(j["instructions"][1]["lanes"][0], j["instructions"][1]["lanes"][1]); }) ==
-          "instructions[1].lanes[1].lane: 0 does not follow lane 1 (lanes are listed once, in increasing order)");
+    CHECK(error_after([](Json& j) {
+              std::swap(j["instructions"][1]["lanes"][0], j["instructions"][1]["lanes"][1]);
+          }) == "instructions[1].lanes[1].lane: 0 does not follow lane 1 (lanes are listed once, "
+                "in increasing order)");
     CHECK(error_after([](Json& j) { j["instructions"][1]["lanes"][3]["offset"] = 16; }) ==
           "instructions[1].lanes[3].offset: bytes 16..19 are outside memory[2] \"s\" (16 bytes)");
     CHECK(error_after([](Json& j) { j["instructions"][1]["lanes"][3]["offset"] = 6; }) ==
@@ -225,12 +245,16 @@ TEST_CASE("references to what does not exist") {
           "instructions[0].source.line: line 99 is not in sources[0].lines (examples/reverse4.cu)");
     CHECK(error_after([](Json& j) { j["steps"][0]["barrier"]["line"] = 1; }) ==
           "steps[0].barrier.line: line 1 is not in sources[0].lines (examples/reverse4.cu)");
-    CHECK(error_after([](Json& j) { j["instructions"][2]["lanes"][0]["writer"]["instruction"] = 9; }) ==
+    CHECK(error_after(
+              [](Json& j) { j["instructions"][2]["lanes"][0]["writer"]["instruction"] = 9; }) ==
           "instructions[2].lanes[0].writer.instruction: 9 is not an earlier instruction (0..1)");
-    CHECK(error_after([](Json& j) { j["instructions"][2]["lanes"][0]["writer"]["instruction"] = 0; }) ==
-          "instructions[2].lanes[0].writer.instruction: instruction 0 is a load, not a store or atomic");
+    CHECK(error_after([](Json& j) {
+              j["instructions"][2]["lanes"][0]["writer"]["instruction"] = 0;
+          }) == "instructions[2].lanes[0].writer.instruction: instruction 0 is a load, not a store "
+                "or atomic");
     CHECK(error_after([](Json& j) { j["instructions"][2]["lanes"][0]["writer"]["thread"] = 0; }) ==
-          "instructions[2].lanes[0].writer.thread: instruction 1 has no lane of thread 0 writing these bytes");
+          "instructions[2].lanes[0].writer.thread: instruction 1 has no lane of thread 0 writing "
+          "these bytes");
     CHECK(error_after([](Json& j) { j["instructions"][0]["space"] = "shared"; }) ==
           "instructions[0].space: \"shared\", but memory[0] \"in\" is global memory");
     CHECK(error_after([](Json& j) { j["memory"][1]["id"] = 5; }) ==
@@ -243,14 +267,19 @@ TEST_CASE("order in time and steps") {
     CHECK(error_after([](Json& j) { j["instructions"][3]["time"] = 9; }) ==
           "instructions[3].time: 9 is outside block 0's run (ticks 0..5)");
     CHECK(error_after([](Json& j) { j["instructions"][0]["step"] = 1; }) ==
-          "instructions[1].step: step 0 after step 1 of the same block (a block's steps come in order)");
+          "instructions[1].step: step 0 after step 1 of the same block (a block's steps come in "
+          "order)");
     CHECK(error_after([](Json& j) { j["steps"][0]["barrier"] = nullptr; }) ==
           "steps[0].barrier: null, but block 0 has later steps (only a block's last step ends "
           "without a barrier)");
-    CHECK(error_after([](Json& j) { j["block_events"][1]["time"] = 0; j["block_events"][0]["time"] = 1; }) ==
-          "block_events[1].time: 0 is earlier than the previous event's time 1");
-    CHECK(error_after([](Json& j) { std::swap(j["block_events"][0], j["block_events"][1]); j["block_events"][0]["time"] = 0; }) ==
-          "block_events[0].event: block 0 ends before it starts");
+    CHECK(error_after([](Json& j) {
+              j["block_events"][1]["time"] = 0;
+              j["block_events"][0]["time"] = 1;
+          }) == "block_events[1].time: 0 is earlier than the previous event's time 1");
+    CHECK(error_after([](Json& j) {
+              std::swap(j["block_events"][0], j["block_events"][1]);
+              j["block_events"][0]["time"] = 0;
+          }) == "block_events[0].event: block 0 ends before it starts");
 }
 
 TEST_CASE("limits: documents too large to load") {
@@ -262,7 +291,8 @@ TEST_CASE("limits: documents too large to load") {
     limits = {};
     limits.max_document_bytes = 100;
     CHECK(error_of(minimal_text(), limits).starts_with("the document has "));
-    CHECK(error_of(minimal_text(), limits).ends_with(" bytes; the limit is 100 (Limits::max_document_bytes)"));
+    CHECK(error_of(minimal_text(), limits)
+              .ends_with(" bytes; the limit is 100 (Limits::max_document_bytes)"));
     limits = {};
     limits.max_object_bytes = 8;
     CHECK(error_of(minimal_text(), limits) ==
@@ -277,8 +307,10 @@ TEST_CASE("limits: documents too large to load") {
     for (int i = 0; i < 100000; ++i) deep += '[';
     CHECK(error_of(deep) == "truncated[0][0][0][0][0][0][0][0][0]: nested deeper than 10 levels");
     // A huge grid in the header must not allocate anything per block: it is only a number.
-    CHECK(error_after([](Json& j) { j["launch"]["grid"] = {65536, 65535, 1}; }) ==
-          "(read without error)");
-    CHECK(error_after([](Json& j) { j["launch"]["grid"] = {131072, 65535, 1}; }) ==
-          "launch.grid: 8589803520 blocks; this format numbers blocks with 32 bits");
+    CHECK(error_after([](Json& j) {
+              j["launch"]["grid"] = {65536, 65535, 1};
+          }) == "(read without error)");
+    CHECK(error_after([](Json& j) {
+              j["launch"]["grid"] = {131072, 65535, 1};
+          }) == "launch.grid: 8589803520 blocks; this format numbers blocks with 32 bits");
 }

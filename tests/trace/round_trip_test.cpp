@@ -54,10 +54,9 @@ void check_values_round_trip(ValueType type, const std::vector<T>& values) {
 } // namespace
 
 TEST_CASE("synthetic traces survive write -> read unchanged") {
-    for (const Trace& trace :
-         {testing::minimal_trace(), testing::hillis_steele_trace(16),
-          testing::hillis_steele_trace(100), testing::bank_patterns_trace(),
-          testing::lookback_trace(), testing::harris_prescan_trace(true)}) {
+    for (const Trace& trace : {testing::minimal_trace(), testing::hillis_steele_trace(16),
+                               testing::hillis_steele_trace(100), testing::bank_patterns_trace(),
+                               testing::lookback_trace(), testing::harris_prescan_trace(true)}) {
         CAPTURE(trace.launch.kernel);
         const std::string text = text_of(trace);
         CHECK(text_of(trace) == text); // deterministic
@@ -72,9 +71,9 @@ TEST_CASE("integer values at their limits round-trip, large 64-bit ones as strin
     check_values_round_trip<std::uint16_t>(ValueType::u16, {0, 65535});
     check_values_round_trip<std::int32_t>(ValueType::i32, {INT32_MIN, INT32_MAX, -1});
     check_values_round_trip<std::uint32_t>(ValueType::u32, {0, UINT32_MAX});
-    check_values_round_trip<std::int64_t>(
-        ValueType::i64, {INT64_MIN, INT64_MAX, (std::int64_t{1} << 53), -(std::int64_t{1} << 53),
-                         (std::int64_t{1} << 53) + 1});
+    check_values_round_trip<std::int64_t>(ValueType::i64,
+                                          {INT64_MIN, INT64_MAX, (std::int64_t{1} << 53),
+                                           -(std::int64_t{1} << 53), (std::int64_t{1} << 53) + 1});
     check_values_round_trip<std::uint64_t>(ValueType::u64, {0, UINT64_MAX, std::uint64_t{1} << 53});
 
     const std::string text =
@@ -91,12 +90,14 @@ TEST_CASE("float values round-trip bit for bit") {
     check_values_round_trip<float>(
         ValueType::f32, {0.1f, -0.0f, 0.0f, FLT_MAX, -FLT_MAX, FLT_MIN, FLT_TRUE_MIN, 1e-40f,
                          INFINITY, -INFINITY, quiet, payload, negative_nan, 16777217.0f, 3.0f});
-    check_values_round_trip<double>(
-        ValueType::f64, {0.1, -0.0, DBL_MAX, DBL_MIN, DBL_TRUE_MIN, 1e300, 1e-300, INFINITY,
-                         std::numeric_limits<double>::quiet_NaN(),
-                         std::bit_cast<double>(std::uint64_t{0x7ff0000000000001}), 9007199254740993.0});
+    check_values_round_trip<double>(ValueType::f64,
+                                    {0.1, -0.0, DBL_MAX, DBL_MIN, DBL_TRUE_MIN, 1e300, 1e-300,
+                                     INFINITY, std::numeric_limits<double>::quiet_NaN(),
+                                     std::bit_cast<double>(std::uint64_t{0x7ff0000000000001}),
+                                     9007199254740993.0});
 
-    const std::string text = text_of(values_trace<float>(ValueType::f32, {0.1f, -0.0f, quiet, payload}));
+    const std::string text =
+        text_of(values_trace<float>(ValueType::f32, {0.1f, -0.0f, quiet, payload}));
     CHECK(text.find("\"value\": 0.1}") != std::string::npos);
     CHECK(text.find("\"value\": -0.0}") != std::string::npos);
     CHECK(text.find("\"value\": \"nan\"}") != std::string::npos);

@@ -25,7 +25,8 @@ Lane lane_at(std::uint32_t lane, std::uint64_t index, T value) {
     return {lane, index * sizeof(T), ValueBytes::of(value), {}};
 }
 
-constexpr const char* kNaiveSource = R"(// Hillis-Steele inclusive scan of one block, double-buffered in shared memory.
+constexpr const char* kNaiveSource =
+    R"(// Hillis-Steele inclusive scan of one block, double-buffered in shared memory.
 __global__ void naive_scan(const int* in, int* out, int n) {
     __shared__ int temp[2 * BLOCK];
     int tid = threadIdx.x;
@@ -45,7 +46,8 @@ __global__ void naive_scan(const int* in, int* out, int n) {
 }
 )";
 
-constexpr const char* kBankSource = R"(// Shared-memory access patterns and the bank conflicts they cause (32 banks of 4 bytes).
+constexpr const char* kBankSource =
+    R"(// Shared-memory access patterns and the bank conflicts they cause (32 banks of 4 bytes).
 #define PAD(k) ((k) + (k) / 32)
 __global__ void bank_patterns(int* out) {
     __shared__ int words[1024];
@@ -80,7 +82,8 @@ __global__ void bank_patterns(int* out) {
 }
 )";
 
-constexpr const char* kLookbackSource = R"(// Single-pass scan with decoupled look-back: one warp and one 32-item tile per block.
+constexpr const char* kLookbackSource =
+    R"(// Single-pass scan with decoupled look-back: one warp and one 32-item tile per block.
 __global__ void lookback_scan(const int* in, int* out, unsigned long long* status,
                               unsigned* tile_counter) {
     __shared__ unsigned s_tile;
@@ -98,7 +101,8 @@ __global__ void lookback_scan(const int* in, int* out, unsigned long long* statu
 }
 )";
 
-constexpr const char* kPrescanSource = R"(// Work-efficient (Blelloch) exclusive scan, GPU Gems 3 chapter 39 layout.
+constexpr const char* kPrescanSource =
+    R"(// Work-efficient (Blelloch) exclusive scan, GPU Gems 3 chapter 39 layout.
 #define CONFLICT_FREE_OFFSET(k) (PADDED ? (k) >> 5 : 0)
 __global__ void prescan(int* g_odata, const int* g_idata, int n) {
     extern __shared__ int temp[];
@@ -167,7 +171,8 @@ Trace hillis_steele_trace(std::uint32_t n) {
     const auto all = [](std::uint32_t) { return true; };
     const auto record = [&](std::uint32_t w, std::uint32_t line, AccessKind kind,
                             std::uint32_t memory, const std::vector<Lane>& active) {
-        if (!active.empty()) r.access(0, w, r.at(file, line), kind, memory, 4, ValueType::i32, active);
+        if (!active.empty())
+            r.access(0, w, r.at(file, line), kind, memory, 4, ValueType::i32, active);
     };
 
     r.block_start(0, 0);
@@ -199,7 +204,8 @@ Trace hillis_steele_trace(std::uint32_t n) {
         const auto taken = [&](std::uint32_t t) { return t >= offset; };
         const auto not_taken = [&](std::uint32_t t) { return t < offset; };
         for (std::uint32_t t = 0; t < n; ++t)
-            buffer[pout][t] = t >= offset ? buffer[pin][t - offset] + buffer[pin][t] : buffer[pin][t];
+            buffer[pout][t] =
+                t >= offset ? buffer[pin][t - offset] + buffer[pin][t] : buffer[pin][t];
         for (std::uint32_t w = 0; w < warps; ++w) {
             // Lockstep: the taken branch runs first, then the other, as on pre-Volta SIMT.
             record(w, 12, AccessKind::load, temp, lanes(w, taken, read(offset)));
@@ -278,8 +284,8 @@ Trace lookback_trace() {
     constexpr std::uint32_t kBlocks = 4;
     constexpr std::uint32_t kTile = 32;
     TraceRecorder r(launch_of("lookback_scan", kBlocks, kTile));
-    const std::uint32_t file = r.add_source("labs/07_decoupled_lookback/lookback_scan.cu",
-                                            kLookbackSource);
+    const std::uint32_t file =
+        r.add_source("labs/07_decoupled_lookback/lookback_scan.cu", kLookbackSource);
     const std::uint32_t in = r.add_global("in", 4 * kBlocks * kTile, "int", 4);
     const std::uint32_t out = r.add_global("out", 4 * kBlocks * kTile, "int", 4);
     const std::uint32_t status = r.add_global("status", 8 * kBlocks, "unsigned long long", 8);
@@ -413,8 +419,9 @@ Trace harris_prescan_trace(bool padded) {
         access(14, AccessKind::store, active, b);
         offset *= 2;
     }
-    access(18, AccessKind::store, [](std::uint32_t t) { return t == 0; },
-           [](std::uint32_t) { return kN - 1; });
+    access(
+        18, AccessKind::store, [](std::uint32_t t) { return t == 0; },
+        [](std::uint32_t) { return kN - 1; });
     for (std::uint32_t d = 1; d < kN; d *= 2) {
         offset >>= 1;
         r.barrier(0, r.at(file, 21));
@@ -457,8 +464,7 @@ Trace minimal_trace() {
     r.barrier(0, r.at(file, 6));
     r.access(0, 0, r.at(file, 7), AccessKind::load, s, 4, ValueType::i32,
              lanes(mirrored, reversed));
-    r.access(0, 0, r.at(file, 7), AccessKind::store, out, 4, ValueType::i32,
-             lanes(same, reversed));
+    r.access(0, 0, r.at(file, 7), AccessKind::store, out, 4, ValueType::i32, lanes(same, reversed));
     r.block_end(0);
     return r.finish();
 }

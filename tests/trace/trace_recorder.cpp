@@ -5,7 +5,9 @@
 
 namespace scanlab::trace::testing {
 
-TraceRecorder::TraceRecorder(LaunchInfo launch) { trace_.launch = std::move(launch); }
+TraceRecorder::TraceRecorder(LaunchInfo launch) {
+    trace_.launch = std::move(launch);
+}
 
 std::uint32_t TraceRecorder::add_source(std::string path, std::string_view text) {
     std::vector<std::string> lines;

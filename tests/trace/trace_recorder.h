@@ -42,8 +42,8 @@ class TraceRecorder {
     // One warp access in the block's current step, one tick after the previous record. Returns
     // the instruction's index.
     std::uint64_t access(std::uint32_t block, std::uint32_t warp, SourceLocation where,
-                         AccessKind kind, std::uint32_t memory, std::uint32_t width,
-                         ValueType type, const std::vector<Lane>& lanes);
+                         AccessKind kind, std::uint32_t memory, std::uint32_t width, ValueType type,
+                         const std::vector<Lane>& lanes);
     // __syncthreads() of `block`: ends its current step.
     void barrier(std::uint32_t block, SourceLocation where);
 
@@ -59,7 +59,7 @@ class TraceRecorder {
 
     Trace trace_;
     std::uint64_t tick_ = 0;
-    std::vector<std::vector<std::string>> source_lines_; // per file, all of its lines
+    std::vector<std::vector<std::string>> source_lines_;         // per file, all of its lines
     std::unordered_map<std::uint32_t, std::uint32_t> open_step_; // block -> step not yet ended
     std::map<std::pair<std::uint32_t, std::uint64_t>, WriterRef> last_writer_; // (memory, byte)
 };

@@ -55,7 +55,8 @@ TEST_CASE("memory objects") {
                                 "in block 0's shared memory");
     trace = testing::minimal_trace();
     trace.memory[0].base = 64;
-    CHECK(write_error(trace) == "memory[0].base: only shared objects have a base address (must be 0)");
+    CHECK(write_error(trace) ==
+          "memory[0].base: only shared objects have a base address (must be 0)");
     trace = testing::minimal_trace();
     trace.memory[2].block = 1;
     CHECK(write_error(trace) == "memory[2].block: 1 is not a block of the grid (0..0)");
@@ -72,8 +73,9 @@ TEST_CASE("instructions must match their memory and step") {
     // Instruction 1 is block 0's store to its own s_tile (memory 4); point it at block 1's.
     REQUIRE(trace.instructions[1].memory == 4);
     trace.instructions[1].memory = 5;
-    CHECK(write_error(trace) ==
-          "instructions[1].memory: memory[5] \"s_tile\" is shared memory of block 1, not of block 0");
+    CHECK(
+        write_error(trace) ==
+        "instructions[1].memory: memory[5] \"s_tile\" is shared memory of block 1, not of block 0");
     trace = testing::lookback_trace();
     trace.instructions[1].step = 1;
     CHECK(write_error(trace) == "instructions[1].step: step 1 belongs to block 1, not block 0");

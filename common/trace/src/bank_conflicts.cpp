@@ -45,7 +45,8 @@ BankConflicts analyze_bank_conflicts(std::span<const LaneAddress> lanes, std::ui
         std::sort(begin, end);
         end = std::unique(begin, end); // lanes on one word share it (broadcast)
         for (auto it = begin; it != end; ++it) ++phase.words_per_bank[*it % kNumBanks];
-        phase.wavefronts = *std::max_element(phase.words_per_bank.begin(), phase.words_per_bank.end());
+        phase.wavefronts =
+            *std::max_element(phase.words_per_bank.begin(), phase.words_per_bank.end());
         result.wavefronts += phase.wavefronts;
         if (phase.lane_mask != 0) ++result.ideal_wavefronts;
     }

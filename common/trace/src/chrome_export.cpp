@@ -17,7 +17,9 @@ using detail::cat;
 using detail::JsonWriter;
 using detail::Layout;
 
-std::string dim3_text(const Dim3& dim) { return cat('(', dim.x, ',', dim.y, ',', dim.z, ')'); }
+std::string dim3_text(const Dim3& dim) {
+    return cat('(', dim.x, ',', dim.y, ',', dim.z, ')');
+}
 
 // Common fields of every event on a track.
 void begin_event(JsonWriter& out, std::string_view phase, std::uint32_t track) {
@@ -38,8 +40,10 @@ void metadata(JsonWriter& out, std::uint32_t track, std::string_view name, std::
     out.key("args");
     out.begin_object();
     out.key(key);
-    if constexpr (std::is_same_v<decltype(value), std::uint32_t>) out.number(value);
-    else out.string(value);
+    if constexpr (std::is_same_v<decltype(value), std::uint32_t>)
+        out.number(value);
+    else
+        out.string(value);
     out.end_object();
     out.end_object();
 }
@@ -51,13 +55,15 @@ void export_chrome_trace(const Trace& trace, std::ostream& os) {
 
     // One track per resident slot shows occupancy; without slots, one per block.
     const bool by_slot =
-        std::any_of(trace.block_events.begin(), trace.block_events.end(),
-                    [](const BlockEvent& e) { return std::holds_alternative<BlockStart>(e.what); }) &&
+        std::any_of(
+            trace.block_events.begin(), trace.block_events.end(),
+            [](const BlockEvent& e) { return std::holds_alternative<BlockStart>(e.what); }) &&
         std::all_of(trace.block_events.begin(), trace.block_events.end(), [](const BlockEvent& e) {
             const auto* start = std::get_if<BlockStart>(&e.what);
             return !start || start->slot.has_value();
         });
-    std::map<std::uint32_t, std::pair<std::uint64_t, std::uint32_t>> running; // block -> start, track
+    std::map<std::uint32_t, std::pair<std::uint64_t, std::uint32_t>>
+        running; // block -> start, track
     std::set<std::uint32_t> tracks;
     std::map<std::uint32_t, std::uint64_t> instructions_per_block;
     for (const WarpInstruction& instruction : trace.instructions)

@@ -47,11 +47,11 @@ LaneAccess read_lane(const Json& json, const Path& path, const WarpInstruction& 
         refuse(fields, path, "value", "present, but the instruction's value_type is null");
         refuse(fields, path, "old", "present, but the instruction's value_type is null");
     } else {
-        lane.value = read_value(fields.required("value"), instruction.value_type,
-                                instruction.width, path / "value");
+        lane.value = read_value(fields.required("value"), instruction.value_type, instruction.width,
+                                path / "value");
         if (atomic)
-            lane.old = read_value(fields.required("old"), instruction.value_type,
-                                  instruction.width, path / "old");
+            lane.old = read_value(fields.required("old"), instruction.value_type, instruction.width,
+                                  path / "old");
         else
             refuse(fields, path, "old", "only atomics return an old value");
     }
@@ -60,9 +60,9 @@ LaneAccess read_lane(const Json& json, const Path& path, const WarpInstruction& 
             fail(path / "writer", "stores have no writer (only loads and atomics read a value)");
         const Path writer_path = path / "writer";
         const Fields writer_fields(*writer, writer_path, {"instruction", "thread"});
-        lane.writer = WriterRef{
-            read_u64(writer_fields.required("instruction"), writer_path / "instruction"),
-            read_u32(writer_fields.required("thread"), writer_path / "thread")};
+        lane.writer =
+            WriterRef{read_u64(writer_fields.required("instruction"), writer_path / "instruction"),
+                      read_u32(writer_fields.required("thread"), writer_path / "thread")};
     }
     return lane;
 }
@@ -70,9 +70,9 @@ LaneAccess read_lane(const Json& json, const Path& path, const WarpInstruction& 
 } // namespace
 
 LaunchInfo read_launch(const Json& json, const Path& path) {
-    const Fields fields(json, path,
-                        {"kernel", "grid", "block", "dynamic_shared_bytes", "mode", "dispatch",
-                         "seed"});
+    const Fields fields(
+        json, path,
+        {"kernel", "grid", "block", "dynamic_shared_bytes", "mode", "dispatch", "seed"});
     LaunchInfo launch;
     launch.kernel = read_string(fields.required("kernel"), path / "kernel");
     launch.grid = read_dim3(fields.required("grid"), path / "grid");
@@ -112,9 +112,9 @@ SourceFile read_source(const Json& json, const Path& path) {
 }
 
 MemoryObject read_memory_object(const Json& json, const Path& path, std::size_t position) {
-    const Fields fields(json, path,
-                        {"id", "name", "space", "block", "base", "size", "element_type",
-                         "element_size"});
+    const Fields fields(
+        json, path,
+        {"id", "name", "space", "block", "base", "size", "element_type", "element_size"});
     check_position(fields.required("id"), path / "id", position);
     MemoryObject object;
     object.name = read_string(fields.required("name"), path / "name");

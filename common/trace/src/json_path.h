@@ -14,7 +14,8 @@ class Path {
   public:
     explicit Path(std::string_view root) : key_(root) {}
     Path(const Path& parent, std::string_view key) : parent_(&parent), key_(key) {}
-    Path(const Path& parent, std::size_t index) : parent_(&parent), index_(index), is_index_(true) {}
+    Path(const Path& parent, std::size_t index)
+        : parent_(&parent), index_(index), is_index_(true) {}
 
     Path operator/(std::string_view key) const { return Path(*this, key); }
     Path operator[](std::size_t index) const { return Path(*this, index); }

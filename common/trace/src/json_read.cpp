@@ -6,25 +6,33 @@
 
 namespace scanlab::trace::detail {
 
-void fail(const Path& path, const std::string& detail) { throw TraceError(path.str(), detail); }
+void fail(const Path& path, const std::string& detail) {
+    throw TraceError(path.str(), detail);
+}
 
 std::string describe(const Json& value) {
     constexpr std::size_t kMaxShown = 60;
     switch (value.type()) {
-    case Json::value_t::object: return "an object";
-    case Json::value_t::array: return cat("an array of ", value.size(), " elements");
-    case Json::value_t::null: return "null";
-    case Json::value_t::boolean: return value.get<bool>() ? "true" : "false";
+    case Json::value_t::object:
+        return "an object";
+    case Json::value_t::array:
+        return cat("an array of ", value.size(), " elements");
+    case Json::value_t::null:
+        return "null";
+    case Json::value_t::boolean:
+        return value.get<bool>() ? "true" : "false";
     case Json::value_t::string: {
         std::string text = value.dump();
         if (text.size() > kMaxShown) text = text.substr(0, kMaxShown) + "...\"";
         return "the string " + text;
     }
-    default: return "the number " + value.dump();
+    default:
+        return "the number " + value.dump();
     }
 }
 
-Fields::Fields(const Json& object, const Path& path, std::initializer_list<std::string_view> allowed)
+Fields::Fields(const Json& object, const Path& path,
+               std::initializer_list<std::string_view> allowed)
     : object_(object), path_(path) {
     if (!object.is_object()) fail(path, "expected an object, got " + describe(object));
     for (auto it = object.begin(); it != object.end(); ++it) {

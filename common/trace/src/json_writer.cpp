@@ -19,7 +19,8 @@ std::size_t utf8_sequence_length(std::string_view s) {
     unsigned char low = 0x80;
     unsigned char high = 0xbf;
     if (lead < 0x80) return 1;
-    if (lead >= 0xc2 && lead <= 0xdf) length = 2;
+    if (lead >= 0xc2 && lead <= 0xdf)
+        length = 2;
     else if (lead >= 0xe0 && lead <= 0xef) {
         length = 3;
         if (lead == 0xe0) low = 0xa0;
@@ -77,7 +78,9 @@ void JsonWriter::before_value() {
     frame.empty = false;
 }
 
-void JsonWriter::indent(std::size_t depth) { buffer_.append(2 * depth, ' '); }
+void JsonWriter::indent(std::size_t depth) {
+    buffer_.append(2 * depth, ' ');
+}
 
 void JsonWriter::key(std::string_view name) {
     before_value();

@@ -153,7 +153,8 @@ void DocumentParser::on_element(const Json* value, bool is_array) {
     parent.child_open = true;
     if (open_ == 1) check_top_level_value(value, is_array);
     if (open_ == 2 && in_section_array() && (value || is_array))
-        fail_here("expected an object, got " + (value ? describe(*value) : std::string("an array")));
+        fail_here("expected an object, got " +
+                  (value ? describe(*value) : std::string("an array")));
     if (value) parent.child_open = false; // a scalar is complete when it is reported
 }
 
@@ -175,8 +176,8 @@ void DocumentParser::on_key(const std::string& name) {
                                  "(its first field is \"",
                                  name.substr(0, 40), "\"): ", kNotATrace));
     if (position == 1 && name != "version")
-        throw TraceError("", cat("the second field must be \"version\", not \"",
-                                 name.substr(0, 40), '"'));
+        throw TraceError(
+            "", cat("the second field must be \"version\", not \"", name.substr(0, 40), '"'));
     if (std::find(std::begin(kTopLevelFields), std::end(kTopLevelFields), name) ==
         std::end(kTopLevelFields))
         fail_here("unknown field");
@@ -186,12 +187,10 @@ void DocumentParser::check_top_level_value(const Json* value, bool is_array) {
     const std::string& key = frames_[0].key;
     const std::string got = value ? describe(*value) : is_array ? "an array" : "an object";
     if (key == "format") {
-        if (!value || !value->is_string() ||
-            value->get_ref<const std::string&>() != kFormatName)
+        if (!value || !value->is_string() || value->get_ref<const std::string&>() != kFormatName)
             fail_here(cat("expected \"", kFormatName, "\", got ", got, ": ", kNotATrace));
     } else if (key == "version") {
-        if (!value || !value->is_number_integer())
-            fail_here(cat("expected an integer, got ", got));
+        if (!value || !value->is_number_integer()) fail_here(cat("expected an integer, got ", got));
         if (!value->is_number_unsigned() || value->get<std::uint64_t>() != kFormatVersion)
             fail_here(cat("unsupported version ", value->dump(), "; this reader supports version ",
                           kFormatVersion));
@@ -201,8 +200,8 @@ void DocumentParser::check_top_level_value(const Json* value, bool is_array) {
 void DocumentParser::check_count(std::uint64_t count, std::uint64_t limit, std::string_view what,
                                  std::string_view limit_name) const {
     if (count > limit)
-        throw TraceError(frames_[0].key, cat("more than ", limit, ' ', what, " (Limits::", limit_name,
-                                             "); refusing to load a trace this large"));
+        throw TraceError(frames_[0].key, cat("more than ", limit, ' ', what, " (Limits::",
+                                             limit_name, "); refusing to load a trace this large"));
 }
 
 void DocumentParser::convert_element(const Json& element) {
@@ -211,8 +210,7 @@ void DocumentParser::convert_element(const Json& element) {
     const Path path(section, position);
     switch (section_of(frames_[0].key)) {
     case Section::sources:
-        check_count(trace_.sources.size() + 1, limits_.max_sources, "source files",
-                    "max_sources");
+        check_count(trace_.sources.size() + 1, limits_.max_sources, "source files", "max_sources");
         trace_.sources.push_back(detail::read_source(element, path));
         source_lines_ += trace_.sources.back().lines.size();
         check_count(source_lines_, limits_.max_source_lines, "source lines", "max_source_lines");
@@ -238,7 +236,8 @@ void DocumentParser::convert_element(const Json& element) {
                     "max_block_events");
         trace_.block_events.push_back(detail::read_block_event(element, path));
         break;
-    case Section::none: break;
+    case Section::none:
+        break;
     }
 }
 
@@ -264,17 +263,20 @@ Trace DocumentParser::parse() {
 
     Json root;
     try {
-        root = Json::parse(
-            text_.begin(), text_.end(),
-            [this](int, Json::parse_event_t event, Json& parsed) { return on_event(event, parsed); });
+        root = Json::parse(text_.begin(), text_.end(),
+                           [this](int, Json::parse_event_t event, Json& parsed) {
+                               return on_event(event, parsed);
+                           });
     } catch (const Json::parse_error& error) {
         // error.byte counts the bytes read, the offending one included.
-        const std::size_t offset = std::min<std::size_t>(error.byte == 0 ? 0 : error.byte - 1,
-                                                         text_.size());
+        const std::size_t offset =
+            std::min<std::size_t>(error.byte == 0 ? 0 : error.byte - 1, text_.size());
         const std::string_view before = text_.substr(0, offset);
-        const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+        const std::size_t line =
+            1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
         const std::size_t line_start = before.rfind('\n');
-        const std::size_t column = offset - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
+        const std::size_t column =
+            offset - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
         throw TraceError(current_path(),
                          cat(offset >= text_.size() ? "truncated JSON" : "invalid JSON",
                              " at byte offset ", offset, " (line ", line, ", column ", column,
@@ -285,7 +287,8 @@ Trace DocumentParser::parse() {
     }
 
     if (!root.is_object())
-        throw TraceError("", cat("the document is ", describe(root), ", not an object: ", kNotATrace));
+        throw TraceError("",
+                         cat("the document is ", describe(root), ", not an object: ", kNotATrace));
     // Unknown and duplicate fields were refused while parsing.
     const auto field = [&root](std::string_view name) -> const Json& {
         const auto it = root.find(name);
@@ -330,7 +333,8 @@ Trace read_trace(std::istream& in, const Limits& limits) {
 Trace read_trace_file(const std::filesystem::path& path, const Limits& limits) {
     std::error_code error;
     if (std::filesystem::is_directory(path, error))
-        throw TraceError("", cat("cannot read trace file '", path.string(), "': it is a directory"));
+        throw TraceError("",
+                         cat("cannot read trace file '", path.string(), "': it is a directory"));
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw TraceError("", cat("cannot open trace file '", path.string(),

@@ -11,12 +11,16 @@
 
 namespace scanlab::trace::detail {
 
-inline void append(std::string& out, std::string_view text) { out += text; }
-inline void append(std::string& out, char c) { out += c; }
+inline void append(std::string& out, std::string_view text) {
+    out += text;
+}
+inline void append(std::string& out, char c) {
+    out += c;
+}
 
 template <class T>
-    requires std::integral<T> && (!std::same_as<T, char>) && (!std::same_as<T, bool>)
-void append(std::string& out, T value) {
+requires std::integral<T> &&
+    (!std::same_as<T, char>)&&(!std::same_as<T, bool>)void append(std::string& out, T value) {
     char buffer[24];
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
     out.append(buffer, result.ptr);

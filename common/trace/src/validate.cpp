@@ -51,8 +51,8 @@ class Validator {
     void check_limit(const Path& path, std::uint64_t count, std::uint64_t limit,
                      std::string_view what, std::string_view limit_name) const {
         if (count > limit)
-            fail(path, cat(count, ' ', what, "; the limit is ", limit, " (Limits::", limit_name,
-                           ')'));
+            fail(path,
+                 cat(count, ' ', what, "; the limit is ", limit, " (Limits::", limit_name, ')'));
     }
 
     void check_range(const Path& path, std::uint64_t value, std::uint64_t low,
@@ -109,11 +109,12 @@ class Validator {
             const Path lines = path / "lines";
             for (std::size_t k = 0; k < file.lines.size(); ++k) {
                 const std::uint32_t number = file.lines[k].number;
-                if (number == 0) fail(lines[k] / "line", "0 is not a line number (they start at 1)");
+                if (number == 0)
+                    fail(lines[k] / "line", "0 is not a line number (they start at 1)");
                 if (k > 0 && number <= file.lines[k - 1].number)
-                    fail(lines[k] / "line", cat(number, " does not follow line ",
-                                                file.lines[k - 1].number,
-                                                " (lines are listed once, in increasing order)"));
+                    fail(lines[k] / "line",
+                         cat(number, " does not follow line ", file.lines[k - 1].number,
+                             " (lines are listed once, in increasing order)"));
             }
             total_lines += file.lines.size();
         }
@@ -203,8 +204,8 @@ class Validator {
             const BlockEvent& event = trace_.block_events[i];
             const Path path = section[i];
             if (event.time < previous_time)
-                fail(path / "time", cat(event.time, " is earlier than the previous event's time ",
-                                        previous_time));
+                fail(path / "time",
+                     cat(event.time, " is earlier than the previous event's time ", previous_time));
             previous_time = event.time;
             if (event.block >= blocks_)
                 fail(path / "block",
@@ -222,8 +223,7 @@ class Validator {
                              cat(slot, " is out of range (", id_range(blocks_), ')'));
                     const auto [it, free] = slot_holder.emplace(slot, event.block);
                     if (!free)
-                        fail(path / "slot",
-                             cat("slot ", slot, " still holds block ", it->second));
+                        fail(path / "slot", cat("slot ", slot, " still holds block ", it->second));
                     run.slot = slot;
                 }
             } else if (std::holds_alternative<BlockEnd>(event.what)) {
@@ -252,7 +252,7 @@ class Validator {
         const bool recorded = instruction.value_type != ValueType::none;
         if (!zero_from(lane.value, recorded ? instruction.width : 0))
             fail(path / "value", recorded ? "bytes past the access width are not zero"
-                                           : "set, but the instruction's value_type is none");
+                                          : "set, but the instruction's value_type is none");
         const bool has_old = recorded && instruction.kind == AccessKind::atomic;
         if (!zero_from(lane.old, has_old ? instruction.width : 0))
             fail(path / "old", has_old ? "bytes past the access width are not zero"
@@ -272,9 +272,9 @@ class Validator {
             fail(path / "instruction",
                  cat("instruction ", writer.instruction, " is a load, not a store or atomic"));
         if (source.memory != instruction.memory)
-            fail(path / "instruction", cat("instruction ", writer.instruction, " accesses memory[",
-                                           source.memory, "], not memory[", instruction.memory,
-                                           ']'));
+            fail(path / "instruction",
+                 cat("instruction ", writer.instruction, " accesses memory[", source.memory,
+                     "], not memory[", instruction.memory, ']'));
         const bool wrote_here =
             std::any_of(source.lanes.begin(), source.lanes.end(), [&](const LaneAccess& other) {
                 return other.thread == writer.thread &&
@@ -288,8 +288,8 @@ class Validator {
 
     void instructions() const {
         const Path section("instructions");
-        check_limit(section, trace_.instructions.size(), limits_.max_instructions,
-                    "instructions", "max_instructions");
+        check_limit(section, trace_.instructions.size(), limits_.max_instructions, "instructions",
+                    "max_instructions");
         std::unordered_map<std::uint32_t, std::uint32_t> current_step;
         std::uint64_t previous_time = 0;
         std::uint64_t lanes = 0;
@@ -297,9 +297,9 @@ class Validator {
             const WarpInstruction& instruction = trace_.instructions[i];
             const Path path = section[i];
             if (instruction.time < previous_time)
-                fail(path / "time", cat(instruction.time,
-                                        " is earlier than the previous instruction's time ",
-                                        previous_time));
+                fail(path / "time",
+                     cat(instruction.time, " is earlier than the previous instruction's time ",
+                         previous_time));
             previous_time = instruction.time;
             const std::uint32_t block = instruction.block;
             if (block >= blocks_)
@@ -311,22 +311,23 @@ class Validator {
             if (const auto run = runs_.find(block); run != runs_.end()) {
                 const BlockRun& r = run->second;
                 if (instruction.time < r.start || (r.ended && instruction.time > r.end))
-                    fail(path / "time", cat(instruction.time, " is outside block ", block,
-                                            "'s run (ticks ", r.start, "..",
-                                            r.ended ? cat(r.end) : std::string("end"), ')'));
+                    fail(path / "time",
+                         cat(instruction.time, " is outside block ", block, "'s run (ticks ",
+                             r.start, "..", r.ended ? cat(r.end) : std::string("end"), ')'));
             }
             check_step(path / "step", instruction, current_step);
             location(path / "source", instruction.source);
             const MemoryObject& object = check_memory(path, instruction);
             if (auto problem = detail::access_width_problem(instruction.width); !problem.empty())
                 fail(path / "width", problem);
-            if (auto problem = detail::value_type_problem(instruction.value_type, instruction.width);
+            if (auto problem =
+                    detail::value_type_problem(instruction.value_type, instruction.width);
                 !problem.empty())
                 fail(path / "value_type", problem);
             const Path lanes_path = path / "lanes";
             if (instruction.lanes.size() > kWarpSize)
-                fail(lanes_path, cat(instruction.lanes.size(), " lanes; a warp has at most ",
-                                     kWarpSize));
+                fail(lanes_path,
+                     cat(instruction.lanes.size(), " lanes; a warp has at most ", kWarpSize));
             lanes += instruction.lanes.size();
             for (std::size_t k = 0; k < instruction.lanes.size(); ++k)
                 check_lane(lanes_path[k], i, instruction, k, object);
@@ -337,8 +338,8 @@ class Validator {
     void check_step(const Path& path, const WarpInstruction& instruction,
                     std::unordered_map<std::uint32_t, std::uint32_t>& current_step) const {
         if (instruction.step >= trace_.steps.size())
-            fail(path, cat(instruction.step, " is not a step id (", id_range(trace_.steps.size()),
-                           ')'));
+            fail(path,
+                 cat(instruction.step, " is not a step id (", id_range(trace_.steps.size()), ')'));
         const Step& step = trace_.steps[instruction.step];
         if (step.block != instruction.block)
             fail(path, cat("step ", instruction.step, " belongs to block ", step.block,
@@ -373,20 +374,20 @@ class Validator {
         if (lane.lane >= kWarpSize)
             fail(path / "lane", cat(lane.lane, " is not a lane index (0..", kWarpSize - 1, ')'));
         if (k > 0 && lane.lane <= instruction.lanes[k - 1].lane)
-            fail(path / "lane", cat(lane.lane, " does not follow lane ",
-                                    instruction.lanes[k - 1].lane,
-                                    " (lanes are listed once, in increasing order)"));
+            fail(path / "lane",
+                 cat(lane.lane, " does not follow lane ", instruction.lanes[k - 1].lane,
+                     " (lanes are listed once, in increasing order)"));
         const std::uint64_t thread = std::uint64_t{instruction.warp} * kWarpSize + lane.lane;
         if (lane.thread != thread)
             fail(path / "thread", cat(lane.thread, " is not lane ", lane.lane, " of warp ",
                                       instruction.warp, " (thread ", thread, ')'));
         if (thread >= threads_)
-            fail(path / "thread", cat(thread, " is not a thread of a ", threads_,
-                                      "-thread block"));
+            fail(path / "thread", cat(thread, " is not a thread of a ", threads_, "-thread block"));
         if (lane.offset > object.size || object.size - lane.offset < instruction.width)
-            fail(path / "offset", cat("bytes ", lane.offset, "..", lane.offset + instruction.width - 1,
-                                      " are outside memory[", instruction.memory, "] \"",
-                                      object.name, "\" (", object.size, " bytes)"));
+            fail(path / "offset",
+                 cat("bytes ", lane.offset, "..", lane.offset + instruction.width - 1,
+                     " are outside memory[", instruction.memory, "] \"", object.name, "\" (",
+                     object.size, " bytes)"));
         // Misaligned accesses fault on a GPU. Sizes and bases are bounded, so no overflow.
         const std::uint64_t address = object.base + lane.offset;
         if (address % instruction.width != 0)
@@ -406,6 +407,8 @@ class Validator {
 
 } // namespace
 
-void validate_trace(const Trace& trace, const Limits& limits) { Validator(trace, limits).run(); }
+void validate_trace(const Trace& trace, const Limits& limits) {
+    Validator(trace, limits).run();
+}
 
 } // namespace scanlab::trace

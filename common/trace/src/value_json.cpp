@@ -32,17 +32,28 @@ void write_float(JsonWriter& out, T value) {
 
 void write_element(JsonWriter& out, ValueType type, const ValueBytes& value, std::size_t i) {
     switch (type) {
-    case ValueType::i8: return out.number(std::int64_t{value.as<std::int8_t>(i)});
-    case ValueType::u8: return out.number(std::uint64_t{value.as<std::uint8_t>(i)});
-    case ValueType::i16: return out.number(std::int64_t{value.as<std::int16_t>(i)});
-    case ValueType::u16: return out.number(std::uint64_t{value.as<std::uint16_t>(i)});
-    case ValueType::i32: return out.number(std::int64_t{value.as<std::int32_t>(i)});
-    case ValueType::u32: return out.number(std::uint64_t{value.as<std::uint32_t>(i)});
-    case ValueType::i64: return out.exact(value.as<std::int64_t>(i));
-    case ValueType::u64: return out.exact(value.as<std::uint64_t>(i));
-    case ValueType::f32: return write_float(out, value.as<float>(i));
-    case ValueType::f64: return write_float(out, value.as<double>(i));
-    case ValueType::none: break;
+    case ValueType::i8:
+        return out.number(std::int64_t{value.as<std::int8_t>(i)});
+    case ValueType::u8:
+        return out.number(std::uint64_t{value.as<std::uint8_t>(i)});
+    case ValueType::i16:
+        return out.number(std::int64_t{value.as<std::int16_t>(i)});
+    case ValueType::u16:
+        return out.number(std::uint64_t{value.as<std::uint16_t>(i)});
+    case ValueType::i32:
+        return out.number(std::int64_t{value.as<std::int32_t>(i)});
+    case ValueType::u32:
+        return out.number(std::uint64_t{value.as<std::uint32_t>(i)});
+    case ValueType::i64:
+        return out.exact(value.as<std::int64_t>(i));
+    case ValueType::u64:
+        return out.exact(value.as<std::uint64_t>(i));
+    case ValueType::f32:
+        return write_float(out, value.as<float>(i));
+    case ValueType::f64:
+        return write_float(out, value.as<double>(i));
+    case ValueType::none:
+        break;
     }
     out.null();
 }
@@ -103,7 +114,8 @@ T read_float(const Json& json, const Path& path, ValueType type) {
             if (first != last && result.ec == std::errc() && result.ptr == last &&
                 std::isnan(std::bit_cast<T>(bits)))
                 return std::bit_cast<T>(bits);
-            fail(path, cat(describe(json), " is not the bit pattern of a ", to_string(type), " NaN"));
+            fail(path,
+                 cat(describe(json), " is not the bit pattern of a ", to_string(type), " NaN"));
         }
     }
     fail(path, cat("expected a number, \"nan\", \"inf\" or \"-inf\" (", to_string(type), "), got ",
@@ -118,17 +130,28 @@ void store(ValueBytes& out, std::size_t i, T value) {
 void read_element(const Json& json, ValueType type, ValueBytes& out, std::size_t i,
                   const Path& path) {
     switch (type) {
-    case ValueType::i8: return store(out, i, read_int<std::int8_t>(json, path, type));
-    case ValueType::u8: return store(out, i, read_int<std::uint8_t>(json, path, type));
-    case ValueType::i16: return store(out, i, read_int<std::int16_t>(json, path, type));
-    case ValueType::u16: return store(out, i, read_int<std::uint16_t>(json, path, type));
-    case ValueType::i32: return store(out, i, read_int<std::int32_t>(json, path, type));
-    case ValueType::u32: return store(out, i, read_int<std::uint32_t>(json, path, type));
-    case ValueType::i64: return store(out, i, read_int<std::int64_t>(json, path, type));
-    case ValueType::u64: return store(out, i, read_int<std::uint64_t>(json, path, type));
-    case ValueType::f32: return store(out, i, read_float<float>(json, path, type));
-    case ValueType::f64: return store(out, i, read_float<double>(json, path, type));
-    case ValueType::none: break;
+    case ValueType::i8:
+        return store(out, i, read_int<std::int8_t>(json, path, type));
+    case ValueType::u8:
+        return store(out, i, read_int<std::uint8_t>(json, path, type));
+    case ValueType::i16:
+        return store(out, i, read_int<std::int16_t>(json, path, type));
+    case ValueType::u16:
+        return store(out, i, read_int<std::uint16_t>(json, path, type));
+    case ValueType::i32:
+        return store(out, i, read_int<std::int32_t>(json, path, type));
+    case ValueType::u32:
+        return store(out, i, read_int<std::uint32_t>(json, path, type));
+    case ValueType::i64:
+        return store(out, i, read_int<std::int64_t>(json, path, type));
+    case ValueType::u64:
+        return store(out, i, read_int<std::uint64_t>(json, path, type));
+    case ValueType::f32:
+        return store(out, i, read_float<float>(json, path, type));
+    case ValueType::f64:
+        return store(out, i, read_float<double>(json, path, type));
+    case ValueType::none:
+        break;
     }
 }
 

@@ -154,8 +154,10 @@ void write_steps(JsonWriter& out, const Trace& trace, const TraceAnalysis& analy
         out.key("block");
         out.number(step.block);
         out.key("barrier");
-        if (step.barrier) write_location(out, *step.barrier);
-        else out.null();
+        if (step.barrier)
+            write_location(out, *step.barrier);
+        else
+            out.null();
         out.key("shared_totals");
         write_totals(out, analysis.steps[i]);
         out.end_object();
@@ -253,7 +255,8 @@ void write_instructions(JsonWriter& out, const Trace& trace, const TraceAnalysis
         write_value_type(out, instruction.value_type);
         out.key("lanes");
         out.begin_array();
-        for (const LaneAccess& lane : instruction.lanes) write_lane(out, instruction, lane, conflicts);
+        for (const LaneAccess& lane : instruction.lanes)
+            write_lane(out, instruction, lane, conflicts);
         out.end_array();
         if (conflicts) {
             out.key("bank_conflicts");
@@ -338,7 +341,8 @@ void write_trace_file(const Trace& trace, const std::filesystem::path& path, con
     {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
         if (!out)
-            throw TraceError("", detail::cat("cannot write trace file '", temporary.string(), '\''));
+            throw TraceError("",
+                             detail::cat("cannot write trace file '", temporary.string(), '\''));
         try {
             write_trace(trace, out, limits);
         } catch (...) {

@@ -24,7 +24,9 @@ constexpr std::uint32_t bank_of(std::uint64_t address) {
 }
 
 // 1 for accesses of up to 4 bytes, 2 for 8, 4 for 16.
-constexpr std::uint32_t bank_phase_count(std::uint32_t width) { return width <= 4 ? 1 : width / 4; }
+constexpr std::uint32_t bank_phase_count(std::uint32_t width) {
+    return width <= 4 ? 1 : width / 4;
+}
 
 // One active lane: its lane index (0..31) and the byte address it accesses in shared memory.
 struct LaneAddress {
@@ -33,8 +35,8 @@ struct LaneAddress {
 };
 
 struct BankPhase {
-    std::uint32_t lane_mask = 0;  // active lanes served in this phase
-    std::uint32_t wavefronts = 0; // max of words_per_bank
+    std::uint32_t lane_mask = 0;                          // active lanes served in this phase
+    std::uint32_t wavefronts = 0;                         // max of words_per_bank
     std::array<std::uint8_t, kNumBanks> words_per_bank{}; // distinct words touched per bank
 };
 

@@ -25,7 +25,13 @@ enum class MemorySpace : std::uint8_t { shared, global };
 enum class AccessKind : std::uint8_t { load, store, atomic };
 // Tile status of a decoupled look-back scan: X no value yet, A aggregate, P inclusive prefix.
 enum class TileFlag : std::uint8_t { X, A, P };
-enum class TruncationLimit : std::uint8_t { max_instructions, max_blocks, max_steps, max_time, other };
+enum class TruncationLimit : std::uint8_t {
+    max_instructions,
+    max_blocks,
+    max_steps,
+    max_time,
+    other
+};
 
 struct Dim3 {
     std::uint32_t x = 1;
@@ -84,10 +90,10 @@ struct SourceLocation {
 struct MemoryObject {
     std::string name;
     MemorySpace space = MemorySpace::global;
-    std::uint32_t block = 0; // shared only: the block (linear index) that owns it; 0 for global
-    std::uint64_t base = 0;  // shared only: byte address in the block's shared window (banks
-                             // depend on it); 0 for global
-    std::uint64_t size = 0;  // bytes
+    std::uint32_t block = 0;  // shared only: the block (linear index) that owns it; 0 for global
+    std::uint64_t base = 0;   // shared only: byte address in the block's shared window (banks
+                              // depend on it); 0 for global
+    std::uint64_t size = 0;   // bytes
     std::string element_type; // as the kernel spells it: "int", "double", "TileDescriptor"
     std::uint32_t element_size = 1;
 
@@ -116,8 +122,8 @@ struct LaneAccess {
     std::uint32_t lane = 0;
     std::uint32_t thread = 0; // linear thread index in the block: warp * 32 + lane
     std::uint64_t offset = 0; // bytes from the start of the memory object
-    ValueBytes value;         // loads: read; stores: written; atomics: written (zero if not recorded)
-    ValueBytes old;           // atomics only: the value the atomic returned
+    ValueBytes value; // loads: read; stores: written; atomics: written (zero if not recorded)
+    ValueBytes old;   // atomics only: the value the atomic returned
     std::optional<WriterRef> writer; // loads and atomics, when known
 
     bool operator==(const LaneAccess&) const = default;

@@ -20,16 +20,21 @@ enum class ValueType : std::uint8_t { none, i8, u8, i16, u16, i32, u32, i64, u64
 constexpr std::uint32_t value_type_size(ValueType type) {
     switch (type) {
     case ValueType::i8:
-    case ValueType::u8: return 1;
+    case ValueType::u8:
+        return 1;
     case ValueType::i16:
-    case ValueType::u16: return 2;
+    case ValueType::u16:
+        return 2;
     case ValueType::i32:
     case ValueType::u32:
-    case ValueType::f32: return 4;
+    case ValueType::f32:
+        return 4;
     case ValueType::i64:
     case ValueType::u64:
-    case ValueType::f64: return 8;
-    case ValueType::none: break;
+    case ValueType::f64:
+        return 8;
+    case ValueType::none:
+        break;
     }
     return 0;
 }
@@ -50,15 +55,15 @@ struct ValueBytes {
     }
 
     template <class T>
-        requires std::is_trivially_copyable_v<T> && (sizeof(T) <= kMaxAccessBytes)
-    static ValueBytes of(const T& value) {
+    requires std::is_trivially_copyable_v<T> &&(sizeof(T) <= kMaxAccessBytes) static ValueBytes
+        of(const T& value) {
         return from(&value, sizeof(T));
     }
 
     // Element `index` of a vector access (0 for a scalar one).
     template <class T>
-        requires std::is_trivially_copyable_v<T> && (sizeof(T) <= kMaxAccessBytes)
-    T as(std::size_t index = 0) const {
+    requires std::is_trivially_copyable_v<T> &&(sizeof(T) <= kMaxAccessBytes) T
+        as(std::size_t index = 0) const {
         T value{};
         if ((index + 1) * sizeof(T) <= kMaxAccessBytes)
             std::memcpy(&value, bytes.data() + index * sizeof(T), sizeof(T));

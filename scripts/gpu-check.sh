@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The whole GPU check in one go, for a machine with an NVIDIA GPU and the CUDA toolkit:
+# builds the cuda backend (sm_90 by default), runs every GPU test (labs' solutions and the
+# emulator's semantics tests, which hold the emulator to the hardware), the main job, the
+# benchmarks, and compute-sanitizer over the lab tests. Logs go to OUT_DIR.
+#
+#   scripts/gpu-check.sh [OUT_DIR]        (default: $OUT, else ./gpu-check-out)
+#   CUDA_ARCH=90 SCANLAB_SANITIZE=0 scripts/gpu-check.sh
+#
+# Where the machine lacks Debian's doctest-dev (a GPU image without package access), put the
+# .deb under .device-carry/debs/ (scripts/prepare-device-carry.sh does) and it is unpacked here.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+out="${1:-${OUT:-$root/gpu-check-out}}"
+mkdir -p "$out"
+arch="${CUDA_ARCH:-90}"
+build="${SCANLAB_GPU_BUILD_DIR:-$root/build-gpu}"
+status=0
+step() { printf '\n=== %s\n' "$*" | tee -a "$out/summary.log"; }
+
+prefix=()
+if [[ ! -f /usr/include/doctest/doctest.h && -d .device-carry/debs ]]; then
+    mkdir -p .device-carry/root
+    for deb in .device-carry/debs/*.deb; do dpkg-deb -x "$deb" .device-carry/root; done
+    prefix=(-DCMAKE_PREFIX_PATH="$root/.device-carry/root/usr")
+fi
+
+step "machine"
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee -a "$out/summary.log"
+nvcc --version | tail -2 | tee -a "$out/summary.log"
+
+step "configure and build the cuda backend for sm_$arch"
+# The emulator backend is the CPU's business; build it here only when asked (it needs
+# Boost.Context's library, which GPU images often lack).
+simt="${SCANLAB_GPU_SIMT:-OFF}"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCANLAB_CUDA=ON \
+    -DSCANLAB_SIMT="$simt" -DCMAKE_CUDA_ARCHITECTURES="$arch" "${prefix[@]}" \
+    >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+if ! cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1; then
+    grep -E "error|Error" "$out/build.log" | head -40
+    exit 1
+fi
+echo "built (log: build.log)" | tee -a "$out/summary.log"
+
+step "GPU tests (ctest -L gpu)"
+# The student stubs fail by design; their tests are not part of the check.
+ctest --test-dir "$build" -L gpu -LE student --output-on-failure --timeout 900 \
+    >"$out/ctest-gpu.log" 2>&1 ||
+    status=1
+tail -15 "$out/ctest-gpu.log" | tee -a "$out/summary.log"
+
+step "main job on the GPU"
+"$build/bin/scanlab_run_cuda" 2>&1 | tee "$out/run-cuda.log" | tee -a "$out/summary.log" ||
+    status=1
+
+if [[ -x "$build/bin/scanlab_bench" ]]; then
+    step "benchmarks"
+    "$build/bin/scanlab_bench" --out "$out" 2>&1 | tee "$out/bench.log" | tail -60 |
+        tee -a "$out/summary.log" || status=1
+fi
+
+if [[ "${SCANLAB_SANITIZE:-1}" == "1" ]] && command -v compute-sanitizer >/dev/null; then
+    step "compute-sanitizer (memcheck, racecheck, synccheck) on the lab solutions' tests"
+    for exe in "$build"/bin/lab*_tests_solution_cuda; do
+        for tool in memcheck racecheck synccheck; do
+            name="$(basename "$exe") $tool"
+            echo "=== $name" >>"$out/sanitizer.log"
+            if compute-sanitizer --tool "$tool" --error-exitcode 9 "$exe" \
+                -tc="*int32*" >>"$out/sanitizer.log" 2>&1; then
+                echo "$name: clean" | tee -a "$out/summary.log"
+            else
+                echo "$name: FAILED (see sanitizer.log)" | tee -a "$out/summary.log"
+                status=1
+            fi
+        done
+    done
+fi
+
+step "result: $([[ $status == 0 ]] && echo PASS || echo FAIL)"
+exit $status

@@ -1,0 +1,77 @@
+# grader_hooks.cmake: what the grader adds to a Scan Lab build, without touching the project's
+# own CMake files. The grader configures with
+#   -DCMAKE_PROJECT_INCLUDE=<this file>
+#   -DSCANLAB_GRADER_HIDDEN_DIR=<folder>   (optional) hidden test files labNN_*.cpp
+#   -DSCANLAB_GRADER_SPEED_DIR=<folder>    (optional) speed harnesses labNN_speed.cpp
+# CMake includes this file right after the top-level project(); the work is deferred to the end
+# of the top-level CMakeLists.txt, when scanlab_add_lab() has made every lab's targets:
+#   hidden tests  are compiled into lab<NN>_tests_<flavour>_<backend> (both flavours, so that
+#                 check_stubs.py holds them to the same rules as the visible tests);
+#   speed         gives lab<NN>_speed_<flavour>_<backend>, the harness linked to the lab library.
+# With both variables empty this file does nothing.
+include_guard(GLOBAL)
+
+if(NOT CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)
+    return() # a project() in a subdirectory
+endif()
+
+function(_scanlab_grader_lab_number file out)
+    get_filename_component(name "${file}" NAME)
+    string(REGEX MATCH "^lab([0-9][0-9])_" match "${name}")
+    set(${out} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+endfunction()
+
+function(_scanlab_grader_extend)
+    if(SCANLAB_GRADER_HIDDEN_DIR)
+        file(GLOB hidden_tests LIST_DIRECTORIES false
+             "${SCANLAB_GRADER_HIDDEN_DIR}/lab[0-9][0-9]_*.cpp")
+        foreach(file IN LISTS hidden_tests)
+            _scanlab_grader_lab_number("${file}" number)
+            set(used FALSE)
+            foreach(backend IN LISTS SCANLAB_BACKENDS)
+                foreach(flavour IN ITEMS student solution)
+                    set(target lab${number}_tests_${flavour}_${backend})
+                    if(TARGET ${target})
+                        target_sources(${target} PRIVATE "${file}")
+                        set(used TRUE)
+                    endif()
+                endforeach()
+            endforeach()
+            if(used)
+                message(STATUS "Scan Lab grader: hidden tests ${file}")
+            endif()
+        endforeach()
+    endif()
+
+    if(SCANLAB_GRADER_SPEED_DIR)
+        file(GLOB harnesses LIST_DIRECTORIES false
+             "${SCANLAB_GRADER_SPEED_DIR}/lab[0-9][0-9]_speed.cpp")
+        foreach(file IN LISTS harnesses)
+            _scanlab_grader_lab_number("${file}" number)
+            foreach(backend IN LISTS SCANLAB_BACKENDS)
+                foreach(flavour IN ITEMS student solution)
+                    set(library lab${number}_${flavour}_${backend})
+                    if(NOT TARGET ${library})
+                        continue()
+                    endif()
+                    set(exe lab${number}_speed_${flavour}_${backend})
+                    add_executable(${exe} "${file}")
+                    target_include_directories(${exe} PRIVATE "${SCANLAB_GRADER_SPEED_INCLUDE}")
+                    target_link_libraries(${exe} PRIVATE ${library} scanlab_api)
+                    target_compile_features(${exe} PRIVATE cxx_std_20)
+                    if(backend STREQUAL "cuda")
+                        if(NOT TARGET CUDA::cudart)
+                            find_package(CUDAToolkit REQUIRED)
+                        endif()
+                        target_link_libraries(${exe} PRIVATE CUDA::cudart)
+                        target_compile_definitions(${exe} PRIVATE SCANLAB_BACKEND_CUDA)
+                    else()
+                        target_compile_definitions(${exe} PRIVATE SCANLAB_BACKEND_SIMT)
+                    endif()
+                endforeach()
+            endforeach()
+        endforeach()
+    endif()
+endfunction()
+
+cmake_language(DEFER CALL _scanlab_grader_extend)
