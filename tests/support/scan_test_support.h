@@ -233,25 +233,29 @@ struct FailureReport {
 
 std::string format_failure(const FailureReport& report);
 
-/// Whether out_i is what `+` instead of Op::apply would give at position i (sums wrap around
-/// in the unsigned type, so the check itself never overflows).
+/// Whether out[i..n) is what `+` and 0 instead of Op::apply and Op::identity would give (sums
+/// wrap around in the unsigned type, so the check itself never overflows).
 template <class Op>
 bool looks_like_plus_scan(std::span<const typename Op::value_type> in,
-                          typename Op::value_type out_i, std::size_t i, ScanKind kind) {
+                          std::span<const typename Op::value_type> out, std::size_t i,
+                          ScanKind kind) {
     using T = typename Op::value_type;
-    const std::size_t end = kind == ScanKind::inclusive ? i + 1 : i;
-    if constexpr (std::is_floating_point_v<T>) {
-        double sum = 0.0, abs_sum = 0.0;
-        for (std::size_t j = 0; j < end; ++j) {
-            sum += in[j];
-            abs_sum += std::fabs(static_cast<double>(in[j]));
+    using Acc = std::conditional_t<std::is_floating_point_v<T>, double, std::make_unsigned_t<T>>;
+    Acc sum = 0;
+    double abs_sum = 0.0;
+    for (std::size_t j = 0; j < in.size(); ++j) {
+        if (kind == ScanKind::inclusive) sum += static_cast<Acc>(in[j]);
+        abs_sum += std::fabs(static_cast<double>(in[j]));
+        if (j >= i) {
+            if constexpr (std::is_floating_point_v<T>) {
+                if (!(std::fabs(out[j] - sum) <= 1e-3 * abs_sum)) return false;
+            } else {
+                if (static_cast<T>(sum) != out[j]) return false;
+            }
         }
-        return std::fabs(out_i - sum) <= 1e-3 * abs_sum;
-    } else {
-        std::make_unsigned_t<T> sum = 0;
-        for (std::size_t j = 0; j < end; ++j) sum += static_cast<std::make_unsigned_t<T>>(in[j]);
-        return static_cast<T>(sum) == out_i;
+        if (kind == ScanKind::exclusive) sum += static_cast<Acc>(in[j]);
     }
+    return true;
 }
 
 /// The hint for the first wrong index i; empty if nothing specific fits.
@@ -321,7 +325,7 @@ std::string hint_for(std::span<const typename Op::value_type> in,
         return "off by one position: from here on each output holds its neighbour's value; did "
                "you shift for the exclusive scan (once, and in the right direction)?";
     if constexpr (!is_op<Op, Sum>) {
-        if (i > 0 && looks_like_plus_scan<Op>(in, out[i], i, kind))
+        if (i > 0 && looks_like_plus_scan<Op>(in, out, i, kind))
             return std::string("this is a running SUM, but the operator is ") + Op::name +
                    ": combine with Op::apply(a, b) and start from Op::identity(), never + and 0";
     }
