@@ -240,7 +240,8 @@ bool looks_like_plus_scan(std::span<const typename Op::value_type> in,
                           std::span<const typename Op::value_type> out, std::size_t i,
                           ScanKind kind) {
     using T = typename Op::value_type;
-    using Acc = std::conditional_t<std::is_floating_point_v<T>, double, std::make_unsigned_t<T>>;
+    using Acc = typename std::conditional_t<std::is_floating_point_v<T>, std::type_identity<double>,
+                                            std::make_unsigned<T>>::type;
     Acc sum = 0;
     double abs_sum = 0.0;
     for (std::size_t j = 0; j < in.size(); ++j) {
