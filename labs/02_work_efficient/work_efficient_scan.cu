@@ -25,7 +25,7 @@ __global__ void work_efficient_scan_kernel(const typename Op::value_type* in,
     //   3. Up-sweep: for stride = 1, 2, 4, ... while stride < m, the first m / (2 * stride)
     //      threads each combine one pair: right = (2t + 2) * stride - 1, left = right - stride,
     //      tree[right] = Op::apply(tree[left], tree[right]). A barrier before every level.
-    //   4. One thread replaces the root, tree[m - 1], by Op::identity() (after a barrier).
+    //   4. Thread 0 replaces the root, tree[m - 1], by Op::identity().
     //   5. Down-sweep: for stride = m/2, m/4, ..., 1, the same pairs, after a barrier:
     //      the left child gets the parent's value; the right child gets
     //      Op::apply(parent's value, old left value).
@@ -41,8 +41,8 @@ __global__ void work_efficient_scan_kernel(const typename Op::value_type* in,
 }
 
 template <class Op>
-void work_efficient_scan(const typename Op::value_type* d_in, typename Op::value_type* d_out,
-                         int n, ScanKind kind) {
+void work_efficient_scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
+                         ScanKind kind) {
     // TODO(student): reject bad arguments with std::invalid_argument and a message that says
     //   what is wrong: n < 0, n > kMaxN, and (when n > 0) a null d_in or d_out.
     //   n == 0 is valid: return without launching anything.

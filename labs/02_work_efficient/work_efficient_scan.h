@@ -22,7 +22,7 @@ constexpr int kMaxN = 2 * kMaxThreads;
 /// Returns once the kernel is launched; a fault inside the kernel shows up at the next
 /// synchronizing CUDA call (for example the cudaMemcpy that reads d_out).
 template <class Op>
-void work_efficient_scan(const typename Op::value_type* d_in, typename Op::value_type* d_out,
-                         int n, ScanKind kind);
+void work_efficient_scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
+                         ScanKind kind);
 
 } // namespace lab02

@@ -48,9 +48,9 @@ __global__ void work_efficient_scan_kernel(const typename Op::value_type* in,
         }
     }
 
-    // The root, tree[m-1], now holds the total. The exclusive scan of a single element is the
-    // identity: replace the root by it, then push prefixes down the same tree.
-    __syncthreads();
+    // The root, tree[m-1], now holds the total. Nothing comes before the whole array, so its
+    // prefix is the identity: replace the root by it, then push prefixes down the same tree.
+    // No barrier is needed first: thread 0 did the last up-sweep step, the root, itself.
     if (t == 0) tree[m - 1] = Op::identity();
 
     // Down-sweep. Each node at `right` holds the prefix of everything before its subtree. Its
@@ -75,8 +75,8 @@ __global__ void work_efficient_scan_kernel(const typename Op::value_type* in,
 }
 
 template <class Op>
-void work_efficient_scan(const typename Op::value_type* d_in, typename Op::value_type* d_out,
-                         int n, ScanKind kind) {
+void work_efficient_scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
+                         ScanKind kind) {
     if (n < 0)
         throw std::invalid_argument("lab02::work_efficient_scan: n must be >= 0, got " +
                                     std::to_string(n));

@@ -32,10 +32,12 @@ simt::FaultReport run_expecting_fault(F launch) {
 
 struct ModeScope {
     simt::Options saved = simt::options();
-    ModeScope(simt::Mode mode, uint64_t seed, simt::Dispatch dispatch = simt::Dispatch::in_order) {
+    ModeScope(simt::Mode mode, uint64_t seed, simt::Dispatch dispatch = simt::Dispatch::in_order,
+              bool checks = true) {
         simt::options().mode = mode;
         simt::options().seed = seed;
         simt::options().dispatch = dispatch;
+        simt::options().checks = checks;
     }
     ~ModeScope() { simt::options() = saved; }
 };
@@ -284,7 +286,8 @@ TEST_CASE("modes: `its` exposes a warp scan that is missing __syncwarp(), lockst
     for (int i = 0, acc = 0; i < 32; ++i) expect[i] = acc += in[i];
     DeviceVector<int> d_in(in), d_out(32);
     auto run = [&](auto kernel, simt::Mode mode, uint64_t seed) {
-        ModeScope scope(mode, seed);
+        // Values only: the race checker would stop the racy version (see the next test).
+        ModeScope scope(mode, seed, simt::Dispatch::in_order, false);
         kernel<<<1, 32>>>(d_in.data(), d_out.data());
         REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
         return d_out.download() == expect;
@@ -296,6 +299,34 @@ TEST_CASE("modes: `its` exposes a warp scan that is missing __syncwarp(), lockst
         if (!run(warp_scan_shared<false>, simt::Mode::its, seed)) ++wrong;
     }
     CHECK(wrong > 0);
+}
+
+TEST_CASE("checks: the missing __syncwarp() is a reported race in `its` mode, not in lockstep") {
+    std::vector<int> in(32, 1);
+    DeviceVector<int> d_in(in), d_out(32);
+    {
+        ModeScope scope(simt::Mode::its, 3);
+        auto report =
+            run_expecting_fault([&] { warp_scan_shared<false><<<1, 32>>>(d_in.data(), d_out.data()); });
+        INFO("report: " << report.message);
+        // The race can also show first as a read of a word that its lane has not written yet.
+        bool race = false;
+        for (const auto& [kind, message] : report.findings)
+            race = race || kind == simt::FaultKind::shared_race;
+        CHECK(race);
+        CHECK(report.message.find("__syncwarp") != std::string::npos);
+        CHECK(report.message.find("faults_test.cu:") != std::string::npos);
+    }
+    {
+        ModeScope scope(simt::Mode::its, 3);
+        warp_scan_shared<true><<<1, 32>>>(d_in.data(), d_out.data());
+        CHECK(cudaDeviceSynchronize() == cudaSuccess);
+    }
+    {
+        ModeScope scope(simt::Mode::lockstep, 3);
+        warp_scan_shared<false><<<1, 32>>>(d_in.data(), d_out.data());
+        CHECK(cudaDeviceSynchronize() == cudaSuccess);
+    }
 }
 
 TEST_CASE("dispatch: shuffled order differs from blockIdx order and exposes blockIdx look-back") {

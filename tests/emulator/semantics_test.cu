@@ -152,7 +152,7 @@ __global__ void mixed_shared(const int* in, int* out, int n) {
     __shared__ int static_part[64];
     const int t = threadIdx.x;
     dynamic_part[t] = in[t] * kScale[t % 4];
-    static_part[t % 64] = 0;
+    if (t < 64) static_part[t] = 0;
     __syncthreads();
     atomicAdd(&static_part[t % 64], dynamic_part[n - 1 - t]);
     __syncthreads();

@@ -24,10 +24,12 @@ namespace {
 // 0..8: edge cases and a tiny tree; 31..33: around a warp; non-powers of two of every scale
 // (3, 5, 100, 255, 1000, 1500, 2047) need identity padding; 1024 is the last size one element
 // per thread could do, 1025.. need two; 2048 = kMaxN.
-constexpr int kSizes[] = {0,   1,    2,    3,    5,    8,    31,   32,   33,  100,
-                          255, 256,  257,  1000, 1024, 1025, 1500, 2047, 2048};
+constexpr int kSizes[] = {0,   1,   2,   3,    5,    8,    31,   32,   33,  100,
+                          255, 256, 257, 1000, 1024, 1025, 1500, 2047, 2048};
 
-constexpr bool is_power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
+constexpr bool is_power_of_two(int n) {
+    return n > 0 && (n & (n - 1)) == 0;
+}
 
 template <class Op>
 void work_efficient(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
@@ -36,7 +38,12 @@ void work_efficient(const typename Op::value_type* d_in, typename Op::value_type
 }
 
 // What this lab's usual mistakes look like, given which sizes passed before n failed.
-std::string lab_hint(int n, bool a_power_of_two_passed, int largest_passed) {
+std::string lab_hint(int n, bool faulted, bool a_power_of_two_passed, int largest_passed) {
+    if (faulted)
+        return "the kernel faulted at n = " + std::to_string(n) +
+               "; the emulator's report above names the line. Here that is usually a load from "
+               "in[i] or a store to out[i] with i >= n (the padding leaves n..m-1 must never "
+               "touch global memory), or a shared index past the tree";
     if (n > lab02::kMaxThreads && largest_passed >= lab02::kMaxThreads)
         return "every size up to " + std::to_string(lab02::kMaxThreads) +
                " passed, this one has more elements than a block has threads: each thread must "
@@ -49,9 +56,9 @@ std::string lab_hint(int n, bool a_power_of_two_passed, int largest_passed) {
     return "";
 }
 
-std::string with_hint(const std::string& message, int n, bool a_power_of_two_passed,
+std::string with_hint(const std::string& message, int n, bool faulted, bool a_power_of_two_passed,
                       int largest_passed) {
-    const std::string hint = lab_hint(n, a_power_of_two_passed, largest_passed);
+    const std::string hint = lab_hint(n, faulted, a_power_of_two_passed, largest_passed);
     return hint.empty() ? message : message + "\n  lab 02 hint: " + hint;
 }
 
@@ -67,14 +74,14 @@ void check_all_sizes(ScanKind kind) {
                                                         work_efficient<Op>);
         } catch (const std::exception& error) { // a fault in the kernel, or a failed launch
             const std::string message =
-                with_hint(error.what(), n, a_power_of_two_passed, largest_passed) +
+                with_hint(error.what(), n, true, a_power_of_two_passed, largest_passed) +
                 "\n  to reproduce: run again with SCANLAB_SEED=" +
                 std::to_string(scanlab::test::seed());
             FAIL_CHECK(message);
             return;
         }
         if (!result.ok) {
-            FAIL_CHECK(with_hint(result.message, n, a_power_of_two_passed, largest_passed));
+            FAIL_CHECK(with_hint(result.message, n, false, a_power_of_two_passed, largest_passed));
             return;
         }
         if (is_power_of_two(n)) a_power_of_two_passed = true;

@@ -326,7 +326,7 @@ std::string hint_for(std::span<const typename Op::value_type> in,
         return "off by one position: from here on each output holds its neighbour's value; did "
                "you shift for the exclusive scan (once, and in the right direction)?";
     if constexpr (!is_op<Op, Sum>) {
-        if (i > 0 && looks_like_plus_scan<Op>(in, out, i, kind))
+        if (looks_like_plus_scan<Op>(in, out, i, kind))
             return std::string("this is a running SUM, but the operator is ") + Op::name +
                    ": combine with Op::apply(a, b) and start from Op::identity(), never + and 0";
     }

@@ -81,6 +81,14 @@ FaultReport Engine::run() {
     }
     g_active_engine = nullptr;
     abandon_all();
+    if (fault_.kind == FaultKind::none && !findings_.empty()) {
+        fault_.kind = findings_.front().kind;
+        fault_.error = cudaErrorLaunchFailure;
+        for (const CheckFinding& f : findings_) fault_.message += f.message;
+        if (findings_.size() >= kMaxFindings)
+            fault_.message += "simt: (more findings not shown)\n";
+    }
+    for (const CheckFinding& f : findings_) fault_.findings.emplace_back(f.kind, f.message);
     return fault_;
 }
 
@@ -118,6 +126,10 @@ void Engine::dispatch_block(unsigned linear) {
     b->shared.reset(new unsigned char[b->shared_capacity]);
     b->shared_used = (b->dynamic_bytes + 15) / 16 * 16;
     std::memset(b->shared.get(), kSharedPoison, b->shared_used);
+    if (b->dynamic_bytes > 0)
+        b->shared_vars.push_back(SharedAllocation{"extern __shared__ (dynamic)", "", 0, 0,
+                                                  b->dynamic_bytes});
+    if (options_.checks) b->shadow.resize(b->shared_used / 4 + 1);
     b->threads.resize(threads_per_block_);
     b->warps.resize(warps_per_block_);
     for (unsigned w = 0; w < warps_per_block_; ++w) {
@@ -372,6 +384,146 @@ void Engine::check_unregistered(const Region* r, uintptr_t address, size_t bytes
           "write to " + std::string(to_string(r->kind)) + ", which is read-only in kernels", site);
 }
 
+const SharedAllocation* Engine::shared_variable_at(const Block* b, size_t offset) const {
+    for (const SharedAllocation& v : b->shared_vars)
+        if (offset - v.offset < v.bytes) return &v;
+    return nullptr;
+}
+
+std::string Engine::describe_shared(const Block* b, size_t offset) const {
+    const SharedAllocation* v = shared_variable_at(b, offset);
+    std::ostringstream s;
+    if (v)
+        s << "byte " << (offset - v->offset) << " of '" << v->name << "' (" << v->bytes
+          << " bytes)";
+    else
+        s << "shared offset " << offset;
+    return s.str();
+}
+
+void Engine::check_shared_access(Thread* me, size_t offset, size_t bytes, AccessKind kind,
+                                 const void* site) {
+    Block* b = me->block;
+    const SharedAllocation* v = shared_variable_at(b, offset);
+    if (!v || offset + bytes > v->offset + v->bytes) [[unlikely]] {
+        RuntimeScope scope(me);
+        std::ostringstream msg;
+        msg << "out-of-bounds shared memory " << (kind == AccessKind::read ? "read" : "write")
+            << " of " << bytes << " bytes at shared offset " << offset << ": ";
+        if (v)
+            msg << "it runs past the end of '" << v->name << "' (" << v->bytes << " bytes)";
+        else if (const SharedAllocation* below = [&]() -> const SharedAllocation* {
+                     const SharedAllocation* best = nullptr;
+                     for (const SharedAllocation& x : b->shared_vars)
+                         if (x.offset + x.bytes <= offset &&
+                             (!best || x.offset > best->offset))
+                             best = &x;
+                     return best;
+                 }())
+            msg << (offset - (below->offset + below->bytes)) << " bytes past the end of '"
+                << below->name << "' (" << below->bytes << " bytes)";
+        else
+            msg << "no __shared__ variable is there";
+        fault(FaultKind::illegal_address, cudaErrorIllegalAddress, msg.str(), site);
+    }
+    const uint32_t self = me->linear + 1;
+    Warp* w = me->warp;
+    const bool lockstep = options_.mode == Mode::lockstep;
+    // Two accesses of different threads are ordered by a barrier between them, or, for lanes of
+    // one warp, by a warp-wide collective between them (or by lockstep execution itself).
+    auto ordered = [&](uint32_t other, uint32_t epoch, uint32_t warp_sync) {
+        if (epoch != b->barrier_epoch) return true;
+        if ((other - 1) / 32 == w->index) return lockstep || warp_sync != w->sync_epoch;
+        return false;
+    };
+    for (size_t word = offset / 4; word <= (offset + bytes - 1) / 4; ++word) {
+        ShadowWord& s = b->shadow[word];
+        if (kind == AccessKind::read || kind == AccessKind::atomic) {
+            if (s.writer == 0) {
+                RuntimeScope scope(me);
+                report_check(FaultKind::uninitialized_read,
+                             "uninit:" + std::to_string(reinterpret_cast<uintptr_t>(site)),
+                             "uninitialized shared memory read: " + describe_shared(b, word * 4) +
+                                 " is read before any thread of the block wrote it",
+                             site, me);
+            } else if (s.writer != self && !(kind == AccessKind::atomic && s.write_atomic) &&
+                       !ordered(s.writer, s.write_epoch, s.write_warp_sync)) {
+                RuntimeScope scope(me);
+                const Thread& other = b->threads[s.writer - 1];
+                report_check(FaultKind::shared_race,
+                             "raw:" + std::to_string(reinterpret_cast<uintptr_t>(s.write_site)) +
+                                 ":" + std::to_string(reinterpret_cast<uintptr_t>(site)),
+                             "shared memory race (read after write): " + describe_shared(b, word * 4) +
+                                 " was written by " + describe_thread(other) + " at " +
+                                 resolve_source(s.write_site).to_string() +
+                                 " and is read here with no __syncthreads() in between" +
+                                 ((s.writer - 1) / 32 == w->index
+                                      ? " (same warp: lanes need __syncwarp() between them)"
+                                      : ""),
+                             site, me);
+            }
+        }
+        if (kind == AccessKind::write || kind == AccessKind::atomic) {
+            if (s.writer != 0 && s.writer != self &&
+                !(kind == AccessKind::atomic && s.write_atomic) &&
+                !ordered(s.writer, s.write_epoch, s.write_warp_sync)) {
+                RuntimeScope scope(me);
+                const Thread& other = b->threads[s.writer - 1];
+                report_check(FaultKind::shared_race,
+                             "waw:" + std::to_string(reinterpret_cast<uintptr_t>(s.write_site)) +
+                                 ":" + std::to_string(reinterpret_cast<uintptr_t>(site)),
+                             "shared memory race (write after write): " +
+                                 describe_shared(b, word * 4) + " was written by " +
+                                 describe_thread(other) + " at " +
+                                 resolve_source(s.write_site).to_string() +
+                                 " and is written again here with no __syncthreads() in between",
+                             site, me);
+            }
+            if (s.reader != 0 && s.reader != self &&
+                !ordered(s.reader, s.read_epoch, s.read_warp_sync)) {
+                RuntimeScope scope(me);
+                const Thread& other = b->threads[s.reader - 1];
+                report_check(FaultKind::shared_race,
+                             "war:" + std::to_string(reinterpret_cast<uintptr_t>(s.read_site)) +
+                                 ":" + std::to_string(reinterpret_cast<uintptr_t>(site)),
+                             "shared memory race (write after read): " +
+                                 describe_shared(b, word * 4) + " was read by " +
+                                 describe_thread(other) + " at " +
+                                 resolve_source(s.read_site).to_string() +
+                                 " and is overwritten here with no __syncthreads() in between "
+                                 "(double-buffer, or add a barrier between the read and the "
+                                 "write)" +
+                                 ((s.reader - 1) / 32 == w->index
+                                      ? "; same warp: lanes need __syncwarp() between them"
+                                      : ""),
+                             site, me);
+            }
+            s.writer = self;
+            s.write_epoch = b->barrier_epoch;
+            s.write_warp_sync = w->sync_epoch;
+            s.write_site = site;
+            s.write_atomic = kind == AccessKind::atomic;
+        }
+        if (kind == AccessKind::read) {
+            s.reader = self;
+            s.read_epoch = b->barrier_epoch;
+            s.read_warp_sync = w->sync_epoch;
+            s.read_site = site;
+        }
+    }
+}
+
+void Engine::report_check(FaultKind kind, const std::string& key, const std::string& what,
+                          const void* site, const Thread* culprit) {
+    if (findings_.size() >= kMaxFindings) return;
+    for (const std::string& k : finding_keys_)
+        if (k == key) return;
+    finding_keys_.push_back(key);
+    findings_.push_back(CheckFinding{
+        kind, format_fault(kind, what, culprit ? describe_thread(*culprit) : "", site,
+                           request_.kernel)});
+}
+
 void Engine::misaligned(uintptr_t address, size_t bytes, const void* site) {
     RuntimeScope scope(current_);
     std::ostringstream msg;
@@ -435,6 +587,7 @@ void Engine::syncthreads(const void* site, int reduce_kind, int predicate, int* 
         }
         b->barrier_result = b->barrier_reduce;
         b->at_barrier = 0;
+        b->barrier_epoch++;
         for (Thread& t : b->threads)
             if (t.state == ThreadState::at_barrier) make_runnable(&t);
         note_progress();
@@ -536,6 +689,7 @@ void Engine::try_complete_collective(Thread* arriving) {
     }
     for (unsigned l = 0; l < w->lane_count; ++l)
         if ((participants >> l) & 1u) make_runnable(w->lanes[l]);
+    w->sync_epoch++;
     note_progress();
 }
 
@@ -556,7 +710,7 @@ void* Engine::shared_variable(const SharedSite& site, size_t bytes, size_t align
     RuntimeScope scope(current_);
     Block* b = current_->block;
     for (const SharedAllocation& v : b->shared_vars)
-        if (v.line == site.line && v.bytes == bytes && v.name == site.name &&
+        if (v.line == site.line && v.line > 0 && v.bytes == bytes && v.name == site.name &&
             (v.file == site.file || std::strcmp(v.file, site.file) == 0))
             return b->shared.get() + v.offset;
     align = std::max<size_t>(align, 16);
@@ -572,6 +726,7 @@ void* Engine::shared_variable(const SharedSite& site, size_t bytes, size_t align
     std::memset(b->shared.get() + offset, kSharedPoison, bytes);
     b->shared_vars.push_back(SharedAllocation{site.name, site.file, site.line, offset, bytes});
     b->shared_used = offset + bytes;
+    if (options_.checks) b->shadow.resize(b->shared_used / 4 + 1);
     return b->shared.get() + offset;
 }
 

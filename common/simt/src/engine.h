@@ -71,6 +71,7 @@ struct Warp {
     uint64_t round = 0;     // completed rotations over the lanes (lockstep)
     uint64_t slice_steps = 0;
     uint64_t slice_limit = 0; // scheduling points in one turn of the warp
+    uint32_t sync_epoch = 1;  // counts completed warp-wide collectives (__syncwarp, shuffles)
 };
 
 struct SharedAllocation {
@@ -79,6 +80,19 @@ struct SharedAllocation {
     int line;
     size_t offset;
     size_t bytes;
+};
+
+// What the race and initialization checks remember about one 4-byte word of shared memory.
+struct ShadowWord {
+    uint32_t writer = 0; // linear thread index + 1 of the last write; 0: never written
+    uint32_t write_epoch = 0;
+    uint32_t write_warp_sync = 0;
+    uint32_t reader = 0; // last reader + 1 in read_epoch; 0: none
+    uint32_t read_epoch = 0;
+    uint32_t read_warp_sync = 0;
+    const void* write_site = nullptr;
+    const void* read_site = nullptr;
+    bool write_atomic = false;
 };
 
 struct Block {
@@ -97,6 +111,8 @@ struct Block {
     size_t shared_used = 0;
     size_t dynamic_bytes = 0;
     std::vector<SharedAllocation> shared_vars;
+    std::vector<ShadowWord> shadow; // one per 4-byte word of shared memory (when checks are on)
+    uint32_t barrier_epoch = 1;     // counts completed __syncthreads()
     uintptr_t shared_base() const { return reinterpret_cast<uintptr_t>(shared.get()); }
 };
 
@@ -159,6 +175,12 @@ class Engine {
     [[gnu::noinline, gnu::cold]] void check_unregistered(const Region* r,
                                                          uintptr_t address, size_t bytes,
                                                          AccessKind kind, const void* site);
+    void check_shared_access(Thread* me, size_t offset, size_t bytes, AccessKind kind,
+                             const void* site);
+    void report_check(FaultKind kind, const std::string& key, const std::string& what,
+                      const void* site, const Thread* culprit);
+    const SharedAllocation* shared_variable_at(const Block* b, size_t offset) const;
+    std::string describe_shared(const Block* b, size_t offset) const;
     [[noreturn, gnu::noinline, gnu::cold]] void misaligned(uintptr_t address, size_t bytes,
                                                           const void* site);
     void check_barrier_with_exits(Block* block, Thread* exiting);
@@ -194,6 +216,15 @@ class Engine {
     uint64_t slice_limit_ = 64;
     std::map<std::pair<const void*, const void*>, bool> barrier_aliases_;
     FaultReport fault_;
+    // Checks that do not stop the launch (races, uninitialized reads): reported once per site
+    // pair, then the launch ends with the first one's error.
+    struct CheckFinding {
+        FaultKind kind;
+        std::string message;
+    };
+    std::vector<CheckFinding> findings_;
+    std::vector<std::string> finding_keys_;
+    static constexpr size_t kMaxFindings = 16;
     bool aborted_ = false;
 };
 
@@ -269,6 +300,7 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
     if (address - shared_lo < b->shared_capacity) {
         if (address + bytes > shared_lo + b->shared_used) [[unlikely]]
             shared_out_of_bounds(address, bytes, kind, site);
+        if (options_.checks) check_shared_access(me, address - shared_lo, bytes, kind, site);
     } else if (address - me->stack_lo() < me->stack.size) {
         return; // the thread's own locals
     } else {

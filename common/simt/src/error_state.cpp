@@ -46,6 +46,8 @@ std::string to_string(FaultKind kind) {
     case FaultKind::stack_overflow: return "stack overflow";
     case FaultKind::exception: return "exception in kernel";
     case FaultKind::invalid_launch: return "invalid launch";
+    case FaultKind::shared_race: return "shared memory race";
+    case FaultKind::uninitialized_read: return "uninitialized shared memory read";
     }
     return "fault";
 }

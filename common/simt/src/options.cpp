@@ -34,6 +34,10 @@ void apply(Options& o, const std::string& key, const std::string& value, const s
         o.multiprocessors = static_cast<int>(parse_number(where, value, 1, 1024));
     } else if (key == "stack-kb") {
         o.stack_bytes = parse_number(where, value, 16, 65536) * 1024;
+    } else if (key == "checks") {
+        if (value == "on" || value == "1") o.checks = true;
+        else if (value == "off" || value == "0") o.checks = false;
+        else throw std::invalid_argument(where + ": '" + value + "' is not on or off");
     } else {
         throw std::invalid_argument(where + ": unknown emulator option");
     }
@@ -72,7 +76,8 @@ void load_options_from_environment() {
                                                         {"SIMT_DISPATCH", "dispatch"},
                                                         {"SIMT_SEED", "seed"},
                                                         {"SIMT_SMS", "sms"},
-                                                        {"SIMT_STACK_KB", "stack-kb"}};
+                                                        {"SIMT_STACK_KB", "stack-kb"},
+                                                        {"SIMT_CHECKS", "checks"}};
     for (auto [env, key] : vars)
         if (const char* v = std::getenv(env)) apply(o, key, v, env);
     if (const char* q = std::getenv("SIMT_QUIET")) o.report_to_stderr = std::strcmp(q, "1") != 0;

@@ -5,8 +5,6 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
-
 from .tree import Lab
 
 
@@ -90,10 +88,3 @@ class Progress:
 
 def fmt_points(value: float) -> str:
     return f"{value:.2f}"
-
-
-def lab_path_for(path: Path, replacements: dict[str, str]) -> str:
-    text = str(path)
-    for old, new in replacements.items():
-        text = text.replace(old, new)
-    return text

@@ -1,5 +1,5 @@
 // How the emulator schedules a launch. Read from the environment (SIMT_MODE, SIMT_DISPATCH,
-// SIMT_SEED, SIMT_SMS, SIMT_STACK_KB) at first use; programs and tests may override them.
+// SIMT_SEED, SIMT_SMS, SIMT_STACK_KB, SIMT_CHECKS) at first use; programs and tests may override them.
 #pragma once
 
 #include <cstdint>
@@ -25,12 +25,14 @@ struct Options {
     size_t stack_bytes = 64 * 1024;   // per emulated thread
     uint64_t spin_limit = 1u << 22;   // polls without any write before a spin is a deadlock
     bool report_to_stderr = true;     // print fault reports as they happen
+    bool checks = true;               // shared-memory race and uninitialized-read checks
 };
 
 Options& options();
 // Parses SIMT_* environment variables into options(); throws std::invalid_argument on bad values.
 void load_options_from_environment();
-// Consumes --simt-mode=, --simt-dispatch=, --simt-seed=, --simt-sms=, --simt-stack-kb= from argv
+// Consumes --simt-mode=, --simt-dispatch=, --simt-seed=, --simt-sms=, --simt-stack-kb=,
+// --simt-checks=on|off from argv
 // (shifting the rest down) and returns the new argc. Throws std::invalid_argument on bad values.
 int consume_cli_flags(int argc, char** argv);
 std::string to_string(Mode mode);

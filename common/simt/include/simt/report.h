@@ -21,12 +21,17 @@ enum class FaultKind {
     stack_overflow,     // an emulated thread ran out of stack
     exception,          // a C++ exception escaped the kernel
     invalid_launch,     // launch configuration rejected (not sticky, like on a GPU)
+    shared_race,        // two threads access a shared word between the same barriers, one writes
+    uninitialized_read, // a shared word read before any thread of the block wrote it
 };
 
 struct FaultReport {
     FaultKind kind = FaultKind::none;
     cudaError_t error = cudaSuccess;
     std::string message; // the full human-readable report
+    // Every finding of the launch (the first one is also in kind/message): races and
+    // uninitialized reads are collected until the launch ends.
+    std::vector<std::pair<FaultKind, std::string>> findings;
 };
 
 std::string to_string(FaultKind kind);

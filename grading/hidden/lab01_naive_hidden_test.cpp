@@ -1,0 +1,126 @@
+// Hidden tests for lab 01 (instructor-only: not in the handout). The grader compiles this file
+// into lab01's test program when it grades with hidden tests (tools/grader/cmake/
+// grader_hooks.cmake); check_stubs.py makes sure each case fails on the stub and passes on the
+// solution. Test cases here are in the doctest suite "hidden"; their names start with "hidden:".
+#include "naive_scan.h"
+
+#include "scan_test_support.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+using scanlab::Affine;
+using scanlab::DeviceBuffer;
+using scanlab::Max;
+using scanlab::ScanKind;
+using scanlab::Sum;
+
+namespace {
+
+template <class Op>
+void naive(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
+           ScanKind kind) {
+    lab01::naive_scan<Op>(d_in, d_out, n, kind);
+}
+
+template <class Op>
+bool check_sizes(const std::vector<int>& sizes, ScanKind kind) {
+    for (const int n : sizes) {
+        const auto result =
+            scanlab::test::run_device_scan<Op>("lab01::naive_scan", n, kind, naive<Op>);
+        if (!result.ok) {
+            FAIL_CHECK(result.message);
+            return false;
+        }
+    }
+    return true;
+}
+
+std::vector<int> every_size() {
+    std::vector<int> sizes;
+    for (int n = 0; n <= lab01::kMaxN; ++n) sizes.push_back(n);
+    return sizes;
+}
+
+/// Input and poisoned output with `slack` extra elements after n; returns what the scan wrote.
+template <class Op>
+struct Padded {
+    using T = typename Op::value_type;
+    std::vector<T> input;
+    DeviceBuffer<T> d_in, d_out;
+    int n;
+
+    Padded(int n_, int slack, ScanKind kind) : n(n_) {
+        input = scanlab::test::make_input<Op>(n + slack, kind);
+        d_in = DeviceBuffer<T>(input);
+        d_out = DeviceBuffer<T>(std::vector<T>(input.size(), scanlab::test::poison_value<T>()));
+    }
+    void launch(ScanKind kind) { naive<Op>(d_in.data(), d_out.data(), n, kind); }
+    /// Empty when out[0..n) is the scan of in[0..n) and nothing after n was written.
+    std::string check(ScanKind kind) const {
+        const std::vector<T> out = d_out.download();
+        const std::vector<T> in_after = d_in.download();
+        const std::span<const T> in_span(input.data(), n);
+        const auto result = scanlab::test::check_scan<Op>(
+            "lab01::naive_scan", in_span, std::span<const T>(in_after.data(), n),
+            std::span<const T>(out.data(), n), kind);
+        if (!result.ok) return result.message;
+        for (std::size_t i = n; i < out.size(); ++i) {
+            if (!scanlab::test::is_poison(out[i]))
+                return "n = " + std::to_string(n) + ": out[" + std::to_string(i) +
+                       "] was written, but the scan may only write out[0.." + std::to_string(n) +
+                       "): is a thread without an element still storing?";
+        }
+        return "";
+    }
+};
+
+} // namespace
+
+TEST_SUITE("hidden") {
+
+TEST_CASE("hidden: every size from 0 to kMaxN, int32 sums") {
+    const std::vector<int> sizes = every_size();
+    if (check_sizes<Sum<std::int32_t>>(sizes, ScanKind::inclusive))
+        check_sizes<Sum<std::int32_t>>(sizes, ScanKind::exclusive);
+}
+
+TEST_CASE("hidden: non-commutative operator at odd sizes") {
+    const std::vector<int> sizes = {3, 5, 7, 15, 17, 63, 65, 127, 129, 255, 257, 511, 513, 1023};
+    for (const ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive}) {
+        if (!check_sizes<Affine<std::int32_t>>(sizes, kind)) return;
+        if (!check_sizes<Affine<std::int64_t>>(sizes, kind)) return;
+    }
+}
+
+TEST_CASE("hidden: nothing is written past n") {
+    for (const int n : {1, 31, 100, 1000}) {
+        for (const ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive}) {
+            Padded<Sum<std::int32_t>> run(n, 64, kind);
+            run.launch(kind);
+            REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+            const std::string problem = run.check(kind);
+            if (!problem.empty()) {
+                FAIL_CHECK(problem);
+                return;
+            }
+        }
+    }
+}
+
+TEST_CASE("hidden: two scans launched back to back, one synchronize") {
+    Padded<Sum<std::int32_t>> first(lab01::kMaxN, 0, ScanKind::inclusive);
+    Padded<Max<std::int32_t>> second(517, 0, ScanKind::exclusive);
+    first.launch(ScanKind::inclusive);
+    second.launch(ScanKind::exclusive);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::string a = first.check(ScanKind::inclusive);
+    CHECK_MESSAGE(a.empty(), a);
+    const std::string b = second.check(ScanKind::exclusive);
+    CHECK_MESSAGE(b.empty(), b);
+}
+
+} // TEST_SUITE("hidden")

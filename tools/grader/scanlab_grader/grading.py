@@ -1,0 +1,446 @@
+"""Grading one submission: stage, configure, then for each lab build its test executable, run it
+in its own process and score it. check_stubs.py reuses run_lab_tests() and score_lab().
+
+Trust rules (docs/grading.md, "What counts as passed"): the grader never reads a test program's
+stdout for results. A test case passes only if doctest's XML report, written to a file the grader
+chose, is complete and says so, AND the process ended by itself with the exit status that report
+implies (0 when every test case passed, 1 otherwise). When the whole run of a lab breaks that
+rule (crash, hang, early exit, a report that does not add up), each test case is run again alone,
+in its own process with its own time limit, so one bad test case costs only itself.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import cmake, doctest_xml, procs, rubric as rubric_mod, tree
+from .model import Grade, LabResult, Progress, TestResult
+
+GRADER_DIR = Path(__file__).resolve().parents[1]
+HOOKS = GRADER_DIR / "cmake" / "grader_hooks.cmake"
+SPEED_INCLUDE = GRADER_DIR / "speed"
+
+
+@dataclass
+class Context:
+    """What grading a lab needs to know besides the lab itself."""
+    repo: Path
+    rubric: rubric_mod.Rubric
+    runs: Path  # scratch folder for reports and working directories
+    logs: Path  # logs that are kept (the output folder's logs/)
+    seed: int
+    hidden_dir: Path | None
+    backend: str = "simt"
+    jobs: int | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    progress: Progress = field(default_factory=Progress)
+
+    def graded_dirs(self) -> list[str]:
+        dirs = [os.path.realpath(self.repo / "tests" / "labs")]
+        if self.hidden_dir is not None:
+            dirs.append(os.path.realpath(self.hidden_dir))
+        return dirs
+
+
+def _inside(path: str, folders: list[str]) -> bool:
+    real = os.path.realpath(path) if path else ""
+    return any(real.startswith(folder + os.sep) for folder in folders)
+
+
+def test_env(ctx: Context, lab_rubric: rubric_mod.LabRubric, home: Path) -> dict[str, str]:
+    """A small, explicit environment: nothing of the grader's own leaks in except what a GPU
+    program needs to find its driver."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+        "HOME": str(home),
+        "TMPDIR": str(home),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "SCANLAB_SEED": str(ctx.seed),
+    }
+    for key, value in os.environ.items():
+        if key.startswith(("CUDA_", "NVIDIA_")) or key == "LD_LIBRARY_PATH":
+            env[key] = value
+    env.update(lab_rubric.env)
+    env.update(ctx.env)
+    return env
+
+
+def _escape_filter(name: str) -> str:
+    """doctest splits filters at commas; a backslash escapes a comma or a backslash."""
+    return name.replace("\\", "\\\\").replace(",", "\\,")
+
+
+@dataclass
+class _Judged:
+    trusted: bool
+    problem: str
+    report: doctest_xml.Report | None
+
+
+def _judge(proc: procs.ProcResult, report: doctest_xml.Report, expected: list[str],
+           timeout_s: float) -> _Judged:
+    if not proc.exited:
+        return _Judged(False, proc.describe(timeout_s), None)
+    if not report.complete:
+        return _Judged(False, f"{proc.describe()} but {report.problem}", None)
+    if proc.returncode == 77:
+        return _Judged(False, "skipped itself (exit code 77: no GPU for the cuda backend?)", None)
+    failed = sum(1 for case in report.cases if not case.passed)
+    implied = 1 if failed else 0
+    if proc.returncode != implied:
+        return _Judged(False, f"{proc.describe()}, but its report lists {failed} failed test "
+                              f"case(s), which means exit code {implied}: the report cannot be "
+                              f"trusted", None)
+    names = {case.name for case in report.cases}
+    missing = [name for name in expected if name not in names]
+    if missing:
+        return _Judged(False, f"its report lacks {len(missing)} test case(s), e.g. "
+                              f"'{missing[0]}'", None)
+    return _Judged(True, "", report)
+
+
+def _output_note(proc: procs.ProcResult, lines: int = 15) -> str:
+    tail = proc.tail(max_lines=lines)
+    if not tail.strip():
+        return ""
+    return "\nlast lines of the program's output:\n" + tail
+
+
+@dataclass
+class LabRun:
+    status: str  # "graded", "test listing failed", "no graded tests"
+    problem: str = ""
+    tests: list[TestResult] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    run_s: float = 0.0
+    isolated: bool = False
+
+
+def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ctx: Context,
+                  tag: str) -> LabRun:
+    """Lists, runs and judges one lab test executable. `tag` names its scratch files."""
+    say = ctx.progress
+    scratch = ctx.runs / tag
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    reports = scratch / f"reports-{secrets.token_hex(6)}"
+    reports.mkdir(parents=True)
+    started = time.monotonic()
+
+    def fresh_cwd(name: str) -> Path:
+        cwd = scratch / "cwd" / name
+        cwd.mkdir(parents=True, exist_ok=True)
+        return cwd
+
+    def limits(timeout: float) -> procs.Limits:
+        return procs.Limits(timeout_s=timeout, memory_mb=lab_rubric.memory_limit_mb,
+                            cpu_s=timeout * 2 + 10)
+
+    # 1. What test cases does it have? (its own process, like every run)
+    listing_file = reports / f"list-{secrets.token_hex(4)}.xml"
+    list_timeout = min(60.0, lab_rubric.timeout_s)
+    cwd = fresh_cwd("list")
+    proc = procs.run([exe, "--list-test-cases", "--reporters=xml", f"--out={listing_file}"],
+                     cwd=cwd, env=test_env(ctx, lab_rubric, cwd), limits=limits(list_timeout),
+                     output_path=scratch / "list.out")
+    listing, problem = doctest_xml.read_listing(listing_file)
+    if not proc.exited or proc.returncode != 0 or listing is None:
+        why = proc.describe(list_timeout) if not proc.exited or proc.returncode != 0 else problem
+        return LabRun("test listing failed", f"the test program could not list its test cases: "
+                      f"{why}{_output_note(proc)}", run_s=time.monotonic() - started)
+
+    graded_dirs = ctx.graded_dirs()
+    hidden_dirs = [graded_dirs[1]] if len(graded_dirs) > 1 else []
+    cases: list[TestResult] = []
+    seen: set[str] = set()
+    notes: list[str] = []
+    ignored = 0
+    for info in listing:
+        if not _inside(info.filename, graded_dirs):
+            ignored += 1
+            continue
+        if info.name in seen:
+            notes.append(f"test case name '{info.name}' appears twice; graded once")
+            continue
+        seen.add(info.name)
+        hidden = _inside(info.filename, hidden_dirs) or info.suite == "hidden"
+        cases.append(TestResult(name=info.name, hidden=hidden))
+    if ignored:
+        notes.append(f"{ignored} test case(s) defined outside the graded test files were ignored")
+    if not cases:
+        return LabRun("no graded tests", "the test program has no graded test cases",
+                      notes=notes, run_s=time.monotonic() - started)
+    names = [case.name for case in cases]
+
+    # 2. The whole lab in one process.
+    say(f"{lab.title}: running {len(cases)} test cases (time limit {lab_rubric.timeout_s:g} s)")
+    report_file = reports / f"run-{secrets.token_hex(4)}.xml"
+    cwd = fresh_cwd("all")
+    log = ctx.logs / f"{tag}-run.log"
+    proc = procs.run([exe, "--reporters=xml", f"--out={report_file}", "--duration=true"],
+                     cwd=cwd, env=test_env(ctx, lab_rubric, cwd),
+                     limits=limits(lab_rubric.timeout_s), output_path=log,
+                     heartbeat=say.heartbeat(f"{lab.title}: still running"))
+    whole = proc
+    judged = _judge(proc, doctest_xml.read_report(report_file), names, lab_rubric.timeout_s)
+    if judged.trusted:
+        results = judged.report.by_name()
+        for case in cases:
+            result = results[case.name]
+            case.passed = result.passed
+            case.message = result.message
+            case.duration = result.duration
+        return LabRun("graded", "", cases, notes, time.monotonic() - started)
+
+    # 3. Something went wrong: each test case alone, in its own process.
+    problem = f"the run of all test cases together {judged.problem}"
+    say(f"{lab.title}: {problem}; running the {len(cases)} test cases one at a time")
+    deadline = time.monotonic() + lab_rubric.isolation_budget_s
+    for i, case in enumerate(cases):
+        left = deadline - time.monotonic()
+        if left < 0.5:
+            case.passed = False
+            case.message = (f"not run: the lab's time budget for running test cases one at a "
+                            f"time ({lab_rubric.isolation_budget_s:g} s) was used up")
+            continue
+        timeout = min(lab_rubric.test_timeout_s, left)
+        report_file = reports / f"case-{i}-{secrets.token_hex(4)}.xml"
+        cwd = fresh_cwd(f"case-{i}")
+        proc = procs.run([exe, "--reporters=xml", f"--out={report_file}", "--duration=true",
+                          "--case-sensitive=true", f"--test-case={_escape_filter(case.name)}"],
+                         cwd=cwd, env=test_env(ctx, lab_rubric, cwd), limits=limits(timeout),
+                         output_path=scratch / f"case-{i}.out")
+        alone = _judge(proc, doctest_xml.read_report(report_file), [case.name], timeout)
+        if alone.trusted:
+            result = alone.report.by_name()[case.name]
+            case.passed = result.passed
+            case.message = result.message
+            case.duration = result.duration
+        else:
+            case.passed = False
+            case.message = f"run alone, the test program {alone.problem}{_output_note(proc)}"
+            case.duration = proc.elapsed
+    return LabRun("graded", problem + _output_note(whole), cases, notes,
+                  time.monotonic() - started, isolated=True)
+
+
+def score_lab(result: LabResult, lab_rubric: rubric_mod.LabRubric) -> None:
+    """Fills in max_score and score of each test case from the rubric. A lab without test cases
+    (not built, ...) gets one failed stand-in entry worth all its points."""
+    tests = [t for t in result.tests if t.kind == "test"]
+    if not tests:
+        reason = result.status
+        stand_in = TestResult(name=reason, passed=False, synthetic=True,
+                              message=result.problem or reason, max_score=lab_rubric.points,
+                              visibility=lab_rubric.visibility)
+        result.tests.insert(0, stand_in)
+        return
+    visible = [t.name for t in tests if not t.hidden]
+    hidden = [t.name for t in tests if t.hidden]
+    split = rubric_mod.split_points(lab_rubric, visible, hidden)
+    result.notes.extend(split.warnings)
+    for t in tests:
+        t.max_score = split.points.get(t.name, 0.0)
+        t.score = t.max_score if t.passed else 0.0
+        t.visibility = lab_rubric.hidden_visibility if t.hidden else lab_rubric.visibility
+
+
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Options:
+    submission: Path
+    repo: Path
+    rubric: rubric_mod.Rubric
+    out: Path
+    work: Path
+    build: Path
+    labs: str | None = None
+    hidden: str = "auto"  # auto, yes, no
+    seed: int | None = None
+    jobs: int | None = None
+    backend: str = "simt"
+    cmake_args: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    speed: bool = False
+    speed_backend: str = "cuda"
+    quiet: bool = False
+    configure_timeout_s: float = 600.0
+
+
+def hidden_dir_for(repo: Path, mode: str) -> Path | None:
+    folder = repo / "grading" / "hidden"
+    present = folder.is_dir() and any(folder.glob("lab[0-9][0-9]_*.cpp"))
+    if mode == "no":
+        return None
+    if mode == "yes" and not present:
+        raise FileNotFoundError(f"--hidden yes, but {folder} has no labNN_*.cpp files")
+    return folder if present else None
+
+
+def configure_cache(opts: Options, staging: Path, hidden: Path | None,
+                    speed_dir: Path | None, need_cuda: bool, need_solutions: bool) -> dict[str, str]:
+    simt = opts.backend == "simt"
+    return {
+        "SCANLAB_BUILD_TESTS": "ON",
+        "SCANLAB_SKIP_TRACE": "ON",
+        "SCANLAB_SIMT": "ON" if simt else "OFF",
+        "SCANLAB_CUDA": "ON" if need_cuda or not simt else "OFF",
+        "SCANLAB_LABS_DIR": str(staging),
+        "SCANLAB_SOLUTIONS_DIR": str(opts.repo / "solutions") if need_solutions
+        else str(opts.work / "no-solutions"),
+        "CMAKE_PROJECT_INCLUDE": str(HOOKS),
+        "SCANLAB_GRADER_HIDDEN_DIR": str(hidden) if hidden else "",
+        "SCANLAB_GRADER_SPEED_DIR": str(speed_dir) if speed_dir else "",
+        "SCANLAB_GRADER_SPEED_INCLUDE": str(SPEED_INCLUDE),
+    }
+
+
+def build_lab_target(target: str, lab: tree.Lab, targets: dict[str, cmake.Target],
+                     build: Path, timeout_s: float, jobs: int | None, log: Path,
+                     replacements: dict[str, str], say: Progress):
+    """Builds one target after deleting its old file. Returns (exe or None, seconds, problem)."""
+    if target not in targets:
+        return None, 0.0, (f"the build has no target {target} (is the lab's source file "
+                           f"missing, or the {target.rsplit('_', 1)[-1]} backend not built?)")
+    for artifact in targets[target].artifacts:
+        try:
+            artifact.unlink()
+        except FileNotFoundError:
+            pass
+    say(f"{lab.title}: building {target}")
+    proc = cmake.build_target(build, target, jobs, timeout_s, log,
+                              heartbeat=say.heartbeat(f"{lab.title}: still building"))
+    exe = next((a for a in targets[target].artifacts if a.exists()), None)
+    if not proc.exited or proc.returncode != 0 or exe is None:
+        if proc.timed_out:
+            return None, proc.elapsed, f"the build took longer than {timeout_s:g} s"
+        return None, proc.elapsed, ("the lab does not compile:\n" +
+                                    cmake.error_excerpt(log, replacements))
+    say(f"{lab.title}: built in {proc.elapsed:.1f} s")
+    return exe, proc.elapsed, ""
+
+
+def grade_submission(opts: Options, grade: Grade, say: Progress) -> None:
+    """Fills `grade` in place (so that whatever happened before an error is kept)."""
+    from . import speed as speed_mod
+
+    repo = opts.repo
+    all_labs = tree.discover_labs(repo)
+    labs = [lab for lab in tree.select_labs(all_labs, opts.labs)
+            if opts.rubric.lab(lab.number).enabled]
+    for lab in labs:
+        grade.labs.append(LabResult(lab, opts.rubric.lab(lab.number).points))
+    if not labs:
+        grade.notes.append("no labs to grade")
+        return
+
+    hidden = hidden_dir_for(repo, opts.hidden)
+    grade.hidden = hidden is not None
+    logs = opts.out / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    opts.work.mkdir(parents=True, exist_ok=True)
+
+    # The submission's files over the pristine labs/.
+    submission = tree.unpack_if_archive(opts.submission, opts.work)
+    overlay = tree.collect_submission(
+        submission, labs, {lab.number: opts.rubric.lab(lab.number).student_files for lab in labs})
+    grade.notes.extend(overlay.notes)
+    staging = opts.build / "_grader" / "labs"
+    tree.stage_labs(repo / "labs", staging, overlay)
+    for result in grade.labs:
+        files = overlay.for_lab(result.lab.folder)
+        if files:
+            result.notes.append("submitted: " + ", ".join(sorted(files)))
+        else:
+            result.notes.append("no files submitted for this lab: graded the untouched stub")
+    say(f"submission: {sum(len(f) for f in overlay.files.values())} file(s) for "
+        f"{len(overlay.files)} lab(s) found in {opts.submission}")
+
+    plan = speed_mod.plan(opts, labs, grade, say)
+
+    say(f"configuring {opts.build}")
+    cache = configure_cache(opts, staging, hidden, plan.source_dir if plan else None,
+                            need_cuda=bool(plan and plan.backend == "cuda"),
+                            need_solutions=bool(plan))
+    proc = cmake.configure(repo, opts.build, cache, opts.cmake_args, opts.configure_timeout_s,
+                           logs / "configure.log", say.heartbeat("still configuring"))
+    if not proc.exited or proc.returncode != 0:
+        problem = ("CMake could not configure the build: " + proc.describe() + "\n" +
+                   cmake.error_excerpt(logs / "configure.log", {}))
+        for result in grade.labs:
+            result.status, result.problem = "configure failed", problem
+            score_lab(result, opts.rubric.lab(result.lab.number))
+        grade.notes.append(problem)
+        return
+    targets = cmake.targets(opts.build)
+
+    ctx = Context(repo=repo, rubric=opts.rubric, runs=opts.work / "runs", logs=logs,
+                  seed=grade.seed, hidden_dir=hidden, backend=opts.backend, jobs=opts.jobs,
+                  env=opts.env, progress=say)
+    replacements = {str(staging) + "/": "labs/", str(repo) + "/": ""}
+    for result in grade.labs:
+        lab = result.lab
+        lab_rubric = opts.rubric.lab(lab.number)
+        target = f"lab{lab.number}_tests_student_{opts.backend}"
+        exe, result.build_s, problem = build_lab_target(
+            target, lab, targets, opts.build, lab_rubric.build_timeout_s, opts.jobs,
+            logs / f"lab{lab.number}-build.log", replacements, say)
+        if exe is None:
+            result.status = "build failed"
+            result.problem = problem
+            say(f"{lab.title}: BUILD FAILED: {problem.splitlines()[0]}")
+        else:
+            run = run_lab_tests(exe, lab, lab_rubric, ctx, f"lab{lab.number}")
+            result.status, result.problem = run.status, run.problem
+            result.tests, result.run_s, result.isolated = run.tests, run.run_s, run.isolated
+            result.notes.extend(run.notes)
+        score_lab(result, lab_rubric)
+        passed = sum(1 for t in result.tests if t.passed)
+        say(f"{lab.title}: {passed}/{len(result.tests)} passed, {result.points:.2f}/"
+            f"{result.total_max:.2f} points")
+
+    if plan:
+        speed_mod.grade_speed(plan, opts, grade, targets, ctx, say)
+
+
+def new_grade(opts: Options) -> Grade:
+    seed = opts.seed if opts.seed is not None else secrets.randbelow(2**63 - 1) + 1
+    return Grade(submission=str(opts.submission), seed=seed, backend=opts.backend,
+                 hidden=False)
+
+
+def run_grading(opts: Options, say: Progress) -> Grade:
+    """Never raises: a failure of the grader itself ends up in grade.fatal, and every lab not
+    graded by then is scored as a failed stand-in."""
+    grade = new_grade(opts)
+    say(f"grading {opts.submission} (seed {grade.seed}, backend {opts.backend})")
+    try:
+        grade_submission(opts, grade, say)
+    except BaseException as error:  # KeyboardInterrupt and SIGTERM too: results.json is written
+        grade.fatal = "".join(traceback.format_exception_only(type(error), error)).strip()
+        if not isinstance(error, (KeyboardInterrupt, SystemExit)):
+            grade.notes.append("grader error:\n" + traceback.format_exc())
+        say(f"GRADER ERROR: {grade.fatal}")
+        if not grade.labs:  # it failed before the labs were known
+            try:
+                for lab in tree.select_labs(tree.discover_labs(opts.repo), opts.labs):
+                    if opts.rubric.lab(lab.number).enabled:
+                        grade.labs.append(LabResult(lab, opts.rubric.lab(lab.number).points))
+            except Exception:
+                pass
+        for result in grade.labs:
+            if not result.tests:
+                result.status = "not graded"
+                result.problem = f"not graded: the grader failed ({grade.fatal})"
+                score_lab(result, opts.rubric.lab(result.lab.number))
+    grade.finished = time.time()
+    return grade
