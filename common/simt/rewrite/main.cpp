@@ -71,6 +71,10 @@ int main(int argc, char** argv) {
     // that looks up to date.
     const std::filesystem::path out_path(output);
     const std::filesystem::path tmp_path = out_path.string() + ".tmp";
+    if (out_path.has_parent_path()) {
+        std::error_code ignored; // a real problem shows up as "cannot write" below
+        std::filesystem::create_directories(out_path.parent_path(), ignored);
+    }
     {
         std::ofstream out(tmp_path, std::ios::binary | std::ios::trunc);
         out << result;

@@ -103,7 +103,7 @@ def targets(build: Path) -> dict[str, Target]:
 
 def build_target(build: Path, target: str, jobs: int | None, timeout_s: float, log_path: Path,
                  heartbeat: Callable[[float], None] | None = None) -> procs.ProcResult:
-    command = ["cmake", "--build", str(build), "--target", target]
+    command = ["cmake", "--build", str(build), "--target", *target.split()]
     if jobs:
         command += ["--parallel", str(jobs)]
     return procs.run(command, cwd=build, env=_env(), limits=procs.Limits(timeout_s),

@@ -148,6 +148,8 @@ def read_report(path: Path) -> Report:
     for suite in root.findall("TestSuite"):
         suite_name = suite.get("name", "")
         for tc in suite.findall("TestCase"):
+            if tc.get("skipped") == "true":  # filtered out (--test-case) or doctest::skip()
+                continue
             overall = tc.find("OverallResultsAsserts")
             if overall is None:
                 return Report(False, f"test case '{tc.get('name', '')}' has no result")

@@ -25,6 +25,8 @@ from .model import Grade, LabResult, Progress, TestResult
 GRADER_DIR = Path(__file__).resolve().parents[1]
 HOOKS = GRADER_DIR / "cmake" / "grader_hooks.cmake"
 SPEED_INCLUDE = GRADER_DIR / "speed"
+# Built before any lab, so that a broken emulator is reported as such, not as every lab failing.
+SUPPORT_TARGETS = ("simt-rewrite", "simt_runtime")
 
 
 @dataclass
@@ -225,7 +227,7 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
             case.duration = result.duration
         else:
             case.passed = False
-            case.message = f"run alone, the test program {alone.problem}{_output_note(proc)}"
+            case.message = f"{alone.problem} (run alone){_output_note(proc)}"
             case.duration = proc.elapsed
     return LabRun("graded", problem + _output_note(whole), cases, notes,
                   time.monotonic() - started, isolated=True)
@@ -286,22 +288,52 @@ def hidden_dir_for(repo: Path, mode: str) -> Path | None:
     return folder if present else None
 
 
-def configure_cache(opts: Options, staging: Path, hidden: Path | None,
-                    speed_dir: Path | None, need_cuda: bool, need_solutions: bool) -> dict[str, str]:
-    simt = opts.backend == "simt"
-    return {
-        "SCANLAB_BUILD_TESTS": "ON",
-        "SCANLAB_SKIP_TRACE": "ON",
-        "SCANLAB_SIMT": "ON" if simt else "OFF",
-        "SCANLAB_CUDA": "ON" if need_cuda or not simt else "OFF",
-        "SCANLAB_LABS_DIR": str(staging),
-        "SCANLAB_SOLUTIONS_DIR": str(opts.repo / "solutions") if need_solutions
-        else str(opts.work / "no-solutions"),
+def configure_cache(repo: Path, backend: str, labs_dir: Path, hidden: Path | None,
+                    speed_dir: Path | None, need_cuda: bool, foreign: bool) -> dict[str, str]:
+    """The cache variables the grader configures with. In a build folder the grader did not
+    make (`foreign`: someone's ./build) only the grader's own variables are set, and
+    ForeignBuild puts the old values back afterwards."""
+    solutions = repo / "solutions"
+    cache = {
+        "SCANLAB_LABS_DIR": str(labs_dir),
+        # Defined but only built when asked for (check_stubs.py, --speed); none in a handout.
+        "SCANLAB_SOLUTIONS_DIR": str(solutions) if solutions.is_dir()
+        else str(repo / "solutions-not-in-this-tree"),
         "CMAKE_PROJECT_INCLUDE": str(HOOKS),
         "SCANLAB_GRADER_HIDDEN_DIR": str(hidden) if hidden else "",
         "SCANLAB_GRADER_SPEED_DIR": str(speed_dir) if speed_dir else "",
         "SCANLAB_GRADER_SPEED_INCLUDE": str(SPEED_INCLUDE),
     }
+    if not foreign:
+        simt = backend == "simt"
+        cache.update({
+            "SCANLAB_BUILD_TESTS": "ON",
+            "SCANLAB_SKIP_TRACE": "ON",
+            "SCANLAB_SIMT": "ON" if simt else "OFF",
+            "SCANLAB_CUDA": "ON" if need_cuda or not simt else "OFF",
+        })
+    elif need_cuda:
+        cache["SCANLAB_CUDA"] = "ON"
+    return cache
+
+
+class ForeignBuild:
+    """A build folder that the grader did not configure first (no CMAKE_PROJECT_INCLUDE of
+    ours in its cache): remembers the cache values the grader is about to change and restores
+    them in restore(), so that e.g. `./scanlab check-stubs` leaves ./build as it was."""
+
+    def __init__(self, build: Path) -> None:
+        self.build = build
+        before = cmake.read_cache(build)
+        self.foreign = bool(before) and before.get("CMAKE_PROJECT_INCLUDE") != str(HOOKS)
+        self.before = before
+
+    def restore(self, cache: dict[str, str], log: Path) -> None:
+        if not self.foreign:
+            return
+        restore = {k: self.before[k] for k in cache if k in self.before}
+        drop = [k for k in cache if k not in self.before]
+        cmake.unset(self.build, drop, restore, 600, log)
 
 
 def build_lab_target(target: str, lab: tree.Lab, targets: dict[str, cmake.Target],
@@ -368,9 +400,21 @@ def grade_submission(opts: Options, grade: Grade, say: Progress) -> None:
     plan = speed_mod.plan(opts, labs, grade, say)
 
     say(f"configuring {opts.build}")
-    cache = configure_cache(opts, staging, hidden, plan.source_dir if plan else None,
+    foreign = ForeignBuild(opts.build)
+    cache = configure_cache(repo, opts.backend, staging, hidden,
+                            plan.source_dir if plan else None,
                             need_cuda=bool(plan and plan.backend == "cuda"),
-                            need_solutions=bool(plan))
+                            foreign=foreign.foreign)
+    try:
+        _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs)
+    finally:
+        foreign.restore(cache, logs / "restore-configure.log")
+
+
+def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs) -> None:
+    from . import speed as speed_mod
+
+    repo = opts.repo
     proc = cmake.configure(repo, opts.build, cache, opts.cmake_args, opts.configure_timeout_s,
                            logs / "configure.log", say.heartbeat("still configuring"))
     if not proc.exited or proc.returncode != 0:
@@ -382,6 +426,18 @@ def grade_submission(opts: Options, grade: Grade, say: Progress) -> None:
         grade.notes.append(problem)
         return
     targets = cmake.targets(opts.build)
+
+    # What every lab links (the emulator) first: its failure is not a submission's fault.
+    support = [t for t in SUPPORT_TARGETS if t in targets]
+    if support:
+        say(f"building the support libraries ({', '.join(support)})")
+        proc = cmake.build_target(opts.build, " ".join(support), opts.jobs,
+                                  opts.configure_timeout_s * 2, logs / "support-build.log",
+                                  say.heartbeat("still building the support libraries"))
+        if not proc.exited or proc.returncode != 0:
+            raise RuntimeError("the support libraries did not build (not the submission's "
+                               "fault; see logs/support-build.log):\n" +
+                               cmake.error_excerpt(logs / "support-build.log", {}))
 
     ctx = Context(repo=repo, rubric=opts.rubric, runs=opts.work / "runs", logs=logs,
                   seed=grade.seed, hidden_dir=hidden, backend=opts.backend, jobs=opts.jobs,

@@ -138,7 +138,7 @@ def _first_line(text: str, width: int) -> str:
     return line if len(line) <= width else line[: width - 3] + "..."
 
 
-def table(grade: Grade, width: int = 110) -> str:
+def table(grade: Grade, width: int = 132) -> str:
     out = [f"Scan Lab grade: {grade.submission}",
            f"seed {grade.seed}, backend {grade.backend}, hidden tests "
            f"{'included' if grade.hidden else 'not included'}", ""]
@@ -147,15 +147,15 @@ def table(grade: Grade, width: int = 110) -> str:
         timing = f"build {lab.build_s:.1f} s, run {lab.run_s:.1f} s"
         score = f"{lab.points:6.2f} / {lab.total_max:6.2f}"
         out.append(f"{header:<{width - len(score) - len(timing) - 4}}{score}  {timing}")
-        out.append(f"  {'points':>15}  {'status':<7} {'test case':<38} first failure")
+        out.append(f"  {'points':>15}  {'status':<7} {'test case':<46} first failure")
         for test in lab.tests:
             name = ("[hidden] " if test.hidden else "") + test.name
             status = "passed" if test.passed else ("FAILED" if test.kind == "test" else "slow")
             if test.kind == "speed" and not test.passed and test.score == 0:
                 status = "FAILED"
             pts = f"{test.score:6.2f}/{test.max_score:<6.2f}"
-            message = "" if test.passed and test.kind == "test" else _first_line(test.message, 60)
-            out.append(f"  {pts:>15}  {status:<7} {name[:38]:<38} {message}")
+            message = "" if test.passed and test.kind == "test" else _first_line(test.message, width - 74)
+            out.append(f"  {pts:>15}  {status:<7} {name[:46]:<46} {message}".rstrip())
         if lab.isolated:
             out.append(f"  note: {_first_line(lab.problem, width - 8)}")
         for note in lab.notes:

@@ -156,7 +156,8 @@ def collect_submission(submission: Path, labs: list[Lab],
             if len(owners) == 1:
                 lab, inner = owners[0], (path.name,)
         if lab is None:
-            if path.name.endswith((".cu", ".cuh")):
+            in_other_lab = any(LAB_FOLDER.match(part) for part in rel_parts[:-1])
+            if path.name.endswith((".cu", ".cuh")) and not in_other_lab:
                 ignored.append(str(path.relative_to(submission)))
             continue
         rel = "/".join(inner)

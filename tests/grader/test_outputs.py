@@ -1,0 +1,78 @@
+"""The output files: results.json (Gradescope's schema), JUnit XML and the table, built from a
+hand-made grade, including the worst cases (nothing graded, grader failure)."""
+
+import json
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import support
+from scanlab_grader import outputs, tree
+from scanlab_grader.model import Grade, LabResult, TestResult
+
+
+def make_grade() -> Grade:
+    labs = {lab.number: lab for lab in tree.discover_labs(support.REPO)}
+    grade = Grade(submission="alice", seed=7, backend="simt", hidden=True)
+    ok = LabResult(labs["00"], 5, status="graded", tests=[
+        TestResult("a", passed=True, max_score=2.5, score=2.5),
+        TestResult("b", passed=False, message="wrong at 3\nmore\x01", max_score=2.5)])
+    broken = LabResult(labs["01"], 10, status="build failed", tests=[
+        TestResult("build failed", synthetic=True, message="error: x", max_score=10)])
+    hidden = TestResult("hidden: c", hidden=True, passed=True, max_score=1, score=1,
+                        visibility="after_published")
+    ok.tests.append(hidden)
+    grade.labs = [ok, broken]
+    return grade
+
+
+class Outputs(unittest.TestCase):
+    def test_results_json(self):
+        data = outputs.results_json(make_grade())
+        support.check_results_schema(self, data)
+        self.assertAlmostEqual(data["score"], 3.5)
+        self.assertEqual(data["extra_data"]["max_score"], 16)
+        names = [t["name"] for t in data["tests"]]
+        self.assertIn("lab00 sequential: [hidden] hidden: c", names)
+        hidden = next(t for t in data["tests"] if "[hidden]" in t["name"])
+        self.assertEqual(hidden["visibility"], "after_published")
+        self.assertIn("hidden", hidden["tags"])
+        broken = next(t for t in data["tests"] if t["name"].startswith("lab01"))
+        self.assertIn("build failed", broken["output"])
+
+    def test_junit_is_valid_xml(self):
+        root = ET.fromstring(outputs.junit_xml(make_grade()))
+        self.assertEqual(root.tag, "testsuites")
+        self.assertEqual(len(root.findall("testsuite")), 2)
+        self.assertEqual(root.get("failures"), "2")
+        failure = root.find(".//testcase[@name='b']/failure")
+        self.assertEqual(failure.get("message"), "wrong at 3")
+
+    def test_table(self):
+        text = outputs.table(make_grade())
+        self.assertIn("TOTAL 3.50 / 16.00", text)
+        self.assertIn("FAILED", text)
+        self.assertIn("[build failed]", text)
+
+    def test_write_all_replaces_whatever_was_there(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp)
+            (out / "results.json").write_text('{"score": 1000}')
+            outputs.write_all(make_grade(), out)
+            data = support.load_results(self, out / "results.json")
+            self.assertAlmostEqual(data["score"], 3.5)
+            self.assertEqual(sorted(p.name for p in out.iterdir()),
+                             ["junit.xml", "results.json", "table.txt"])
+
+    def test_empty_and_fatal_grade(self):
+        grade = Grade(submission="x", seed=1, backend="simt", hidden=False)
+        grade.fatal = "RuntimeError('boom')"
+        data = outputs.results_json(grade)
+        support.check_results_schema(self, data)
+        self.assertIn("grader failed", data["output"])
+        json.dumps(data)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,364 @@
+// Graded tests for lab 04 (scan of any size with many blocks: scan-then-propagate and
+// reduce-then-scan).
+//
+// Sizes are chosen for the emulator, which runs every GPU thread on one CPU core: each element
+// costs it roughly a microsecond per pass. The default tile (2 * kDefaultBlockThreads = 1024
+// elements) is exercised around one tile and at a few tiles; the deeper cases use 32-thread
+// blocks (64-element tiles), where two levels of recursion need only 64 * 64 + 1 = 4097 elements
+// and three levels 262145, instead of the 2^21 + 1 and 2^31 + 1 that 1024-element tiles would
+// need. One large case per variant (2^22 + 3 elements) shows that nothing is limited to small n.
+#include "multi_block_scan.h"
+
+#include "scan_test_support.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using scanlab::Affine;
+using scanlab::DeviceBuffer;
+using scanlab::Max;
+using scanlab::Min;
+using scanlab::Product;
+using scanlab::ScanKind;
+using scanlab::Sum;
+
+namespace {
+
+enum class Variant { scan_then_propagate, reduce_then_scan };
+
+const char* name_of(Variant variant) {
+    return variant == Variant::scan_then_propagate ? "lab04::scan_then_propagate"
+                                                   : "lab04::reduce_then_scan";
+}
+
+struct Size {
+    int n;
+    int block_threads;
+};
+
+constexpr int kDefaultTile = 2 * lab04::kDefaultBlockThreads;
+constexpr int kSmallThreads = 32;
+constexpr int kSmallTile = 2 * kSmallThreads;
+
+// In increasing difficulty, so that a failure names the simplest case that shows the mistake.
+constexpr Size kSizes[] = {
+    {0, lab04::kDefaultBlockThreads},                    // empty: nothing launched
+    {1, lab04::kDefaultBlockThreads},                    // one element, one partial tile
+    {kDefaultTile - 1, lab04::kDefaultBlockThreads},     // one partial tile
+    {kDefaultTile, lab04::kDefaultBlockThreads},         // exactly one tile
+    {kDefaultTile + 1, lab04::kDefaultBlockThreads},     // a second tile of one element
+    {3 * kDefaultTile + 5, lab04::kDefaultBlockThreads}, // 4 tiles, the last one partial
+    {20000, lab04::kDefaultBlockThreads},                // 20 tiles, not a multiple of anything
+    {kSmallTile - 1, kSmallThreads},                     // 32-thread blocks: one partial tile
+    {kSmallTile + 1, kSmallThreads},                     // two tiles
+    {200, kSmallThreads},                                // 4 tiles
+    {kSmallTile * kSmallTile, kSmallThreads},            // 64 tiles: their totals fill one tile
+    {kSmallTile * kSmallTile + 1, kSmallThreads},        // 65 tiles: two levels of recursion
+};
+
+std::int64_t tiles_for(std::int64_t n, int tile) {
+    return (n + tile - 1) / tile;
+}
+
+// How many times the scan of the tile totals recurses for n elements.
+int recursion_depth(std::int64_t n, int tile) {
+    int depth = 0;
+    for (std::int64_t tiles = tiles_for(n, tile); tiles > 1; tiles = tiles_for(tiles, tile))
+        ++depth;
+    return depth;
+}
+
+template <class Op>
+auto scan_fn(Variant variant, int block_threads) {
+    return [=](const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
+               ScanKind kind) {
+        if (variant == Variant::scan_then_propagate)
+            lab04::scan_then_propagate<Op>(d_in, d_out, n, kind, block_threads);
+        else
+            lab04::reduce_then_scan<Op>(d_in, d_out, n, kind, block_threads);
+    };
+}
+
+// What this lab's usual mistakes look like, given the largest size that passed before.
+std::string lab_hint(Size size, bool faulted, int deepest_passed, bool several_tiles_passed) {
+    const int tile = 2 * size.block_threads;
+    const int depth = recursion_depth(size.n, tile);
+    const std::string where = "n = " + std::to_string(size.n) + " with " +
+                              std::to_string(size.block_threads) + " threads per block (" +
+                              std::to_string(tiles_for(size.n, tile)) + " tiles of " +
+                              std::to_string(tile) + ")";
+    if (faulted)
+        return "the kernel faulted at " + where +
+               "; the emulator's report above names the line. Usually an element of the last, "
+               "partial tile read or written without `i < n`, a tile total written past the "
+               "temporary array, or two recursion levels sharing the same part of it";
+    if (depth >= 2 && deepest_passed < depth)
+        return where + " needs " + std::to_string(depth) +
+               " levels of recursion, and every size with fewer passed: the totals of the tiles "
+               "do not fit in one tile either, so scan them with the multi-block scan itself, "
+               "and give every level its own part of the temporary storage";
+    if (depth >= 1 && !several_tiles_passed)
+        return where +
+               " is the first case with several tiles: the scan of the tile totals must be "
+               "EXCLUSIVE (tile b needs the tiles before it, not itself), and the prefix of "
+               "the earlier tiles goes on the LEFT of Op::apply";
+    return "";
+}
+
+std::string with_hint(const std::string& message, Size size, bool faulted, int deepest_passed,
+                      bool several_tiles_passed) {
+    const std::string hint = lab_hint(size, faulted, deepest_passed, several_tiles_passed);
+    return hint.empty() ? message : message + "\n  lab 04 hint: " + hint;
+}
+
+// Runs one size; returns false (after reporting) if it failed.
+template <class Op>
+bool check_size(Variant variant, Size size, ScanKind kind, int deepest_passed,
+                bool several_tiles_passed) {
+    scanlab::test::CheckOptions options;
+    options.block_size = 2 * size.block_threads; // "wrong from a tile boundary" hints
+    scanlab::test::ScanCheck result;
+    try {
+        result = scanlab::test::run_device_scan<Op>(
+            name_of(variant), size.n, kind, scan_fn<Op>(variant, size.block_threads), options);
+    } catch (const std::exception& error) { // a fault in a kernel, or a failed CUDA call
+        const std::string message = with_hint(std::string(error.what()) + " (block_threads=" +
+                                                  std::to_string(size.block_threads) + ")",
+                                              size, true, deepest_passed, several_tiles_passed) +
+                                    "\n  to reproduce: run again with SCANLAB_SEED=" +
+                                    std::to_string(scanlab::test::seed());
+        FAIL_CHECK(message);
+        return false;
+    }
+    if (!result.ok) {
+        FAIL_CHECK(with_hint(result.message +
+                                 "\n  (block_threads=" + std::to_string(size.block_threads) + ")",
+                             size, false, deepest_passed, several_tiles_passed));
+        return false;
+    }
+    return true;
+}
+
+// Stops at the first failing size: the later ones would report the same mistake.
+template <class Op>
+void check_sizes(Variant variant, ScanKind kind, std::span<const Size> sizes) {
+    int deepest_passed = 0;
+    bool several_tiles_passed = false;
+    for (const Size size : sizes) {
+        if (!check_size<Op>(variant, size, kind, deepest_passed, several_tiles_passed)) return;
+        const int tile = 2 * size.block_threads;
+        deepest_passed = std::max(deepest_passed, recursion_depth(size.n, tile));
+        several_tiles_passed = several_tiles_passed || tiles_for(size.n, tile) > 1;
+    }
+}
+
+template <class Op>
+void check_sizes(Variant variant, ScanKind kind, std::initializer_list<Size> sizes) {
+    check_sizes<Op>(variant, kind, std::span<const Size>(sizes.begin(), sizes.size()));
+}
+
+template <class Op>
+void check_all_sizes(Variant variant, ScanKind kind) {
+    check_sizes<Op>(variant, kind, std::span<const Size>(kSizes));
+}
+
+} // namespace
+
+// Every operator, type and kind, for both variants.
+#define LAB04_SCAN_TEST(NAME, OP, KIND)                                                            \
+    TEST_CASE("scan-then-propagate " NAME) {                                                       \
+        check_all_sizes<OP>(Variant::scan_then_propagate, ScanKind::KIND);                         \
+    }                                                                                              \
+    TEST_CASE("reduce-then-scan " NAME) {                                                          \
+        check_all_sizes<OP>(Variant::reduce_then_scan, ScanKind::KIND);                            \
+    }
+
+LAB04_SCAN_TEST("inclusive sum int32", Sum<std::int32_t>, inclusive)
+LAB04_SCAN_TEST("inclusive sum uint32", Sum<std::uint32_t>, inclusive)
+LAB04_SCAN_TEST("inclusive sum int64", Sum<std::int64_t>, inclusive)
+LAB04_SCAN_TEST("inclusive sum float", Sum<float>, inclusive)
+LAB04_SCAN_TEST("inclusive sum double", Sum<double>, inclusive)
+LAB04_SCAN_TEST("exclusive sum int32", Sum<std::int32_t>, exclusive)
+LAB04_SCAN_TEST("exclusive sum uint32", Sum<std::uint32_t>, exclusive)
+LAB04_SCAN_TEST("exclusive sum int64", Sum<std::int64_t>, exclusive)
+LAB04_SCAN_TEST("exclusive sum float", Sum<float>, exclusive)
+LAB04_SCAN_TEST("exclusive sum double", Sum<double>, exclusive)
+
+LAB04_SCAN_TEST("inclusive max int32", Max<std::int32_t>, inclusive)
+LAB04_SCAN_TEST("inclusive max uint32", Max<std::uint32_t>, inclusive)
+LAB04_SCAN_TEST("inclusive max int64", Max<std::int64_t>, inclusive)
+LAB04_SCAN_TEST("inclusive max float", Max<float>, inclusive)
+LAB04_SCAN_TEST("inclusive max double", Max<double>, inclusive)
+LAB04_SCAN_TEST("exclusive max int32", Max<std::int32_t>, exclusive)
+LAB04_SCAN_TEST("exclusive max uint32", Max<std::uint32_t>, exclusive)
+LAB04_SCAN_TEST("exclusive max int64", Max<std::int64_t>, exclusive)
+LAB04_SCAN_TEST("exclusive max float", Max<float>, exclusive)
+LAB04_SCAN_TEST("exclusive max double", Max<double>, exclusive)
+
+LAB04_SCAN_TEST("inclusive min int32", Min<std::int32_t>, inclusive)
+LAB04_SCAN_TEST("inclusive min uint32", Min<std::uint32_t>, inclusive)
+LAB04_SCAN_TEST("inclusive min int64", Min<std::int64_t>, inclusive)
+LAB04_SCAN_TEST("inclusive min float", Min<float>, inclusive)
+LAB04_SCAN_TEST("inclusive min double", Min<double>, inclusive)
+LAB04_SCAN_TEST("exclusive min int32", Min<std::int32_t>, exclusive)
+LAB04_SCAN_TEST("exclusive min uint32", Min<std::uint32_t>, exclusive)
+LAB04_SCAN_TEST("exclusive min int64", Min<std::int64_t>, exclusive)
+LAB04_SCAN_TEST("exclusive min float", Min<float>, exclusive)
+LAB04_SCAN_TEST("exclusive min double", Min<double>, exclusive)
+
+LAB04_SCAN_TEST("inclusive product int32", Product<std::int32_t>, inclusive)
+LAB04_SCAN_TEST("inclusive product uint32", Product<std::uint32_t>, inclusive)
+LAB04_SCAN_TEST("inclusive product int64", Product<std::int64_t>, inclusive)
+LAB04_SCAN_TEST("inclusive product float", Product<float>, inclusive)
+LAB04_SCAN_TEST("inclusive product double", Product<double>, inclusive)
+LAB04_SCAN_TEST("exclusive product int32", Product<std::int32_t>, exclusive)
+LAB04_SCAN_TEST("exclusive product uint32", Product<std::uint32_t>, exclusive)
+LAB04_SCAN_TEST("exclusive product int64", Product<std::int64_t>, exclusive)
+LAB04_SCAN_TEST("exclusive product float", Product<float>, exclusive)
+LAB04_SCAN_TEST("exclusive product double", Product<double>, exclusive)
+
+LAB04_SCAN_TEST("inclusive affine int32", Affine<std::int32_t>, inclusive)
+LAB04_SCAN_TEST("inclusive affine uint32", Affine<std::uint32_t>, inclusive)
+LAB04_SCAN_TEST("inclusive affine int64", Affine<std::int64_t>, inclusive)
+LAB04_SCAN_TEST("exclusive affine int32", Affine<std::int32_t>, exclusive)
+LAB04_SCAN_TEST("exclusive affine uint32", Affine<std::uint32_t>, exclusive)
+LAB04_SCAN_TEST("exclusive affine int64", Affine<std::int64_t>, exclusive)
+
+// Three levels of recursion: 262145 elements in 4097 tiles of 64, whose totals make 65 tiles,
+// whose totals make 2. The non-commutative operator catches a prefix combined on the wrong side
+// at any level.
+#define LAB04_DEEP_TEST(NAME, OP, KIND)                                                            \
+    TEST_CASE("scan-then-propagate three levels " NAME) {                                          \
+        check_sizes<OP>(Variant::scan_then_propagate, ScanKind::KIND,                              \
+                        {{kSmallTile * kSmallTile * kSmallTile + 1, kSmallThreads}});              \
+    }                                                                                              \
+    TEST_CASE("reduce-then-scan three levels " NAME) {                                             \
+        check_sizes<OP>(Variant::reduce_then_scan, ScanKind::KIND,                                 \
+                        {{kSmallTile * kSmallTile * kSmallTile + 1, kSmallThreads}});              \
+    }
+
+LAB04_DEEP_TEST("inclusive sum int64", Sum<std::int64_t>, inclusive)
+LAB04_DEEP_TEST("exclusive affine uint32", Affine<std::uint32_t>, exclusive)
+
+// A large array with the default block size. 2^22 + 3: not a multiple of any tile.
+TEST_CASE("scan-then-propagate large inclusive sum int32") {
+    check_sizes<Sum<std::int32_t>>(Variant::scan_then_propagate, ScanKind::inclusive,
+                                   {{(1 << 22) + 3, lab04::kDefaultBlockThreads}});
+}
+TEST_CASE("reduce-then-scan large exclusive sum float") {
+    check_sizes<Sum<float>>(Variant::reduce_then_scan, ScanKind::exclusive,
+                            {{(1 << 22) + 3, lab04::kDefaultBlockThreads}});
+}
+
+// Every allowed block size, at one partial tile and at 4 tiles, the last one partial.
+template <class Op>
+void check_every_block_size(Variant variant, ScanKind kind) {
+    for (int threads = lab04::kMinBlockThreads; threads <= lab04::kMaxBlockThreads; threads *= 2)
+        check_sizes<Op>(variant, kind, {{2 * threads - 3, threads}, {6 * threads + 7, threads}});
+}
+
+TEST_CASE("scan-then-propagate every block size") {
+    check_every_block_size<Sum<double>>(Variant::scan_then_propagate, ScanKind::inclusive);
+    check_every_block_size<Affine<std::int32_t>>(Variant::scan_then_propagate, ScanKind::exclusive);
+}
+TEST_CASE("reduce-then-scan every block size") {
+    check_every_block_size<Sum<double>>(Variant::reduce_then_scan, ScanKind::exclusive);
+    check_every_block_size<Affine<std::int32_t>>(Variant::reduce_then_scan, ScanKind::inclusive);
+}
+
+namespace {
+
+template <class ScanFn>
+void check_arguments(Variant variant, ScanFn scan) {
+    // A real scan first, so that a stub which does nothing cannot pass this case.
+    const auto result = scanlab::test::run_device_scan<Sum<int>>(
+        name_of(variant), 3000, ScanKind::inclusive,
+        [&](const int* in, int* out, int n, ScanKind kind) { scan(in, out, n, kind, 64); });
+    REQUIRE_MESSAGE(result.ok, result.message);
+
+    constexpr int kN = 100;
+    DeviceBuffer<int> in(std::vector<int>(kN, 1));
+    const int poison = scanlab::test::poison_value<int>();
+    DeviceBuffer<int> out(std::vector<int>(kN, poison));
+    const auto inclusive = ScanKind::inclusive;
+
+    CHECK_THROWS_AS(scan(in.data(), out.data(), -1, inclusive, 64), std::invalid_argument);
+    CHECK_THROWS_AS(scan(nullptr, out.data(), kN, inclusive, 64), std::invalid_argument);
+    CHECK_THROWS_AS(scan(in.data(), nullptr, kN, ScanKind::exclusive, 64), std::invalid_argument);
+    // block_threads: a power of two from kMinBlockThreads to kMaxBlockThreads.
+    CHECK_THROWS_AS(scan(in.data(), out.data(), kN, inclusive, 0), std::invalid_argument);
+    CHECK_THROWS_AS(scan(in.data(), out.data(), kN, inclusive, lab04::kMinBlockThreads / 2),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(scan(in.data(), out.data(), kN, inclusive, 96), std::invalid_argument);
+    CHECK_THROWS_AS(scan(in.data(), out.data(), kN, inclusive, 2 * lab04::kMaxBlockThreads),
+                    std::invalid_argument);
+    // More tiles than a grid can have (2^31 - 1 blocks): rejected before anything is touched.
+    CHECK_THROWS_AS(scan(in.data(), out.data(), std::int64_t(1) << 40, inclusive, 32),
+                    std::invalid_argument);
+    // n == 0 is an empty scan, not an error, even with null pointers; it must launch nothing.
+    CHECK_NOTHROW(scan(nullptr, nullptr, 0, inclusive, 64));
+    CHECK_NOTHROW(scan(in.data(), out.data(), 0, ScanKind::exclusive, 64));
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> after = out.download();
+    CHECK_MESSAGE(after[0] == poison, "a rejected call or n == 0 must not write any output");
+}
+
+// Free device memory before and after scans that need temporary storage (the simt backend
+// counts bytes exactly; on a GPU the count moves in pages, so a small leak may go unseen there,
+// but a correct scan never fails this).
+template <class ScanFn>
+void check_temporary_memory_is_freed(Variant variant, ScanFn scan) {
+    // A scan that needs temporary storage at two levels, checked first: a stub that allocates
+    // nothing must not pass.
+    const int n = kSmallTile * kSmallTile + 1;
+    const auto run = [&](const int* in, int* out, int count, ScanKind kind) {
+        scan(in, out, count, kind, kSmallThreads);
+    };
+    const auto first =
+        scanlab::test::run_device_scan<Sum<int>>(name_of(variant), n, ScanKind::exclusive, run);
+    REQUIRE_MESSAGE(first.ok, first.message);
+
+    DeviceBuffer<int> in(std::vector<int>(n, 1));
+    DeviceBuffer<int> out(static_cast<std::size_t>(n));
+    std::size_t free_before = 0, free_after = 0, total = 0;
+    REQUIRE(cudaMemGetInfo(&free_before, &total) == cudaSuccess);
+    for (int i = 0; i < 4; ++i) scan(in.data(), out.data(), n, ScanKind::inclusive, kSmallThreads);
+    // A rejected call must not leak either.
+    CHECK_THROWS_AS(scan(in.data(), out.data(), n, ScanKind::inclusive, 48), std::invalid_argument);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    REQUIRE(cudaMemGetInfo(&free_after, &total) == cudaSuccess);
+    CHECK_MESSAGE(free_after >= free_before,
+                  name_of(variant)
+                      << " leaks device memory: " << (free_before - free_after)
+                      << " bytes are still allocated after 4 calls; free the temporary "
+                         "storage before returning (a scanlab::DeviceBuffer does it for you)");
+}
+
+void scan_then_propagate_int(const int* in, int* out, std::int64_t n, ScanKind kind, int threads) {
+    lab04::scan_then_propagate<Sum<int>>(in, out, n, kind, threads);
+}
+void reduce_then_scan_int(const int* in, int* out, std::int64_t n, ScanKind kind, int threads) {
+    lab04::reduce_then_scan<Sum<int>>(in, out, n, kind, threads);
+}
+
+} // namespace
+
+TEST_CASE("scan-then-propagate argument checks") {
+    check_arguments(Variant::scan_then_propagate, scan_then_propagate_int);
+}
+TEST_CASE("reduce-then-scan argument checks") {
+    check_arguments(Variant::reduce_then_scan, reduce_then_scan_int);
+}
+TEST_CASE("scan-then-propagate frees its temporary memory") {
+    check_temporary_memory_is_freed(Variant::scan_then_propagate, scan_then_propagate_int);
+}
+TEST_CASE("reduce-then-scan frees its temporary memory") {
+    check_temporary_memory_is_freed(Variant::reduce_then_scan, reduce_then_scan_int);
+}
