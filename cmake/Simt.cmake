@@ -97,8 +97,9 @@ function(simt_target_cuda_sources target scope)
             GENERATED TRUE
             INCLUDE_DIRECTORIES "${root}/compat;${root}/include"
             # DWARF 4: with DWARF 5, binutils 2.40 addr2line ignores #line and names the
-            # generated file in reports instead of the student's .cu.
-            COMPILE_OPTIONS "-xc++;-includecuda_runtime.h;-iquote${cu_dir};${tsan_flags};-gdwarf-4")
+            # generated file in reports instead of the student's .cu. No sibling calls: the
+            # runtime finds a call site by its return address, which a tail call would lose.
+            COMPILE_OPTIONS "-xc++;-includecuda_runtime.h;-iquote${cu_dir};${tsan_flags};-gdwarf-4;-fno-optimize-sibling-calls")
         target_sources(${target} ${source_scope} "${gen}")
     endforeach()
 

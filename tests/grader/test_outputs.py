@@ -7,6 +7,10 @@ import unittest
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import sys as _sys
+from pathlib import Path as _Path
+
+_sys.path.insert(0, str(_Path(__file__).resolve().parent))
 import support
 from scanlab_grader import outputs, tree
 from scanlab_grader.model import Grade, LabResult, TestResult

@@ -8,6 +8,10 @@ import time
 import unittest
 from pathlib import Path
 
+import sys as _sys
+from pathlib import Path as _Path
+
+_sys.path.insert(0, str(_Path(__file__).resolve().parent))
 import support  # noqa: F401
 from scanlab_grader import procs
 

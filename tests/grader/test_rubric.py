@@ -2,6 +2,10 @@
 
 import unittest
 
+import sys as _sys
+from pathlib import Path as _Path
+
+_sys.path.insert(0, str(_Path(__file__).resolve().parent))
 import support  # noqa: F401  (puts tools/grader on sys.path)
 from scanlab_grader import rubric, tree
 

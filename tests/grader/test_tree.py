@@ -6,6 +6,10 @@ import unittest
 import zipfile
 from pathlib import Path
 
+import sys as _sys
+from pathlib import Path as _Path
+
+_sys.path.insert(0, str(_Path(__file__).resolve().parent))
 import support
 from scanlab_grader import tree
 

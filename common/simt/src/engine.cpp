@@ -255,6 +255,7 @@ void Engine::thread_main(Thread* self) {
 }
 
 void Engine::finish_thread(Thread* self) {
+    RuntimeScope scope(self); // never unset: this fiber runs no kernel code again
     Warp* w = self->warp;
     Block* b = self->block;
     self->state = ThreadState::exited;

@@ -60,7 +60,8 @@ std::string explain_bad_address(uintptr_t address, size_t bytes, const char* ver
             << " bytes that was already freed (cudaFree)";
         return out.str();
     }
-    if (const Region* below = registry.nearest_below(address)) {
+    if (const Region* below = registry.nearest_below(address);
+        below && (below->kind == RegionKind::device || below->kind == RegionKind::managed)) {
         uintptr_t end = below->base + below->bytes;
         if (address >= end && address - end < 1 << 20) {
             out << (address - end) << " bytes past the end of a " << to_string(below->kind)

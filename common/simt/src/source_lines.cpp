@@ -47,6 +47,16 @@ int find_module(dl_phdr_info* info, size_t, void* data) {
     return 0;
 }
 
+// Files under common/simt/ are the emulator's; found from this file's own path.
+const std::string& emulator_root() {
+    static const std::string root = [] {
+        std::string self = __FILE__; // .../common/simt/src/source_lines.cpp
+        auto pos = self.rfind("/src/");
+        return pos == std::string::npos ? std::string("//none//") : self.substr(0, pos + 1);
+    }();
+    return root;
+}
+
 std::string shell_quote(const std::string& s) {
     std::string out = "'";
     for (char c : s) out += (c == '\'') ? std::string("'\\''") : std::string(1, c);
@@ -103,21 +113,38 @@ std::vector<SourceLocation> resolve_sources(const std::vector<const void*>& pcs)
     }
     for (auto& [path, indices] : by_module) {
         std::ostringstream cmd;
-        cmd << "addr2line -f -C -e " << shell_quote(path);
+        // -i: the chain of inlined frames; -a: each address first, to tell the chains apart.
+        cmd << "addr2line -a -i -f -C -e " << shell_quote(path);
         for (size_t i : indices) cmd << " 0x" << std::hex << relative[i];
         cmd << " 2>/dev/null";
         FILE* pipe = popen(cmd.str().c_str(), "r");
         if (!pipe) continue;
         char buffer[4096];
-        std::vector<std::string> lines;
+        std::vector<std::vector<std::string>> chains;
         while (fgets(buffer, sizeof buffer, pipe)) {
             std::string line(buffer);
             while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
-            lines.push_back(line);
+            if (line.rfind("0x", 0) == 0 && line.find(':') == std::string::npos)
+                chains.emplace_back();
+            else if (!chains.empty())
+                chains.back().push_back(line);
         }
         pclose(pipe);
-        for (size_t k = 0; k < indices.size() && 2 * k + 1 < lines.size(); ++k)
-            out[indices[k]] = parse_location(lines[2 * k], lines[2 * k + 1]);
+        for (size_t k = 0; k < indices.size() && k < chains.size(); ++k) {
+            // Innermost frame first. Skip the emulator's own inline wrappers (device.h, ...):
+            // the student wants the line of their call.
+            const auto& chain = chains[k];
+            SourceLocation chosen;
+            for (size_t f = 0; f + 1 < chain.size(); f += 2) {
+                SourceLocation loc = parse_location(chain[f], chain[f + 1]);
+                if (f == 0 || chosen.file.empty()) chosen = loc;
+                if (!loc.file.empty() && loc.file.rfind(emulator_root(), 0) != 0) {
+                    chosen = loc;
+                    break;
+                }
+            }
+            out[indices[k]] = chosen;
+        }
     }
     for (size_t i = 0; i < pcs.size(); ++i) cache()[pcs[i]] = out[i];
     return out;

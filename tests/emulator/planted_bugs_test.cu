@@ -1,0 +1,377 @@
+// A catalog of planted bugs: small kernels with one classic mistake each. The emulator must report
+// each with the right kind of fault and the line of the mistake (the line after its `// BUG:`
+// marker, found by reading this file), without crashing the test program.
+#include <doctest/doctest.h>
+
+#include <cuda_runtime.h>
+
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "device_vector.h"
+#include "simt/options.h"
+#include "simt/report.h"
+
+namespace {
+
+constexpr int N = 64;
+
+// 1. Hillis-Steele in ONE buffer: a thread overwrites what its neighbour still has to read.
+__global__ void single_buffer_scan(const int* in, int* out) {
+    __shared__ int x[N];
+    const int t = threadIdx.x;
+    x[t] = in[t];
+    __syncthreads();
+    for (int offset = 1; offset < N; offset *= 2) {
+        int add = t >= offset ? x[t - offset] : 0;
+        // BUG: single-buffer
+        x[t] += add;
+        __syncthreads();
+    }
+    out[t] = x[t];
+}
+
+// 2. Blelloch down-sweep without the barrier between its levels.
+__global__ void downsweep_missing_barrier(int* out) {
+    __shared__ int x[N];
+    const int t = threadIdx.x;
+    x[t] = t;
+    x[t + N / 2] = t;
+    __syncthreads();
+    for (int d = 1; d < N; d *= 2) {
+        int stride = N / d / 2;
+        if (t < d) {
+            int ai = stride * (2 * t + 1) - 1, bi = stride * (2 * t + 2) - 1;
+            int keep = x[ai];
+            // BUG: downsweep-no-barrier
+            x[ai] = x[bi];
+            x[bi] += keep;
+        }
+        // (the __syncthreads() that belongs here is missing)
+    }
+    __syncthreads();
+    out[t] = x[t];
+}
+
+// 3. A barrier inside a branch that only some threads take.
+__global__ void barrier_in_branch(int* out) {
+    __shared__ int x[N];
+    x[threadIdx.x] = 1;
+    if (threadIdx.x < N / 2) {
+        // BUG: barrier-in-branch
+        __syncthreads();
+    }
+    out[threadIdx.x] = x[threadIdx.x];
+}
+
+// 4. Off by one: the last thread indexes one past the shared array.
+__global__ void off_by_one_shared(int* out) {
+    __shared__ int x[N];
+    x[threadIdx.x] = 1;
+    __syncthreads();
+    // BUG: off-by-one
+    out[threadIdx.x] = x[threadIdx.x + 1];
+}
+
+// 5. Only even slots are loaded; odd ones are read anyway.
+__global__ void read_unwritten_slot(const int* in, int* out) {
+    __shared__ int x[N];
+    const int t = threadIdx.x;
+    if (t % 2 == 0) x[t] = in[t];
+    __syncthreads();
+    // BUG: unwritten-slot
+    out[t] = x[t ^ 1];
+}
+
+// 6. The 2011 chapter's warp scan without __syncwarp(): races under independent scheduling.
+__global__ void warp_scan_without_syncwarp(const int* in, int* out) {
+    __shared__ volatile int s[64];
+    const int lane = threadIdx.x;
+    s[lane] = 0;
+    s[lane + 32] = in[lane];
+    __syncwarp();
+    for (int offset = 1; offset < 32; offset *= 2) {
+        // BUG: no-syncwarp
+        s[lane + 32] = s[lane + 32] + s[lane + 32 - offset];
+    }
+    out[lane] = s[lane + 32];
+}
+
+// 7. Look-back keyed on blockIdx: waits for a block that may not be resident yet.
+__global__ void lookback_on_block_index(volatile int* flags) {
+    const int b = blockIdx.x;
+    if (threadIdx.x == 0) {
+        if (b > 0)
+            // BUG: blockidx-lookback
+            while (flags[b - 1] == 0) {
+            }
+        flags[b] = 1;
+    }
+}
+
+// 8. A host array passed where device memory is expected.
+__global__ void copy(const int* in, int* out) {
+    // BUG: host-pointer
+    out[threadIdx.x] = in[threadIdx.x];
+}
+
+// 9. Loaded to shared memory, then a neighbour's value used without a barrier.
+__global__ void missing_barrier_after_load(const int* in, int* out) {
+    __shared__ int x[N];
+    const int t = threadIdx.x;
+    x[t] = in[t];
+    // BUG: no-barrier-after-load
+    out[t] = x[(t + 33) % N];
+}
+
+// 10. Threads beyond n return before a barrier the others wait at.
+__global__ void early_return(const int* in, int* out, int n) {
+    __shared__ int x[N];
+    const int t = threadIdx.x;
+    if (t >= n) return;
+    x[t] = in[t];
+    // BUG: early-return
+    __syncthreads();
+    out[t] = x[n - 1 - t];
+}
+
+// 11. No bounds guard: the grid has more threads than elements.
+__global__ void unguarded(const int* in, int* out) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    // BUG: unguarded
+    out[i] = in[i] * 2;
+}
+
+// 13. An int read through a pointer that is not 4-byte aligned.
+__global__ void misaligned_read(const char* bytes, int* out) {
+    // BUG: misaligned
+    out[threadIdx.x] = *reinterpret_cast<const int*>(bytes + 1 + 4 * threadIdx.x);
+}
+
+// 14. A shuffle whose mask leaves out the lanes that call it.
+__global__ void mask_without_self(int* out) {
+    // BUG: mask-without-self
+    out[threadIdx.x] = __shfl_down_sync(0x0000ffffu, static_cast<int>(threadIdx.x), 1);
+}
+
+// 15. A barrier in a loop whose trip count depends on the thread.
+__global__ void barrier_in_uneven_loop(int* out) {
+    __shared__ int x[N];
+    x[threadIdx.x] = 0;
+    for (unsigned i = 0; i < threadIdx.x % 3; ++i) {
+        x[threadIdx.x] += 1;
+        // BUG: uneven-loop
+        __syncthreads();
+    }
+    out[threadIdx.x] = x[threadIdx.x];
+}
+
+// 16. Waiting for a flag that nobody ever sets.
+__global__ void wait_for_nothing(volatile int* flag) {
+    // BUG: spin-forever
+    while (*flag == 0) {
+    }
+}
+
+// 17. Tree reduction that skips the barrier between levels.
+__global__ void reduction_missing_barrier(const int* in, int* out) {
+    __shared__ int x[N];
+    const int t = threadIdx.x;
+    x[t] = in[t];
+    __syncthreads();
+    for (int half = N / 2; half > 0; half /= 2) {
+        // BUG: reduction-no-barrier
+        if (t < half) x[t] += x[t + half];
+    }
+    if (t == 0) *out = x[0];
+}
+
+// 18. The exclusive-scan shift that forgets thread 0: it reads x[-1].
+__global__ void shift_reads_before_start(const int* in, int* out) {
+    __shared__ int x[N];
+    x[threadIdx.x] = in[threadIdx.x];
+    __syncthreads();
+    // BUG: shift-minus-one
+    out[threadIdx.x] = x[static_cast<int>(threadIdx.x) - 1];
+}
+
+// 19. Two warps write the same shared slots.
+__global__ void two_warps_same_slot(int* out) {
+    __shared__ int x[32];
+    // BUG: two-warps-one-slot
+    x[threadIdx.x % 32] = threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = x[threadIdx.x % 32];
+}
+
+// 20. An atomic on a host counter.
+__global__ void atomic_on_host(int* counter) {
+    // BUG: atomic-host
+    atomicAdd(counter, 1);
+}
+
+// 21. __syncwarp with a mask that leaves out half of the calling lanes.
+__global__ void syncwarp_half_mask(int* out) {
+    out[threadIdx.x] = 1;
+    // BUG: syncwarp-half
+    __syncwarp(0x0000ffffu);
+}
+
+// 22. A null output pointer.
+__global__ void write_through_null(int* out) {
+    // BUG: null-pointer
+    out[threadIdx.x] = 1;
+}
+
+// 23. Dynamic shared memory sized for fewer elements than the kernel uses.
+__global__ void dynamic_too_small(int* out) {
+    extern __shared__ int buffer[];
+    // BUG: dynamic-too-small
+    buffer[threadIdx.x] = 1;
+    __syncthreads();
+    out[threadIdx.x] = buffer[threadIdx.x];
+}
+
+// 24. Lanes of one warp at different warp intrinsics with the same full mask.
+__global__ void different_intrinsics(int* out) {
+    int v;
+    if (threadIdx.x % 2 == 0)
+        v = __shfl_sync(0xffffffffu, 1, 0);
+    else
+        // BUG: different-intrinsics
+        v = static_cast<int>(__ballot_sync(0xffffffffu, 1));
+    out[threadIdx.x] = v;
+}
+
+// 25. A broken invariant caught by assert().
+__global__ void failing_assert(const int* in) {
+    // BUG: assert
+    if (in[threadIdx.x] < 0) __trap();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+int marker_line(const std::string& name) {
+    std::ifstream source(__FILE__);
+    std::string line;
+    for (int number = 1; std::getline(source, line); ++number)
+        if (line.find("// BUG: " + name) != std::string::npos &&
+            line.find("find(") == std::string::npos)
+            return number + 1;
+    return -1;
+}
+
+struct Expectation {
+    simt::FaultKind kind;
+    std::string marker;
+};
+
+void expect_report(const Expectation& e, const std::function<void()>& launch,
+                   simt::Mode mode = simt::Mode::its,
+                   simt::Dispatch dispatch = simt::Dispatch::in_order) {
+    const simt::Options saved = simt::options();
+    simt::options().mode = mode;
+    simt::options().dispatch = dispatch;
+    simt::options().report_to_stderr = false;
+    simt::reset_device();
+    launch();
+    cudaDeviceSynchronize();
+    const simt::FaultReport report = simt::last_fault();
+    simt::options() = saved;
+    simt::reset_device();
+    const int line = marker_line(e.marker);
+    REQUIRE(line > 0);
+    const std::string where = "planted_bugs_test.cu:" + std::to_string(line);
+    INFO("bug '" << e.marker << "', expected " << simt::to_string(e.kind) << " at " << where
+                 << "\nreport:\n"
+                 << report.message);
+    bool kind_found = report.kind == e.kind;
+    for (const auto& [kind, message] : report.findings) kind_found = kind_found || kind == e.kind;
+    CHECK(kind_found);
+    CHECK(report.message.find(where) != std::string::npos);
+}
+
+using simt::FaultKind;
+
+} // namespace
+
+TEST_CASE("planted bugs: shared-memory races") {
+    DeviceVector<int> in(std::vector<int>(N, 1)), out(N);
+    expect_report({FaultKind::shared_race, "single-buffer"},
+                  [&] { single_buffer_scan<<<1, N>>>(in.data(), out.data()); });
+    expect_report({FaultKind::shared_race, "downsweep-no-barrier"},
+                  [&] { downsweep_missing_barrier<<<1, N / 2>>>(out.data()); });
+    expect_report({FaultKind::shared_race, "no-barrier-after-load"},
+                  [&] { missing_barrier_after_load<<<1, N>>>(in.data(), out.data()); });
+    expect_report({FaultKind::shared_race, "reduction-no-barrier"},
+                  [&] { reduction_missing_barrier<<<1, N>>>(in.data(), out.data()); });
+    expect_report({FaultKind::shared_race, "two-warps-one-slot"},
+                  [&] { two_warps_same_slot<<<1, N>>>(out.data()); });
+    expect_report({FaultKind::shared_race, "no-syncwarp"},
+                  [&] { warp_scan_without_syncwarp<<<1, 32>>>(in.data(), out.data()); });
+}
+
+TEST_CASE("planted bugs: barriers") {
+    DeviceVector<int> in(std::vector<int>(N, 1)), out(N);
+    expect_report({FaultKind::barrier_divergence, "barrier-in-branch"},
+                  [&] { barrier_in_branch<<<1, N>>>(out.data()); });
+    expect_report({FaultKind::barrier_divergence, "early-return"},
+                  [&] { early_return<<<1, N>>>(in.data(), out.data(), 40); });
+    expect_report({FaultKind::barrier_divergence, "uneven-loop"},
+                  [&] { barrier_in_uneven_loop<<<1, N>>>(out.data()); });
+}
+
+TEST_CASE("planted bugs: out of bounds, uninitialized, misaligned") {
+    DeviceVector<int> in(std::vector<int>(N, 1)), out(N), small(100);
+    expect_report({FaultKind::illegal_address, "off-by-one"},
+                  [&] { off_by_one_shared<<<1, N>>>(out.data()); });
+    expect_report({FaultKind::illegal_address, "shift-minus-one"},
+                  [&] { shift_reads_before_start<<<1, N>>>(in.data(), out.data()); });
+    expect_report({FaultKind::uninitialized_read, "unwritten-slot"},
+                  [&] { read_unwritten_slot<<<1, N>>>(in.data(), out.data()); });
+    expect_report({FaultKind::illegal_address, "unguarded"},
+                  [&] { unguarded<<<2, 64>>>(small.data(), small.data()); });
+    expect_report({FaultKind::illegal_address, "dynamic-too-small"},
+                  [&] { dynamic_too_small<<<1, N, N * 2>>>(out.data()); });
+    DeviceVector<char> bytes(1024);
+    expect_report({FaultKind::misaligned_address, "misaligned"},
+                  [&] { misaligned_read<<<1, 32>>>(bytes.data(), out.data()); });
+}
+
+TEST_CASE("planted bugs: bad pointers") {
+    DeviceVector<int> out(N);
+    std::vector<int> host(N, 1);
+    expect_report({FaultKind::illegal_address, "host-pointer"},
+                  [&] { copy<<<1, N>>>(host.data(), out.data()); });
+    int host_counter = 0;
+    expect_report({FaultKind::illegal_address, "atomic-host"},
+                  [&] { atomic_on_host<<<1, 32>>>(&host_counter); });
+    expect_report({FaultKind::illegal_address, "null-pointer"},
+                  [&] { write_through_null<<<1, 32>>>(nullptr); });
+    // Use after free: the allocation is gone by the time the kernel runs.
+    int* freed = nullptr;
+    REQUIRE(cudaMalloc(&freed, N * sizeof(int)) == cudaSuccess);
+    REQUIRE(cudaFree(freed) == cudaSuccess);
+    expect_report({FaultKind::illegal_address, "host-pointer"},
+                  [&] { copy<<<1, N>>>(out.data(), freed); });
+}
+
+TEST_CASE("planted bugs: warps, deadlocks, asserts") {
+    DeviceVector<int> out(N), flags(std::vector<int>(256, 0));
+    expect_report({FaultKind::warp_mask, "mask-without-self"},
+                  [&] { mask_without_self<<<1, 32>>>(out.data()); });
+    expect_report({FaultKind::warp_mask, "syncwarp-half"},
+                  [&] { syncwarp_half_mask<<<1, 32>>>(out.data()); });
+    expect_report({FaultKind::warp_mask, "different-intrinsics"},
+                  [&] { different_intrinsics<<<1, 32>>>(out.data()); });
+    expect_report({FaultKind::deadlock, "spin-forever"},
+                  [&] { wait_for_nothing<<<1, 32>>>(flags.data()); });
+    expect_report(
+        {FaultKind::deadlock, "blockidx-lookback"},
+        [&] { lookback_on_block_index<<<256, 256>>>(flags.data()); }, simt::Mode::its,
+        simt::Dispatch::shuffled);
+    DeviceVector<int> negative(std::vector<int>(32, -1));
+    expect_report({FaultKind::trap, "assert"}, [&] { failing_assert<<<1, 32>>>(negative.data()); });
+}

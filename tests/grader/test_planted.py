@@ -1,0 +1,147 @@
+"""End-to-end grading of planted submissions (tests/grader/submissions/): each one is lab 00's
+reference solution plus a lab 01 with one planted problem. The planted problem may cost lab 01
+points, never lab 00's, and results.json must be valid and right every time.
+
+These tests build (the first run builds the emulator: a few minutes on two cores; later runs
+reuse build-grader-tests/ and only recompile lab 01)."""
+
+import shutil
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+import sys as _sys
+from pathlib import Path as _Path
+
+_sys.path.insert(0, str(_Path(__file__).resolve().parent))
+import support
+from support import FAST_RUBRIC, REPO, SUBMISSIONS, failed_names, lab_score, lab_tests
+
+LAB00_SOLUTION = REPO / "solutions" / "00_sequential"
+
+
+class Planted(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not LAB00_SOLUTION.is_dir():
+            raise unittest.SkipTest("needs solutions/00_sequential (an instructor's tree)")
+        cls.tmp = tempfile.TemporaryDirectory(prefix="scanlab-grader-test-")
+        cls.root = Path(cls.tmp.name)
+        cls.build = support.shared_build_dir()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def grade(self, name: str, *extra: str, lab01: bool = True):
+        sub = self.root / name / "labs"
+        shutil.copytree(LAB00_SOLUTION, sub / "00_sequential")
+        if lab01:
+            shutil.copytree(SUBMISSIONS / name / "01_naive", sub / "01_naive")
+        out = self.root / name / "out"
+        start = time.monotonic()
+        proc = support.run_tool(
+            "grade.py", str(sub), "--labs", "00,01", "--hidden", "no", "--seed", "7",
+            "--rubric", str(FAST_RUBRIC), "--build-dir", str(self.build),
+            "--work-dir", str(self.root / name / "work"), "--out", str(out), *extra)
+        elapsed = time.monotonic() - start
+        self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-3000:])
+        data = support.load_results(self, out / "results.json")
+        # Lab 00 is the reference solution in every planted submission: never touched.
+        self.assertEqual(lab_score(data, "00"), (5.0, 5.0), "lab 00 lost points")
+        self.assertFalse(failed_names(data, "00"))
+        return data, proc, out, elapsed
+
+    def expect_lab01_failures(self, data, names: set[str], needle: str):
+        self.assertEqual(failed_names(data, "01"), names)
+        for test in lab_tests(data, "01"):
+            if test["status"] == "failed":
+                self.assertIn(needle, test["output"])
+                self.assertEqual(test["score"], 0)
+        score, max_score = lab_score(data, "01")
+        self.assertEqual(max_score, 10.0)
+        per_case = 10.0 / (len(lab_tests(data, "01")) + 1)  # "argument checks" weighs 2
+        self.assertAlmostEqual(score, 10.0 - len(names) * per_case, places=3)
+        self.assertAlmostEqual(data["score"], 5.0 + score, places=3)
+
+    def test_correct(self):
+        data, proc, _, _ = self.grade("correct")
+        self.assertEqual(lab_score(data, "01"), (10.0, 10.0))
+        self.assertAlmostEqual(data["score"], 15.0)
+        self.assertIn("TOTAL 15.00 / 15.00", proc.stdout)
+        self.assertIn("lab01 naive: building", proc.stdout)  # progress lines
+
+    def test_crash(self):
+        data, _, _, _ = self.grade("crash")
+        self.expect_lab01_failures(
+            data, {"inclusive product float", "exclusive product float"}, "SIGSEGV")
+        self.assertTrue(data["extra_data"]["labs"]["01"]["isolated"])
+
+    def test_hang(self):
+        data, _, _, elapsed = self.grade("hang")
+        self.expect_lab01_failures(
+            data, {"inclusive max double", "exclusive max double", "inclusive min float",
+                   "exclusive min float"}, "timed out")
+        # whole run 20 s + four cases at 4 s + the rest; far below an unbounded hang
+        self.assertLess(elapsed, 150)
+
+    def test_exit0(self):
+        data, _, _, _ = self.grade("exit0")
+        self.expect_lab01_failures(
+            data, {"inclusive sum int64", "exclusive sum int64"}, "exited with code 0")
+
+    def test_fake_output(self):
+        data, proc, out, _ = self.grade("fake_output")
+        self.assertEqual(lab_score(data, "01"), (0.0, 10.0))
+        self.assertEqual(len(failed_names(data, "01")), len(lab_tests(data, "01")))
+        self.assertAlmostEqual(data["score"], 5.0)
+        self.assertNotIn("1000", (out / "results.json").read_text())
+        self.assertEqual(sorted(p.name for p in out.iterdir()),
+                         ["junit.xml", "logs", "results.json", "table.txt"])
+        self.assertFalse((self.root / "fake_output" / "results.json").exists())
+
+    def test_compile_error(self):
+        data, proc, _, _ = self.grade("compile_error")
+        tests = lab_tests(data, "01")
+        self.assertEqual(len(tests), 1)
+        self.assertEqual(tests[0]["status"], "failed")
+        self.assertEqual((tests[0]["score"], tests[0]["max_score"]), (0, 10.0))
+        self.assertIn("naive_scan.cu", tests[0]["output"])
+        self.assertIn("error", tests[0]["output"])
+        self.assertEqual(data["extra_data"]["labs"]["01"]["status"], "build failed")
+        self.assertAlmostEqual(data["score"], 5.0)
+        self.assertIn("BUILD FAILED", proc.stdout)
+
+    def test_lab_not_submitted_is_graded_as_the_stub(self):
+        data, _, _, _ = self.grade("missing", lab01=False)
+        self.assertEqual(lab_score(data, "01"), (0.0, 10.0))
+        self.assertIn("no files submitted", (self.root / "missing" / "out" / "table.txt").read_text())
+
+
+class AlwaysResults(unittest.TestCase):
+    """results.json exists and is valid even when there is nothing to grade."""
+
+    def test_missing_submission(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "out"
+            proc = support.run_tool("grade.py", str(Path(tmp) / "nowhere"), "--out", str(out),
+                                    "--labs", "00,01", "--rubric", str(FAST_RUBRIC))
+            self.assertEqual(proc.returncode, 1)
+            data = support.load_results(self, out / "results.json")
+            self.assertEqual(data["score"], 0)
+            self.assertIn("nowhere", data["output"])
+
+    def test_bad_rubric(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rubric = Path(tmp) / "r.toml"
+            rubric.write_text("[labs.01]\npoints = 'ten'\n")
+            proc = support.run_tool("grade.py", tmp, "--out", str(Path(tmp) / "out"),
+                                    "--rubric", str(rubric))
+            self.assertEqual(proc.returncode, 2)
+            self.assertIn("labs.01.points", proc.stderr)
+            support.load_results(self, Path(tmp) / "out" / "results.json")
+
+
+if __name__ == "__main__":
+    unittest.main()
