@@ -20,7 +20,7 @@ set(SIMT_INCLUDE_DIR "${SIMT_ROOT}/include")
 set_property(GLOBAL PROPERTY SIMT_ROOT "${SIMT_ROOT}")
 set_property(GLOBAL PROPERTY SIMT_REPO "${_simt_repo}")
 
-set(SIMTCC_EXTRA_LINK_LIBS "" CACHE STRING
+set(SIMTCC_EXTRA_LINK_LIBS "scanlab_trace" CACHE STRING
     "What bin/simtcc links after simt_runtime and -lboost_context: targets (their files are used) or linker flags")
 
 # The compiler-inserted access hooks: the emulator sees every load and store through the

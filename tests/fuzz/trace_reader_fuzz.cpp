@@ -40,6 +40,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (rewritten.str() != written.str()) std::abort(); // writing must be deterministic
     static_cast<void>(analyze_trace(trace));
     std::ostringstream chrome;
-    export_chrome_trace(trace, chrome);
+    export_chrome_trace(trace, chrome, limits);
     return 0;
 }

@@ -49,7 +49,9 @@ class Planted(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-3000:])
         data = support.load_results(self, out / "results.json")
         # Lab 00 is the reference solution in every planted submission: never touched.
-        self.assertEqual(lab_score(data, "00"), (5.0, 5.0), "lab 00 lost points")
+        score, max_score = lab_score(data, "00")
+        self.assertAlmostEqual(score, 5.0, places=6, msg="lab 00 lost points")
+        self.assertAlmostEqual(max_score, 5.0, places=6)
         self.assertFalse(failed_names(data, "00"))
         return data, proc, out, elapsed
 
@@ -60,15 +62,17 @@ class Planted(unittest.TestCase):
                 self.assertIn(needle, test["output"])
                 self.assertEqual(test["score"], 0)
         score, max_score = lab_score(data, "01")
-        self.assertEqual(max_score, 10.0)
+        self.assertAlmostEqual(max_score, 10.0, places=6)
         per_case = 10.0 / (len(lab_tests(data, "01")) + 1)  # "argument checks" weighs 2
         self.assertAlmostEqual(score, 10.0 - len(names) * per_case, places=3)
         self.assertAlmostEqual(data["score"], 5.0 + score, places=3)
 
     def test_correct(self):
         data, proc, _, _ = self.grade("correct")
-        self.assertEqual(lab_score(data, "01"), (10.0, 10.0))
-        self.assertAlmostEqual(data["score"], 15.0)
+        score, max_score = lab_score(data, "01")
+        self.assertAlmostEqual(score, 10.0, places=6)
+        self.assertAlmostEqual(max_score, 10.0, places=6)
+        self.assertAlmostEqual(data["score"], 15.0, places=6)
         self.assertIn("TOTAL 15.00 / 15.00", proc.stdout)
         self.assertIn("lab01 naive: building", proc.stdout)  # progress lines
 
@@ -93,7 +97,9 @@ class Planted(unittest.TestCase):
 
     def test_fake_output(self):
         data, proc, out, _ = self.grade("fake_output")
-        self.assertEqual(lab_score(data, "01"), (0.0, 10.0))
+        score, max_score = lab_score(data, "01")
+        self.assertEqual(score, 0.0)
+        self.assertAlmostEqual(max_score, 10.0, places=6)
         self.assertEqual(len(failed_names(data, "01")), len(lab_tests(data, "01")))
         self.assertAlmostEqual(data["score"], 5.0)
         self.assertNotIn("1000", (out / "results.json").read_text())
@@ -115,7 +121,9 @@ class Planted(unittest.TestCase):
 
     def test_lab_not_submitted_is_graded_as_the_stub(self):
         data, _, _, _ = self.grade("missing", lab01=False)
-        self.assertEqual(lab_score(data, "01"), (0.0, 10.0))
+        score, max_score = lab_score(data, "01")
+        self.assertEqual(score, 0.0)
+        self.assertAlmostEqual(max_score, 10.0, places=6)
         self.assertIn("no files submitted", (self.root / "missing" / "out" / "table.txt").read_text())
 
 

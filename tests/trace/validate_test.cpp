@@ -48,6 +48,15 @@ TEST_CASE("values: bytes past the width, values without a type, old values") {
           "instructions[0].lanes[1].old: set, but only atomics with values return an old value");
 }
 
+TEST_CASE("enum values outside the enum") {
+    Trace trace = testing::minimal_trace();
+    trace.instructions[0].value_type = static_cast<ValueType>(99);
+    CHECK(write_error(trace) == "instructions[0].value_type: 99 is not a value of this enum");
+    trace = testing::minimal_trace();
+    trace.launch.mode = static_cast<EmulatorMode>(7);
+    CHECK(write_error(trace) == "launch.mode: 7 is not a value of this enum");
+}
+
 TEST_CASE("memory objects") {
     Trace trace = testing::minimal_trace();
     trace.memory.push_back({"t", MemorySpace::shared, 0, 8, 16, "int", 4});

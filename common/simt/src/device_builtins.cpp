@@ -25,10 +25,13 @@ uint64_t shuffle(ShuffleKind kind, unsigned mask, uint64_t bits, int arg, int wi
                     __builtin_return_address(0));
 }
 
-void* shared_variable_storage(const SharedSite& site, size_t bytes, size_t align) {
-    return engine_for("__shared__").shared_variable(site, bytes, align);
+void* shared_variable_storage(const SharedSite& site, size_t bytes, size_t align,
+                              ElementInfo element) {
+    return engine_for("__shared__").shared_variable(site, bytes, align, element);
 }
-void* dynamic_shared_base() { return engine_for("extern __shared__").dynamic_shared_base(); }
+void* dynamic_shared_base(ElementInfo element) {
+    return engine_for("extern __shared__").dynamic_shared_base(element);
+}
 
 } // namespace simt::detail
 

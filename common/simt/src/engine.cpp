@@ -12,6 +12,7 @@
 #include "readonly_image.h"
 #include "source_lines.h"
 #include "stack_pool.h"
+#include "trace_recorder.h"
 
 namespace ctx = boost::context;
 using ctx::detail::fcontext_t;
@@ -151,11 +152,13 @@ void Engine::dispatch_block(unsigned linear) {
         th.ctx = make_fcontext(th.stack.sp, th.stack.size, &Engine::thread_entry);
     }
     for (Warp& w : b->warps) warp_ring_.push_back(&w);
+    if (recorder_) recorder_->block_started(b);
     resident_.push_back(std::move(block));
     note_progress();
 }
 
 void Engine::retire_block(Block* block) {
+    if (recorder_) recorder_->block_ended(block);
     if (last_block_ == block) last_block_ = nullptr;
     release_stacks(block);
     // Keep the cursor on the same next warp after the block's warps leave the ring.
@@ -256,6 +259,7 @@ void Engine::thread_main(Thread* self) {
 
 void Engine::finish_thread(Thread* self) {
     RuntimeScope scope(self); // never unset: this fiber runs no kernel code again
+    if (recorder_) recorder_->settle(self);
     Warp* w = self->warp;
     Block* b = self->block;
     self->state = ThreadState::exited;
@@ -355,6 +359,17 @@ void Engine::sleep_point(const void* site) {
     me->warp->cursor = (me->lane + 1) % me->warp->lane_count;
     last_block_ = nullptr;
     transfer(me, nullptr);
+}
+
+void Engine::trace_before(Thread* me, uintptr_t address, size_t bytes, AccessKind kind,
+                          const void* site) {
+    RuntimeScope scope(me);
+    recorder_->announce(me, address, bytes, kind, site);
+}
+
+void Engine::trace_after(Thread* me) {
+    RuntimeScope scope(me);
+    recorder_->executing(me);
 }
 
 void Engine::shared_out_of_bounds(uintptr_t address, size_t bytes, AccessKind kind,
@@ -543,6 +558,7 @@ bool Engine::same_barrier(const void* a, const void* b) {
 void Engine::syncthreads(const void* site, int reduce_kind, int predicate, int* result) {
     RuntimeScope scope(current_);
     Thread* me = current_;
+    if (recorder_) recorder_->settle(me);
     Block* b = me->block;
     if (b->at_barrier == 0) {
         b->barrier_site = site;
@@ -589,6 +605,10 @@ void Engine::syncthreads(const void* site, int reduce_kind, int predicate, int* 
         b->barrier_result = b->barrier_reduce;
         b->at_barrier = 0;
         b->barrier_epoch++;
+        if (recorder_) {
+            recorder_->barrier_released(b, site);
+            for (Thread& t : b->threads) t.trace.seq = 0; // realign the lanes' access counts
+        }
         for (Thread& t : b->threads)
             if (t.state == ThreadState::at_barrier) make_runnable(&t);
         note_progress();
@@ -602,6 +622,7 @@ uint64_t Engine::collective(CollectiveKind kind, unsigned mask, uint64_t value, 
                             ShuffleKind shuffle, int width, const void* site) {
     RuntimeScope scope(current_);
     Thread* me = current_;
+    if (recorder_) recorder_->settle(me);
     std::ostringstream msg;
     if (!((mask >> me->lane) & 1u)) {
         msg << to_string(kind) << " called by lane " << me->lane << " with mask 0x" << std::hex
@@ -707,7 +728,8 @@ unsigned Engine::activemask(const void* site) {
     return mask;
 }
 
-void* Engine::shared_variable(const SharedSite& site, size_t bytes, size_t align) {
+void* Engine::shared_variable(const SharedSite& site, size_t bytes, size_t align,
+                              ElementInfo element) {
     RuntimeScope scope(current_);
     Block* b = current_->block;
     for (const SharedAllocation& v : b->shared_vars)
@@ -725,13 +747,21 @@ void* Engine::shared_variable(const SharedSite& site, size_t bytes, size_t align
         fault(FaultKind::invalid_launch, cudaErrorLaunchOutOfResources, msg.str(), nullptr);
     }
     std::memset(b->shared.get() + offset, kSharedPoison, bytes);
-    b->shared_vars.push_back(SharedAllocation{site.name, site.file, site.line, offset, bytes});
+    b->shared_vars.push_back(
+        SharedAllocation{site.name, site.file, site.line, offset, bytes, element});
     b->shared_used = offset + bytes;
     if (options_.checks) b->shadow.resize(b->shared_used / 4 + 1);
     return b->shared.get() + offset;
 }
 
-void* Engine::dynamic_shared_base() { return current_->block->shared.get(); }
+void* Engine::dynamic_shared_base(ElementInfo element) {
+    Block* b = current_->block;
+    // The first view of dynamic shared memory names its element type (for traces).
+    if (b->dynamic_bytes > 0 && !b->shared_vars.empty() && b->shared_vars.front().line == 0 &&
+        b->shared_vars.front().element.code == 0 && element.code != 0)
+        b->shared_vars.front().element = element;
+    return b->shared.get();
+}
 
 std::string Engine::describe_thread(const Thread& t) const {
     std::ostringstream s;

@@ -23,6 +23,7 @@ namespace simt::detail {
 
 struct Block;
 struct Region;
+class TraceRecorder;
 struct Warp;
 
 enum class ThreadState : uint8_t { runnable, at_barrier, at_collective, sleeping, exited };
@@ -46,6 +47,16 @@ struct Thread {
     // shared with instrumented kernel objects by the linker, and their accesses are not the
     // kernel's.
     bool in_runtime = false;
+    // Trace recording: the access this lane announced last, until its value is captured.
+    struct TracePending {
+        int64_t instruction = -1;
+        uint32_t lane_index = 0;
+        uintptr_t address = 0;
+        uint32_t bytes = 0;
+        AccessKind kind = AccessKind::read;
+        bool settled = true;
+        uint32_t seq = 0;
+    } trace;
     const void* wait_site = nullptr; // call site of the barrier or intrinsic it waits at
     const void* last_poll_site = nullptr;
     // A pending warp collective.
@@ -80,6 +91,7 @@ struct SharedAllocation {
     int line;
     size_t offset;
     size_t bytes;
+    ElementInfo element{0, 1, "bytes"};
 };
 
 // What the race and initialization checks remember about one 4-byte word of shared memory.
@@ -137,18 +149,23 @@ class Engine {
     void poll_point(const void* site);  // a read that may be spinning on another thread
     void note_progress() { polls_since_progress_ = 0; }
     void sleep_point(const void* site); // __nanosleep: give other warps a turn
-    void* shared_variable(const SharedSite& site, size_t bytes, size_t align);
-    void* dynamic_shared_base();
+    void* shared_variable(const SharedSite& site, size_t bytes, size_t align, ElementInfo element);
+    void* dynamic_shared_base(ElementInfo element);
     // Ends the launch with a fault. From a thread it never returns (the fiber is abandoned);
     // from the scheduler it throws AbortLaunch, which run() catches.
     [[noreturn]] void fault(FaultKind kind, cudaError_t error, const std::string& what,
                             const void* site, const Thread* culprit = nullptr);
     const LaunchRequest& request() const { return request_; }
+    void set_recorder(TraceRecorder* recorder) { recorder_ = recorder; }
+    TraceRecorder* recorder() const { return recorder_; }
     std::string describe_thread(const Thread& t) const;
 
   private:
     friend struct EngineAccess;
     void schedule();
+    void trace_before(Thread* me, uintptr_t address, size_t bytes, AccessKind kind,
+                      const void* site);
+    void trace_after(Thread* me);
     void dispatch_block(unsigned linear);
     void retire_block(Block* block);
     Warp* pick_warp();
@@ -215,6 +232,7 @@ class Engine {
     uint64_t polls_since_progress_ = 0;
     uint64_t slice_limit_ = 64;
     std::map<std::pair<const void*, const void*>, bool> barrier_aliases_;
+    TraceRecorder* recorder_ = nullptr;
     FaultReport fault_;
     // Checks that do not stop the launch (races, uninitialized reads): reported once per site
     // pair, then the launch ends with the first one's error.
@@ -297,6 +315,10 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
     Thread* me = current_;
     Block* b = me->block;
     const uintptr_t shared_lo = b->shared_base();
+    if (recorder_) [[unlikely]] {
+        if (address - me->stack_lo() < me->stack.size) return;
+        trace_before(me, address, bytes, kind, site);
+    }
     if (address - shared_lo < b->shared_capacity) {
         if (address + bytes > shared_lo + b->shared_used) [[unlikely]]
             shared_out_of_bounds(address, bytes, kind, site);
@@ -315,6 +337,8 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
     else if (is_volatile && kind == AccessKind::read)
         poll_point(site); // atomics decide for themselves: only a change is progress
     switch_for_mode(me);
+    if (recorder_) [[unlikely]]
+        trace_after(me);
 }
 
 } // namespace simt::detail

@@ -1,10 +1,13 @@
 // Checks a launch the way the CUDA runtime does, then runs the grid on an Engine.
+#include <memory>
 #include <sstream>
 
 #include "engine.h"
 #include "error_state.h"
 #include "fault_format.h"
 #include "memory_registry.h"
+#include "trace_recorder.h"
+#include "trace_session.h"
 
 namespace simt::detail {
 
@@ -60,14 +63,23 @@ void run_launch(const LaunchRequest& r) {
 
     // The schedule is a function of the seed and the launch alone: rerunning a launch with the
     // same seed reproduces it exactly.
-    const Options& opts = options();
+    Options opts = options();
+    trace_from_environment();
+    TraceSession& session = trace_session();
+    std::unique_ptr<TraceRecorder> recorder;
+    if (session.active) {
+        opts.mode = Mode::lockstep; // one round of a warp's lanes = one warp instruction
+        recorder = std::make_unique<TraceRecorder>(session.settings, r, opts);
+    }
     memory_registry().add(reinterpret_cast<uintptr_t>(r.params), r.params_bytes,
                           RegionKind::parameters, "kernel parameters", false);
     FaultReport result;
     {
         Engine engine(r, opts, limit);
+        engine.set_recorder(recorder.get());
         result = engine.run();
     }
+    if (recorder) session.finished(recorder->finish());
     memory_registry().remove(reinterpret_cast<uintptr_t>(r.params));
     if (result.kind != FaultKind::none) record_fault(result);
 }

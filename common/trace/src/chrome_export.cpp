@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <type_traits>
 
 #include "json_writer.h"
 #include "scanlab/trace/names.h"
@@ -50,8 +51,8 @@ void metadata(JsonWriter& out, std::uint32_t track, std::string_view name, std::
 
 } // namespace
 
-void export_chrome_trace(const Trace& trace, std::ostream& os) {
-    validate_trace(trace);
+void export_chrome_trace(const Trace& trace, std::ostream& os, const Limits& limits) {
+    validate_trace(trace, limits);
 
     // One track per resident slot shows occupancy; without slots, one per block.
     const bool by_slot =

@@ -207,8 +207,8 @@ BlockEvent read_block_event(const Json& json, const Path& path) {
                                       value_type_size(change.value_type), path / "value");
         event.what = change;
     } else {
-        fail(path / "event", cat("the string \"", kind.substr(0, 40),
-                                 "\" is not one of \"start\", \"end\", \"flag\""));
+        fail(path / "event",
+             cat("the string \"", clipped(kind), "\" is not one of \"start\", \"end\", \"flag\""));
     }
     return event;
 }

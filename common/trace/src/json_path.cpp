@@ -12,7 +12,7 @@ std::string Path::str() const {
         append(out, ']');
     } else if (!key_.empty()) {
         if (!out.empty()) append(out, '.');
-        append(out, key_);
+        append(out, clipped(key_));
     }
     return out;
 }

@@ -104,7 +104,7 @@ std::string DocumentParser::current_path() const {
             path += cat('[', frame.count == 0 ? 0 : frame.count - 1, ']');
         } else if (!frame.key.empty()) {
             if (!path.empty()) path += '.';
-            path += frame.key;
+            path += detail::clipped(frame.key);
         }
     }
     return path;
@@ -174,10 +174,10 @@ void DocumentParser::on_key(const std::string& name) {
     if (position == 0 && name != "format")
         throw TraceError("", cat("the document does not begin with \"format\": \"scanlab-trace\" "
                                  "(its first field is \"",
-                                 name.substr(0, 40), "\"): ", kNotATrace));
+                                 detail::clipped(name), "\"): ", kNotATrace));
     if (position == 1 && name != "version")
         throw TraceError(
-            "", cat("the second field must be \"version\", not \"", name.substr(0, 40), '"'));
+            "", cat("the second field must be \"version\", not \"", detail::clipped(name), '"'));
     if (std::find(std::begin(kTopLevelFields), std::end(kTopLevelFields), name) ==
         std::end(kTopLevelFields))
         fail_here("unknown field");

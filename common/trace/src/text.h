@@ -18,12 +18,21 @@ inline void append(std::string& out, char c) {
     out += c;
 }
 
+// Integers, but not characters or booleans, which read as text.
 template <class T>
-requires std::integral<T> &&
-    (!std::same_as<T, char>)&&(!std::same_as<T, bool>)void append(std::string& out, T value) {
+concept Integer = std::integral<T> && !std::same_as<T, char> && !std::same_as<T, bool>;
+
+template <Integer T>
+void append(std::string& out, T value) {
     char buffer[24];
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
     out.append(buffer, result.ptr);
+}
+
+// At most `limit` characters of `text`, marked with "..." when cut: names from a document may be
+// huge, messages should not be.
+inline std::string clipped(std::string_view text, std::size_t limit = 40) {
+    return text.size() <= limit ? std::string(text) : std::string(text.substr(0, limit)) + "...";
 }
 
 template <class... Parts>

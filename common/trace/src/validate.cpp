@@ -55,6 +55,13 @@ class Validator {
                  cat(count, ' ', what, "; the limit is ", limit, " (Limits::", limit_name, ')'));
     }
 
+    // Only a C++ caller can put another value in an enum; the writer must not print it.
+    template <class E>
+    void check_enum(const Path& path, E value) const {
+        if (static_cast<std::size_t>(value) >= EnumNames<E>::names.size())
+            fail(path, cat(static_cast<unsigned>(value), " is not a value of this enum"));
+    }
+
     void check_range(const Path& path, std::uint64_t value, std::uint64_t low,
                      std::uint64_t high) const {
         if (value < low || value > high)
@@ -65,6 +72,9 @@ class Validator {
         const LaunchInfo& launch = trace_.launch;
         const Path path("launch");
         if (launch.kernel.empty()) fail(path / "kernel", "empty kernel name");
+        check_enum(path / "mode", launch.mode);
+        check_enum(path / "dispatch", launch.dispatch);
+        if (trace_.truncated) check_enum(Path("truncated") / "limit", trace_.truncated->limit);
         // CUDA's own limits on a launch configuration.
         const Path grid = path / "grid";
         check_range(grid[0], launch.grid.x, 1, 2147483647);
@@ -136,6 +146,7 @@ class Validator {
             const MemoryObject& object = trace_.memory[i];
             const Path path = section[i];
             if (object.name.empty()) fail(path / "name", "empty name");
+            check_enum(path / "space", object.space);
             if (object.element_type.empty()) fail(path / "element_type", "empty element type");
             if (object.element_size == 0) fail(path / "element_size", "0 is not an element size");
             check_limit(path / "size", object.size, limits_.max_object_bytes, "bytes",
@@ -235,6 +246,8 @@ class Validator {
                 if (run.slot) slot_holder.erase(*run.slot);
             } else {
                 const auto& change = std::get<TileFlagChange>(event.what);
+                check_enum(path / "flag", change.flag);
+                check_enum(path / "value_type", change.value_type);
                 if (!run.started || run.ended)
                     fail(path / "event", cat("block ", event.block,
                                              " changes a tile flag while it is not running"));
@@ -315,6 +328,9 @@ class Validator {
                          cat(instruction.time, " is outside block ", block, "'s run (ticks ",
                              r.start, "..", r.ended ? cat(r.end) : std::string("end"), ')'));
             }
+            check_enum(path / "kind", instruction.kind);
+            check_enum(path / "space", instruction.space);
+            check_enum(path / "value_type", instruction.value_type);
             check_step(path / "step", instruction, current_step);
             location(path / "source", instruction.source);
             const MemoryObject& object = check_memory(path, instruction);

@@ -26,7 +26,7 @@ GRADER_DIR = Path(__file__).resolve().parents[1]
 HOOKS = GRADER_DIR / "cmake" / "grader_hooks.cmake"
 SPEED_INCLUDE = GRADER_DIR / "speed"
 # Built before any lab, so that a broken emulator is reported as such, not as every lab failing.
-SUPPORT_TARGETS = ("simt-rewrite", "simt_runtime")
+SUPPORT_TARGETS = ("simt-rewrite", "simt_runtime", "scanlab_trace")
 
 
 @dataclass
@@ -308,7 +308,8 @@ def configure_cache(repo: Path, backend: str, labs_dir: Path, hidden: Path | Non
         simt = backend == "simt"
         cache.update({
             "SCANLAB_BUILD_TESTS": "ON",
-            "SCANLAB_SKIP_TRACE": "ON",
+            # The emulator may need the trace library; only what the lab targets need is built.
+            "SCANLAB_SKIP_TRACE": "OFF",
             "SCANLAB_SIMT": "ON" if simt else "OFF",
             "SCANLAB_CUDA": "ON" if need_cuda or not simt else "OFF",
         })

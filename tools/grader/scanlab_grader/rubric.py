@@ -256,9 +256,29 @@ def _split_pool(names: list[str], pool: float, rules: list[TestRule], what: str)
     points = dict(fixed)
     for name, weight in weights.items():
         points[name] = left * weight / weight_total if weight_total > 0 else 0.0
+    points = apportion(points, sum(points.values()))
     if weight_total == 0 and left > 1e-9 and names:
         warnings.append(f"{what}: {left:g} of {pool:g} points are given to no test case")
     return Split(points, warnings)
+
+
+UNIT = 10_000  # points are kept in 1/10000ths, so that a lab's test cases add up exactly
+
+
+def apportion(shares: dict[str, float], total: float) -> dict[str, float]:
+    """Rounds each share to 1/UNIT so that they add up to round(total, 4) exactly (largest
+    remainder method): 5 points over 48 test cases are 0.1042 x 32 + 0.1041 x 16, not 48 x
+    0.1042 = 5.0016."""
+    if not shares:
+        return {}
+    units_total = round(total * UNIT)
+    exact = {name: value * UNIT for name, value in shares.items()}
+    floors = {name: int(v // 1) for name, v in exact.items()}
+    left = units_total - sum(floors.values())
+    order = sorted(exact, key=lambda name: (-(exact[name] - floors[name]), name))
+    for name in order[: max(0, left)]:
+        floors[name] += 1
+    return {name: units / UNIT for name, units in floors.items()}
 
 
 def split_points(lab: LabRubric, visible: list[str], hidden: list[str]) -> Split:

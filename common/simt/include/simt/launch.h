@@ -5,15 +5,24 @@
 #pragma once
 
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "simt/types.h"
+#include "simt/value_types.h"
 
 namespace simt {
 namespace detail {
 
 // Everything the engine needs to run one grid. The parameter block is what CUDA calls the kernel's
 // parameter space: threads may read it, nothing may write it.
+// A kernel argument as traces describe global memory: pointer value and pointee type.
+struct ArgumentInfo {
+    const void* pointer; // nullptr for arguments that are not pointers
+    ElementInfo element;
+    bool is_const;
+};
+
 struct LaunchRequest {
     const void* kernel;
     dim3 grid;
@@ -23,7 +32,24 @@ struct LaunchRequest {
     void (*entry)(void* params);
     void* params;
     size_t params_bytes;
+    const ArgumentInfo* arguments = nullptr;
+    size_t argument_count = 0;
 };
+
+template <class P>
+ArgumentInfo argument_info(const P& value) {
+    if constexpr (std::is_pointer_v<P>) {
+        using E = std::remove_pointer_t<P>;
+        if constexpr (std::is_void_v<std::remove_cv_t<E>>)
+            return {const_cast<const void*>(static_cast<const volatile void*>(value)),
+                    ElementInfo{0, 1, "void"}, std::is_const_v<E>};
+        else
+            return {const_cast<const void*>(static_cast<const volatile void*>(value)),
+                    element_info<E>(), std::is_const_v<E>};
+    } else {
+        return {nullptr, ElementInfo{0, 0, ""}, false};
+    }
+}
 void run_launch(const LaunchRequest& request);
 
 } // namespace detail
@@ -40,9 +66,16 @@ class Launcher {
         static_assert(sizeof...(Args) == sizeof...(Params),
                       "kernel launched with the wrong number of arguments");
         Packed packed{kernel_, std::tuple<Params...>(std::forward<Args>(args)...)};
+        detail::ArgumentInfo infos[sizeof...(Params) + 1] = {};
+        std::apply(
+            [&infos](const auto&... p) {
+                size_t i = 0;
+                ((infos[i++] = detail::argument_info(p)), ...);
+            },
+            packed.params);
         detail::run_launch(detail::LaunchRequest{reinterpret_cast<const void*>(kernel_), grid_,
                                                  block_, smem_, stream_, &entry, &packed,
-                                                 sizeof(packed)});
+                                                 sizeof(packed), infos, sizeof...(Params)});
     }
 
   private:

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "simt/value_types.h"
+
 namespace simt {
 
 // Where a __shared__ variable is declared: its identity inside a block and the name in reports.
@@ -24,8 +26,9 @@ struct SymbolRegistration {
 };
 
 namespace detail {
-void* shared_variable_storage(const SharedSite& site, size_t bytes, size_t align);
-void* dynamic_shared_base();
+void* shared_variable_storage(const SharedSite& site, size_t bytes, size_t align,
+                              ElementInfo element);
+void* dynamic_shared_base(ElementInfo element);
 } // namespace detail
 
 template <class T>
@@ -34,13 +37,14 @@ T& shared_variable(SharedSite site) {
     // several types.
     constexpr size_t natural = alignof(std::remove_all_extents_t<std::remove_cv_t<T>>);
     size_t align = site.align > 0 ? static_cast<size_t>(site.align) : natural;
-    return *static_cast<T*>(detail::shared_variable_storage(site, sizeof(T), align));
+    return *static_cast<T*>(
+        detail::shared_variable_storage(site, sizeof(T), align, detail::element_info<T>()));
 }
 
 template <class T>
 struct DynamicShared {
     constexpr DynamicShared() = default;
-    T* get() const { return static_cast<T*>(detail::dynamic_shared_base()); }
+    T* get() const { return static_cast<T*>(detail::dynamic_shared_base(detail::element_info<T>())); }
     operator T*() const { return get(); }
     template <class I>
         requires std::is_integral_v<I>

@@ -42,6 +42,10 @@ constexpr std::uint32_t value_type_size(ValueType type) {
 // The widest access a warp instruction can make (int4, double2...).
 inline constexpr std::size_t kMaxAccessBytes = 16;
 
+// A type whose bytes fit one access: int, double, int4, a packed descriptor...
+template <class T>
+concept AccessValue = std::is_trivially_copyable_v<T> && sizeof(T) <= kMaxAccessBytes;
+
 // The bytes one lane read or wrote, little-endian; bytes past the access width stay zero so that
 // equal accesses compare equal.
 struct ValueBytes {
@@ -54,16 +58,14 @@ struct ValueBytes {
         return v;
     }
 
-    template <class T>
-    requires std::is_trivially_copyable_v<T> &&(sizeof(T) <= kMaxAccessBytes) static ValueBytes
-        of(const T& value) {
+    template <AccessValue T>
+    static ValueBytes of(const T& value) {
         return from(&value, sizeof(T));
     }
 
     // Element `index` of a vector access (0 for a scalar one).
-    template <class T>
-    requires std::is_trivially_copyable_v<T> &&(sizeof(T) <= kMaxAccessBytes) T
-        as(std::size_t index = 0) const {
+    template <AccessValue T>
+    T as(std::size_t index = 0) const {
         T value{};
         if ((index + 1) * sizeof(T) <= kMaxAccessBytes)
             std::memcpy(&value, bytes.data() + index * sizeof(T), sizeof(T));

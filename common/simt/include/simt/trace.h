@@ -1,0 +1,35 @@
+// Recording what kernels did, for the visualizer and the bank-conflict analysis.
+//
+//   simt::start_tracing({.blocks = {0}});   // record the next launches
+//   my_kernel<<<...>>>(...);
+//   auto traces = simt::stop_tracing();      // one scanlab::trace::Trace per launch
+//
+// Or, without code: SIMT_TRACE=out.json ./program records every launch of the program into
+// out.json, out.1.json, ... (SIMT_TRACE_BLOCKS=0,1 or "all"; SIMT_TRACE_MAX=instructions).
+// Recorded launches run in lockstep mode, where one round of a warp's lanes is one warp
+// instruction. See docs/trace-format.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace scanlab::trace {
+struct Trace;
+}
+
+namespace simt {
+
+struct TraceSettings {
+    std::vector<unsigned> blocks{0};   // linear block indices whose accesses are recorded; empty: all
+    uint64_t max_instructions = 1 << 18; // then the trace is cut (and says so)
+};
+
+void start_tracing(const TraceSettings& settings = {});
+std::vector<scanlab::trace::Trace> stop_tracing();
+bool tracing();
+
+// Reads SIMT_TRACE* from the environment (done at the first launch).
+void trace_from_environment();
+
+} // namespace simt

@@ -1,0 +1,96 @@
+// Turning trace recording on and off, from code (simt::start_tracing) or from the environment
+// (SIMT_TRACE=file.json).
+#include <scanlab/trace/trace.h>
+#include <scanlab/trace/writer.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "simt/trace.h"
+#include "trace_session.h"
+
+namespace simt {
+
+namespace detail {
+
+TraceSession& trace_session() {
+    static TraceSession session;
+    return session;
+}
+
+void TraceSession::finished(scanlab::trace::Trace&& trace) {
+    if (!file_pattern.empty()) {
+        std::string path = file_pattern;
+        if (files_written > 0) {
+            auto dot = path.rfind(".json");
+            std::string suffix = "." + std::to_string(files_written);
+            path = dot == std::string::npos ? path + suffix : path.insert(dot, suffix);
+        }
+        std::ofstream out(path);
+        scanlab::trace::write_trace(trace, out);
+        if (!out.flush())
+            std::fprintf(stderr, "simt: cannot write the trace to %s\n", path.c_str());
+        else
+            std::fprintf(stderr, "simt: trace of %s written to %s (%zu warp instructions)\n",
+                         trace.launch.kernel.c_str(), path.c_str(), trace.instructions.size());
+        ++files_written;
+        return;
+    }
+    traces.push_back(std::move(trace));
+}
+
+} // namespace detail
+
+void start_tracing(const TraceSettings& settings) {
+    auto& s = detail::trace_session();
+    s.active = true;
+    s.settings = settings;
+    s.traces.clear();
+}
+
+std::vector<scanlab::trace::Trace> stop_tracing() {
+    auto& s = detail::trace_session();
+    s.active = false;
+    return std::move(s.traces);
+}
+
+bool tracing() { return detail::trace_session().active; }
+
+void trace_from_environment() {
+    auto& s = detail::trace_session();
+    if (s.environment_read) return;
+    s.environment_read = true;
+    const char* path = std::getenv("SIMT_TRACE");
+    if (!path || !*path) return;
+    TraceSettings settings;
+    if (const char* blocks = std::getenv("SIMT_TRACE_BLOCKS")) {
+        std::string text = blocks;
+        settings.blocks.clear();
+        if (text != "all") {
+            std::stringstream list(text);
+            for (std::string item; std::getline(list, item, ',');) {
+                char* end = nullptr;
+                unsigned long v = std::strtoul(item.c_str(), &end, 10);
+                if (item.empty() || *end != '\0')
+                    throw std::invalid_argument("SIMT_TRACE_BLOCKS: '" + text +
+                                                "' is not a list of block indices or 'all'");
+                settings.blocks.push_back(static_cast<unsigned>(v));
+            }
+        }
+    }
+    if (const char* max = std::getenv("SIMT_TRACE_MAX")) {
+        char* end = nullptr;
+        unsigned long long v = std::strtoull(max, &end, 10);
+        if (!*max || *end != '\0' || v == 0)
+            throw std::invalid_argument(std::string("SIMT_TRACE_MAX: '") + max +
+                                        "' is not a positive number");
+        settings.max_instructions = v;
+    }
+    start_tracing(settings);
+    s.file_pattern = path;
+}
+
+} // namespace simt

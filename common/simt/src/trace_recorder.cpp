@@ -1,0 +1,293 @@
+#include "trace_recorder.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <set>
+
+#include "fault_format.h"
+#include "memory_registry.h"
+#include "source_lines.h"
+
+namespace simt::detail {
+
+namespace st = scanlab::trace;
+
+namespace {
+st::Dim3 to_dim3(dim3 d) { return st::Dim3{d.x, d.y, d.z}; }
+
+st::AccessKind to_trace(AccessKind kind) {
+    switch (kind) {
+    case AccessKind::read: return st::AccessKind::load;
+    case AccessKind::write: return st::AccessKind::store;
+    case AccessKind::atomic: return st::AccessKind::atomic;
+    }
+    return st::AccessKind::load;
+}
+
+st::ValueType value_type_for(const ElementInfo& e, uint32_t width) {
+    if (e.code <= 0 || e.code > 10 || e.size == 0 || width % e.size != 0) return st::ValueType::none;
+    return static_cast<st::ValueType>(e.code);
+}
+} // namespace
+
+TraceRecorder::TraceRecorder(const TraceSettings& settings, const LaunchRequest& request,
+                             const Options& options)
+    : settings_(settings), request_(request) {
+    trace_.launch.kernel = kernel_name(request.kernel);
+    trace_.launch.grid = to_dim3(request.grid);
+    trace_.launch.block = to_dim3(request.block);
+    trace_.launch.dynamic_shared_bytes = request.dynamic_shared_bytes;
+    trace_.launch.mode =
+        options.mode == Mode::lockstep ? st::EmulatorMode::lockstep : st::EmulatorMode::its;
+    trace_.launch.dispatch = options.dispatch == Dispatch::in_order ? st::DispatchOrder::in_order
+                                                                    : st::DispatchOrder::shuffled;
+    trace_.launch.seed = options.seed;
+}
+
+bool TraceRecorder::records(const Block* block) const {
+    if (settings_.blocks.empty()) return true;
+    return std::find(settings_.blocks.begin(), settings_.blocks.end(), block->linear) !=
+           settings_.blocks.end();
+}
+
+void TraceRecorder::block_started(const Block* block) {
+    size_t slot = 0;
+    while (slot < slots_.size() && slots_[slot]) ++slot;
+    if (slot == slots_.size()) slots_.push_back(false);
+    slots_[slot] = true;
+    slot_of_[block->linear] = static_cast<uint32_t>(slot);
+    trace_.block_events.push_back(
+        st::BlockEvent{tick_++, block->linear, st::BlockStart{static_cast<uint32_t>(slot)}});
+    if (records(block)) {
+        current_step_[block->linear] = static_cast<uint32_t>(trace_.steps.size());
+        trace_.steps.push_back(st::Step{block->linear, std::nullopt});
+        step_sites_.push_back(nullptr);
+    }
+}
+
+void TraceRecorder::block_ended(const Block* block) {
+    slots_[slot_of_[block->linear]] = false;
+    trace_.block_events.push_back(st::BlockEvent{tick_++, block->linear, st::BlockEnd{}});
+}
+
+void TraceRecorder::barrier_released(const Block* block, const void* site) {
+    // A new step: the lanes' access counts restart, so nothing may join an older instruction.
+    for (const Warp& w : block->warps) open_.erase((uint64_t(block->linear) << 8) | w.index);
+    auto it = current_step_.find(block->linear);
+    if (it == current_step_.end()) return;
+    step_sites_[it->second] = site;
+    it->second = static_cast<uint32_t>(trace_.steps.size());
+    trace_.steps.push_back(st::Step{block->linear, std::nullopt});
+    step_sites_.push_back(nullptr);
+}
+
+uint32_t TraceRecorder::shared_object(const Block* b, size_t allocation) {
+    auto key = std::make_pair(b->linear, allocation);
+    auto it = shared_ids_.find(key);
+    if (it != shared_ids_.end()) return it->second;
+    const SharedAllocation& a = b->shared_vars[allocation];
+    st::MemoryObject m;
+    m.name = a.name;
+    m.space = st::MemorySpace::shared;
+    m.block = b->linear;
+    m.base = a.offset;
+    m.size = a.bytes;
+    m.element_type = a.element.label;
+    m.element_size = std::max<uint32_t>(1, a.element.size);
+    trace_.memory.push_back(m);
+    return shared_ids_[key] = static_cast<uint32_t>(trace_.memory.size() - 1);
+}
+
+uint32_t TraceRecorder::global_object(const Region* r) {
+    auto it = global_ids_.find(r->serial);
+    if (it != global_ids_.end()) return it->second;
+    st::MemoryObject m;
+    m.space = st::MemorySpace::global;
+    m.size = r->bytes;
+    m.element_type = "bytes";
+    m.name = r->kind == RegionKind::symbol ? r->name : std::string(to_string(r->kind));
+    // Name it after the kernel argument that points into it, if one does.
+    for (size_t i = 0; i < request_.argument_count; ++i) {
+        const ArgumentInfo& a = request_.arguments[i];
+        auto p = reinterpret_cast<uintptr_t>(a.pointer);
+        if (a.pointer && p - r->base < r->bytes) {
+            m.name = "argument " + std::to_string(i) + " (" + (a.is_const ? "const " : "") +
+                     a.element.label + "*)";
+            m.element_type = a.element.label;
+            m.element_size = std::max<uint32_t>(1, a.element.size);
+            break;
+        }
+    }
+    trace_.memory.push_back(m);
+    global_bases_[r->serial] = r->base;
+    return global_ids_[r->serial] = static_cast<uint32_t>(trace_.memory.size() - 1);
+}
+
+void TraceRecorder::announce(Thread* t, uintptr_t address, size_t bytes, AccessKind kind,
+                             const void* site) {
+    settle(t);
+    Block* b = t->block;
+    t->trace.instruction = -1;
+    if (!records(b) || cut_) return;
+    if (trace_.instructions.size() >= settings_.max_instructions) {
+        cut_ = true;
+        trace_.truncated = st::Truncation{
+            st::TruncationLimit::max_instructions, settings_.max_instructions,
+            "the recording stopped after " + std::to_string(settings_.max_instructions) +
+                " warp instructions; later accesses are not in the trace"};
+        return;
+    }
+    // Which memory object, and where in it.
+    uint32_t memory = 0;
+    uint64_t offset = 0;
+    st::MemorySpace space = st::MemorySpace::shared;
+    ElementInfo element{0, 1, ""};
+    const uintptr_t shared_lo = b->shared_base();
+    if (address - shared_lo < b->shared_used) {
+        size_t off = address - shared_lo;
+        size_t index = b->shared_vars.size();
+        for (size_t i = 0; i < b->shared_vars.size(); ++i)
+            if (off - b->shared_vars[i].offset < b->shared_vars[i].bytes) index = i;
+        if (index == b->shared_vars.size()) return; // the checks report this access
+        memory = shared_object(b, index);
+        offset = off - b->shared_vars[index].offset;
+        element = b->shared_vars[index].element;
+    } else {
+        const Region* r = memory_registry().find_range(address, bytes);
+        if (!r || r->kind == RegionKind::parameters) return;
+        memory = global_object(r);
+        offset = address - r->base;
+        space = st::MemorySpace::global;
+        for (size_t i = 0; i < request_.argument_count; ++i) {
+            auto p = reinterpret_cast<uintptr_t>(request_.arguments[i].pointer);
+            if (request_.arguments[i].pointer && p - r->base < r->bytes)
+                element = request_.arguments[i].element;
+        }
+    }
+    if (offset + bytes > trace_.memory[memory].size) return;
+    const uint32_t seq = t->trace.seq++;
+    const uint64_t key = (uint64_t(b->linear) << 8) | t->warp->index;
+    auto& open = open_[key];
+    const uint32_t width = static_cast<uint32_t>(bytes);
+    uint64_t instruction = UINT64_MAX;
+    for (const Open& o : open)
+        if (o.seq == seq && o.site == site && o.memory == memory && o.kind == kind &&
+            o.width == width) {
+            instruction = o.instruction;
+            break;
+        }
+    if (instruction == UINT64_MAX) {
+        st::WarpInstruction w;
+        w.time = tick_++;
+        w.block = b->linear;
+        w.warp = t->warp->index;
+        w.step = current_step_[b->linear];
+        w.kind = to_trace(kind);
+        w.space = space;
+        w.memory = memory;
+        w.width = width;
+        w.value_type = value_type_for(element, width);
+        trace_.instructions.push_back(std::move(w));
+        instruction_sites_.push_back(site);
+        instruction = trace_.instructions.size() - 1;
+        open.push_back(Open{seq, site, memory, kind, width, instruction});
+        if (open.size() > 64) open.pop_front();
+    }
+    st::LaneAccess lane;
+    lane.lane = t->lane;
+    lane.thread = t->linear;
+    lane.offset = offset;
+    auto& lanes = trace_.instructions[instruction].lanes;
+    lanes.push_back(lane);
+    t->trace.instruction = static_cast<int64_t>(instruction);
+    t->trace.lane_index = static_cast<uint32_t>(lanes.size() - 1);
+    t->trace.address = address;
+    t->trace.bytes = width;
+    t->trace.kind = kind;
+    t->trace.settled = false;
+}
+
+void TraceRecorder::executing(Thread* t) {
+    if (t->trace.instruction < 0) return;
+    st::LaneAccess& lane =
+        trace_.instructions[static_cast<size_t>(t->trace.instruction)].lanes[t->trace.lane_index];
+    const void* p = reinterpret_cast<const void*>(t->trace.address);
+    if (t->trace.kind == AccessKind::read) {
+        lane.value = st::ValueBytes::from(p, t->trace.bytes);
+        auto w = writers_.find(t->trace.address & ~uintptr_t(3));
+        if (w != writers_.end()) lane.writer = w->second;
+        t->trace.settled = true;
+    } else if (t->trace.kind == AccessKind::atomic) {
+        lane.old = st::ValueBytes::from(p, t->trace.bytes);
+        auto w = writers_.find(t->trace.address & ~uintptr_t(3));
+        if (w != writers_.end()) lane.writer = w->second;
+    }
+}
+
+void TraceRecorder::settle(Thread* t) {
+    if (t->trace.settled || t->trace.instruction < 0) return;
+    t->trace.settled = true;
+    st::LaneAccess& lane =
+        trace_.instructions[static_cast<size_t>(t->trace.instruction)].lanes[t->trace.lane_index];
+    lane.value = st::ValueBytes::from(reinterpret_cast<const void*>(t->trace.address),
+                                      t->trace.bytes);
+    const st::WriterRef writer{static_cast<uint64_t>(t->trace.instruction), t->linear};
+    for (uintptr_t a = t->trace.address & ~uintptr_t(3); a < t->trace.address + t->trace.bytes;
+         a += 4)
+        writers_[a] = writer;
+}
+
+st::Trace TraceRecorder::finish() {
+    // Lanes by increasing lane number, as the format wants; writer references stay valid because
+    // they name instructions, not lane positions.
+    for (st::WarpInstruction& w : trace_.instructions)
+        std::sort(w.lanes.begin(), w.lanes.end(),
+                  [](const st::LaneAccess& a, const st::LaneAccess& b) { return a.lane < b.lane; });
+    // Source locations of every instruction and barrier, with the lines' text.
+    std::vector<const void*> pcs = instruction_sites_;
+    pcs.insert(pcs.end(), step_sites_.begin(), step_sites_.end());
+    std::erase(pcs, nullptr);
+    std::sort(pcs.begin(), pcs.end());
+    pcs.erase(std::unique(pcs.begin(), pcs.end()), pcs.end());
+    std::vector<SourceLocation> resolved = resolve_sources(pcs);
+    std::map<std::string, std::set<uint32_t>> lines_of;
+    std::map<const void*, std::pair<std::string, uint32_t>> where;
+    for (size_t i = 0; i < pcs.size(); ++i) {
+        std::string file = resolved[i].file.empty() ? "<unknown>" : resolved[i].file;
+        uint32_t line = resolved[i].line > 0 ? static_cast<uint32_t>(resolved[i].line) : 1;
+        where[pcs[i]] = {file, line};
+        lines_of[file].insert(line);
+    }
+    std::map<std::string, uint32_t> file_ids;
+    for (auto& [file, lines] : lines_of) {
+        st::SourceFile sf;
+        sf.path = file;
+        std::vector<std::string> text;
+        std::ifstream in(file);
+        for (std::string l; std::getline(in, l);) text.push_back(l);
+        // The lines used, with two lines of context around each.
+        std::set<uint32_t> shown;
+        for (uint32_t l : lines)
+            for (uint32_t k = l > 2 ? l - 2 : 1; k <= l + 2; ++k)
+                if (k == l || k <= text.size()) shown.insert(k);
+        for (uint32_t k : shown)
+            sf.lines.push_back(st::SourceLine{k, k <= text.size() ? text[k - 1] : std::string()});
+        file_ids[file] = static_cast<uint32_t>(trace_.sources.size());
+        trace_.sources.push_back(std::move(sf));
+    }
+    auto location = [&](const void* pc) {
+        auto [file, line] = where.at(pc);
+        return st::SourceLocation{file_ids.at(file), line};
+    };
+    if (trace_.sources.empty() && !trace_.instructions.empty())
+        trace_.sources.push_back(st::SourceFile{"<unknown>", {st::SourceLine{1, ""}}});
+    for (size_t i = 0; i < trace_.instructions.size(); ++i)
+        trace_.instructions[i].source =
+            instruction_sites_[i] ? location(instruction_sites_[i]) : st::SourceLocation{0, 1};
+    for (size_t i = 0; i < trace_.steps.size(); ++i)
+        if (step_sites_[i]) trace_.steps[i].barrier = location(step_sites_[i]);
+    return std::move(trace_);
+}
+
+} // namespace simt::detail

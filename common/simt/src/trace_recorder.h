@@ -1,0 +1,63 @@
+// Records one launch as a scanlab::trace::Trace: the warp instructions of the chosen blocks
+// (grouped in lockstep rounds), their lanes' offsets, values and writers, the barrier steps, and
+// every block's start and end.
+#pragma once
+
+#include <scanlab/trace/trace.h>
+
+#include <deque>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+#include "engine.h"
+#include "simt/trace.h"
+
+namespace simt::detail {
+
+class TraceRecorder {
+  public:
+    TraceRecorder(const TraceSettings& settings, const LaunchRequest& request,
+                  const Options& options);
+    bool records(const Block* block) const;
+    void block_started(const Block* block);
+    void block_ended(const Block* block);
+    void barrier_released(const Block* block, const void* site);
+    // Before an access: the lane says what it will do.
+    void announce(Thread* t, uintptr_t address, size_t bytes, AccessKind kind, const void* site);
+    // The lane resumes and the access happens now: a load's value is what memory holds.
+    void executing(Thread* t);
+    // The lane is back in the emulator: its last store or atomic has happened.
+    void settle(Thread* t);
+    scanlab::trace::Trace finish();
+
+  private:
+    struct Open {
+        uint32_t seq;
+        const void* site;
+        uint32_t memory;
+        AccessKind kind;
+        uint32_t width;
+        uint64_t instruction;
+    };
+    uint32_t shared_object(const Block* b, size_t allocation);
+    uint32_t global_object(const Region* r);
+
+    TraceSettings settings_;
+    const LaunchRequest& request_;
+    scanlab::trace::Trace trace_;
+    uint64_t tick_ = 0;
+    std::vector<const void*> instruction_sites_;
+    std::vector<const void*> step_sites_;
+    std::map<unsigned, uint32_t> current_step_;                 // block -> step index
+    std::map<std::pair<unsigned, size_t>, uint32_t> shared_ids_; // (block, allocation) -> object
+    std::map<uint64_t, uint32_t> global_ids_;                    // region serial -> object
+    std::map<uint64_t, uintptr_t> global_bases_;
+    std::unordered_map<uint64_t, std::deque<Open>> open_;        // per (block, warp)
+    std::unordered_map<uintptr_t, scanlab::trace::WriterRef> writers_; // per 4-byte word
+    std::vector<bool> slots_;
+    std::map<unsigned, uint32_t> slot_of_;
+    bool cut_ = false;
+};
+
+} // namespace simt::detail

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Gradescope autograder setup for Scan Lab (made by tools/handout/make_handout.py --gradescope).
+# Gradescope runs this once, as root, when it builds the autograder image; this bundle is
+# unpacked in /autograder/source. Choose the "Ubuntu 24.04" base image (CMake >= 3.25 and
+# Python >= 3.11 come with it); on 22.04 this script installs newer ones.
+set -euo pipefail
+source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$source_dir"
+export DEBIAN_FRONTEND=noninteractive
+
+echo "=== packages"
+apt-get update -qq
+if [[ -x scripts/install-deps.sh ]]; then
+    scripts/install-deps.sh # the project's own list: compilers, CMake, Boost.Context, doctest...
+else
+    apt-get install -y -qq --no-install-recommends cmake ninja-build g++ binutils python3 \
+        libboost-context-dev doctest-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+fi
+
+version_ok() { # version_ok <have> <need>: have >= need
+    [[ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -1)" == "$2" ]]
+}
+py_version="$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
+if ! version_ok "$py_version" 3.11; then
+    echo "python3 is $py_version; installing python3.11 for the grader"
+    apt-get install -y -qq --no-install-recommends python3.11
+fi
+cmake_version="$(cmake --version | head -1 | awk '{print $3}')"
+if ! version_ok "$cmake_version" 3.25; then
+    echo "cmake is $cmake_version; installing a newer CMake with pip"
+    apt-get install -y -qq --no-install-recommends python3-pip
+    python3 -m pip install --quiet 'cmake>=3.25' || python3 -m pip install --quiet \
+        --break-system-packages 'cmake>=3.25'
+    hash -r
+fi
+
+echo "=== an unprivileged user for the students' code"
+id scanlab-student >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin scanlab-student
+# The hidden tests and the grader stay readable by root only once they are compiled in.
+chmod -R go-rwx grading/hidden 2>/dev/null || true
+
+echo "=== warm build: grading the untouched stubs once builds the emulator and every test program"
+python="$(command -v python3.11 || command -v python3)"
+"$python" tools/grader/grade.py labs --build-dir /autograder/build --work-dir /tmp/scanlab-warm \
+    --out /tmp/scanlab-warm-out --quiet || true
+rm -rf /tmp/scanlab-warm /tmp/scanlab-warm-out
+chmod -R a+rX /autograder/build
+echo "=== setup done"
