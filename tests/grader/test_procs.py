@@ -86,6 +86,35 @@ class Procs(unittest.TestCase):
                   heartbeat=beats.append, heartbeat_every=0.2)
         self.assertGreaterEqual(len(beats), 2)
 
+    @unittest.skipUnless(os.geteuid() == 0, "needs root")
+    def test_run_as_an_unprivileged_user(self):
+        try:
+            user = procs.lookup_user("nobody")
+        except ValueError as error:
+            self.skipTest(str(error))
+        work = self.dir / "work"
+        work.mkdir()
+        procs.hand_over(work, user)
+        self.dir.chmod(0o711)
+        protected = self.dir / "results.json"
+        protected.write_text("grader's")
+        protected.chmod(0o644)
+        result = procs.run(["/bin/sh", "-c", f"id -u; echo forged > {protected}; touch ok"],
+                           cwd=work, env={"PATH": "/usr/bin:/bin"},
+                           limits=procs.Limits(10, user=user), output_path=self.dir / "o")
+        self.assertTrue(result.exited)
+        self.assertIn(str(user[0]), result.tail())
+        self.assertEqual(protected.read_text(), "grader's")
+        self.assertTrue((work / "ok").exists())
+
+    def test_lookup_user_refuses_root(self):
+        if os.geteuid() != 0:
+            with self.assertRaises(ValueError):
+                procs.lookup_user("nobody")
+        else:
+            with self.assertRaises(ValueError):
+                procs.lookup_user("root")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -6,6 +6,9 @@
 // launch and prints the conflicts the emulator counts, in the same CSV shape:
 //   kernel,load_conflicts,store_conflicts
 #include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -49,9 +52,9 @@ constexpr int kLogBanks = 5;    // 32 banks of 4 bytes
 __host__ __device__ constexpr int conflict_free_offset(int index) { return index >> kLogBanks; }
 
 // The work-efficient (Blelloch) exclusive scan as the 2007 report writes it, for ints.
-__global__ void prescan_unpadded(int* out, const int* in) {
+// n is a run-time argument, as in the report: the compiler cannot unroll the sweeps.
+__global__ void prescan_unpadded(int* out, const int* in, int n) {
     __shared__ int temp[kPrescanN];
-    const int n = kPrescanN;
     const int thid = threadIdx.x;
     int offset = 1;
     temp[2 * thid] = in[2 * thid];
@@ -72,9 +75,13 @@ __global__ void prescan_unpadded(int* out, const int* in) {
         if (thid < d) {
             int ai = offset * (2 * thid + 1) - 1;
             int bi = offset * (2 * thid + 2) - 1;
+            // Both values read once, into registers: otherwise a compiler that cannot prove
+            // ai != bi (offset is a run-time value) reads temp[bi] again after writing temp[ai],
+            // and nvcc and g++ decide that differently.
             int t = temp[ai];
-            temp[ai] = temp[bi];
-            temp[bi] += t;
+            int u = temp[bi];
+            temp[ai] = u;
+            temp[bi] = u + t;
         }
     }
     __syncthreads();
@@ -83,9 +90,8 @@ __global__ void prescan_unpadded(int* out, const int* in) {
 }
 
 // The same scan with every shared index padded by index >> 5.
-__global__ void prescan_padded(int* out, const int* in) {
+__global__ void prescan_padded(int* out, const int* in, int n) {
     __shared__ int temp[kPrescanN + conflict_free_offset(kPrescanN)];
-    const int n = kPrescanN;
     const int thid = threadIdx.x;
     int offset = 1;
     int ai = thid;
@@ -113,8 +119,9 @@ __global__ void prescan_padded(int* out, const int* in) {
             a += conflict_free_offset(a);
             b += conflict_free_offset(b);
             int t = temp[a];
-            temp[a] = temp[b];
-            temp[b] += t;
+            int u = temp[b];
+            temp[a] = u;
+            temp[b] = u + t;
         }
     }
     __syncthreads();
@@ -147,6 +154,10 @@ struct Run {
     void (*launch)(void* out, const int* in);
 };
 
+// With --expect FILE (simt), each count is compared with Nsight Compute's measurement.
+std::map<std::string, std::pair<unsigned long long, unsigned long long>> expected;
+int mismatches = 0;
+
 template <class F>
 void measure(const char* name, F launch) {
 #ifdef SCANLAB_BACKEND_SIMT
@@ -155,8 +166,19 @@ void measure(const char* name, F launch) {
     CHECK(cudaDeviceSynchronize());
     auto traces = simt::stop_tracing();
     auto totals = scanlab::trace::analyze_trace(traces.at(0)).launch;
-    std::printf("%s,%llu,%llu\n", name, static_cast<unsigned long long>(totals.load.conflicts),
-                static_cast<unsigned long long>(totals.store.conflicts));
+    const unsigned long long ld = totals.load.conflicts, st = totals.store.conflicts;
+    std::printf("%s,%llu,%llu", name, ld, st);
+    if (!expected.empty()) {
+        auto it = expected.find(name);
+        bool same = it != expected.end() && it->second == std::make_pair(ld, st);
+        if (!same) ++mismatches;
+        if (it == expected.end())
+            std::printf("   MISSING from the expected counts");
+        else
+            std::printf("   ncu: %llu,%llu %s", it->second.first, it->second.second,
+                        same ? "same" : "DIFFERENT");
+    }
+    std::printf("\n");
 #else
     launch();
     CHECK(cudaDeviceSynchronize());
@@ -166,8 +188,25 @@ void measure(const char* name, F launch) {
 
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
     using namespace bankbench;
+    if (argc == 3 && std::strcmp(argv[1], "--expect") == 0) {
+        std::ifstream in(argv[2]);
+        std::string line;
+        std::getline(in, line); // header
+        while (std::getline(in, line)) {
+            std::stringstream fields(line);
+            std::string name, ld, st;
+            std::getline(fields, name, ',');
+            std::getline(fields, ld, ',');
+            std::getline(fields, st, ',');
+            expected[name] = {std::stoull(ld), std::stoull(st)};
+        }
+        if (expected.empty()) {
+            std::fprintf(stderr, "no expected counts in %s\n", argv[2]);
+            return 2;
+        }
+    }
     int *d_out = nullptr, *d_in = nullptr;
     long long* d_wide = nullptr;
     CHECK(cudaMalloc(&d_out, kPrescanN * sizeof(int)));
@@ -188,10 +227,12 @@ int main() {
     measure("stride64_1", [&] { stride64<1><<<1, 32>>>(d_wide); });
     measure("stride64_2", [&] { stride64<2><<<1, 32>>>(d_wide); });
     measure("stride64_16", [&] { stride64<16><<<1, 32>>>(d_wide); });
-    measure("prescan_unpadded", [&] { prescan_unpadded<<<1, kPrescanN / 2>>>(d_out, d_in); });
-    measure("prescan_padded", [&] { prescan_padded<<<1, kPrescanN / 2>>>(d_out, d_in); });
+    measure("prescan_unpadded", [&] { prescan_unpadded<<<1, kPrescanN / 2>>>(d_out, d_in, kPrescanN); });
+    measure("prescan_padded", [&] { prescan_padded<<<1, kPrescanN / 2>>>(d_out, d_in, kPrescanN); });
     CHECK(cudaFree(d_out));
     CHECK(cudaFree(d_in));
     CHECK(cudaFree(d_wide));
-    return 0;
+    if (!expected.empty())
+        std::printf("%zu passed, %d failed\n", expected.size() - mismatches, mismatches);
+    return mismatches == 0 ? 0 : 1;
 }

@@ -238,12 +238,92 @@ void TraceRecorder::settle(Thread* t) {
         writers_[a] = writer;
 }
 
+// nvcc turns two accesses of a thread to adjacent words into one vector access (ld/st.shared.v2)
+// when it can prove them adjacent and aligned; the bank conflicts a GPU shows are those of the
+// vector access. The emulator sees the two accesses, so it does the same here: a pair of access
+// sites of a warp, one right after the other, same kind and object, is fused when EVERY time the
+// pair occurs each lane's second access starts where its first ends and the pair is aligned to
+// its combined width: the run-time counterpart of "provable at compile time" (a pair that is
+// adjacent in some loop iterations only, as in a sweep with a run-time stride, is left alone).
+void TraceRecorder::fuse_vector_pairs() {
+    auto& ins = trace_.instructions;
+    // The next shared-memory instruction of the same warp and step, for each instruction.
+    std::vector<int64_t> next(ins.size(), -1);
+    std::map<std::pair<uint32_t, uint32_t>, size_t> last; // (block, warp) -> instruction
+    for (size_t i = 0; i < ins.size(); ++i) {
+        if (ins[i].space != st::MemorySpace::shared) continue;
+        auto key = std::make_pair(ins[i].block, ins[i].warp);
+        auto it = last.find(key);
+        if (it != last.end() && ins[it->second].step == ins[i].step)
+            next[it->second] = static_cast<int64_t>(i);
+        last[key] = i;
+    }
+    auto adjacent = [&](size_t a, size_t b) {
+        const auto &x = ins[a], &y = ins[b];
+        if (x.kind != y.kind || x.kind == st::AccessKind::atomic || x.memory != y.memory ||
+            x.width != y.width || x.width > 8 || x.lanes.size() != y.lanes.size())
+            return false;
+        const uint64_t base = trace_.memory[x.memory].base;
+        for (size_t l = 0; l < x.lanes.size(); ++l) {
+            if (x.lanes[l].lane != y.lanes[l].lane) return false;
+            if (y.lanes[l].offset != x.lanes[l].offset + x.width) return false;
+            if ((base + x.lanes[l].offset) % (2 * x.width) != 0) return false;
+        }
+        return true;
+    };
+    std::map<std::pair<const void*, const void*>, bool> pair_ok;
+    for (size_t i = 0; i < ins.size(); ++i) {
+        if (next[i] < 0) continue;
+        auto key = std::make_pair(instruction_sites_[i], instruction_sites_[size_t(next[i])]);
+        bool ok = adjacent(i, size_t(next[i]));
+        auto [it, fresh] = pair_ok.emplace(key, ok);
+        if (!fresh) it->second = it->second && ok;
+    }
+    std::vector<bool> removed(ins.size(), false);
+    std::vector<uint64_t> moved_to(ins.size());
+    for (size_t i = 0; i < ins.size(); ++i) moved_to[i] = i;
+    for (size_t i = 0; i < ins.size(); ++i) {
+        if (removed[i] || next[i] < 0) continue;
+        size_t j = size_t(next[i]);
+        if (removed[j]) continue;
+        if (!pair_ok[{instruction_sites_[i], instruction_sites_[j]}]) continue;
+        auto& x = ins[i];
+        for (size_t l = 0; l < x.lanes.size(); ++l) {
+            auto& a = x.lanes[l];
+            const auto& b = ins[j].lanes[l];
+            std::memcpy(a.value.bytes.data() + x.width, b.value.bytes.data(), x.width);
+        }
+        x.width *= 2;
+        removed[j] = true;
+        moved_to[j] = i;
+    }
+    // Compact, and point writer references at the fused instructions.
+    std::vector<uint64_t> new_index(ins.size());
+    size_t kept = 0;
+    for (size_t i = 0; i < ins.size(); ++i)
+        if (!removed[i]) new_index[i] = kept++;
+    std::vector<st::WarpInstruction> out;
+    std::vector<const void*> sites;
+    out.reserve(kept);
+    for (size_t i = 0; i < ins.size(); ++i) {
+        if (removed[i]) continue;
+        out.push_back(std::move(ins[i]));
+        sites.push_back(instruction_sites_[i]);
+    }
+    for (auto& w : out)
+        for (auto& lane : w.lanes)
+            if (lane.writer) lane.writer->instruction = new_index[moved_to[lane.writer->instruction]];
+    ins = std::move(out);
+    instruction_sites_ = std::move(sites);
+}
+
 st::Trace TraceRecorder::finish() {
     // Lanes by increasing lane number, as the format wants; writer references stay valid because
     // they name instructions, not lane positions.
     for (st::WarpInstruction& w : trace_.instructions)
         std::sort(w.lanes.begin(), w.lanes.end(),
                   [](const st::LaneAccess& a, const st::LaneAccess& b) { return a.lane < b.lane; });
+    fuse_vector_pairs();
     // Source locations of every instruction and barrier, with the lines' text.
     std::vector<const void*> pcs = instruction_sites_;
     pcs.insert(pcs.end(), step_sites_.begin(), step_sites_.end());

@@ -41,6 +41,7 @@ class TraceRecorder {
         uint64_t instruction;
     };
     uint32_t shared_object(const Block* b, size_t allocation);
+    void fuse_vector_pairs();
     uint32_t global_object(const Region* r);
 
     TraceSettings settings_;

@@ -95,6 +95,9 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                    help="environment variable for the test programs (repeatable), "
                         "e.g. --env SIMT_MODE=lockstep")
+    p.add_argument("--run-as", metavar="USER",
+                   help="run the test programs as this unprivileged user (the grader must run "
+                        "as root; Gradescope's run_autograder does this)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines, no table")
     return p
 
@@ -125,6 +128,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rubric = rubric_mod.load((args.rubric or repo / "grading" / "rubric.toml").resolve())
         env = parse_env(args.env)
+        if args.run_as:
+            from . import procs
+            procs.lookup_user(args.run_as)
         if args.labs:
             tree.select_labs(tree.discover_labs(repo), args.labs)
     except (rubric_mod.RubricError, ValueError, argparse.ArgumentTypeError) as error:
@@ -140,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         submission=args.submission.resolve(), repo=repo, rubric=rubric, out=out, work=work,
         build=build, labs=args.labs, hidden=args.hidden, seed=args.seed, jobs=args.jobs,
         backend=args.backend, cmake_args=args.cmake_arg, env=env, speed=args.speed,
-        speed_backend=args.speed_backend, quiet=args.quiet)
+        speed_backend=args.speed_backend, quiet=args.quiet, run_as=args.run_as)
     status = 0
     try:
         if not args.submission.exists():

@@ -42,6 +42,7 @@ class Context:
     jobs: int | None = None
     env: dict[str, str] = field(default_factory=dict)
     progress: Progress = field(default_factory=Progress)
+    run_as: tuple[int, int] | None = None  # test programs run as this (uid, gid)
 
     def graded_dirs(self) -> list[str]:
         dirs = [os.path.realpath(self.repo / "tests" / "labs")]
@@ -134,16 +135,18 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
         shutil.rmtree(scratch)
     reports = scratch / f"reports-{secrets.token_hex(6)}"
     reports.mkdir(parents=True)
+    procs.hand_over(reports, ctx.run_as)  # doctest writes the report from inside the program
     started = time.monotonic()
 
     def fresh_cwd(name: str) -> Path:
         cwd = scratch / "cwd" / name
         cwd.mkdir(parents=True, exist_ok=True)
+        procs.hand_over(cwd, ctx.run_as)
         return cwd
 
     def limits(timeout: float) -> procs.Limits:
         return procs.Limits(timeout_s=timeout, memory_mb=lab_rubric.memory_limit_mb,
-                            cpu_s=timeout * 2 + 10)
+                            cpu_s=timeout * 2 + 10, user=ctx.run_as)
 
     # 1. What test cases does it have? (its own process, like every run)
     listing_file = reports / f"list-{secrets.token_hex(4)}.xml"
@@ -276,6 +279,7 @@ class Options:
     speed_backend: str = "cuda"
     quiet: bool = False
     configure_timeout_s: float = 600.0
+    run_as: str | None = None  # user name for the test programs (grader running as root)
 
 
 def hidden_dir_for(repo: Path, mode: str) -> Path | None:
@@ -440,9 +444,14 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
                                "fault; see logs/support-build.log):\n" +
                                cmake.error_excerpt(logs / "support-build.log", {}))
 
+    run_as = procs.lookup_user(opts.run_as) if opts.run_as else None
+    if run_as is not None:  # the unprivileged user must reach its scratch folders
+        for folder in (opts.work, opts.work / "runs"):
+            folder.mkdir(parents=True, exist_ok=True)
+            folder.chmod(0o711)
     ctx = Context(repo=repo, rubric=opts.rubric, runs=opts.work / "runs", logs=logs,
                   seed=grade.seed, hidden_dir=hidden, backend=opts.backend, jobs=opts.jobs,
-                  env=opts.env, progress=say)
+                  env=opts.env, progress=say, run_as=run_as)
     replacements = {str(staging) + "/": "labs/", str(repo) + "/": ""}
     for result in grade.labs:
         lab = result.lab

@@ -41,6 +41,7 @@ class Limits:
     memory_mb: int = 0  # address space; 0: no limit
     file_mb: int = 256  # largest file the program may write (its own output included)
     cpu_s: float | None = None  # CPU seconds, a backstop behind the wall-clock limit
+    user: tuple[int, int] | None = None  # (uid, gid) to run as; needs root
 
 
 @dataclass
@@ -124,6 +125,11 @@ def run(
         if limits.cpu_s:
             soft = int(limits.cpu_s) + 1
             resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 5))
+        if limits.user is not None:  # last: the limits above are then out of its reach
+            uid, gid = limits.user
+            os.setgroups([])
+            os.setgid(gid)
+            os.setuid(uid)
 
     output_path.parent.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
@@ -171,3 +177,26 @@ def run(
     if code is not None and code < 0:
         return ProcResult(command, None, -code, False, elapsed, output_path)
     return ProcResult(command, code, None, False, elapsed, output_path)
+
+
+def lookup_user(name: str) -> tuple[int, int]:
+    """(uid, gid) of a user name, for Limits.user. Raises ValueError when it cannot be used."""
+    import pwd
+
+    if os.geteuid() != 0:
+        raise ValueError(f"--run-as {name} needs the grader to run as root")
+    try:
+        entry = pwd.getpwnam(name)
+    except KeyError:
+        raise ValueError(f"--run-as: no user named {name}") from None
+    if entry.pw_uid == 0:
+        raise ValueError(f"--run-as {name}: that is root")
+    return entry.pw_uid, entry.pw_gid
+
+
+def hand_over(path: Path, user: tuple[int, int] | None) -> None:
+    """Makes a scratch folder the test program's own (when it runs as another user)."""
+    if user is None:
+        return
+    os.chown(path, *user)
+    os.chmod(path, 0o700)

@@ -117,11 +117,14 @@ def _measure(exe: Path, spec, out_json: Path, ctx, lab_rubric, log: Path) -> tup
 
     cwd = out_json.parent / (out_json.stem + "-cwd")
     cwd.mkdir(parents=True, exist_ok=True)
+    procs.hand_over(cwd, ctx.run_as)
+    out_json = cwd / out_json.name  # the harness writes it from inside the program
     proc = procs.run([exe, f"--out={out_json}", f"--n={spec.n}", f"--kind={spec.kind}",
                       f"--seed={ctx.seed % 2**32}"],
                      cwd=cwd, env=test_env(ctx, lab_rubric, cwd),
                      limits=procs.Limits(timeout_s=lab_rubric.timeout_s,
-                                         memory_mb=lab_rubric.memory_limit_mb),
+                                         memory_mb=lab_rubric.memory_limit_mb,
+                                         user=ctx.run_as),
                      output_path=log)
     try:
         data = json.loads(out_json.read_text())

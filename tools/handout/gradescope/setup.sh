@@ -41,8 +41,8 @@ chmod -R go-rwx grading/hidden 2>/dev/null || true
 
 echo "=== warm build: grading the untouched stubs once builds the emulator and every test program"
 python="$(command -v python3.11 || command -v python3)"
-"$python" tools/grader/grade.py labs --build-dir /autograder/build --work-dir /tmp/scanlab-warm \
+"$python" tools/grader/grade.py labs --build-dir "${AUTOGRADER_ROOT:-/autograder}/build" --work-dir /tmp/scanlab-warm \
     --out /tmp/scanlab-warm-out --quiet || true
 rm -rf /tmp/scanlab-warm /tmp/scanlab-warm-out
-chmod -R a+rX /autograder/build
+chmod -R a+rX "${AUTOGRADER_ROOT:-/autograder}/build"
 echo "=== setup done"

@@ -1,0 +1,320 @@
+#!/usr/bin/env python3
+"""Scan Lab handout builder: the student tree (no solutions, no hidden tests) as a folder and/or
+tarball, and the Gradescope autograder bundle (zip). See --help and docs/grading.md."""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+if sys.version_info < (3, 11):
+    sys.exit("make_handout.py needs Python 3.11 or newer")
+
+REPO = Path(__file__).resolve().parents[2]
+GRADESCOPE_DIR = Path(__file__).resolve().parent / "gradescope"
+
+# Never in anything a student gets. Patterns match paths relative to the repository root.
+SECRET = ["solutions", "solutions/*", "grading/hidden", "grading/hidden/*"]
+# Instructor tooling and local clutter: not in the student handout.
+NOT_FOR_STUDENTS = [
+    ".ci", ".ci/*",  # CI checks stubs against solutions
+    "tests/grader", "tests/grader/*",  # the grader's own tests (planted submissions)
+    "tools/handout", "tools/handout/*",  # this builder
+]
+# Never packed at all (build output, caches, machine-local folders).
+CLUTTER = [".git", ".git/*", "build*", "out", "out/*", ".gl", ".gl/*", ".whl", ".whl/*",
+           ".device-carry", ".device-carry/*", "*/__pycache__/*", "__pycache__", "*.pyc",
+           "grade-results", "grade-results/*"]
+
+DESCRIPTION = """\
+Builds what students and Gradescope get from this (instructor) tree:
+
+  handout    the student tree: labs/ (the stubs), common/, tests/ (without the grader's own
+             tests), cmake/, CMakeLists.txt, CMakePresets.json, scripts/, README.md, docs/,
+             visualizer/, tools/ (the grader, so students can grade themselves on the visible
+             tests), grading/rubric.toml. Never solutions/ or grading/hidden/.
+  gradescope a zip for Gradescope's "Zipped folder" autograder: setup.sh and run_autograder at
+             the top, next to the student tree plus grading/hidden/ (still no solutions/: the
+             autograder machine runs students' code).
+
+Files come from `git ls-files --cached --others --exclude-standard` (tracked and new files,
+nothing ignored) when this is a git checkout, else from a walk that skips build folders.
+Every output is checked for leaks (no solutions/ or grading/hidden/ path in the handout, no
+file identical to a solution or hidden test, no stub identical to its solution)."""
+
+EPILOG = """\
+examples:
+  python3 tools/handout/make_handout.py --out dist/scan-lab                 # folder
+  python3 tools/handout/make_handout.py --tar dist/scan-lab.tar.gz --check  # tarball, built and tested
+  python3 tools/handout/make_handout.py --gradescope dist/autograder.zip --check-gradescope"""
+
+
+def say(message: str) -> None:
+    print(f"make_handout: {message}", flush=True)
+
+
+def matches(rel: str, patterns: list[str]) -> bool:
+    return any(fnmatch.fnmatchcase(rel, p) for p in patterns)
+
+
+def list_files(root: Path) -> list[str]:
+    """Paths (relative, with /) of the files that make up the tree."""
+    files: list[str] = []
+    if (root / ".git").exists() and shutil.which("git"):
+        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others",
+                              "--exclude-standard"], capture_output=True, check=True)
+        files = [f for f in out.stdout.decode().split("\0") if f]
+        files = [f for f in files if (root / f).is_file()]  # deleted but still in the index
+    else:
+        for dirpath, dirnames, filenames in os.walk(root):
+            rel_dir = os.path.relpath(dirpath, root)
+            rel_dir = "" if rel_dir == "." else rel_dir + "/"
+            dirnames[:] = sorted(d for d in dirnames if not matches(rel_dir + d, CLUTTER))
+            files += [rel_dir + f for f in sorted(filenames)]
+    return sorted(f for f in files if not matches(f, CLUTTER))
+
+
+def student_files(root: Path, extra_excludes: list[str]) -> list[str]:
+    return [f for f in list_files(root)
+            if not matches(f, SECRET + NOT_FOR_STUDENTS + extra_excludes)]
+
+
+def gradescope_files(root: Path, extra_excludes: list[str]) -> list[str]:
+    hidden = [f for f in list_files(root) if matches(f, ["grading/hidden/*"])]
+    return sorted(student_files(root, extra_excludes) + hidden)
+
+
+def leak_problems(root: Path, files: list[str], allow_hidden: bool) -> list[str]:
+    """What must not be there: secret paths, copies of solutions or hidden tests, stubs that
+    are the solution."""
+    problems = []
+    for f in files:
+        if matches(f, ["solutions", "solutions/*"]):
+            problems.append(f"{f}: a solution")
+        if not allow_hidden and matches(f, ["grading/hidden/*"]):
+            problems.append(f"{f}: a hidden test")
+    secrets: dict[bytes, str] = {}
+    secret_dirs = [root / "solutions"] + ([] if allow_hidden else [root / "grading" / "hidden"])
+    for folder in secret_dirs:
+        if folder.is_dir():
+            for path in folder.rglob("*"):
+                if path.is_file() and path.stat().st_size > 200:  # tiny files may repeat
+                    secrets[path.read_bytes()] = str(path.relative_to(root))
+    for f in files:
+        if matches(f, ["grading/hidden/*"]):
+            continue
+        data = (root / f).read_bytes()
+        if data in secrets:
+            problems.append(f"{f} is identical to {secrets[data]}")
+    return problems
+
+
+def _tar_filter(info: tarfile.TarInfo) -> tarfile.TarInfo:
+    info.uid = info.gid = 0
+    info.uname = info.gname = "root"
+    return info
+
+
+def write_tree(root: Path, files: list[str], dest: Path) -> None:
+    if dest.exists():
+        shutil.rmtree(dest)
+    for f in files:
+        target = dest / f
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(root / f, target)
+
+
+def write_tar(root: Path, files: list[str], dest: Path, top: str) -> None:
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(dest, "w:gz") as tar:
+        for f in files:
+            tar.add(root / f, arcname=f"{top}/{f}", recursive=False, filter=_tar_filter)
+
+
+def write_zip(root: Path, files: list[str], dest: Path,
+              extra: dict[str, tuple[bytes, int]]) -> None:
+    """`extra`: name -> (content, mode) added at the top of the zip."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, (data, mode) in extra.items():
+            info = zipfile.ZipInfo(name, date_time=time.localtime()[:6])
+            info.external_attr = (0o100000 | mode) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, data)
+        for f in files:
+            z.write(root / f, arcname=f)
+
+
+def extract_zip(archive: Path, dest: Path) -> None:
+    """Like Gradescope: files keep their Unix modes (setup.sh must stay executable)."""
+    with zipfile.ZipFile(archive) as z:
+        for info in z.infolist():
+            path = dest / info.filename
+            z.extract(info, dest)
+            mode = (info.external_attr >> 16) & 0o777
+            if mode:
+                path.chmod(mode)
+
+
+def run_grader(tree_root: Path, submission: Path, out: Path, extra: list[str]) -> dict:
+    command = [sys.executable, str(tree_root / "tools" / "grader" / "grade.py"), str(submission),
+               "--out", str(out), *extra]
+    say("running " + " ".join(command))
+    proc = subprocess.run(command, cwd=tree_root)
+    results = out / "results.json"
+    if proc.returncode != 0 or not results.exists():
+        raise SystemExit(f"make_handout: the grader failed (exit {proc.returncode})")
+    return json.loads(results.read_text())
+
+
+def check_handout(tarball_or_dir: Path, labs: str | None, jobs: int | None) -> None:
+    """Unpacks the handout, builds it with its own grader (CMake configure + every lab's test
+    program, as a student would) and requires that every lab builds, runs and scores 0."""
+    with tempfile.TemporaryDirectory(prefix="scanlab-handout-check-") as tmp:
+        tmp_path = Path(tmp)
+        if tarball_or_dir.is_dir():
+            root = tarball_or_dir
+        else:
+            with tarfile.open(tarball_or_dir) as tar:
+                tar.extractall(tmp_path / "x", filter="data")
+            (root,) = list((tmp_path / "x").iterdir())
+        say(f"checking the handout unpacked in {root}")
+        for secret in ("solutions", "grading/hidden"):
+            if (root / secret).exists():
+                raise SystemExit(f"make_handout: {secret}/ is in the handout")
+        extra = ["--build-dir", str(tmp_path / "build"), "--seed", "1"]
+        if labs:
+            extra += ["--labs", labs]
+        if jobs:
+            extra += ["--jobs", str(jobs)]
+        data = run_grader(root, root / "labs", tmp_path / "out", extra)
+        labs_info = data["extra_data"]["labs"]
+        bad = {n: i["status"] for n, i in labs_info.items() if i["status"] != "graded"}
+        if bad:
+            raise SystemExit(f"make_handout: in the handout, these labs did not build and run: "
+                             f"{bad}")
+        if data["score"] != 0 or any(t["status"] == "passed" for t in data["tests"]):
+            raise SystemExit("make_handout: a stub passes a test in the handout")
+        if data["extra_data"]["hidden_tests"]:
+            raise SystemExit("make_handout: the handout graded with hidden tests")
+        say(f"handout OK: {len(labs_info)} lab(s) build and run; {len(data['tests'])} test "
+            f"cases, all failing on the stubs, score 0")
+
+
+def check_gradescope(bundle: Path, labs: str | None, submission: Path | None,
+                     jobs: int | None) -> None:
+    """Unpacks the bundle like Gradescope (into <tmp>/autograder/source) and runs its
+    run_autograder on a submission (default: the stubs) with AUTOGRADER_ROOT pointing there.
+    setup.sh is not run (it installs packages); the build happens in run_autograder instead."""
+    with tempfile.TemporaryDirectory(prefix="scanlab-gradescope-check-") as tmp:
+        ag = Path(tmp) / "autograder"
+        source = ag / "source"
+        extract_zip(bundle, source)
+        for name in ("setup.sh", "run_autograder"):
+            if not os.access(source / name, os.X_OK):
+                raise SystemExit(f"make_handout: {name} is missing or not executable")
+        if (source / "solutions").exists():
+            raise SystemExit("make_handout: solutions/ is in the Gradescope bundle")
+        sub = ag / "submission"
+        shutil.copytree(submission or source / "labs", sub)
+        shutil.copy(source / "run_autograder", ag / "run_autograder")
+        env = dict(os.environ, AUTOGRADER_ROOT=str(ag))
+        args = ["--seed", "1"] + (["--labs", labs] if labs else []) + \
+            (["--jobs", str(jobs)] if jobs else [])
+        say(f"running run_autograder in {ag}")
+        proc = subprocess.run([str(ag / "run_autograder"), *args], env=env)
+        results = ag / "results" / "results.json"
+        if proc.returncode != 0 or not results.exists():
+            raise SystemExit("make_handout: run_autograder did not write results.json")
+        data = json.loads(results.read_text())
+        statuses = {n: i["status"] for n, i in data["extra_data"]["labs"].items()}
+        hidden = [t for t in data["tests"] if "hidden" in t.get("tags", [])]
+        say(f"Gradescope bundle OK: score {data['score']} of {data['extra_data']['max_score']}, "
+            f"labs {statuses}, {len(hidden)} hidden test case(s) "
+            f"({hidden[0]['visibility'] if hidden else '-'})")
+        if any(s != "graded" for s in statuses.values()):
+            raise SystemExit("make_handout: not every lab was built and run")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="make_handout.py", description=DESCRIPTION, epilog=EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", type=Path, help="write the student tree into this folder")
+    p.add_argument("--tar", type=Path, help="write the student tree as a .tar.gz")
+    p.add_argument("--name", default="scan-lab", help="top folder inside the tarball "
+                                                      "(default: scan-lab)")
+    p.add_argument("--gradescope", type=Path, help="write the Gradescope autograder zip")
+    p.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                   help="also leave out these paths (relative globs, repeatable)")
+    p.add_argument("--list", action="store_true", help="print the handout's files and stop")
+    p.add_argument("--check", action="store_true",
+                   help="unpack the handout, build it and run its tests with its own grader "
+                        "(every lab must build and run, every test case fail: stubs)")
+    p.add_argument("--check-gradescope", action="store_true",
+                   help="unpack the Gradescope zip and run its run_autograder on the stubs "
+                        "(or --submission) in a local stand-in for /autograder")
+    p.add_argument("--submission", type=Path, help="submission for --check-gradescope")
+    p.add_argument("--labs", help="limit the checks to these labs, e.g. 00,01")
+    p.add_argument("--jobs", "-j", type=int, help="parallel build jobs for the checks")
+    args = p.parse_args(argv)
+    if not (args.out or args.tar or args.gradescope or args.list):
+        p.error("nothing to do: give --out, --tar, --gradescope or --list")
+    if args.check and not (args.out or args.tar):
+        p.error("--check needs --out or --tar")
+    if args.check_gradescope and not args.gradescope:
+        p.error("--check-gradescope needs --gradescope")
+
+    files = student_files(REPO, args.exclude)
+    if args.list:
+        print("\n".join(files))
+        return 0
+    problems = leak_problems(REPO, files, allow_hidden=False)
+    for f in (REPO / "labs").glob("*/*"):
+        solution = REPO / "solutions" / f.relative_to(REPO / "labs")
+        if f.is_file() and solution.is_file() and f.read_bytes() == solution.read_bytes():
+            problems.append(f"labs/{f.relative_to(REPO / 'labs')} is identical to its solution")
+    if problems:
+        for problem in problems:
+            print(f"make_handout: LEAK: {problem}", file=sys.stderr)
+        return 1
+    say(f"student handout: {len(files)} files")
+    if args.out:
+        write_tree(REPO, files, args.out.resolve())
+        say(f"wrote {args.out}")
+    if args.tar:
+        write_tar(REPO, files, args.tar.resolve(), args.name)
+        say(f"wrote {args.tar} ({args.tar.stat().st_size // 1024} KiB)")
+    if args.gradescope:
+        bundle_files = gradescope_files(REPO, args.exclude)
+        problems = leak_problems(REPO, bundle_files, allow_hidden=True)
+        if problems:
+            for problem in problems:
+                print(f"make_handout: LEAK: {problem}", file=sys.stderr)
+            return 1
+        extra = {name: ((GRADESCOPE_DIR / name).read_bytes(), 0o755)
+                 for name in ("setup.sh", "run_autograder")}
+        write_zip(REPO, bundle_files, args.gradescope.resolve(), extra)
+        hidden = sum(1 for f in bundle_files if f.startswith("grading/hidden/"))
+        say(f"wrote {args.gradescope} ({len(bundle_files)} files, {hidden} hidden test "
+            f"file(s); upload it as the autograder, base image Ubuntu 24.04)")
+    if args.check:
+        check_handout(args.tar.resolve() if args.tar else args.out.resolve(), args.labs,
+                      args.jobs)
+    if args.check_gradescope:
+        check_gradescope(args.gradescope.resolve(), args.labs,
+                         args.submission.resolve() if args.submission else None, args.jobs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
