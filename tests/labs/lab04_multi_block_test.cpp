@@ -124,25 +124,24 @@ std::string with_hint(const std::string& message, Size size, bool faulted, int d
 template <class Op>
 bool check_size(Variant variant, Size size, ScanKind kind, int deepest_passed,
                 bool several_tiles_passed) {
+    const std::string what = std::string(name_of(variant)) +
+                             " (block_threads=" + std::to_string(size.block_threads) + ")";
     scanlab::test::CheckOptions options;
     options.block_size = 2 * size.block_threads; // "wrong from a tile boundary" hints
     scanlab::test::ScanCheck result;
     try {
         result = scanlab::test::run_device_scan<Op>(
-            name_of(variant), size.n, kind, scan_fn<Op>(variant, size.block_threads), options);
+            what, size.n, kind, scan_fn<Op>(variant, size.block_threads), options);
     } catch (const std::exception& error) { // a fault in a kernel, or a failed CUDA call
-        const std::string message = with_hint(std::string(error.what()) + " (block_threads=" +
-                                                  std::to_string(size.block_threads) + ")",
-                                              size, true, deepest_passed, several_tiles_passed) +
-                                    "\n  to reproduce: run again with SCANLAB_SEED=" +
-                                    std::to_string(scanlab::test::seed());
+        const std::string message =
+            with_hint(error.what(), size, true, deepest_passed, several_tiles_passed) +
+            "\n  to reproduce: run again with SCANLAB_SEED=" +
+            std::to_string(scanlab::test::seed());
         FAIL_CHECK(message);
         return false;
     }
     if (!result.ok) {
-        FAIL_CHECK(with_hint(result.message +
-                                 "\n  (block_threads=" + std::to_string(size.block_threads) + ")",
-                             size, false, deepest_passed, several_tiles_passed));
+        FAIL_CHECK(with_hint(result.message, size, false, deepest_passed, several_tiles_passed));
         return false;
     }
     return true;
@@ -342,11 +341,12 @@ void check_temporary_memory_is_freed(Variant variant, ScanFn scan) {
     CHECK_THROWS_AS(scan(in.data(), out.data(), n, ScanKind::inclusive, 48), std::invalid_argument);
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     REQUIRE(cudaMemGetInfo(&free_after, &total) == cudaSuccess);
-    CHECK_MESSAGE(free_after >= free_before,
-                  name_of(variant)
-                      << " leaks device memory: " << (free_before - free_after)
-                      << " bytes are still allocated after 4 calls; free the temporary "
-                         "storage before returning (a scanlab::DeviceBuffer does it for you)");
+    const std::string leak_message =
+        std::string(name_of(variant)) +
+        " leaks device memory: " + std::to_string(free_before - free_after) +
+        " bytes are still allocated after 4 calls; free the temporary storage before "
+        "returning (a scanlab::DeviceBuffer does it for you, even when something throws)";
+    CHECK_MESSAGE(free_after >= free_before, leak_message);
 }
 
 void scan_then_propagate_int(const int* in, int* out, std::int64_t n, ScanKind kind, int threads) {

@@ -30,5 +30,9 @@ RunResult run_lab00(uint64_t seed) {
     return r;
 }
 
-RegisterLab lab00{{"00", "sequential, host (inclusive sum, int32)", run_lab00}};
+std::string record_lab00(const RecordRequest&) {
+    return "lab 00 runs on the host: there is no kernel to trace";
+}
+
+RegisterLab lab00{{"00", "sequential, host (inclusive sum, int32)", run_lab00, record_lab00}};
 } // namespace

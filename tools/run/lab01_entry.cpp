@@ -1,3 +1,4 @@
+#include <scanlab/cuda_check.h>
 #include <scanlab/device_buffer.h>
 #include <scanlab/operators.h>
 #include <scanlab/reference_scan.h>
@@ -41,5 +42,18 @@ RunResult run_lab01(uint64_t seed) {
     return r;
 }
 
-RegisterLab lab01{{"01", "naive Hillis-Steele, 64 blocks x 1024", run_lab01}};
+std::string record_lab01(const RecordRequest& request) {
+    const int n = static_cast<int>(request.n > 0 ? request.n : 16);
+    std::mt19937_64 rng(request.seed);
+    std::uniform_int_distribution<int> value(0, 9);
+    std::vector<int> in(n);
+    for (int& v : in) v = value(rng);
+    scanlab::DeviceBuffer<int> d_in(in), d_out(n);
+    lab01::naive_scan<scanlab::Sum<int>>(d_in.data(), d_out.data(), n,
+                                         scanlab::ScanKind::inclusive);
+    SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
+    return "lab 01: naive_scan<Sum<int>>, inclusive, n = " + std::to_string(n);
+}
+
+RegisterLab lab01{{"01", "naive Hillis-Steele, 64 blocks x 1024", run_lab01, record_lab01}};
 } // namespace

@@ -16,10 +16,20 @@ struct RunResult {
     std::string detail;   // what was run, or what went wrong
 };
 
+// What `scanlab trace` asks a lab to run once: n elements of fresh random int32 data, inclusive
+// sum, with the lab's reference solution (or the student's code), while the emulator records.
+struct RecordRequest {
+    long long n = 0;       // 0: the lab's own default size for a trace
+    uint64_t seed = 1;
+    std::string variant;   // a lab-specific choice, e.g. "unpadded" for lab 03; empty: default
+};
+
 struct LabEntry {
     std::string lab;   // "01"
     std::string title; // "naive (Hillis-Steele), one block"
     std::function<RunResult(uint64_t seed)> run;
+    // Runs the lab once for a trace; returns what was run (for the trace's caption).
+    std::function<std::string(const RecordRequest&)> record;
 };
 
 std::vector<LabEntry>& lab_entries();

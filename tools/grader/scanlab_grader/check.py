@@ -42,6 +42,8 @@ def make_parser() -> argparse.ArgumentParser:
                         "a build the grader did not make (e.g. ./build) is put back as it was")
     p.add_argument("--hidden", choices=("auto", "yes", "no"), default="auto",
                    help="include grading/hidden tests: auto = when present (default)")
+    p.add_argument("--hidden-dir", type=Path, metavar="DIR",
+                   help="take the hidden tests (labNN_*.cpp) from DIR instead of grading/hidden")
     p.add_argument("--rubric", type=Path, help="rubric for time limits (default: "
                                                "grading/rubric.toml)")
     p.add_argument("--backend", choices=("simt", "cuda"), default="simt")
@@ -75,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rubric = rubric_mod.load((args.rubric or repo / "grading" / "rubric.toml").resolve())
         labs = tree.select_labs(tree.discover_labs(repo), args.labs)
-        hidden = grading.hidden_dir_for(repo, args.hidden)
+        hidden = grading.hidden_dir_for(repo, args.hidden, args.hidden_dir)
     except (rubric_mod.RubricError, ValueError, FileNotFoundError) as error:
         print(f"check_stubs.py: {error}", file=sys.stderr)
         print("0 passed, 1 failed")

@@ -72,6 +72,8 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--hidden", choices=("auto", "yes", "no"), default="auto",
                    help="compile grading/hidden/labNN_*.cpp into the tests: auto = when that "
                         "folder exists (default)")
+    p.add_argument("--hidden-dir", type=Path, metavar="DIR",
+                   help="take the hidden tests (labNN_*.cpp) from DIR instead of grading/hidden")
     p.add_argument("--seed", type=int, help="SCANLAB_SEED for every test (default: random, "
                                             "printed)")
     p.add_argument("--backend", choices=("simt", "cuda"), default="simt",
@@ -144,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     build = (args.build_dir or work / "build").resolve()
     opts = grading.Options(
         submission=args.submission.resolve(), repo=repo, rubric=rubric, out=out, work=work,
-        build=build, labs=args.labs, hidden=args.hidden, seed=args.seed, jobs=args.jobs,
+        build=build, labs=args.labs, hidden=args.hidden, hidden_dir=args.hidden_dir,
+        seed=args.seed, jobs=args.jobs,
         backend=args.backend, cmake_args=args.cmake_arg, env=env, speed=args.speed,
         speed_backend=args.speed_backend, quiet=args.quiet, run_as=args.run_as)
     status = 0

@@ -270,6 +270,7 @@ class Options:
     build: Path
     labs: str | None = None
     hidden: str = "auto"  # auto, yes, no
+    hidden_dir: Path | None = None  # instead of grading/hidden
     seed: int | None = None
     jobs: int | None = None
     backend: str = "simt"
@@ -282,8 +283,10 @@ class Options:
     run_as: str | None = None  # user name for the test programs (grader running as root)
 
 
-def hidden_dir_for(repo: Path, mode: str) -> Path | None:
-    folder = repo / "grading" / "hidden"
+def hidden_dir_for(repo: Path, mode: str, folder: Path | None = None) -> Path | None:
+    """The folder of hidden tests to compile in, or None. `folder` overrides grading/hidden
+    (hidden tests kept in a private place of their own)."""
+    folder = folder.resolve() if folder else repo / "grading" / "hidden"
     present = folder.is_dir() and any(folder.glob("lab[0-9][0-9]_*.cpp"))
     if mode == "no":
         return None
@@ -380,7 +383,7 @@ def grade_submission(opts: Options, grade: Grade, say: Progress) -> None:
         grade.notes.append("no labs to grade")
         return
 
-    hidden = hidden_dir_for(repo, opts.hidden)
+    hidden = hidden_dir_for(repo, opts.hidden, opts.hidden_dir)
     grade.hidden = hidden is not None
     logs = opts.out / "logs"
     logs.mkdir(parents=True, exist_ok=True)

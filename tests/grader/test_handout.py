@@ -1,0 +1,88 @@
+"""The handout and the Gradescope bundle: what is in them and what must never be. The full
+build check (make_handout.py --check / --check-gradescope) takes minutes; it runs only with
+SCANLAB_GRADER_TEST_HANDOUT_BUILD=1."""
+
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+import zipfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import support  # noqa: E402
+
+SCRIPT = support.REPO / "tools" / "handout" / "make_handout.py"
+spec = importlib.util.spec_from_file_location("make_handout", SCRIPT)
+make_handout = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(make_handout)
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
+                          cwd=support.REPO, timeout=3600)
+
+
+class Handout(unittest.TestCase):
+    def test_student_file_list(self):
+        files = make_handout.student_files(support.REPO, [])
+        self.assertIn("labs/01_naive/naive_scan.cu", files)
+        self.assertIn("labs/01_naive/naive_scan.h", files)
+        self.assertIn("tests/labs/lab01_naive_test.cpp", files)
+        self.assertIn("tools/grader/grade.py", files)
+        self.assertIn("grading/rubric.toml", files)
+        self.assertIn("CMakeLists.txt", files)
+        for f in files:
+            self.assertFalse(f.startswith(("solutions/", "grading/hidden/", "tests/grader/",
+                                           "tools/handout/", ".git/", "build")), f)
+        self.assertEqual(make_handout.leak_problems(support.REPO, files, allow_hidden=False), [])
+
+    def test_leaks_are_found(self):
+        solution = support.REPO / "solutions" / "01_naive" / "naive_scan.cu"
+        if not solution.exists():
+            self.skipTest("needs solutions/")
+        problems = make_handout.leak_problems(
+            support.REPO, ["solutions/01_naive/naive_scan.cu", "grading/hidden/x.cpp"], False)
+        self.assertEqual(len([p for p in problems if "solution" in p or "hidden" in p]), 3)
+
+    def test_tarball_and_gradescope_bundle(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tar = Path(tmp) / "h.tar.gz"
+            bundle = Path(tmp) / "ag.zip"
+            proc = run("--tar", str(tar), "--gradescope", str(bundle))
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            import tarfile
+            with tarfile.open(tar) as t:
+                names = t.getnames()
+            self.assertIn("scan-lab/labs/01_naive/naive_scan.cu", names)
+            self.assertFalse([n for n in names if "/solutions/" in n or "/hidden/" in n])
+            with zipfile.ZipFile(bundle) as z:
+                infos = {i.filename: i for i in z.infolist()}
+            for name in ("setup.sh", "run_autograder"):
+                self.assertIn(name, infos)
+                self.assertTrue((infos[name].external_attr >> 16) & 0o100, f"{name} not executable")
+            self.assertIn("grading/hidden/lab01_naive_hidden_test.cpp", infos)
+            self.assertIn("tools/grader/grade.py", infos)
+            self.assertFalse([n for n in infos if n.startswith("solutions/")])
+
+    def test_help(self):
+        proc = run("--help")
+        self.assertEqual(proc.returncode, 0)
+        self.assertIn("--gradescope", proc.stdout)
+
+    @unittest.skipUnless(os.environ.get("SCANLAB_GRADER_TEST_HANDOUT_BUILD") == "1",
+                         "set SCANLAB_GRADER_TEST_HANDOUT_BUILD=1 to build the handout")
+    def test_handout_and_bundle_build_and_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            proc = run("--tar", str(Path(tmp) / "h.tar.gz"), "--check",
+                       "--gradescope", str(Path(tmp) / "ag.zip"), "--check-gradescope",
+                       "--labs", "00,01")
+            self.assertEqual(proc.returncode, 0, proc.stdout[-4000:] + proc.stderr[-2000:])
+            self.assertIn("handout OK", proc.stdout)
+            self.assertIn("Gradescope bundle OK", proc.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,394 @@
+// Graded tests for lab 05 (warp scans with shuffles and with shared memory, a block scan built
+// from warp scans, several items per thread, and a reduce-then-scan of any size).
+//
+// Sizes are chosen for the emulator, which runs every GPU thread on one CPU core (a few million
+// element-passes per second): small tile shapes (64 threads x 3 items) give many tiles, and runs
+// of several tiles per block, at a few tens of thousands of elements; one large case per kind
+// shows that nothing is limited to small n.
+#include "warp_scan.h"
+
+#include "scan_test_support.h"
+
+#include <doctest/doctest.h>
+
+#ifdef SCANLAB_BACKEND_SIMT
+#include "simt/options.h"
+#endif
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+using scanlab::Affine;
+using scanlab::DeviceBuffer;
+using scanlab::Max;
+using scanlab::Min;
+using scanlab::Product;
+using scanlab::ScanKind;
+using scanlab::Sum;
+using scanlab::test::ScanCheck;
+
+namespace {
+
+#ifdef SCANLAB_BACKEND_SIMT
+// Runs the emulator in its default `its` mode (lanes of a warp interleave, as on Volta and later)
+// whatever SIMT_MODE says, so that a missing __syncwarp() is always reported; restores the options
+// afterwards.
+struct IndependentThreads {
+    simt::Options saved = simt::options();
+    IndependentThreads() { simt::options().mode = simt::Mode::its; }
+    ~IndependentThreads() { simt::options() = saved; }
+};
+#else
+struct IndependentThreads {};
+#endif
+
+template <class T>
+using ScanFn = std::function<void(const T*, T*, int, ScanKind)>;
+
+// Runs `scan` on fresh input and checks that every group of `group` consecutive elements was
+// scanned on its own (group = 0: the whole array is one scan). Kernel faults become failures.
+template <class Op>
+ScanCheck run_grouped(const std::string& what, int n, ScanKind kind, int group,
+                      const ScanFn<typename Op::value_type>& scan, const std::string& hint_fault) {
+    using T = typename Op::value_type;
+    const std::vector<T> input = scanlab::test::make_input<Op>(n, kind);
+    DeviceBuffer<T> d_in(input);
+    DeviceBuffer<T> d_out(std::vector<T>(input.size(), scanlab::test::poison_value<T>()));
+    try {
+        scan(d_in.data(), d_out.data(), n, kind);
+        SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
+    } catch (const std::exception& error) {
+        return {false, what + " (" + scanlab::to_string(kind) + " " + Op::name + " " +
+                           scanlab::type_name<T>() + ", n=" + std::to_string(n) +
+                           "): the kernel failed: " + error.what() + "\n  lab 05 hint: " +
+                           hint_fault + "\n  to reproduce: run again with SCANLAB_SEED=" +
+                           std::to_string(scanlab::test::seed())};
+    }
+    const std::vector<T> out = d_out.download();
+    const std::vector<T> in_after = d_in.download();
+    if (group <= 0 || group >= n)
+        return scanlab::test::check_scan<Op>(what, input, in_after, out, kind);
+    for (int start = 0; start < n; start += group) {
+        const std::size_t first = static_cast<std::size_t>(start);
+        const std::size_t count = static_cast<std::size_t>(std::min(group, n - start));
+        const std::span<const T> in_part(input.data() + first, count);
+        const std::span<const T> after_part(in_after.data() + first, count);
+        const std::span<const T> out_part(out.data() + first, count);
+        const std::string part = what + ", group of elements [" + std::to_string(start) + ", " +
+                                 std::to_string(start + count) +
+                                 ") (each group is scanned on its own; indices below are "
+                                 "within the group)";
+        ScanCheck result =
+            scanlab::test::check_scan<Op>(part, in_part, after_part, out_part, kind);
+        if (!result.ok) return result;
+    }
+    return {};
+}
+
+// Checks every size in turn and stops at the first failure: later sizes show the same mistake.
+template <class Op>
+bool check_sizes(const std::string& what, std::initializer_list<int> sizes, ScanKind kind,
+                 int group, const ScanFn<typename Op::value_type>& scan,
+                 const std::string& hint_fault, const std::string& hint_wrong) {
+    for (const int n : sizes) {
+        const ScanCheck result = run_grouped<Op>(what, n, kind, group, scan, hint_fault);
+        if (!result.ok) {
+            const bool faulted = result.message.find("the kernel failed") != std::string::npos;
+            const std::string extra =
+                faulted || hint_wrong.empty() ? "" : "\n  lab 05 hint: " + hint_wrong;
+            FAIL_CHECK(result.message + extra);
+            return false;
+        }
+    }
+    return true;
+}
+
+// ---- part 1: warp scans -------------------------------------------------------------------
+
+const char* variant_name(lab05::WarpScanVariant variant) {
+    return variant == lab05::WarpScanVariant::shuffle ? "shuffle" : "shared_memory";
+}
+
+template <class Op>
+bool check_warp_groups(lab05::WarpScanVariant variant, ScanKind kind) {
+    using T = typename Op::value_type;
+    IndependentThreads its;
+    const std::string what =
+        std::string("lab05::warp_scan_groups (") + variant_name(variant) + ")";
+    const ScanFn<T> fn = [variant](const T* in, T* out, int n, ScanKind k) {
+        lab05::warp_scan_groups<Op>(in, out, n, k, variant);
+    };
+    const std::string fault =
+        variant == lab05::WarpScanVariant::shared_memory
+            ? "the emulator's report above names the line. A shared-memory race between lanes "
+              "of ONE warp means a missing __syncwarp(): the lanes of a warp do not run in "
+              "lockstep on Volta and later GPUs (run with SIMT_MODE=lockstep to see the 2011 "
+              "version pass, as it did on older GPUs). An uninitialized read means a lane read "
+              "a slot before it was written"
+            : "the emulator's report above names the line: every lane must execute every "
+              "__shfl_up_sync (no shuffle inside `if (lane >= offset)`), with the full mask";
+    const std::string wrong =
+        "each warp scans its 32 elements on its own; with k = lane - offset, a lane combines "
+        "Op::apply(value of lane k, own value) only if lane >= offset, and lanes past n still "
+        "take part with the identity";
+    return check_sizes<Op>(what, {1, 2, 31, 32, 33, 64, 100, 1000, 1025}, kind,
+                           lab05::kWarpSize, fn, fault, wrong);
+}
+
+// Every type an operator family is tested with, in turn, until one fails.
+template <template <class> class Family, class Check>
+void for_each_type(Check check) {
+    if (!check.template operator()<Family<std::int32_t>>()) return;
+    if (!check.template operator()<Family<std::uint32_t>>()) return;
+    if (!check.template operator()<Family<std::int64_t>>()) return;
+    if constexpr (!std::is_same_v<Family<std::int32_t>, Affine<std::int32_t>>) {
+        if (!check.template operator()<Family<float>>()) return;
+        (void)check.template operator()<Family<double>>();
+    }
+}
+
+// ---- parts 2 and 3: block scans with several items per thread ------------------------------
+
+template <class Op, int Threads, int Items>
+bool check_block_tiles(ScanKind kind) {
+    using T = typename Op::value_type;
+    constexpr int kTile = Threads * Items;
+    const std::string what = "lab05::block_scan_tiles<" + std::to_string(Threads) + " threads, " +
+                             std::to_string(Items) + " items>";
+    const ScanFn<T> fn = [](const T* in, T* out, int n, ScanKind k) {
+        lab05::block_scan_tiles<Op, Threads, Items>(in, out, n, k);
+    };
+    const std::string fault =
+        "the emulator's report above names the line. A race on the warp totals: a "
+        "__syncthreads() is missing between writing them and reading them; out of bounds: the "
+        "last, partial tile reads or writes past n";
+    const std::string wrong =
+        "a tile is " + std::to_string(Threads) + " threads x " + std::to_string(Items) +
+        " items; thread t owns its elements t*" + std::to_string(Items) +
+        " ... consecutively. Wrong from a multiple of " + std::to_string(32 * Items) +
+        " (one warp's elements): the prefix of the earlier warps is missing or on the wrong "
+        "side; wrong from a multiple of " +
+        std::to_string(Items) +
+        ": the thread's seed (exclusive prefix of the block scan) is not combined with its items";
+    return check_sizes<Op>(what,
+                           {1, kTile - 1, kTile, kTile + 1, 3 * kTile + 5, 7 * kTile + kTile / 2},
+                           kind, kTile, fn, fault, wrong);
+}
+
+// ---- part 4: any n ------------------------------------------------------------------------
+
+template <class Op, int Threads = lab05::kDefaultBlockThreads,
+          int Items = lab05::kDefaultItemsPerThread<typename Op::value_type>>
+bool check_scan_sizes(ScanKind kind, std::initializer_list<int> sizes) {
+    using T = typename Op::value_type;
+    const std::string what = "lab05::scan<" + std::to_string(Threads) + " threads, " +
+                             std::to_string(Items) + " items>";
+    const ScanFn<T> fn = [](const T* in, T* out, int n, ScanKind k) {
+        lab05::scan<Op, Threads, Items>(in, out, n, k);
+    };
+    const int tile = Threads * Items;
+    const std::string fault =
+        "the emulator's report above names the line. Usually the last, partial tile read or "
+        "written without a bounds check, a block total written past the totals array, or a "
+        "missing __syncthreads() before the next tile reuses the block scan's shared memory";
+    const std::string wrong =
+        "the tile is " + std::to_string(tile) +
+        " elements. Wrong from a tile boundary: a block's running total is not carried to its "
+        "next tile, or the prefix of the earlier blocks (step 2 must be an EXCLUSIVE scan of "
+        "the block totals) is missing or on the right of Op::apply";
+    return check_sizes<Op>(what, sizes, kind, 0, fn, fault, wrong);
+}
+
+template <class Op>
+void check_scan_all(ScanKind kind) {
+    constexpr int kTile = lab05::kDefaultBlockThreads *
+                          lab05::kDefaultItemsPerThread<typename Op::value_type>;
+    constexpr int kSmall = 64 * 3;
+    // The default shape: one tile, a second tile, a few tiles.
+    if (!check_scan_sizes<Op>(kind, {1, 100, kTile - 1, kTile, kTile + 1, 3 * kTile + 5}))
+        return;
+    // 192-element tiles: more tiles than blocks, so each block scans a run of several tiles.
+    check_scan_sizes<Op, 64, 3>(kind, {kSmall + 1, 5 * kSmall - 1, 150 * kSmall + 7, 100003});
+}
+
+} // namespace
+
+// Part 1: each warp scan for every operator and kind, every type inside one test case.
+#define LAB05_WARP_TEST(VARIANT, KIND, OPNAME, OP)                                                  \
+    TEST_CASE("warp scan " #VARIANT ": " #KIND " " OPNAME) {                                       \
+        for_each_type<OP>([]<class O>() {                                                          \
+            return check_warp_groups<O>(lab05::WarpScanVariant::VARIANT, ScanKind::KIND);          \
+        });                                                                                        \
+    }
+
+#define LAB05_WARP_TESTS(VARIANT)                                                                  \
+    LAB05_WARP_TEST(VARIANT, inclusive, "sum", Sum)                                                \
+    LAB05_WARP_TEST(VARIANT, exclusive, "sum", Sum)                                                \
+    LAB05_WARP_TEST(VARIANT, inclusive, "max", Max)                                                \
+    LAB05_WARP_TEST(VARIANT, exclusive, "max", Max)                                                \
+    LAB05_WARP_TEST(VARIANT, inclusive, "min", Min)                                                \
+    LAB05_WARP_TEST(VARIANT, exclusive, "min", Min)                                                \
+    LAB05_WARP_TEST(VARIANT, inclusive, "product", Product)                                        \
+    LAB05_WARP_TEST(VARIANT, exclusive, "product", Product)                                        \
+    LAB05_WARP_TEST(VARIANT, inclusive, "affine", Affine)                                          \
+    LAB05_WARP_TEST(VARIANT, exclusive, "affine", Affine)
+
+LAB05_WARP_TESTS(shuffle)
+LAB05_WARP_TESTS(shared_memory)
+
+// Parts 2 and 3: two tile shapes (one item per thread in 4 warps; 3 items per thread in 3 warps).
+#define LAB05_BLOCK_TEST(KIND, OPNAME, OP)                                                         \
+    TEST_CASE("block scan tiles: " #KIND " " OPNAME) {                                             \
+        for_each_type<OP>([]<class O>() {                                                          \
+            return check_block_tiles<O, 128, 1>(ScanKind::KIND) &&                                 \
+                   check_block_tiles<O, 96, 3>(ScanKind::KIND);                                    \
+        });                                                                                        \
+    }
+
+LAB05_BLOCK_TEST(inclusive, "sum", Sum)
+LAB05_BLOCK_TEST(exclusive, "sum", Sum)
+LAB05_BLOCK_TEST(inclusive, "max", Max)
+LAB05_BLOCK_TEST(exclusive, "max", Max)
+LAB05_BLOCK_TEST(inclusive, "min", Min)
+LAB05_BLOCK_TEST(exclusive, "min", Min)
+LAB05_BLOCK_TEST(inclusive, "product", Product)
+LAB05_BLOCK_TEST(exclusive, "product", Product)
+LAB05_BLOCK_TEST(inclusive, "affine", Affine)
+LAB05_BLOCK_TEST(exclusive, "affine", Affine)
+
+// Part 4: every operator, type and kind.
+#define LAB05_SCAN_TEST(NAME, OP, KIND)                                                            \
+    TEST_CASE("scan " NAME) {                                                                      \
+        check_scan_all<OP>(ScanKind::KIND);                                                        \
+    }
+
+LAB05_SCAN_TEST("inclusive sum int32", Sum<std::int32_t>, inclusive)
+LAB05_SCAN_TEST("inclusive sum uint32", Sum<std::uint32_t>, inclusive)
+LAB05_SCAN_TEST("inclusive sum int64", Sum<std::int64_t>, inclusive)
+LAB05_SCAN_TEST("inclusive sum float", Sum<float>, inclusive)
+LAB05_SCAN_TEST("inclusive sum double", Sum<double>, inclusive)
+LAB05_SCAN_TEST("exclusive sum int32", Sum<std::int32_t>, exclusive)
+LAB05_SCAN_TEST("exclusive sum uint32", Sum<std::uint32_t>, exclusive)
+LAB05_SCAN_TEST("exclusive sum int64", Sum<std::int64_t>, exclusive)
+LAB05_SCAN_TEST("exclusive sum float", Sum<float>, exclusive)
+LAB05_SCAN_TEST("exclusive sum double", Sum<double>, exclusive)
+LAB05_SCAN_TEST("inclusive max int32", Max<std::int32_t>, inclusive)
+LAB05_SCAN_TEST("inclusive max uint32", Max<std::uint32_t>, inclusive)
+LAB05_SCAN_TEST("inclusive max int64", Max<std::int64_t>, inclusive)
+LAB05_SCAN_TEST("inclusive max float", Max<float>, inclusive)
+LAB05_SCAN_TEST("inclusive max double", Max<double>, inclusive)
+LAB05_SCAN_TEST("exclusive max int32", Max<std::int32_t>, exclusive)
+LAB05_SCAN_TEST("exclusive max uint32", Max<std::uint32_t>, exclusive)
+LAB05_SCAN_TEST("exclusive max int64", Max<std::int64_t>, exclusive)
+LAB05_SCAN_TEST("exclusive max float", Max<float>, exclusive)
+LAB05_SCAN_TEST("exclusive max double", Max<double>, exclusive)
+LAB05_SCAN_TEST("inclusive min int32", Min<std::int32_t>, inclusive)
+LAB05_SCAN_TEST("inclusive min uint32", Min<std::uint32_t>, inclusive)
+LAB05_SCAN_TEST("inclusive min int64", Min<std::int64_t>, inclusive)
+LAB05_SCAN_TEST("inclusive min float", Min<float>, inclusive)
+LAB05_SCAN_TEST("inclusive min double", Min<double>, inclusive)
+LAB05_SCAN_TEST("exclusive min int32", Min<std::int32_t>, exclusive)
+LAB05_SCAN_TEST("exclusive min uint32", Min<std::uint32_t>, exclusive)
+LAB05_SCAN_TEST("exclusive min int64", Min<std::int64_t>, exclusive)
+LAB05_SCAN_TEST("exclusive min float", Min<float>, exclusive)
+LAB05_SCAN_TEST("exclusive min double", Min<double>, exclusive)
+LAB05_SCAN_TEST("inclusive product int32", Product<std::int32_t>, inclusive)
+LAB05_SCAN_TEST("inclusive product uint32", Product<std::uint32_t>, inclusive)
+LAB05_SCAN_TEST("inclusive product int64", Product<std::int64_t>, inclusive)
+LAB05_SCAN_TEST("inclusive product float", Product<float>, inclusive)
+LAB05_SCAN_TEST("inclusive product double", Product<double>, inclusive)
+LAB05_SCAN_TEST("exclusive product int32", Product<std::int32_t>, exclusive)
+LAB05_SCAN_TEST("exclusive product uint32", Product<std::uint32_t>, exclusive)
+LAB05_SCAN_TEST("exclusive product int64", Product<std::int64_t>, exclusive)
+LAB05_SCAN_TEST("exclusive product float", Product<float>, exclusive)
+LAB05_SCAN_TEST("exclusive product double", Product<double>, exclusive)
+LAB05_SCAN_TEST("inclusive affine int32", Affine<std::int32_t>, inclusive)
+LAB05_SCAN_TEST("inclusive affine uint32", Affine<std::uint32_t>, inclusive)
+LAB05_SCAN_TEST("inclusive affine int64", Affine<std::int64_t>, inclusive)
+LAB05_SCAN_TEST("exclusive affine int32", Affine<std::int32_t>, exclusive)
+LAB05_SCAN_TEST("exclusive affine uint32", Affine<std::uint32_t>, exclusive)
+LAB05_SCAN_TEST("exclusive affine int64", Affine<std::int64_t>, exclusive)
+
+// The smallest and the largest block: one warp with one item each (the block scan's second level
+// has a single warp total), and 32 warps (a full warp of totals).
+TEST_CASE("scan smallest and largest blocks") {
+    if (check_scan_sizes<Sum<std::int32_t>, 32, 1>(ScanKind::inclusive, {33, 1000, 50001}))
+        check_scan_sizes<Affine<std::uint32_t>, 1024, 2>(ScanKind::exclusive,
+                                                         {2047, 2049, 3 * 2048 + 1, 70001});
+}
+
+// A large array with the default tile shape; not a multiple of any tile.
+TEST_CASE("scan large arrays") {
+    if (check_scan_sizes<Sum<std::int32_t>>(ScanKind::inclusive, {(1 << 22) + 3}))
+        check_scan_sizes<Sum<double>>(ScanKind::exclusive, {(1 << 21) + 5});
+}
+
+TEST_CASE("scan in place and with a reused workspace") {
+    using Op = Affine<std::int32_t>;
+    constexpr int kN = 50001;
+    const std::vector<int> input = scanlab::test::make_input<Op>(kN, ScanKind::inclusive);
+    DeviceBuffer<int> data(input);
+    // In place: out == in.
+    lab05::scan<Op, 64, 3>(data.data(), data.data(), kN, ScanKind::inclusive);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    ScanCheck result = scanlab::test::check_scan<Op>("lab05::scan in place (out == in)", input, {},
+                                                     data.download(), ScanKind::inclusive);
+    REQUIRE_MESSAGE(result.ok, result.message);
+
+    // One workspace for several calls, first a small one, then one that needs more blocks.
+    lab05::Workspace workspace;
+    for (const int n : {5000, kN, 3000}) {
+        const std::vector<int> in = scanlab::test::make_input<Op>(n, ScanKind::exclusive);
+        DeviceBuffer<int> d_in(in);
+        DeviceBuffer<int> d_out(std::vector<int>(in.size(), scanlab::test::poison_value<int>()));
+        lab05::scan<Op, 64, 3>(d_in.data(), d_out.data(), n, ScanKind::exclusive, &workspace);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        result = scanlab::test::check_scan<Op>("lab05::scan with a Workspace", in, d_in.download(),
+                                               d_out.download(), ScanKind::exclusive);
+        REQUIRE_MESSAGE(result.ok, result.message);
+    }
+    CHECK(workspace.capacity() > 0);
+}
+
+TEST_CASE("argument checks") {
+    // A real scan first, so that a stub which does nothing cannot pass this case.
+    const auto result = scanlab::test::run_device_scan<Sum<int>>(
+        "lab05::scan", 3000, ScanKind::inclusive,
+        [](const int* in, int* out, int n, ScanKind kind) { lab05::scan<Sum<int>>(in, out, n, kind); });
+    REQUIRE_MESSAGE(result.ok, result.message);
+
+    constexpr int kN = 100;
+    DeviceBuffer<int> in(std::vector<int>(kN, 1));
+    const int poison = scanlab::test::poison_value<int>();
+    DeviceBuffer<int> out(std::vector<int>(kN, poison));
+    const auto inclusive = ScanKind::inclusive;
+    const auto shuffle = lab05::WarpScanVariant::shuffle;
+
+    CHECK_THROWS_AS(lab05::warp_scan_groups<Sum<int>>(in.data(), out.data(), -1, inclusive, shuffle),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(lab05::warp_scan_groups<Sum<int>>(nullptr, out.data(), kN, inclusive, shuffle),
+                    std::invalid_argument);
+    CHECK_THROWS_AS((lab05::block_scan_tiles<Sum<int>, 128, 1>(in.data(), nullptr, kN, inclusive)),
+                    std::invalid_argument);
+    CHECK_THROWS_AS((lab05::block_scan_tiles<Sum<int>, 128, 1>(in.data(), out.data(), -5, inclusive)),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(lab05::scan<Sum<int>>(in.data(), out.data(), -1, inclusive), std::invalid_argument);
+    CHECK_THROWS_AS(lab05::scan<Sum<int>>(nullptr, out.data(), kN, inclusive), std::invalid_argument);
+    CHECK_THROWS_AS(lab05::scan<Sum<int>>(in.data(), nullptr, kN, ScanKind::exclusive),
+                    std::invalid_argument);
+    // n == 0 is an empty scan, not an error, even with null pointers; it must launch nothing.
+    CHECK_NOTHROW(lab05::warp_scan_groups<Sum<int>>(nullptr, nullptr, 0, inclusive, shuffle));
+    CHECK_NOTHROW((lab05::block_scan_tiles<Sum<int>, 128, 1>(nullptr, nullptr, 0, inclusive)));
+    CHECK_NOTHROW(lab05::scan<Sum<int>>(nullptr, nullptr, 0, inclusive));
+    CHECK_NOTHROW(lab05::scan<Sum<int>>(in.data(), out.data(), 0, ScanKind::exclusive));
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> after = out.download();
+    CHECK_MESSAGE(after[0] == poison, "a rejected call or n == 0 must not write any output");
+}

@@ -1,0 +1,191 @@
+// scanlab-trace: records a lab's kernel on the emulator and reports its shared-memory bank
+// conflicts; also summarizes an existing trace file.
+//
+//   scanlab_trace_<flavour> record LAB [--n N] [--variant V] [--blocks all|0,1] [--seed S]
+//                                      [--out FILE.json] [--chrome FILE.json]
+//   scanlab_trace_<flavour> summary FILE.json
+#include <scanlab/trace/analysis.h>
+#include <scanlab/trace/chrome_export.h>
+#include <scanlab/trace/error.h>
+#include <scanlab/trace/reader.h>
+#include <scanlab/trace/trace.h>
+#include <scanlab/trace/writer.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "lab_entry.h"
+#include "simt/options.h"
+#include "simt/trace.h"
+
+namespace scanlab::run {
+std::vector<LabEntry>& lab_entries() {
+    static std::vector<LabEntry> entries;
+    return entries;
+}
+} // namespace scanlab::run
+
+namespace {
+namespace st = scanlab::trace;
+
+int usage() {
+    std::fprintf(stderr,
+                 "usage: scanlab trace LAB [--n N] [--variant V] [--blocks all|0,1,...] "
+                 "[--seed S] [--out FILE.json] [--chrome FILE.json]\n"
+                 "       scanlab trace --summary FILE.json\n");
+    return 2;
+}
+
+const char* kind_name(st::AccessKind k) {
+    return k == st::AccessKind::load ? "load" : k == st::AccessKind::store ? "store" : "atomic";
+}
+
+void print_summary(const st::Trace& trace) {
+    const st::TraceAnalysis a = st::analyze_trace(trace);
+    std::printf("kernel %s, grid (%u,%u,%u), block (%u,%u,%u): %zu warp instructions, %zu steps\n",
+                trace.launch.kernel.c_str(), trace.launch.grid.x, trace.launch.grid.y,
+                trace.launch.grid.z, trace.launch.block.x, trace.launch.block.y,
+                trace.launch.block.z, trace.instructions.size(), trace.steps.size());
+    if (trace.truncated) std::printf("note: %s\n", trace.truncated->message.c_str());
+    std::printf("\nshared-memory bank conflicts (Nsight Compute's definition: wavefronts minus "
+                "the ideal)\n");
+    std::printf("%6s %6s %-28s %10s %10s %10s\n", "step", "block", "ended by", "loads", "stores",
+                "conflicts");
+    for (size_t i = 0; i < trace.steps.size(); ++i) {
+        const st::SharedTotals& t = a.steps[i];
+        std::string ended = "exit";
+        if (const auto& b = trace.steps[i].barrier) {
+            const st::SourceFile& f = trace.sources[b->file];
+            auto slash = f.path.rfind('/');
+            ended = "__syncthreads() " +
+                    (slash == std::string::npos ? f.path : f.path.substr(slash + 1)) + ":" +
+                    std::to_string(b->line);
+        }
+        std::printf("%6zu %6u %-28s %10llu %10llu %10llu\n", i, trace.steps[i].block,
+                    ended.c_str(), static_cast<unsigned long long>(t.load.conflicts),
+                    static_cast<unsigned long long>(t.store.conflicts),
+                    static_cast<unsigned long long>(t.all().conflicts));
+    }
+    const st::SharedTotals& l = a.launch;
+    std::printf("\nlaunch: %llu shared instructions, %llu wavefronts (ideal %llu): %llu load, "
+                "%llu store, %llu atomic conflicts, %llu in all\n",
+                static_cast<unsigned long long>(l.all().instructions),
+                static_cast<unsigned long long>(l.all().wavefronts),
+                static_cast<unsigned long long>(l.all().ideal_wavefronts),
+                static_cast<unsigned long long>(l.load.conflicts),
+                static_cast<unsigned long long>(l.store.conflicts),
+                static_cast<unsigned long long>(l.atomic.conflicts),
+                static_cast<unsigned long long>(l.all().conflicts));
+    // The worst instructions, where to look first.
+    std::vector<std::pair<uint64_t, size_t>> worst;
+    for (size_t i = 0; i < trace.instructions.size(); ++i)
+        if (a.instructions[i] && a.instructions[i]->conflicts > 0)
+            worst.emplace_back(a.instructions[i]->conflicts, i);
+    std::sort(worst.rbegin(), worst.rend());
+    if (!worst.empty()) std::printf("\nworst instructions:\n");
+    for (size_t k = 0; k < worst.size() && k < 5; ++k) {
+        const st::WarpInstruction& w = trace.instructions[worst[k].second];
+        const st::SourceFile& f = trace.sources[w.source.file];
+        std::string text;
+        for (const auto& line : f.lines)
+            if (line.number == w.source.line) text = line.text;
+        text.erase(0, text.find_first_not_of(' '));
+        std::printf("  #%zu %s of '%s' by warp %u in step %u: %llu-way -> %llu conflicts  "
+                    "line %u: %s\n",
+                    worst[k].second, kind_name(w.kind), trace.memory[w.memory].name.c_str(),
+                    w.warp, w.step,
+                    static_cast<unsigned long long>(a.instructions[worst[k].second]->wavefronts),
+                    static_cast<unsigned long long>(worst[k].first), w.source.line, text.c_str());
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    using namespace scanlab::run;
+    try {
+        argc = simt::consume_cli_flags(argc, argv);
+        if (argc < 2) return usage();
+        std::string first = argv[1];
+        if (first == "--summary") {
+            if (argc != 3) return usage();
+            print_summary(st::read_trace_file(argv[2]));
+            return 0;
+        }
+        RecordRequest request;
+        std::string out, chrome;
+        simt::TraceSettings settings;
+        for (int i = 2; i < argc; ++i) {
+            std::string arg = argv[i];
+            auto value = [&]() -> std::string {
+                if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
+                return argv[++i];
+            };
+            if (arg == "--n") request.n = std::stoll(value());
+            else if (arg == "--variant") request.variant = value();
+            else if (arg == "--seed") request.seed = std::stoull(value());
+            else if (arg == "--out") out = value();
+            else if (arg == "--chrome") chrome = value();
+            else if (arg == "--max-instructions") settings.max_instructions = std::stoull(value());
+            else if (arg == "--blocks") {
+                std::string list = value();
+                settings.blocks.clear();
+                if (list != "all") {
+                    std::stringstream s(list);
+                    for (std::string b; std::getline(s, b, ',');)
+                        settings.blocks.push_back(static_cast<unsigned>(std::stoul(b)));
+                }
+            } else {
+                std::fprintf(stderr, "unknown option %s\n", arg.c_str());
+                return usage();
+            }
+        }
+        std::string lab = first.size() == 1 ? "0" + first : first;
+        const LabEntry* entry = nullptr;
+        for (const LabEntry& e : lab_entries())
+            if (e.lab == lab) entry = &e;
+        if (!entry) {
+            std::string known;
+            for (const LabEntry& e : lab_entries()) known += " " + e.lab;
+            std::fprintf(stderr, "scanlab trace: no lab '%s' (labs:%s)\n", first.c_str(),
+                         known.c_str());
+            return 2;
+        }
+        if (out.empty()) out = "lab" + lab + (request.variant.empty() ? "" : "-" + request.variant) +
+                               ".trace.json";
+        simt::start_tracing(settings);
+        std::string what = entry->record(request);
+        std::vector<st::Trace> traces = simt::stop_tracing();
+        std::printf("%s\n", what.c_str());
+        if (traces.empty()) {
+            std::printf("no kernel was launched: nothing to trace\n");
+            return 1;
+        }
+        for (size_t k = 0; k < traces.size(); ++k) {
+            std::string path = out;
+            if (k > 0) {
+                auto dot = path.rfind(".json");
+                path.insert(dot == std::string::npos ? path.size() : dot, "." + std::to_string(k));
+            }
+            std::ofstream file(path);
+            st::write_trace(traces[k], file);
+            if (!file.flush()) throw std::runtime_error("cannot write " + path);
+            std::printf("\ntrace of launch %zu written to %s\n", k + 1, path.c_str());
+            print_summary(traces[k]);
+            if (!chrome.empty() && k == 0) {
+                std::ofstream c(chrome);
+                st::export_chrome_trace(traces[k], c);
+                std::printf("block schedule for Perfetto / chrome://tracing: %s\n", chrome.c_str());
+            }
+        }
+        std::printf("\nsee it: ./scanlab view %s\n", out.c_str());
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "scanlab trace: %s\n", e.what());
+        return 1;
+    }
+}
