@@ -6,7 +6,7 @@
 set -euo pipefail
 
 core=(cmake ninja-build g++ binutils python3 libboost-context-dev doctest-dev
-      nlohmann-json3-dev libcli11-dev libfmt-dev)
+      nlohmann-json3-dev libcli11-dev libfmt-dev python3-jsonschema)
 extra=(libimgui-dev libglfw3-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri
        mesa-utils python3-matplotlib clang libclang-rt-14-dev)
 

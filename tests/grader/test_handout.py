@@ -37,7 +37,13 @@ class Handout(unittest.TestCase):
         for f in files:
             self.assertFalse(f.startswith(("solutions/", "grading/hidden/", "tests/grader/",
                                            "tools/handout/", ".git/", "build")), f)
+
+    def test_no_leaks_in_this_tree(self):
+        """A real check of the repository, like check_stubs: a stub that is a copy of its
+        solution (or any handout file identical to a solution) fails here."""
+        files = make_handout.student_files(support.REPO, [])
         self.assertEqual(make_handout.leak_problems(support.REPO, files, allow_hidden=False), [])
+        self.assertEqual(make_handout.stub_problems(support.REPO), [])
 
     def test_leaks_are_found(self):
         solution = support.REPO / "solutions" / "01_naive" / "naive_scan.cu"
@@ -51,7 +57,9 @@ class Handout(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             tar = Path(tmp) / "h.tar.gz"
             bundle = Path(tmp) / "ag.zip"
-            proc = run("--tar", str(tar), "--gradescope", str(bundle))
+            # --allow-leaks: this test is about the packaging; test_no_leaks_in_this_tree
+            # reports the tree's own state.
+            proc = run("--tar", str(tar), "--gradescope", str(bundle), "--allow-stub-copies")
             self.assertEqual(proc.returncode, 0, proc.stderr)
             import tarfile
             with tarfile.open(tar) as t:

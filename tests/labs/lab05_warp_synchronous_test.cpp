@@ -103,7 +103,8 @@ bool check_sizes(const std::string& what, std::initializer_list<int> sizes, Scan
             const bool faulted = result.message.find("the kernel failed") != std::string::npos;
             const std::string extra =
                 faulted || hint_wrong.empty() ? "" : "\n  lab 05 hint: " + hint_wrong;
-            FAIL_CHECK(result.message + extra);
+            const std::string message = result.message + extra;
+            FAIL_CHECK(message);
             return false;
         }
     }

@@ -119,6 +119,17 @@ def leak_problems(root: Path, files: list[str], allow_hidden: bool) -> list[str]
     return problems
 
 
+def stub_problems(root: Path) -> list[str]:
+    """Lab files that are byte for byte their solution: a stub someone forgot to strip."""
+    problems = []
+    for f in sorted((root / "labs").glob("*/*")):
+        solution = root / "solutions" / f.relative_to(root / "labs")
+        if f.is_file() and solution.is_file() and f.read_bytes() == solution.read_bytes():
+            problems.append(f"labs/{f.relative_to(root / 'labs')} is identical to "
+                            f"solutions/{f.relative_to(root / 'labs')}")
+    return problems
+
+
 def _tar_filter(info: tarfile.TarInfo) -> tarfile.TarInfo:
     info.uid = info.gid = 0
     info.uname = info.gname = "root"
@@ -257,6 +268,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB",
                    help="also leave out these paths (relative globs, repeatable)")
     p.add_argument("--list", action="store_true", help="print the handout's files and stop")
+    p.add_argument("--allow-stub-copies", action="store_true",
+                   help="package even when a lab file is identical to its solution (a lab "
+                        "still being written); other leaks still stop it")
     p.add_argument("--check", action="store_true",
                    help="unpack the handout, build it and run its tests with its own grader "
                         "(every lab must build and run, every test case fail: stubs)")
@@ -278,11 +292,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         print("\n".join(files))
         return 0
-    problems = leak_problems(REPO, files, allow_hidden=False)
-    for f in (REPO / "labs").glob("*/*"):
-        solution = REPO / "solutions" / f.relative_to(REPO / "labs")
-        if f.is_file() and solution.is_file() and f.read_bytes() == solution.read_bytes():
-            problems.append(f"labs/{f.relative_to(REPO / 'labs')} is identical to its solution")
+    stubs = stub_problems(REPO)
+
+    def without_stub_copies(problems: list[str]) -> list[str]:
+        if not args.allow_stub_copies:
+            return problems + [p for p in stubs if p not in problems]
+        copies = {p.split(" is identical")[0] for p in stubs}
+        for p in stubs:
+            say(f"WARNING (--allow-stub-copies): {p}")
+        return [p for p in problems if p.split(" is identical")[0] not in copies]
+
+    problems = without_stub_copies(leak_problems(REPO, files, allow_hidden=False))
     if problems:
         for problem in problems:
             print(f"make_handout: LEAK: {problem}", file=sys.stderr)
@@ -296,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
         say(f"wrote {args.tar} ({args.tar.stat().st_size // 1024} KiB)")
     if args.gradescope:
         bundle_files = gradescope_files(REPO, args.exclude)
-        problems = leak_problems(REPO, bundle_files, allow_hidden=True)
+        problems = without_stub_copies(leak_problems(REPO, bundle_files, allow_hidden=True))
         if problems:
             for problem in problems:
                 print(f"make_handout: LEAK: {problem}", file=sys.stderr)
