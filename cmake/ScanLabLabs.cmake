@@ -1,4 +1,5 @@
-# scanlab_add_lab(NUMBER <NN> NAME <name> SOURCES <files...> TEST <test.cpp>)
+# scanlab_add_lab(NUMBER <NN> NAME <name> SOURCES <files...> TEST <test.cpp>
+#                 [SIMT_TESTS <more tests that need the emulator>])
 #
 # Builds one lab for every backend in SCANLAB_BACKENDS and both flavours:
 #   student   sources from labs/<NN>_<name>/        (the stub, or a student's work)
@@ -26,7 +27,7 @@ set(SCANLAB_SOLUTIONS_DIR "${_scanlab_root}/solutions" CACHE PATH "Folder with t
 set(SCANLAB_LAB_TEST_TIMEOUT 300 CACHE STRING "Seconds before ctest stops one lab's tests")
 
 function(scanlab_add_lab)
-    cmake_parse_arguments(PARSE_ARGV 0 arg "" "NUMBER;NAME;TEST" "SOURCES")
+    cmake_parse_arguments(PARSE_ARGV 0 arg "" "NUMBER;NAME;TEST" "SOURCES;SIMT_TESTS")
     if(arg_UNPARSED_ARGUMENTS)
         message(FATAL_ERROR "scanlab_add_lab: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
     endif()
@@ -87,6 +88,13 @@ function(scanlab_add_lab)
                 list(APPEND labels gpu)
             else()
                 target_compile_definitions(${tests} PRIVATE SCANLAB_BACKEND_SIMT)
+                # Graded tests that need the emulator itself (traces, bank conflicts).
+                foreach(extra IN LISTS arg_SIMT_TESTS)
+                    target_sources(${tests} PRIVATE "${tests_dir}/labs/${extra}")
+                endforeach()
+                if(arg_SIMT_TESTS)
+                    target_link_libraries(${tests} PRIVATE scanlab_trace)
+                endif()
             endif()
 
             add_test(NAME ${lab}.${flavour}.${backend} COMMAND ${tests})

@@ -25,6 +25,8 @@ __global__ void work_efficient_scan_kernel(const typename Op::value_type* in,
     //   3. Up-sweep: for stride = 1, 2, 4, ... while stride < m, the first m / (2 * stride)
     //      threads each combine one pair: right = (2t + 2) * stride - 1, left = right - stride,
     //      tree[right] = Op::apply(tree[left], tree[right]). A barrier before every level.
+    //      (Keep the number of pairs in a second loop variable, halved as stride doubles:
+    //      dividing by a variable is slow on a GPU.)
     //   4. Thread 0 replaces the root, tree[m - 1], by Op::identity().
     //   5. Down-sweep: for stride = m/2, m/4, ..., 1, the same pairs, after a barrier:
     //      the left child gets the parent's value; the right child gets

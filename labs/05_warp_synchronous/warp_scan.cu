@@ -132,6 +132,7 @@ __device__ typename Op::value_type block_exclusive_scan(typename Op::value_type 
     const T inclusive = warp_inclusive_scan<Op>(x);
     // Step 2.
     if (lane == kWarpSize - 1) warp_prefix[warp] = inclusive;
+    const T in_warp = exclusive_from_inclusive<Op>(inclusive); // this thread's prefix in its warp
     __syncthreads();
     // Step 3. Lanes beyond the number of warps scan the identity.
     if (warp == 0) {
@@ -144,7 +145,7 @@ __device__ typename Op::value_type block_exclusive_scan(typename Op::value_type 
     __syncthreads();
     // Step 4. The warp's prefix goes on the LEFT: it comes from lower threads.
     block_total = total;
-    return Op::apply(warp_prefix[warp], exclusive_from_inclusive<Op>(inclusive));
+    return Op::apply(warp_prefix[warp], in_warp);
 }
 
 // =============================================================================================

@@ -71,9 +71,8 @@ __global__ void block_scan_kernel(const typename Op::value_type* in, typename Op
 
     // Up-sweep. Neighbouring threads touch elements 2*stride apart: without padding that is a
     // (2*stride)-way bank conflict, up to 32-way.
-    for (int stride = 1; stride < m; stride *= 2) {
+    for (int stride = 1, pairs = m / 2; pairs > 0; stride *= 2, pairs /= 2) {
         __syncthreads();
-        const int pairs = m / (2 * stride);
         if (t < pairs) {
             const int right = slot<T, kPadded>((2 * t + 2) * stride - 1);
             const int left = slot<T, kPadded>((2 * t + 1) * stride - 1);
@@ -85,9 +84,8 @@ __global__ void block_scan_kernel(const typename Op::value_type* in, typename Op
     if (t == 0) tree[slot<T, kPadded>(m - 1)] = Op::identity();
 
     // Down-sweep: the same pairs, from the root down.
-    for (int stride = m / 2; stride >= 1; stride /= 2) {
+    for (int stride = m / 2, pairs = 1; stride >= 1; stride /= 2, pairs *= 2) {
         __syncthreads();
-        const int pairs = m / (2 * stride);
         if (t < pairs) {
             const int right = slot<T, kPadded>((2 * t + 2) * stride - 1);
             const int left = slot<T, kPadded>((2 * t + 1) * stride - 1);

@@ -41,13 +41,13 @@ __host__ __device__ constexpr int tile_slots() {
 
 // The up-sweep of lab 02/03. Starts with a barrier (so the caller's stores to the tile are
 // visible) and ends with one: afterwards the root, element m - 1, holds the tile's total.
+// `pairs` halves as `stride` doubles, so no thread divides at any level (lab 02's README).
 template <class Op>
 __device__ void up_sweep(typename Op::value_type* tile) {
     const int t = threadIdx.x;
     const int m = 2 * blockDim.x;
-    for (int stride = 1; stride < m; stride *= 2) {
+    for (int stride = 1, pairs = m / 2; pairs > 0; stride *= 2, pairs /= 2) {
         __syncthreads();
-        const int pairs = m / (2 * stride);
         if (t < pairs) {
             const int right = padded_index<typename Op::value_type>((2 * t + 2) * stride - 1);
             const int left = padded_index<typename Op::value_type>((2 * t + 1) * stride - 1);
@@ -86,9 +86,8 @@ __device__ typename Op::value_type block_exclusive_scan(typename Op::value_type*
     __syncthreads(); // everyone has read the total before thread 0 replaces it
     if (t == 0) tile[root] = seed;
 
-    for (int stride = m / 2; stride >= 1; stride /= 2) {
+    for (int stride = m / 2, pairs = 1; stride >= 1; stride /= 2, pairs *= 2) {
         __syncthreads();
-        const int pairs = m / (2 * stride);
         if (t < pairs) {
             const int right = padded_index<T>((2 * t + 2) * stride - 1);
             const int left = padded_index<T>((2 * t + 1) * stride - 1);

@@ -10,7 +10,19 @@
 #include <cstdio>
 #include <exception>
 
+#ifdef SCANLAB_BACKEND_SIMT
+#include "simt/options.h"
+#endif
+
 int main(int argc, char** argv) {
+#ifdef SCANLAB_BACKEND_SIMT
+    try {
+        argc = simt::consume_cli_flags(argc, argv); // --simt-mode=..., see docs/emulator.md
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "%s\n", error.what());
+        return 2;
+    }
+#endif
 #ifdef SCANLAB_BACKEND_CUDA
     int devices = 0;
     const cudaError_t status = cudaGetDeviceCount(&devices);

@@ -420,7 +420,15 @@ std::string Engine::describe_shared(const Block* b, size_t offset) const {
 void Engine::check_shared_access(Thread* me, size_t offset, size_t bytes, AccessKind kind,
                                  const void* site) {
     Block* b = me->block;
-    const SharedAllocation* v = shared_variable_at(b, offset);
+    // Most accesses hit the variable the block's last access hit.
+    const SharedAllocation* v = nullptr;
+    if (b->last_var < b->shared_vars.size() &&
+        offset - b->shared_vars[b->last_var].offset < b->shared_vars[b->last_var].bytes) {
+        v = &b->shared_vars[b->last_var];
+    } else {
+        v = shared_variable_at(b, offset);
+        if (v) b->last_var = static_cast<size_t>(v - b->shared_vars.data());
+    }
     if (!v || offset + bytes > v->offset + v->bytes) [[unlikely]] {
         RuntimeScope scope(me);
         std::ostringstream msg;

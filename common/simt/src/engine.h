@@ -124,6 +124,7 @@ struct Block {
     size_t dynamic_bytes = 0;
     std::vector<SharedAllocation> shared_vars;
     std::vector<ShadowWord> shadow; // one per 4-byte word of shared memory (when checks are on)
+    size_t last_var = 0;            // index in shared_vars of the last variable accessed
     uint32_t barrier_epoch = 1;     // counts completed __syncthreads()
     uintptr_t shared_base() const { return reinterpret_cast<uintptr_t>(shared.get()); }
 };

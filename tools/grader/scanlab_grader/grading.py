@@ -75,6 +75,13 @@ def test_env(ctx: Context, lab_rubric: rubric_mod.LabRubric, home: Path) -> dict
     return env
 
 
+def memory_limit_mb(backend: str, lab_rubric: rubric_mod.LabRubric) -> int:
+    """RLIMIT_AS for a test program. None on the cuda backend: the CUDA driver reserves far more
+    address space than any limit that makes sense (cudaGetDeviceCount then fails with "out of
+    memory"), so a GPU program's memory is bounded by the GPU instead."""
+    return lab_rubric.memory_limit_mb if backend == "simt" else 0
+
+
 def _escape_filter(name: str) -> str:
     """doctest splits filters at commas; a backslash escapes a comma or a backslash."""
     return name.replace("\\", "\\\\").replace(",", "\\,")
@@ -145,7 +152,7 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
         return cwd
 
     def limits(timeout: float) -> procs.Limits:
-        return procs.Limits(timeout_s=timeout, memory_mb=lab_rubric.memory_limit_mb,
+        return procs.Limits(timeout_s=timeout, memory_mb=memory_limit_mb(ctx.backend, lab_rubric),
                             cpu_s=timeout * 2 + 10, user=ctx.run_as)
 
     # 1. What test cases does it have? (its own process, like every run)
@@ -156,6 +163,10 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
                      cwd=cwd, env=test_env(ctx, lab_rubric, cwd), limits=limits(list_timeout),
                      output_path=scratch / "list.out")
     listing, problem = doctest_xml.read_listing(listing_file)
+    if proc.exited and proc.returncode == 77:  # test_main.cpp: cuda backend without a GPU
+        return LabRun("no GPU", "the cuda backend's tests need a GPU and this machine has none "
+                      "(the simt backend runs them on the CPU)" + _output_note(proc),
+                      run_s=time.monotonic() - started)
     if not proc.exited or proc.returncode != 0 or listing is None:
         why = proc.describe(list_timeout) if not proc.exited or proc.returncode != 0 else problem
         return LabRun("test listing failed", f"the test program could not list its test cases: "

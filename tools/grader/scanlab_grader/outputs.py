@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -154,7 +155,8 @@ def table(grade: Grade, width: int = 132) -> str:
             if test.kind == "speed" and not test.passed and test.score == 0:
                 status = "FAILED"
             pts = f"{test.score:6.2f}/{test.max_score:<6.2f}"
-            message = "" if test.passed and test.kind == "test" else _first_line(test.message, width - 74)
+            message = "" if test.passed and test.kind == "test" else _first_line(
+                re.sub(r"^[\w.+-]+:\d+: ", "", test.message.strip()), width - 74)
             out.append(f"  {pts:>15}  {status:<7} {name[:46]:<46} {message}".rstrip())
         if lab.isolated:
             out.append(f"  note: {_first_line(lab.problem, width - 8)}")

@@ -112,8 +112,9 @@ def plan(opts, labs: list[tree.Lab], grade: Grade, say: Progress) -> SpeedPlan |
     return result
 
 
-def _measure(exe: Path, spec, out_json: Path, ctx, lab_rubric, log: Path) -> tuple[dict, str]:
-    from .grading import test_env  # here: grading imports this module
+def _measure(exe: Path, spec, out_json: Path, ctx, lab_rubric, log: Path,
+             backend: str) -> tuple[dict, str]:
+    from .grading import memory_limit_mb, test_env  # here: grading imports this module
 
     cwd = out_json.parent / (out_json.stem + "-cwd")
     cwd.mkdir(parents=True, exist_ok=True)
@@ -123,7 +124,7 @@ def _measure(exe: Path, spec, out_json: Path, ctx, lab_rubric, log: Path) -> tup
                       f"--seed={ctx.seed % 2**32}"],
                      cwd=cwd, env=test_env(ctx, lab_rubric, cwd),
                      limits=procs.Limits(timeout_s=lab_rubric.timeout_s,
-                                         memory_mb=lab_rubric.memory_limit_mb,
+                                         memory_mb=memory_limit_mb(backend, lab_rubric),
                                          user=ctx.run_as),
                      output_path=log)
     try:
@@ -178,7 +179,8 @@ def grade_speed(speed_plan: SpeedPlan, opts, grade: Grade, targets: dict[str, cm
                 data, problem = _measure(exes[flavour], spec,
                                          scratch / f"lab{lab.number}-{flavour}-{round_no}.json",
                                          ctx, lab_rubric,
-                                         ctx.logs / f"lab{lab.number}-speed-{flavour}.log")
+                                         ctx.logs / f"lab{lab.number}-speed-{flavour}.log",
+                                         speed_plan.backend)
                 if problem:
                     who = "the reference solution" if flavour == "solution" else "your code"
                     failure = f"not timed: {who}: {problem}"

@@ -1,0 +1,81 @@
+// scanlab_bench: what every benchmark entry (a lab's host entry point, or a baseline) declares.
+//
+// An entry is one function that enqueues one int32 scan (or a copy) on the legacy default stream,
+// and says which table it belongs to, what its output must equal and the largest n it can do.
+// Each bench/labNN_bench.cpp registers its entries with a static `Register` object, like
+// tools/run; bench/CMakeLists.txt compiles that file only where the lab's solution library exists.
+// The harness (bench/main.cpp) owns the data, the checks and the timing: see docs/benchmarks.md.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace scanlab::bench {
+
+/// Which table an entry is in, and so which sizes it runs and what it is compared with.
+enum class Group {
+    single_block, // one thread block per call (n <= 2048): time per call, a latency measure
+    global,       // any n: throughput, against memcpy and cub::DeviceScan::InclusiveSum
+    segmented,    // any n, random segments: against memcpy and cub::DeviceScan::InclusiveSumByKey
+};
+
+/// What the entry is to the comparison.
+enum class Role {
+    memcpy,   // the copy the fractions of memcpy divide by (one per group)
+    cub,      // the CUB scan the fractions of CUB divide by (one per group)
+    baseline, // another reference point (e.g. CUB ExclusiveSum); not divided by
+    lab,      // a lab's reference solution
+};
+
+/// What out[0..n) must hold after a call, checked at every size.
+enum class Expect {
+    copy,                // out[i] = in[i]
+    inclusive,           // out[i] = in[0] + ... + in[i]
+    exclusive,           // out[i] = in[0] + ... + in[i-1], out[0] = 0
+    segmented_inclusive, // the inclusive sum restarting at every segment head
+};
+
+/// One call's operands: device pointers to n elements each (int64 indices, n up to 2^28).
+struct Operands {
+    const std::int32_t* in = nullptr;
+    std::int32_t* out = nullptr;
+    std::int64_t n = 0;
+    // Segmented group only. A segment starts at element 0 and at every i with heads[i] != 0;
+    // keys[i] is the segment's id (consecutive equal keys form one segment, as CUB's by-key
+    // scans read them). Both describe the same segments.
+    const std::int32_t* keys = nullptr;
+    const std::uint8_t* heads = nullptr;
+    const std::int32_t* heads32 = nullptr; // the same heads as 0/1 int32, for an int-flag API
+};
+
+struct Entry {
+    std::string lab;   // "04"; empty for a baseline
+    std::string name;  // unique id for the CSV and plots, no commas: "lab04.scan_then_propagate"
+    std::string label; // what the tables show: "lab04 scan_then_propagate"
+    Group group = Group::global;
+    Role role = Role::lab;
+    Expect expect = Expect::inclusive;
+    std::int64_t max_n = 0; // the largest n one call takes (sizes above it are skipped)
+    /// Enqueues one call on the legacy default stream (it may also synchronize, as a call that
+    /// frees temporary memory does: that time is part of the call). Throws on a CUDA error.
+    std::function<void(const Operands&)> call;
+    /// Optional, untimed, before the first call at each size: grow persistent temporary storage.
+    std::function<void(std::int64_t n)> prepare = {};
+    /// Optional, after the last size: free what prepare() or the calls kept.
+    std::function<void()> release = {};
+};
+
+std::vector<Entry>& entries();
+
+/// `Register entry{{...}};` at namespace scope adds an entry before main() runs.
+struct Register {
+    explicit Register(Entry entry) { entries().push_back(std::move(entry)); }
+};
+
+/// CUB's version as "major.minor.patch" (from baselines.cu, which nvcc compiles).
+std::string cub_version();
+
+} // namespace scanlab::bench

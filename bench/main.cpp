@@ -1,0 +1,534 @@
+// scanlab_bench: every lab's reference solution against a device-to-device copy and CUB, measured
+// in one run on one GPU. int32 inclusive sums of fresh random data; every size of every entry is
+// checked against a host reference, and a wrong result is reported, never timed or used.
+//
+//   scanlab_bench --out DIR [--seed N] [--batches B] [--min-log2 L] [--max-log2 L]
+//                 [--only lab04,lab05] [--list]
+//
+// Method (docs/benchmarks.md): per entry and size, one checked call on poisoned output; three
+// warm-up calls, which also estimate the time per call; then B batches of K back-to-back calls,
+// each batch between two CUDA events, K chosen so that a batch lasts about 200 us; the time per
+// call is the median over the batches of batch time / K. The calls rotate through several
+// input/output buffer sets, so that a size whose data fits in L2 is not measured from the cache;
+// the outputs of every set the timed calls wrote are checked afterwards.
+#include "bench.h"
+#include "harness.h"
+
+#include <scanlab/cuda_check.h>
+#include <scanlab/device_buffer.h>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <exception>
+#include <filesystem>
+#include <iterator>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace scanlab::bench {
+
+std::vector<Entry>& entries() {
+    static std::vector<Entry> all;
+    return all;
+}
+
+namespace {
+
+// 0xCDCDCDCD = -842150451: below every prefix sum of 2^28 values >= -3, so never a valid output.
+constexpr int kPoisonByte = 0xCD;
+constexpr std::int32_t kPoison = static_cast<std::int32_t>(0xCDCDCDCDu);
+// Values are uniform in [kLowValue, kLowValue + 7]: no prefix of up to 2^28 of them overflows.
+constexpr int kLowValue = -3;
+// Each size's buffer sets span at least this many input + output bytes (about five times the
+// 50 MB L2 of an H100 or H200), so a set is long gone from L2 when the rotation comes back to it.
+constexpr std::int64_t kRotationBytes = std::int64_t(256) << 20;
+constexpr int kMaxSets = 1024;
+constexpr int kWarmupCalls = 3;
+constexpr int kMaxCallsPerBatch = 64;
+constexpr int kMeanSegment = 1024; // segment lengths uniform in [1, 2 * kMeanSegment - 1]
+
+struct Settings {
+    std::filesystem::path out = "bench-out";
+    std::uint64_t seed = 0;
+    int batches = 31;
+    double target_batch_us = 200;
+    int min_log2 = 16, max_log2 = 28;
+    std::vector<std::string> only; // lab entries whose name contains one of these; empty: all
+    bool list = false;
+};
+
+[[noreturn]] void usage(const char* argv0, const std::string& error) {
+    if (!error.empty()) std::fprintf(stderr, "scanlab_bench: %s\n", error.c_str());
+    std::fprintf(stderr,
+                 "usage: %s --out DIR [--seed N] [--batches B] [--min-log2 L] [--max-log2 L]\n"
+                 "       [--only NAME,...] [--list]\n"
+                 "  --out DIR       where results.csv, results.json and tables.md go\n"
+                 "  --batches B     timed batches per entry and size (odd; default 31)\n"
+                 "  --min-log2/--max-log2  sizes 2^L of the global and segmented scans,\n"
+                 "                  every second power of two (default 16 and 28)\n"
+                 "  --only          run only the lab entries whose name contains one of these\n"
+                 "                  (the baselines always run)\n",
+                 argv0);
+    std::exit(2);
+}
+
+Settings parse(int argc, char** argv) {
+    Settings s;
+    s.seed = std::random_device{}();
+    s.seed = (s.seed << 32) ^ std::random_device{}();
+    auto value = [&](int& i) -> std::string {
+        const std::string arg = argv[i];
+        if (const auto eq = arg.find('='); eq != std::string::npos) return arg.substr(eq + 1);
+        if (i + 1 >= argc) usage(argv[0], arg + " needs a value");
+        return argv[++i];
+    };
+    try {
+        for (int i = 1; i < argc; ++i) {
+            const std::string arg = argv[i];
+            const std::string key = arg.substr(0, arg.find('='));
+            if (key == "--out") s.out = value(i);
+            else if (key == "--seed") s.seed = std::stoull(value(i));
+            else if (key == "--batches") s.batches = std::stoi(value(i));
+            else if (key == "--min-log2") s.min_log2 = std::stoi(value(i));
+            else if (key == "--max-log2") s.max_log2 = std::stoi(value(i));
+            else if (key == "--only") {
+                std::stringstream list(value(i));
+                for (std::string item; std::getline(list, item, ',');)
+                    if (!item.empty()) s.only.push_back(item);
+            } else if (key == "--list") s.list = true;
+            else if (key == "--help" || key == "-h") usage(argv[0], "");
+            else usage(argv[0], "unknown argument " + arg);
+        }
+    } catch (const std::logic_error&) { // stoi/stoull: not a number, or out of range
+        usage(argv[0], "a numeric argument is not a number");
+    }
+    if (s.batches < 1) usage(argv[0], "--batches must be at least 1");
+    if (s.batches % 2 == 0) ++s.batches; // an odd count has a middle value
+    if (s.min_log2 < 10 || s.max_log2 > 30 || s.min_log2 > s.max_log2)
+        usage(argv[0], "sizes must satisfy 10 <= min-log2 <= max-log2 <= 30");
+    return s;
+}
+
+// splitmix64: fast and well mixed; std::mt19937_64 would spend seconds on 2^28 values.
+struct Rng {
+    std::uint64_t state;
+    std::uint64_t next() {
+        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+};
+
+/// All the data of the run, made once at the largest size and shared by every size: set k of a
+/// size n is elements [k n, (k + 1) n) of each array.
+struct Pool {
+    std::int64_t elements = 0;
+    std::vector<std::int32_t> in, keys;
+    std::vector<std::uint8_t> heads;
+    DeviceBuffer<std::int32_t> d_in, d_out, d_keys, d_heads32;
+    DeviceBuffer<std::uint8_t> d_heads;
+    std::vector<std::int32_t> staging; // outputs downloaded for the checks
+};
+
+void make_pool(Pool& pool, std::int64_t elements, std::uint64_t seed, bool segmented) {
+    pool.elements = elements;
+    const auto count = static_cast<std::size_t>(elements);
+    Rng rng{seed};
+    pool.in.resize(count);
+    for (std::size_t i = 0; i < count; i += 16) { // 4 random bits per value, 16 per draw
+        std::uint64_t bits = rng.next();
+        for (std::size_t j = i; j < std::min(count, i + 16); ++j, bits >>= 4)
+            pool.in[j] = kLowValue + static_cast<std::int32_t>(bits & 7);
+    }
+    pool.d_in = DeviceBuffer<std::int32_t>(pool.in);
+    pool.d_out = DeviceBuffer<std::int32_t>(count);
+    if (segmented) {
+        // Segment ids: consecutive runs of random length, each a new id.
+        pool.keys.resize(count);
+        pool.heads.assign(count, 0);
+        std::vector<std::int32_t> heads32(count, 0);
+        std::int32_t id = 0;
+        for (std::size_t i = 0; i < count; ++id) {
+            const auto length = 1 + rng.next() % (2 * kMeanSegment - 1);
+            pool.heads[i] = 1;
+            heads32[i] = 1;
+            for (std::size_t end = std::min<std::size_t>(count, i + length); i < end; ++i)
+                pool.keys[i] = id;
+        }
+        pool.d_keys = DeviceBuffer<std::int32_t>(pool.keys);
+        pool.d_heads = DeviceBuffer<std::uint8_t>(pool.heads);
+        pool.d_heads32 = DeviceBuffer<std::int32_t>(heads32);
+    }
+}
+
+/// One size: the sets it rotates through and what an inclusive (or segmented) scan of each set
+/// must give.
+struct Plan {
+    Group group = Group::global;
+    std::int64_t n = 0;
+    int sets = 1;
+    std::vector<std::int32_t> expected; // sets * n: inclusive, or segmented inclusive
+};
+
+Plan make_plan(const Pool& pool, Group group, std::int64_t n) {
+    Plan plan;
+    plan.group = group;
+    plan.n = n;
+    const std::int64_t by_bytes = kRotationBytes / (8 * n); // in + out bytes per set: 8n
+    plan.sets = static_cast<int>(std::clamp<std::int64_t>(by_bytes, 1, kMaxSets));
+    plan.sets = static_cast<int>(std::min<std::int64_t>(plan.sets, pool.elements / n));
+    const auto total = static_cast<std::size_t>(plan.sets * n);
+    plan.expected.resize(total);
+    for (std::size_t start = 0; start < total; start += static_cast<std::size_t>(n)) {
+        std::int32_t running = 0;
+        for (std::size_t i = start; i < start + static_cast<std::size_t>(n); ++i) {
+            if (group == Group::segmented && pool.heads[i]) running = 0;
+            running += pool.in[i];
+            plan.expected[i] = running;
+        }
+    }
+    return plan;
+}
+
+/// Checks out[0, sets * n) (downloaded into pool.staging); empty if right, else where and how.
+std::string check(const Entry& e, Pool& pool, const Plan& plan, int sets) {
+    const auto count = static_cast<std::size_t>(sets * plan.n);
+    if (pool.staging.size() < count) pool.staging.resize(count);
+    SCANLAB_CUDA_CHECK(cudaMemcpy(pool.staging.data(), pool.d_out.data(), count * 4,
+                                  cudaMemcpyDeviceToHost));
+    const std::int32_t* got = pool.staging.data();
+    const std::int32_t* in = pool.in.data();
+    const std::int32_t* ref = plan.expected.data();
+    auto expected = [&](std::size_t i) -> std::int32_t {
+        switch (e.expect) {
+        case Expect::copy: return in[i];
+        case Expect::exclusive: return ref[i] - in[i];
+        case Expect::inclusive:
+        case Expect::segmented_inclusive: break;
+        }
+        return ref[i];
+    };
+    std::size_t wrong = 0, first = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (got[i] != expected(i)) {
+            if (wrong++ == 0) first = i;
+        }
+    }
+    if (wrong == 0) return "";
+    const auto n = static_cast<std::size_t>(plan.n);
+    std::ostringstream s;
+    s << wrong << " of " << count << " outputs wrong; first: set " << first / n << ", index "
+      << first % n << ": expected " << expected(first) << ", got " << got[first];
+    if (got[first] == kPoison) s << " (never written)";
+    return s.str();
+}
+
+/// Events that stamp the boundaries of consecutive batches.
+class Stamps {
+  public:
+    explicit Stamps(int count) : events_(static_cast<std::size_t>(count), nullptr) {
+        for (auto& ev : events_) SCANLAB_CUDA_CHECK(cudaEventCreate(&ev));
+    }
+    Stamps(const Stamps&) = delete;
+    Stamps& operator=(const Stamps&) = delete;
+    ~Stamps() {
+        for (auto ev : events_)
+            if (ev != nullptr) (void)cudaEventDestroy(ev);
+    }
+    void record(int i) { SCANLAB_CUDA_CHECK(cudaEventRecord(events_[std::size_t(i)], 0)); }
+    double us_between(int a, int b) const {
+        SCANLAB_CUDA_CHECK(cudaEventSynchronize(events_[std::size_t(b)]));
+        float ms = 0;
+        SCANLAB_CUDA_CHECK(
+            cudaEventElapsedTime(&ms, events_[std::size_t(a)], events_[std::size_t(b)]));
+        return double(ms) * 1e3;
+    }
+
+  private:
+    std::vector<cudaEvent_t> events_;
+};
+
+Result measure(const Entry& e, Pool& pool, const Plan& plan, const Settings& settings) {
+    Result r;
+    r.entry = &e;
+    r.n = plan.n;
+    r.sets = plan.sets;
+    const std::int64_t n = plan.n;
+    auto operands = [&](std::int64_t call) {
+        const std::int64_t offset = (call % plan.sets) * n;
+        Operands op;
+        op.in = pool.d_in.data() + offset;
+        op.out = pool.d_out.data() + offset;
+        op.n = n;
+        if (plan.group == Group::segmented) {
+            op.keys = pool.d_keys.data() + offset;
+            op.heads = pool.d_heads.data() + offset;
+            op.heads32 = pool.d_heads32.data() + offset;
+        }
+        return op;
+    };
+    auto poison = [&](std::int64_t sets) {
+        SCANLAB_CUDA_CHECK(cudaMemset(pool.d_out.data(), kPoisonByte,
+                                      static_cast<std::size_t>(sets * n) * 4));
+        SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
+    };
+    try {
+        if (e.prepare) e.prepare(n);
+        // 1. One call on poisoned output, checked: a wrong entry is never timed.
+        poison(1);
+        e.call(operands(0));
+        SCANLAB_CUDA_CHECK(cudaGetLastError());
+        SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
+        if (std::string wrong = check(e, pool, plan, 1); !wrong.empty()) {
+            r.status = Status::wrong;
+            r.detail = wrong;
+            return r;
+        }
+        // 2. Warm-up, which also estimates the time of one call.
+        Stamps warm(2);
+        warm.record(0);
+        for (int c = 1; c <= kWarmupCalls; ++c) e.call(operands(c));
+        warm.record(1);
+        const double estimate_us = std::max(warm.us_between(0, 1) / kWarmupCalls, 0.5);
+        r.calls_per_batch = static_cast<int>(std::clamp(
+            std::ceil(settings.target_batch_us / estimate_us), 1.0, double(kMaxCallsPerBatch)));
+        r.batches = settings.batches;
+        // 3. Timed batches on freshly poisoned output, rotating through the sets.
+        const std::int64_t calls = std::int64_t(r.batches) * r.calls_per_batch;
+        const int written = static_cast<int>(std::min<std::int64_t>(calls, plan.sets));
+        poison(written);
+        Stamps stamps(r.batches + 1);
+        std::int64_t call = 0;
+        stamps.record(0);
+        for (int b = 0; b < r.batches; ++b) {
+            for (int k = 0; k < r.calls_per_batch; ++k) e.call(operands(call++));
+            stamps.record(b + 1);
+        }
+        SCANLAB_CUDA_CHECK(cudaGetLastError());
+        SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<double> per_call;
+        for (int b = 0; b < r.batches; ++b)
+            per_call.push_back(stamps.us_between(b, b + 1) / r.calls_per_batch);
+        // 4. Every set the timed calls wrote must hold the right result.
+        if (std::string wrong = check(e, pool, plan, written); !wrong.empty()) {
+            r.status = Status::wrong;
+            r.detail = "after the timed calls: " + wrong;
+            return r;
+        }
+        std::sort(per_call.begin(), per_call.end());
+        r.median_us = per_call[per_call.size() / 2];
+        r.min_us = per_call.front();
+        r.max_us = per_call.back();
+        r.status = Status::ok;
+    } catch (const std::exception& ex) {
+        r.status = Status::error;
+        r.detail = ex.what();
+        (void)cudaGetLastError(); // clear a non-sticky error so that the next entry can run
+    }
+    return r;
+}
+
+std::vector<std::int64_t> sizes_of(Group group, const Settings& s) {
+    std::vector<std::int64_t> sizes;
+    if (group == Group::single_block) {
+        for (std::int64_t n = 256; n <= 2048; n *= 2) sizes.push_back(n);
+    } else {
+        for (int l = s.min_log2; l <= s.max_log2; l += 2) sizes.push_back(std::int64_t(1) << l);
+    }
+    return sizes;
+}
+
+bool selected(const Entry& e, const Settings& s) {
+    if (e.role != Role::lab || s.only.empty()) return true;
+    return std::any_of(s.only.begin(), s.only.end(), [&](const std::string& part) {
+        return e.name.find(part) != std::string::npos;
+    });
+}
+
+int role_rank(Role role) {
+    switch (role) {
+    case Role::memcpy: return 0;
+    case Role::cub: return 1;
+    case Role::baseline: return 2;
+    case Role::lab: return 3;
+    }
+    return 4;
+}
+
+std::string timestamp_utc() {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return text;
+}
+
+// Clocks, temperature and power as nvidia-smi reports them now (it is on every GPU machine with
+// a driver; cudart has no current clocks). Empty if it cannot be run.
+std::vector<std::pair<std::string, std::string>> query_smi(const std::string& pci_bus_id) {
+    static const char* const kFields[] = {"driver_version", "clocks.sm",       "clocks.mem",
+                                          "clocks.max.sm",  "clocks.max.mem",  "temperature.gpu",
+                                          "power.draw",     "clocks_event_reasons.active"};
+    for (const char c : pci_bus_id) // it goes into a shell command: hex digits, ':' and '.' only
+        if (!std::isxdigit(static_cast<unsigned char>(c)) && c != ':' && c != '.') return {};
+    std::string command = "nvidia-smi --format=csv,noheader -i " + pci_bus_id + " --query-gpu=";
+    for (std::size_t i = 0; i < std::size(kFields); ++i)
+        command += std::string(i ? "," : "") + kFields[i];
+    command += " 2>/dev/null";
+    std::string text;
+    if (FILE* pipe = popen(command.c_str(), "r")) {
+        char buffer[512];
+        while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) text += buffer;
+        if (pclose(pipe) != 0) return {};
+    }
+    std::vector<std::pair<std::string, std::string>> values;
+    std::stringstream line(text.substr(0, text.find('\n')));
+    for (std::size_t i = 0; i < std::size(kFields); ++i) {
+        std::string value;
+        if (!std::getline(line, value, ',')) return {};
+        const auto first = value.find_first_not_of(' ');
+        values.emplace_back(kFields[i], first == std::string::npos ? "" : value.substr(first));
+    }
+    return values;
+}
+
+RunInfo describe_device(const Settings& s) {
+    RunInfo info;
+    int device = 0;
+    SCANLAB_CUDA_CHECK(cudaGetDevice(&device));
+    cudaDeviceProp prop{};
+    SCANLAB_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    info.device_name = prop.name;
+    char bus[32] = {};
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, device) == cudaSuccess) info.pci_bus_id = bus;
+    info.cc_major = prop.major;
+    info.cc_minor = prop.minor;
+    info.sm_count = prop.multiProcessorCount;
+    info.l2_bytes = prop.l2CacheSize;
+    info.memory_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
+    info.memory_bus_bits = prop.memoryBusWidth;
+    (void)cudaDeviceGetAttribute(&info.sm_clock_peak_khz, cudaDevAttrClockRate, device);
+    (void)cudaDeviceGetAttribute(&info.memory_clock_peak_khz, cudaDevAttrMemoryClockRate, device);
+    info.peak_bandwidth_gbs =
+        2.0 * info.memory_clock_peak_khz * 1e3 * (info.memory_bus_bits / 8.0) / 1e9;
+    (void)cudaDriverGetVersion(&info.driver_api_version);
+    (void)cudaRuntimeGetVersion(&info.runtime_version);
+    info.cub_version = cub_version();
+    info.timestamp_utc = timestamp_utc();
+    info.seed = s.seed;
+    info.batches = s.batches;
+    info.target_batch_us = s.target_batch_us;
+    info.rotation_bytes = kRotationBytes;
+    info.mean_segment = kMeanSegment;
+    return info;
+}
+
+int run(const Settings& settings) {
+    auto& all = entries();
+    std::stable_sort(all.begin(), all.end(), [](const Entry& a, const Entry& b) {
+        if (a.group != b.group) return a.group < b.group;
+        if (role_rank(a.role) != role_rank(b.role)) return role_rank(a.role) < role_rank(b.role);
+        return a.lab < b.lab; // stable: a lab's entries keep their order in its file
+    });
+    if (settings.list) {
+        for (const Entry& e : all)
+            std::printf("%-14s %-40s %s\n", to_string(e.group), e.name.c_str(), e.label.c_str());
+        return 0;
+    }
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        std::printf("scanlab_bench: no GPU on this machine, nothing to measure\n");
+        return 77;
+    }
+    const auto wall_start = std::chrono::steady_clock::now();
+    RunInfo info = describe_device(settings);
+    std::filesystem::create_directories(settings.out);
+    std::printf("scanlab_bench on %s (%d SMs, L2 %lld MiB), seed %llu, %d batches; output in %s\n",
+                info.device_name.c_str(), info.sm_count,
+                static_cast<long long>(info.l2_bytes >> 20),
+                static_cast<unsigned long long>(settings.seed), settings.batches,
+                settings.out.c_str());
+    std::fflush(stdout);
+
+    // A group runs when a lab is in it (its baselines alone would be a waste of the run); the
+    // global group always runs, since its baselines are the reference for everything else.
+    auto runs = [&](const Entry& e) {
+        if (!selected(e, settings)) return false;
+        if (e.group == Group::global) return true;
+        return std::any_of(all.begin(), all.end(), [&](const Entry& lab) {
+            return lab.group == e.group && lab.role == Role::lab && selected(lab, settings);
+        });
+    };
+    bool any_segmented = false;
+    std::int64_t largest = 2048;
+    for (const Entry& e : all) {
+        if (!runs(e)) continue;
+        any_segmented = any_segmented || e.group == Group::segmented;
+        if (e.group != Group::single_block)
+            largest = std::max(largest, std::min(e.max_n, sizes_of(e.group, settings).back()));
+    }
+    Pool pool;
+    const std::int64_t pool_elements = std::max(largest, kRotationBytes / 8);
+    make_pool(pool, pool_elements, settings.seed, any_segmented);
+
+    std::vector<Result> results;
+    for (const Group group : {Group::single_block, Group::global, Group::segmented}) {
+        for (const std::int64_t n : sizes_of(group, settings)) {
+            std::vector<const Entry*> todo;
+            for (const Entry& e : all)
+                if (e.group == group && n <= e.max_n && runs(e)) todo.push_back(&e);
+            if (todo.empty()) continue;
+            const Plan plan = make_plan(pool, group, n);
+            std::printf("%-13s n = %-6s", to_string(group), format_n(n).c_str());
+            for (const Entry* e : todo) {
+                results.push_back(measure(*e, pool, plan, settings));
+                const Result& r = results.back();
+                if (r.ok()) std::printf(" | %s %.1f us", e->label.c_str(), r.median_us);
+                else std::printf(" | %s %s", e->label.c_str(), to_string(r.status));
+                std::fflush(stdout);
+            }
+            std::printf("\n");
+        }
+    }
+    for (const Entry& e : all)
+        if (e.release && runs(e)) e.release();
+
+    info.smi = query_smi(info.pci_bus_id); // after the run: the clocks the card ran at
+    info.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start)
+                      .count();
+    fill_ratios(results);
+    write_csv(settings.out / "results.csv", results);
+    write_json(settings.out / "results.json", info, results);
+    write_tables_md(settings.out / "tables.md", info, results);
+    print_summary(info, results, settings.out);
+    const bool all_ok =
+        std::all_of(results.begin(), results.end(), [](const Result& r) { return r.ok(); });
+    return all_ok ? 0 : 1;
+}
+
+} // namespace
+} // namespace scanlab::bench
+
+int main(int argc, char** argv) {
+    const auto settings = scanlab::bench::parse(argc, argv);
+    try {
+        return scanlab::bench::run(settings);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "scanlab_bench: %s\n", e.what());
+        return 1;
+    }
+}

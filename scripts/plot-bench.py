@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Plots what scanlab_bench measured (results.csv, results.json in OUT_DIR) as PNGs in OUT_DIR.
+
+    scripts/plot-bench.py OUT_DIR
+
+  throughput.png    GB/s against n for every global and segmented entry, with the copy, CUB and
+                    the memory's peak as reference lines
+  fraction.png      each lab entry's fraction of a device-to-device copy (and CUB's) against n
+  single_block.png  time per call of the single-block labs (01-03) against n
+
+Needs matplotlib (Debian: python3-matplotlib). Rows whose result was wrong have no numbers and
+are left out (results.csv and the run's log say which they are).
+"""
+import argparse
+import csv
+import json
+import math
+import sys
+from pathlib import Path
+
+try:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError:
+    sys.exit("plot-bench.py needs matplotlib (Debian: apt install python3-matplotlib)")
+
+GROUP_TITLES = {
+    "global": "global scan",
+    "segmented": "segmented scan (CUB: InclusiveSumByKey)",
+}
+
+
+def read_results(csv_path):
+    """The rows that were measured correctly, each with its numbers as floats."""
+    rows = []
+    with open(csv_path, newline="") as f:
+        for row in csv.DictReader(f):
+            if row["status"] != "ok":
+                continue
+            for key in ("n", "median_us", "gb_per_s", "elements_per_s"):
+                row[key] = float(row[key])
+            for key in ("frac_memcpy", "frac_cub"):
+                row[key] = float(row[key]) if row[key] not in ("", "null") else math.nan
+            rows.append(row)
+    return rows
+
+
+def series(rows, group):
+    """{entry: (label, role, [(n, row), ...])} for one group, in the order of the CSV."""
+    out = {}
+    for row in rows:
+        if row["group"] != group:
+            continue
+        out.setdefault(row["entry"], (row["label"], row["role"], []))[2].append((row["n"], row))
+    for _, _, points in out.values():
+        points.sort(key=lambda p: p[0])
+    return out
+
+
+def style(role):
+    """How a line looks: the baselines are black or grey, the labs take the colour cycle."""
+    if role == "memcpy":
+        return dict(color="black", linewidth=2.2, linestyle="-")
+    if role == "cub":
+        return dict(color="black", linewidth=1.6, linestyle="--")
+    if role == "baseline":
+        return dict(color="grey", linewidth=1.2, linestyle=":")
+    return dict(linewidth=1.6, marker="o", markersize=4)
+
+
+def log2_axis(ax, ns):
+    ax.set_xscale("log", base=2)
+    ticks = sorted(set(ns))
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([f"$2^{{{int(round(math.log2(n)))}}}$" for n in ticks])
+    ax.set_xlabel("n (int32 elements)")
+    ax.grid(True, which="major", alpha=0.3)
+
+
+def caption(info):
+    if not info:
+        return "scanlab_bench"
+    device = info.get("device", {})
+    return f"{device.get('name', '?')}, CUB {device.get('cub_version', '?')}, " \
+           f"{info.get('timestamp_utc', '')}"
+
+
+def plot_throughput(rows, info, path):
+    groups = [g for g in ("global", "segmented") if series(rows, g)]
+    if not groups:
+        return False
+    fig, axes = plt.subplots(1, len(groups), figsize=(7.5 * len(groups), 5.2), squeeze=False)
+    peak = (info or {}).get("device", {}).get("peak_bandwidth_gb_per_s")
+    for ax, group in zip(axes[0], groups):
+        lines = series(rows, group)
+        ns = []
+        for label, role, points in lines.values():
+            ns += [n for n, _ in points]
+            ax.plot([n for n, _ in points], [r["gb_per_s"] for _, r in points], label=label,
+                    **style(role))
+        if group == "segmented":  # the copy of the same values, measured in the global group
+            copy = [l for l in series(rows, "global").values() if l[1] == "memcpy"]
+            for label, role, points in copy:
+                ax.plot([n for n, _ in points], [r["gb_per_s"] for _, r in points],
+                        label=label, **style(role))
+        if peak:
+            ax.axhline(peak, color="tab:red", linewidth=0.8, linestyle="-.",
+                       label=f"peak memory bandwidth {peak:.0f} GB/s")
+        log2_axis(ax, ns)
+        ax.set_ylim(bottom=0)
+        ax.set_ylabel("GB/s (n reads + n writes of 4 bytes)")
+        ax.set_title(GROUP_TITLES[group])
+        ax.legend(fontsize=8, loc="upper left")
+    fig.suptitle(caption(info), fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+def plot_fraction(rows, info, path):
+    fig, ax = plt.subplots(figsize=(8.5, 5.2))
+    ns, drawn = [], False
+    for group in ("global", "segmented"):
+        for label, role, points in series(rows, group).values():
+            if role == "memcpy":
+                continue
+            xs = [n for n, r in points if not math.isnan(r["frac_memcpy"])]
+            ys = [r["frac_memcpy"] for n, r in points if not math.isnan(r["frac_memcpy"])]
+            if not xs:
+                continue
+            ns += xs
+            name = label + (" (segmented)" if group == "segmented" and role == "lab" else "")
+            ax.plot(xs, ys, label=name, **style(role))
+            drawn = True
+    if not drawn:
+        plt.close(fig)
+        return False
+    ax.axhline(1.0, color="black", linewidth=2.2, label="memcpy d2d (same bytes)")
+    log2_axis(ax, ns)
+    ax.set_ylim(0, 1.15)
+    ax.set_ylabel("fraction of a device-to-device copy (copy time / scan time)")
+    ax.set_title("how close each scan gets to the copy of the same array")
+    ax.legend(fontsize=8, loc="lower right")
+    fig.suptitle(caption(info), fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+def plot_single_block(rows, info, path):
+    lines = series(rows, "single_block")
+    if not lines:
+        return False
+    fig, ax = plt.subplots(figsize=(7.5, 5.2))
+    ns = []
+    for label, role, points in lines.values():
+        ns += [n for n, _ in points]
+        ax.plot([n for n, _ in points], [r["median_us"] for _, r in points], label=label,
+                **style(role))
+    log2_axis(ax, ns)
+    ax.set_ylim(bottom=0)
+    ax.set_ylabel("time per call (µs, back-to-back calls)")
+    ax.set_title("single-block scans: one call, one thread block")
+    ax.legend(fontsize=8, loc="upper left")
+    fig.suptitle(caption(info), fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out_dir", type=Path, help="the folder scanlab_bench --out wrote")
+    args = parser.parse_args()
+    csv_path = args.out_dir / "results.csv"
+    if not csv_path.is_file():
+        sys.exit(f"plot-bench.py: no {csv_path} (run scanlab_bench --out {args.out_dir} first)")
+    rows = read_results(csv_path)
+    info = None
+    json_path = args.out_dir / "results.json"
+    if json_path.is_file():
+        with open(json_path) as f:
+            info = json.load(f)
+    made = []
+    for name, plot in (("throughput.png", plot_throughput), ("fraction.png", plot_fraction),
+                       ("single_block.png", plot_single_block)):
+        if plot(rows, info, args.out_dir / name):
+            made.append(name)
+    print(f"plot-bench.py: wrote {', '.join(made) if made else 'nothing'} in {args.out_dir}")
+
+
+if __name__ == "__main__":
+    main()

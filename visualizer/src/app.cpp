@@ -1,0 +1,403 @@
+#include "app.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+#include <GLFW/glfw3.h>
+#include <imgui_stdlib.h>
+
+#include "details_panel.h"
+#include "help_panel.h"
+#include "legend_panel.h"
+#include "palette.h"
+#include "scanlab/trace/names.h"
+#include "trace_text.h"
+
+namespace scanlab::view {
+
+namespace {
+
+constexpr float kSidePanelWidth = 400.0f;
+
+const char* view_name(ViewKind view) {
+    switch (view) {
+    case ViewKind::array: return "Array";
+    case ViewKind::bank: return "Banks";
+    case ViewKind::timeline: return "Timeline";
+    }
+    return "?";
+}
+
+std::string dims(const trace::Dim3& d) {
+    if (d.y == 1 && d.z == 1) return std::to_string(d.x);
+    return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) +
+           ")";
+}
+
+bool pressed(int key) { return ImGui::IsKeyPressed(key, true); }
+
+} // namespace
+
+void App::open(const std::filesystem::path& path) {
+    path_box_ = path.string();
+    playback_.pause();
+    loader_.start(path);
+}
+
+bool App::open_now(const std::filesystem::path& path) {
+    path_box_ = path.string();
+    adopt(load_trace_result(path));
+    return error_.empty();
+}
+
+void App::drop(const std::vector<std::string>& paths) {
+    if (!paths.empty()) open(paths.front());
+}
+
+void App::adopt(LoadResult result) {
+    if (!result.trace) {
+        error_ = "Cannot open " + result.path.string() + ": " + result.error;
+        return;
+    }
+    error_.clear();
+    loaded_ = std::move(result.trace);
+    selection_ = Selection{.view = selection_.view, .colour_by_warp = selection_.colour_by_warp};
+    playback_.pause();
+    if (!loaded_->index.blocks().empty()) selection_.cursor = cursor_end(*block());
+    array_.canvas().reset();
+    bank_.canvas().reset();
+    timeline_.canvas().reset();
+}
+
+const BlockIndex* App::block() const {
+    if (!loaded_ || loaded_->index.blocks().empty()) return nullptr;
+    return &loaded_->index.block(selection_.block);
+}
+
+void App::update(double seconds) {
+    if (auto result = loader_.poll()) adopt(std::move(*result));
+    if (const BlockIndex* b = block()) playback_.advance(*b, selection_.cursor, seconds);
+}
+
+void App::next(bool by_step) {
+    playback_.pause();
+    if (const BlockIndex* b = block())
+        selection_.cursor = by_step ? next_step(*b, selection_.cursor)
+                                    : next_instruction(*b, selection_.cursor);
+}
+
+void App::previous(bool by_step) {
+    playback_.pause();
+    if (const BlockIndex* b = block())
+        selection_.cursor = by_step ? previous_step(*b, selection_.cursor)
+                                    : previous_instruction(*b, selection_.cursor);
+}
+
+void App::home() {
+    playback_.pause();
+    if (const BlockIndex* b = block()) selection_.cursor = cursor_start(*b);
+}
+
+void App::end() {
+    playback_.pause();
+    if (const BlockIndex* b = block()) selection_.cursor = cursor_end(*b);
+}
+
+void App::select_block(std::uint32_t position) {
+    if (!loaded_ || position >= loaded_->index.blocks().size() || position == selection_.block)
+        return;
+    // Keep the place in time: the new block's instructions up to the current time.
+    std::uint64_t time = 0;
+    const BlockIndex& old = *block();
+    if (selection_.cursor.instruction() >= 0)
+        time = loaded_->trace
+                   .instructions[old.instructions[static_cast<std::size_t>(
+                       selection_.cursor.instruction())]]
+                   .time;
+    const bool was_at_end = at_end(old, selection_.cursor);
+    selection_.block = position;
+    const BlockIndex& now = *block();
+    if (was_at_end) {
+        selection_.cursor = cursor_end(now);
+        return;
+    }
+    std::uint32_t done = 0;
+    while (done < now.instruction_count() &&
+           loaded_->trace.instructions[now.instructions[done]].time <= time)
+        ++done;
+    selection_.cursor = cursor_with_done(now, done);
+}
+
+void App::show(ViewKind view) {
+    selection_.view = view;
+    select_tab_ = true;
+}
+
+Canvas& App::canvas(ViewKind view) {
+    switch (view) {
+    case ViewKind::array: return array_.canvas();
+    case ViewKind::bank: return bank_.canvas();
+    case ViewKind::timeline: return timeline_.canvas();
+    }
+    return array_.canvas();
+}
+
+void App::zoom(float factor) { canvas(selection_.view).zoom_by(factor); }
+
+void App::fit() { canvas(selection_.view).reset(); }
+
+void App::handle_shortcuts() {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.KeyCtrl && pressed(GLFW_KEY_O)) focus_path_box_ = true;
+    if (io.WantTextInput || io.KeyCtrl || io.KeyAlt) return;
+    if (pressed(GLFW_KEY_H) || pressed(GLFW_KEY_F1)) show_help_ = !show_help_;
+    if (pressed(GLFW_KEY_L)) show_legend_ = !show_legend_;
+    if (!loaded_) return;
+    if (pressed(GLFW_KEY_SPACE)) playback_.toggle();
+    if (pressed(GLFW_KEY_RIGHT)) next(io.KeyShift);
+    if (pressed(GLFW_KEY_LEFT)) previous(io.KeyShift);
+    if (pressed(GLFW_KEY_HOME)) home();
+    if (pressed(GLFW_KEY_END)) end();
+    if (pressed(GLFW_KEY_UP) && selection_.block > 0) select_block(selection_.block - 1);
+    if (pressed(GLFW_KEY_DOWN)) select_block(selection_.block + 1);
+    if (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD)) zoom(1.25f);
+    if (pressed(GLFW_KEY_MINUS) || pressed(GLFW_KEY_KP_SUBTRACT)) zoom(0.8f);
+    if (pressed(GLFW_KEY_0) || pressed(GLFW_KEY_KP_0)) fit();
+    if (pressed(GLFW_KEY_1)) show(ViewKind::array);
+    if (pressed(GLFW_KEY_2)) show(ViewKind::bank);
+    if (pressed(GLFW_KEY_3)) show(ViewKind::timeline);
+    if (pressed(GLFW_KEY_W)) selection_.colour_by_warp = !selection_.colour_by_warp;
+    if (pressed(GLFW_KEY_LEFT_BRACKET)) playback_.speed = std::max(0.25f, playback_.speed / 2);
+    if (pressed(GLFW_KEY_RIGHT_BRACKET)) playback_.speed = std::min(4096.0f, playback_.speed * 2);
+}
+
+void App::draw() {
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(viewport->WorkPos);
+    ImGui::SetNextWindowSize(viewport->WorkSize);
+    ImGui::Begin("Scan Lab trace viewer", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
+    handle_shortcuts();
+    draw_top_bar();
+    draw_error_banner();
+    if (loaded_ && block()) {
+        draw_summary();
+        draw_controls();
+        const ImVec2 area = ImGui::GetContentRegionAvail();
+        const float side = std::min(kSidePanelWidth, area.x * 0.4f);
+        draw_views({area.x - side - 8, area.y});
+        ImGui::SameLine();
+        draw_side_panel({side, area.y});
+    } else if (loaded_) {
+        draw_summary();
+        ImGui::TextDisabled("This trace recorded no block's steps or instructions.");
+    } else if (!loader_.busy()) {
+        ImGui::Spacing();
+        ImGui::TextWrapped("Drop a trace file (*.trace.json) on this window, or type its path "
+                           "above and press Enter. Record one from any CUDA program built with "
+                           "simtcc: SIMT_TRACE=out.trace.json ./program. Press H for help.");
+    }
+    ImGui::End();
+    if (show_help_) draw_help(&show_help_);
+}
+
+void App::draw_top_bar() {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Trace");
+    ImGui::SameLine();
+    if (focus_path_box_) {
+        ImGui::SetKeyboardFocusHere();
+        focus_path_box_ = false;
+    }
+    ImGui::SetNextItemWidth(std::max(200.0f, ImGui::GetContentRegionAvail().x - 330));
+    const bool entered = ImGui::InputTextWithHint("##path", "path to a .trace.json file", &path_box_,
+                                                  ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SameLine();
+    if ((ImGui::Button("Open") || entered) && !path_box_.empty()) open(path_box_);
+    ImGui::SameLine();
+    if (loader_.busy()) {
+        const char* dots[] = {".", "..", "..."};
+        ImGui::TextColored(ImColor(palette::kHighlight.u32()), "reading%s",
+                           dots[static_cast<int>(ImGui::GetTime() * 3) % 3]);
+    } else {
+        ImGui::TextDisabled("(or drop a file here)");
+    }
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - 60);
+    if (ImGui::Button("Help")) show_help_ = !show_help_;
+}
+
+void App::draw_error_banner() {
+    if (error_.empty()) return;
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, ImColor(palette::kErrorBackground.u32()).Value);
+    const float height = ImGui::GetTextLineHeightWithSpacing() * 3 + 12;
+    ImGui::BeginChild("error", {0, height}, true);
+    ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - 80);
+    ImGui::TextUnformatted(error_.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::SameLine(ImGui::GetContentRegionAvail().x - 70);
+    if (ImGui::Button("Dismiss")) error_.clear();
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+}
+
+void App::draw_summary() {
+    const trace::Trace& trace = loaded_->trace;
+    const trace::LaunchInfo& launch = trace.launch;
+    ImGui::Text("%s  <<<%s, %s>>>  %s, %s, seed %llu", launch.kernel.c_str(),
+                dims(launch.grid).c_str(), dims(launch.block).c_str(),
+                std::string(trace::to_string(launch.mode)).c_str(),
+                std::string(trace::to_string(launch.dispatch)).c_str(),
+                static_cast<unsigned long long>(launch.seed));
+    ImGui::SameLine();
+    ImGui::TextDisabled("| %zu block%s recorded, %s warp instructions, %llu shared conflicts",
+                        loaded_->index.blocks().size(),
+                        loaded_->index.blocks().size() == 1 ? "" : "s",
+                        compact_count(trace.instructions.size()).c_str(),
+                        static_cast<unsigned long long>(loaded_->analysis.launch.all().conflicts));
+    if (trace.truncated)
+        ImGui::TextColored(ImColor(palette::kFlagA.u32()), "Truncated (%s = %llu): %s",
+                           std::string(trace::to_string(trace.truncated->limit)).c_str(),
+                           static_cast<unsigned long long>(trace.truncated->value),
+                           trace.truncated->message.c_str());
+}
+
+void App::draw_controls() {
+    const BlockIndex& b = *block();
+    if (ImGui::Button("|<")) home();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("start (Home)");
+    ImGui::SameLine();
+    if (ImGui::Button("<<")) previous(true);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("previous step (Shift+Left)");
+    ImGui::SameLine();
+    if (ImGui::Button("<")) previous(false);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("previous instruction (Left)");
+    ImGui::SameLine();
+    if (ImGui::Button(playback_.playing() ? "Pause" : "Play", {56, 0})) {
+        if (!playback_.playing() && at_end(b, selection_.cursor)) home();
+        playback_.toggle();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("play / pause (Space)");
+    ImGui::SameLine();
+    if (ImGui::Button(">")) next(false);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("next instruction (Right)");
+    ImGui::SameLine();
+    if (ImGui::Button(">>")) next(true);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("next step (Shift+Right)");
+    ImGui::SameLine();
+    if (ImGui::Button(">|")) end();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("end (End)");
+    ImGui::SameLine();
+    int done = static_cast<int>(selection_.cursor.done);
+    ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - 620, 120.0f, 600.0f));
+    char format[64];
+    std::snprintf(format, sizeof format, "%%d / %u done, step %u", b.instruction_count(),
+                  selection_.cursor.step);
+    if (ImGui::SliderInt("##scrub", &done, 0, static_cast<int>(b.instruction_count()), format)) {
+        playback_.pause();
+        selection_.cursor = cursor_with_done(b, static_cast<std::uint32_t>(done));
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(110);
+    ImGui::SliderFloat("##speed", &playback_.speed, 0.25f, 4096.0f, "%.1f / s",
+                       ImGuiSliderFlags_Logarithmic);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("playback speed ([ and ])");
+    ImGui::SameLine();
+    int unit = playback_.unit == PlayUnit::instruction ? 0 : 1;
+    ImGui::SetNextItemWidth(110);
+    if (ImGui::Combo("##unit", &unit, "instructions\0steps\0"))
+        playback_.unit = unit == 0 ? PlayUnit::instruction : PlayUnit::step;
+    ImGui::SameLine();
+    int shown_block = static_cast<int>(b.block);
+    ImGui::SetNextItemWidth(100);
+    if (ImGui::InputInt("Block", &shown_block, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue) ||
+        (ImGui::IsItemDeactivatedAfterEdit())) {
+        // The recorded block nearest to the one asked for.
+        const auto& blocks = loaded_->index.blocks();
+        auto it = std::lower_bound(blocks.begin(), blocks.end(), shown_block,
+                                   [](const BlockIndex& x, int v) { return static_cast<int>(x.block) < v; });
+        if (it == blocks.end()) --it;
+        select_block(static_cast<std::uint32_t>(it - blocks.begin()));
+    }
+    ImGui::SameLine();
+    ImGui::Checkbox("by warp", &selection_.colour_by_warp);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("colour by warp instead of thread (W)");
+}
+
+void App::draw_views(ImVec2 size) {
+    ImGui::BeginChild("views", size);
+    if (ImGui::BeginTabBar("view-tabs")) {
+        for (ViewKind view : {ViewKind::array, ViewKind::bank, ViewKind::timeline}) {
+            const ImGuiTabItemFlags flags =
+                select_tab_ && selection_.view == view ? ImGuiTabItemFlags_SetSelected : 0;
+            if (ImGui::BeginTabItem(view_name(view), nullptr, flags)) {
+                if (!select_tab_) selection_.view = view;
+                if (view == ViewKind::array) array_.draw_controls(*loaded_, selection_);
+                if (view == ViewKind::timeline) {
+                    ImGui::TextDisabled("%u rows (%s), %zu waits, %zu tiles with flags",
+                                        loaded_->timeline.row_count(),
+                                        loaded_->timeline.rows_are_slots() ? "resident slots"
+                                                                           : "blocks",
+                                        loaded_->timeline.waits().size(),
+                                        loaded_->timeline.tiles().size());
+                }
+                draw_view(view, ImGui::GetContentRegionAvail());
+                ImGui::EndTabItem();
+            }
+        }
+        select_tab_ = false;
+        ImGui::EndTabBar();
+    }
+    ImGui::EndChild();
+}
+
+void App::draw_view(ViewKind view, ImVec2 size) {
+    switch (view) {
+    case ViewKind::array: array_.draw(*loaded_, selection_, size); break;
+    case ViewKind::bank: bank_.draw(*loaded_, selection_, size); break;
+    case ViewKind::timeline: timeline_.draw(*loaded_, selection_, size); break;
+    }
+}
+
+void App::draw_side_panel(ImVec2 size) {
+    ImGui::BeginChild("side", size);
+    if (ImGui::CollapsingHeader("Position", ImGuiTreeNodeFlags_DefaultOpen))
+        draw_details(*loaded_, selection_);
+    const float legend_height = show_legend_ ? 330.0f : 0.0f;
+    if (ImGui::CollapsingHeader("Source", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::BeginChild("source", {0, std::max(120.0f, ImGui::GetContentRegionAvail().y -
+                                                             legend_height - 30)},
+                          true, ImGuiWindowFlags_HorizontalScrollbar);
+        source_.draw(*loaded_, selection_);
+        ImGui::EndChild();
+    }
+    if (show_legend_ && ImGui::CollapsingHeader("Legend", ImGuiTreeNodeFlags_DefaultOpen))
+        draw_legend(selection_);
+    ImGui::EndChild();
+}
+
+void App::draw_picture(ImVec2 size) {
+    ImGui::SetNextWindowPos({0, 0});
+    ImGui::SetNextWindowSize(size);
+    ImGui::Begin("picture", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                     ImGuiWindowFlags_NoSavedSettings);
+    draw_error_banner();
+    if (loaded_ && block()) {
+        const trace::Trace& trace = loaded_->trace;
+        const BlockIndex& b = *block();
+        std::string caption = trace.launch.kernel + "  <<<" + dims(trace.launch.grid) + ", " +
+                              dims(trace.launch.block) + ">>>   block " + std::to_string(b.block) +
+                              ", step " + std::to_string(selection_.cursor.step) + " of " +
+                              std::to_string(b.step_count());
+        if (selection_.view == ViewKind::array && selection_.object)
+            caption += ",  " + object_label(trace.memory[*selection_.object]);
+        ImGui::TextUnformatted(caption.c_str());
+        draw_view(selection_.view, ImGui::GetContentRegionAvail());
+    }
+    ImGui::End();
+}
+
+} // namespace scanlab::view

@@ -1,0 +1,101 @@
+#include "benchmark.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+
+#include <GL/gl.h>
+
+#include "app.h"
+#include "gl_window.h"
+#include "start_position.h"
+#include "trace_text.h"
+
+namespace scanlab::view {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double milliseconds(Clock::duration d) {
+    return std::chrono::duration<double, std::milli>(d).count();
+}
+} // namespace
+
+int run_benchmark(const Options& options) {
+    try {
+        GlWindow window(WindowSettings{.width = options.width,
+                                       .height = options.height,
+                                       .visible = true,
+                                       .vsync = false,
+                                       .title = "scanlab-view (benchmark)"});
+        App app;
+        const auto load_start = Clock::now();
+        if (!app.open_now(options.trace)) {
+            std::fprintf(stderr, "scanlab-view: %s\n", app.error().c_str());
+            return 3;
+        }
+        const double load_ms = milliseconds(Clock::now() - load_start);
+        const std::string problem = apply_start_position(app, options);
+        if (!problem.empty()) {
+            std::fprintf(stderr, "scanlab-view: %s\n", problem.c_str());
+            return 2;
+        }
+        const LoadedTrace& loaded = *app.loaded();
+        std::uint64_t lanes = 0;
+        for (const auto& i : loaded.trace.instructions) lanes += i.lanes.size();
+        const BlockIndex& block = loaded.index.block(app.selection().block);
+        std::printf("trace: %s warp instructions, %s lanes, %zu steps, %zu blocks recorded\n",
+                    compact_count(loaded.trace.instructions.size()).c_str(),
+                    compact_count(lanes).c_str(), loaded.trace.steps.size(),
+                    loaded.index.blocks().size());
+        std::printf("load (read, validate, analyse, index): %.0f ms\n", load_ms);
+        std::printf("block %u: %u steps, %u instructions; window %dx%d, %d frames per view\n",
+                    block.block, block.step_count(), block.instruction_count(), options.width,
+                    options.height, options.benchmark_frames);
+        for (ViewKind view : {ViewKind::array, ViewKind::bank, ViewKind::timeline}) {
+            app.show(view);
+            // The first frame of a view builds its model (the array view's cells and arrows).
+            const auto first_start = Clock::now();
+            for (int k = 0; k < 2; ++k) {
+                window.process_events(true);
+                window.begin_frame();
+                app.draw();
+                window.end_frame(true);
+            }
+            glFinish();
+            const double first_ms = milliseconds(Clock::now() - first_start);
+            app.end();
+            for (int k = 0; k < 20; ++k) app.previous(false);
+            double total = 0;
+            double worst = 0;
+            for (int frame = 0; frame < options.benchmark_frames; ++frame) {
+                const auto start = Clock::now();
+                window.process_events(true);
+                if (at_end(block, app.selection().cursor))
+                    app.home();
+                else
+                    app.next(false);
+                app.update(0.0);
+                window.begin_frame();
+                app.draw();
+                window.end_frame(true);
+                glFinish();
+                const double ms = milliseconds(Clock::now() - start);
+                total += ms;
+                worst = std::max(worst, ms);
+            }
+            const char* name = view == ViewKind::array  ? "array"
+                               : view == ViewKind::bank ? "bank"
+                                                        : "timeline";
+            std::printf("%-8s first 2 frames %.1f ms; then mean %.2f ms, max %.2f ms per frame\n",
+                        name, first_ms, total / options.benchmark_frames, worst);
+        }
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "scanlab-view: %s\n", e.what());
+        return 4;
+    }
+}
+
+} // namespace scanlab::view

@@ -1,0 +1,69 @@
+#include "details_panel.h"
+
+#include <string>
+
+#include <imgui.h>
+
+#include "palette.h"
+#include "scanlab/trace/names.h"
+#include "trace_text.h"
+
+namespace scanlab::view {
+
+void draw_details(const LoadedTrace& loaded, const Selection& selection) {
+    const trace::Trace& trace = loaded.trace;
+    const BlockIndex& block = loaded.index.block(selection.block);
+    const Cursor cursor = selection.cursor;
+
+    ImGui::Text("Block %u: step %u of %u, instruction %u of %u", block.block, cursor.step,
+                block.step_count(), cursor.done, block.instruction_count());
+    if (block.step_count() > 0) {
+        const std::uint32_t global_step = block.steps[cursor.step];
+        const auto& step = trace.steps[global_step];
+        if (step.barrier)
+            ImGui::TextDisabled("step %u ends at the __syncthreads() on %s", cursor.step,
+                                location_label(trace, *step.barrier).c_str());
+        else
+            ImGui::TextDisabled("step %u ends when the block exits", cursor.step);
+        const auto& totals = loaded.analysis.steps[global_step];
+        if (totals.all().instructions > 0)
+            ImGui::TextDisabled("shared memory in this step: %llu instructions, %llu conflicts",
+                                static_cast<unsigned long long>(totals.all().instructions),
+                                static_cast<unsigned long long>(totals.all().conflicts));
+    }
+    ImGui::Separator();
+    if (cursor.instruction() < 0) {
+        ImGui::TextDisabled("No instruction executed yet (press Right).");
+        return;
+    }
+    const std::uint64_t global = block.instructions[static_cast<std::size_t>(cursor.instruction())];
+    const auto& instruction = trace.instructions[global];
+    ImGui::Text("Instruction #%llu at time %llu, warp %u", static_cast<unsigned long long>(global),
+                static_cast<unsigned long long>(instruction.time), instruction.warp);
+    ImGui::Text("%s %s, %u B per lane, %zu lane%s",
+                std::string(trace::to_string(instruction.kind)).c_str(),
+                object_label(trace.memory[instruction.memory]).c_str(), instruction.width,
+                instruction.lanes.size(), instruction.lanes.size() == 1 ? "" : "s");
+    ImGui::TextWrapped("%s: %s", location_label(trace, instruction.source).c_str(),
+                       source_line_text(trace, instruction.source).c_str());
+    if (const auto& conflicts = loaded.analysis.instructions[global]) {
+        if (conflicts->conflicts == 0)
+            ImGui::Text("banks: %u wavefront%s, no conflict", conflicts->wavefronts,
+                        conflicts->wavefronts == 1 ? "" : "s");
+        else
+            ImGui::TextColored(ImColor(palette::kHeatHot.u32()),
+                               "banks: %u wavefronts (ideal %u), %u conflicts",
+                               conflicts->wavefronts, conflicts->ideal_wavefronts,
+                               conflicts->conflicts);
+    }
+    if (!instruction.lanes.empty()) {
+        const auto& lane = instruction.lanes.front();
+        ImGui::TextDisabled("lane %u (thread %u): offset %llu, value %s", lane.lane, lane.thread,
+                            static_cast<unsigned long long>(lane.offset),
+                            trace::format_value(instruction.value_type, instruction.width,
+                                                lane.value)
+                                .c_str());
+    }
+}
+
+} // namespace scanlab::view

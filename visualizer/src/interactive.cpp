@@ -1,0 +1,48 @@
+#include "interactive.h"
+
+#include <cstdio>
+#include <exception>
+
+#include <GLFW/glfw3.h>
+
+#include "app.h"
+#include "gl_window.h"
+#include "start_position.h"
+
+namespace scanlab::view {
+
+int run_window(const Options& options) {
+    try {
+        GlWindow window(WindowSettings{});
+        App app;
+        bool position_pending = false;
+        if (!options.trace.empty()) {
+            app.open(options.trace);
+            position_pending = true;
+        }
+        double last = glfwGetTime();
+        while (!window.should_close()) {
+            window.process_events(app.playback().playing() || app.loading());
+            app.drop(window.take_dropped_paths());
+            const double now = glfwGetTime();
+            app.update(now - last);
+            last = now;
+            if (position_pending && !app.loading()) {
+                position_pending = false;
+                if (app.loaded()) {
+                    const std::string problem = apply_start_position(app, options);
+                    if (!problem.empty()) std::fprintf(stderr, "scanlab-view: %s\n", problem.c_str());
+                }
+            }
+            window.begin_frame();
+            app.draw();
+            window.end_frame(true);
+        }
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "scanlab-view: %s\n", e.what());
+        return 4;
+    }
+}
+
+} // namespace scanlab::view

@@ -1,0 +1,35 @@
+#pragma once
+
+// A trace as the viewer holds it: the document, its bank analysis, and the per-block and
+// schedule indices, all built once when the file is read.
+
+#include <filesystem>
+#include <memory>
+
+#include "scanlab/trace/analysis.h"
+#include "scanlab/trace/limits.h"
+#include "scanlab/trace/trace.h"
+#include "timeline_model.h"
+#include "trace_index.h"
+
+namespace scanlab::view {
+
+struct LoadedTrace {
+    LoadedTrace(std::filesystem::path file, trace::Trace document);
+
+    std::filesystem::path path;
+    trace::Trace trace;
+    trace::TraceAnalysis analysis;
+    TraceIndex index;
+    TimelineModel timeline;
+};
+
+// The reader's limits, raised so that the viewer opens every trace the emulator records (its
+// default cut, 2^18 warp instructions, writes close to 1 GB of JSON).
+trace::Limits viewer_limits();
+
+// Reads, validates and indexes a trace file. Throws trace::TraceError (or std::bad_alloc) with a
+// message for people.
+std::unique_ptr<LoadedTrace> load_trace(const std::filesystem::path& path);
+
+} // namespace scanlab::view

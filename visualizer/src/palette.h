@@ -1,0 +1,72 @@
+#pragma once
+
+// The viewer's colours, in one place so that the legend, the views and the screenshot tests
+// agree. Colours the tests look for in pictures (cell frames, the conflict colour, tile flags)
+// are used for nothing else.
+
+#include <cstdint>
+
+#include <imgui.h>
+
+namespace scanlab::view {
+
+struct Rgb {
+    std::uint8_t r = 0;
+    std::uint8_t g = 0;
+    std::uint8_t b = 0;
+
+    constexpr ImU32 u32(std::uint8_t alpha = 255) const { return IM_COL32(r, g, b, alpha); }
+    bool operator==(const Rgb&) const = default;
+};
+
+namespace palette {
+inline constexpr Rgb kBackground{28, 29, 34};
+inline constexpr Rgb kPanel{38, 40, 47};
+inline constexpr Rgb kText{225, 225, 230};
+inline constexpr Rgb kDimText{140, 142, 150};
+inline constexpr Rgb kGrid{62, 64, 74};
+
+// Array view. Every drawn cell has a 1-pixel frame: kCellFrame, or kHighlight for the cells the
+// selected instruction touched.
+inline constexpr Rgb kCellFrame{97, 103, 141};
+inline constexpr Rgb kHighlight{255, 214, 10};
+inline constexpr Rgb kStaleCell{52, 54, 63};   // value carried over from an earlier step
+inline constexpr Rgb kUnknownCell{36, 37, 43}; // value not known yet
+inline constexpr Rgb kFutureRow{48, 50, 58};   // outline of a step not reached yet
+
+// Bank view. kConflict marks the words of a bank that needs more than one wavefront.
+inline constexpr Rgb kConflict{220, 50, 47};
+inline constexpr Rgb kBankOk{42, 150, 140};
+inline constexpr Rgb kBankEmpty{44, 46, 54};
+// The heat strip runs from kHeatCold (no conflicts) to kHeatHot (the worst step); its colours
+// never equal kConflict.
+inline constexpr Rgb kHeatCold{50, 52, 70};
+inline constexpr Rgb kHeatHot{255, 200, 0};
+
+// Block timeline.
+inline constexpr Rgb kBlockRun{70, 110, 170};
+inline constexpr Rgb kBlockSelected{110, 160, 235};
+inline constexpr Rgb kWaiting{200, 80, 200};
+inline constexpr Rgb kFlagX{105, 105, 112};
+inline constexpr Rgb kFlagA{232, 150, 38};
+inline constexpr Rgb kFlagP{76, 178, 80};
+inline constexpr Rgb kTimeCursor{255, 214, 10};
+
+// Error banner.
+inline constexpr Rgb kErrorBackground{120, 24, 30};
+} // namespace palette
+
+// A colour per thread or per warp: hues spread by the golden ratio, so that neighbours differ.
+// Saturation and value keep every channel at 100 or more: never the conflict colour.
+Rgb index_colour(std::uint32_t index);
+
+// Linear blend of a and b, t in [0, 1].
+Rgb mix(Rgb a, Rgb b, float t);
+
+// The colour for `value` on the heat strip, where `max` is the hottest.
+Rgb heat_colour(std::uint64_t value, std::uint64_t max);
+
+// Darker (factor < 1) or lighter (> 1) version of a colour, clamped.
+Rgb scaled(Rgb colour, float factor);
+
+} // namespace scanlab::view
