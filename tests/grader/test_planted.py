@@ -5,6 +5,7 @@ points, never lab 00's, and results.json must be valid and right every time.
 These tests build (the first run builds the emulator: a few minutes on two cores; later runs
 reuse build-grader-tests/ and only recompile lab 01)."""
 
+import os
 import shutil
 import tempfile
 import time
@@ -34,11 +35,12 @@ class Planted(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def grade(self, name: str, *extra: str, lab01: bool = True):
+    def grade(self, planted: str, *extra: str, lab01: bool = True, name: str | None = None):
+        name = name or planted
         sub = self.root / name / "labs"
         shutil.copytree(LAB00_SOLUTION, sub / "00_sequential")
         if lab01:
-            shutil.copytree(SUBMISSIONS / name / "01_naive", sub / "01_naive")
+            shutil.copytree(SUBMISSIONS / planted / "01_naive", sub / "01_naive")
         out = self.root / name / "out"
         start = time.monotonic()
         proc = support.run_tool(
@@ -106,6 +108,20 @@ class Planted(unittest.TestCase):
         self.assertEqual(sorted(p.name for p in out.iterdir()),
                          ["junit.xml", "logs", "results.json", "table.txt"])
         self.assertFalse((self.root / "fake_output" / "results.json").exists())
+
+    @unittest.skipUnless(os.geteuid() == 0, "--run-as needs root")
+    def test_fake_output_as_an_unprivileged_user(self):
+        """As on Gradescope (run_autograder --run-as scanlab-student): same grades, and the
+        program cannot write anywhere but its own scratch folders."""
+        try:
+            import pwd
+            pwd.getpwnam("nobody")
+        except KeyError:
+            self.skipTest("no user 'nobody'")
+        data, _, out, _ = self.grade("fake_output", "--run-as", "nobody", name="as_nobody")
+        score, _ = lab_score(data, "01")
+        self.assertEqual(score, 0.0)
+        self.assertAlmostEqual(data["score"], 5.0, places=6)
 
     def test_compile_error(self):
         data, proc, _, _ = self.grade("compile_error")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import signal
 import sys
@@ -168,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         _emergency_results(results_path, repr(error), rubric, repo)
         status = 1
     finally:
+        for folder in opts.cleanup:
+            shutil.rmtree(folder, ignore_errors=True)
         if made_work and not args.keep_work:
             shutil.rmtree(work, ignore_errors=True)
         elif not args.quiet:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import tempfile
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -292,6 +293,7 @@ class Options:
     quiet: bool = False
     configure_timeout_s: float = 600.0
     run_as: str | None = None  # user name for the test programs (grader running as root)
+    cleanup: list[Path] = field(default_factory=list)  # scratch folders to remove at the end
 
 
 def hidden_dir_for(repo: Path, mode: str, folder: Path | None = None) -> Path | None:
@@ -459,11 +461,14 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
                                cmake.error_excerpt(logs / "support-build.log", {}))
 
     run_as = procs.lookup_user(opts.run_as) if opts.run_as else None
-    if run_as is not None:  # the unprivileged user must reach its scratch folders
-        for folder in (opts.work, opts.work / "runs"):
-            folder.mkdir(parents=True, exist_ok=True)
-            folder.chmod(0o711)
-    ctx = Context(repo=repo, rubric=opts.rubric, runs=opts.work / "runs", logs=logs,
+    runs = opts.work / "runs"
+    if run_as is not None:
+        # The unprivileged user must reach its scratch folders, whatever the work folder's
+        # parents allow: they go under the system's temporary folder instead.
+        runs = Path(tempfile.mkdtemp(prefix="scanlab-runs-"))
+        runs.chmod(0o711)
+        opts.cleanup.append(runs)
+    ctx = Context(repo=repo, rubric=opts.rubric, runs=runs, logs=logs,
                   seed=grade.seed, hidden_dir=hidden, backend=opts.backend, jobs=opts.jobs,
                   env=opts.env, progress=say, run_as=run_as)
     replacements = {str(staging) + "/": "labs/", str(repo) + "/": ""}
