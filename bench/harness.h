@@ -22,7 +22,7 @@ struct Result {
     int batches = 0;         // timed batches; the time per call is the median over them
     Status status = Status::error;
     double median_us = 0, min_us = 0, max_us = 0; // time per call, valid when status is ok
-    std::string detail;                            // what was wrong, or the error
+    std::string detail;                           // what was wrong, or the error
     // Filled in once every entry has run (fill_ratios); NaN where there is nothing to compare.
     double frac_memcpy = 0; // memcpy's time / this time, same n (1.0: as fast as the copy)
     double frac_cub = 0;    // the group's CUB scan's time / this time, same n

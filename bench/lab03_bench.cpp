@@ -11,9 +11,8 @@ namespace {
 using namespace scanlab::bench;
 using Op = scanlab::Sum<std::int32_t>;
 
-Register padded{{"03", "lab03.conflict_free_scan", "lab03 conflict_free_scan",
-                 Group::single_block, Role::lab, Expect::inclusive, lab03::kMaxN,
-                 [](const Operands& op) {
+Register padded{{"03", "lab03.conflict_free_scan", "lab03 conflict_free_scan", Group::single_block,
+                 Role::lab, Expect::inclusive, lab03::kMaxN, [](const Operands& op) {
                      lab03::conflict_free_scan<Op>(op.in, op.out, static_cast<int>(op.n),
                                                    scanlab::ScanKind::inclusive);
                  }}};

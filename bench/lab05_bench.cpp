@@ -21,11 +21,15 @@ lab05::Workspace workspace;
 const std::string kShape = std::to_string(lab05::kDefaultBlockThreads) + "x" +
                            std::to_string(lab05::kDefaultItemsPerThread<std::int32_t>);
 
-Register lab05{{"05", "lab05.scan", "lab05 scan " + kShape, Group::global, Role::lab,
-                Expect::inclusive, kAnyN,
+Register lab05{{"05",
+                "lab05.scan",
+                "lab05 scan " + kShape,
+                Group::global,
+                Role::lab,
+                Expect::inclusive,
+                kAnyN,
                 [](const Operands& op) {
-                    lab05::scan<Op>(op.in, op.out, op.n, scanlab::ScanKind::inclusive,
-                                    &workspace);
+                    lab05::scan<Op>(op.in, op.out, op.n, scanlab::ScanKind::inclusive, &workspace);
                 },
                 {},
                 [] { workspace = lab05::Workspace(); }}};

@@ -77,11 +77,12 @@ struct Settings {
                  "  --out DIR       where results.csv, results.json and tables.md go\n"
                  "  --batches B     timed batches per entry and size (odd; default 31)\n"
                  "  --min-log2/--max-log2  sizes 2^L of the global and segmented scans,\n"
-                 "                  every second power of two (default 16 and 28)\n"
+                 "                  every second power of two (default 16 and 28, at most 28)\n"
                  "  --only          run only the lab entries whose name contains one of these\n"
-                 "                  (the baselines always run)\n",
+                 "                  (a table's baselines run when one of its labs does)\n"
+                 "  --list          list the entries and exit\n",
                  argv0);
-    std::exit(2);
+    std::exit(error.empty() ? 0 : 2);
 }
 
 Settings parse(int argc, char** argv) {
@@ -98,26 +99,35 @@ Settings parse(int argc, char** argv) {
         for (int i = 1; i < argc; ++i) {
             const std::string arg = argv[i];
             const std::string key = arg.substr(0, arg.find('='));
-            if (key == "--out") s.out = value(i);
-            else if (key == "--seed") s.seed = std::stoull(value(i));
-            else if (key == "--batches") s.batches = std::stoi(value(i));
-            else if (key == "--min-log2") s.min_log2 = std::stoi(value(i));
-            else if (key == "--max-log2") s.max_log2 = std::stoi(value(i));
+            if (key == "--out")
+                s.out = value(i);
+            else if (key == "--seed")
+                s.seed = std::stoull(value(i));
+            else if (key == "--batches")
+                s.batches = std::stoi(value(i));
+            else if (key == "--min-log2")
+                s.min_log2 = std::stoi(value(i));
+            else if (key == "--max-log2")
+                s.max_log2 = std::stoi(value(i));
             else if (key == "--only") {
                 std::stringstream list(value(i));
                 for (std::string item; std::getline(list, item, ',');)
                     if (!item.empty()) s.only.push_back(item);
-            } else if (key == "--list") s.list = true;
-            else if (key == "--help" || key == "-h") usage(argv[0], "");
-            else usage(argv[0], "unknown argument " + arg);
+            } else if (key == "--list")
+                s.list = true;
+            else if (key == "--help" || key == "-h")
+                usage(argv[0], "");
+            else
+                usage(argv[0], "unknown argument " + arg);
         }
     } catch (const std::logic_error&) { // stoi/stoull: not a number, or out of range
         usage(argv[0], "a numeric argument is not a number");
     }
     if (s.batches < 1) usage(argv[0], "--batches must be at least 1");
     if (s.batches % 2 == 0) ++s.batches; // an odd count has a middle value
-    if (s.min_log2 < 10 || s.max_log2 > 30 || s.min_log2 > s.max_log2)
-        usage(argv[0], "sizes must satisfy 10 <= min-log2 <= max-log2 <= 30");
+    // 28: the largest n whose prefix sums of values in [-3, 4] cannot overflow an int32.
+    if (s.min_log2 < 10 || s.max_log2 > 28 || s.min_log2 > s.max_log2)
+        usage(argv[0], "sizes must satisfy 10 <= min-log2 <= max-log2 <= 28");
     return s;
 }
 
@@ -207,17 +217,20 @@ Plan make_plan(const Pool& pool, Group group, std::int64_t n) {
 std::string check(const Entry& e, Pool& pool, const Plan& plan, int sets) {
     const auto count = static_cast<std::size_t>(sets * plan.n);
     if (pool.staging.size() < count) pool.staging.resize(count);
-    SCANLAB_CUDA_CHECK(cudaMemcpy(pool.staging.data(), pool.d_out.data(), count * 4,
-                                  cudaMemcpyDeviceToHost));
+    SCANLAB_CUDA_CHECK(
+        cudaMemcpy(pool.staging.data(), pool.d_out.data(), count * 4, cudaMemcpyDeviceToHost));
     const std::int32_t* got = pool.staging.data();
     const std::int32_t* in = pool.in.data();
     const std::int32_t* ref = plan.expected.data();
     auto expected = [&](std::size_t i) -> std::int32_t {
         switch (e.expect) {
-        case Expect::copy: return in[i];
-        case Expect::exclusive: return ref[i] - in[i];
+        case Expect::copy:
+            return in[i];
+        case Expect::exclusive:
+            return ref[i] - in[i];
         case Expect::inclusive:
-        case Expect::segmented_inclusive: break;
+        case Expect::segmented_inclusive:
+            break;
         }
         return ref[i];
     };
@@ -239,26 +252,34 @@ std::string check(const Entry& e, Pool& pool, const Plan& plan, int sets) {
 /// Events that stamp the boundaries of consecutive batches.
 class Stamps {
   public:
-    explicit Stamps(int count) : events_(static_cast<std::size_t>(count), nullptr) {
-        for (auto& ev : events_) SCANLAB_CUDA_CHECK(cudaEventCreate(&ev));
+    explicit Stamps(int count) {
+        events_.list.reserve(static_cast<std::size_t>(count));
+        for (int i = 0; i < count; ++i) {
+            cudaEvent_t ev = nullptr;
+            SCANLAB_CUDA_CHECK(cudaEventCreate(&ev));
+            events_.list.push_back(ev);
+        }
     }
-    Stamps(const Stamps&) = delete;
-    Stamps& operator=(const Stamps&) = delete;
-    ~Stamps() {
-        for (auto ev : events_)
-            if (ev != nullptr) (void)cudaEventDestroy(ev);
-    }
-    void record(int i) { SCANLAB_CUDA_CHECK(cudaEventRecord(events_[std::size_t(i)], 0)); }
+    void record(int i) { SCANLAB_CUDA_CHECK(cudaEventRecord(at(i), 0)); }
     double us_between(int a, int b) const {
-        SCANLAB_CUDA_CHECK(cudaEventSynchronize(events_[std::size_t(b)]));
+        SCANLAB_CUDA_CHECK(cudaEventSynchronize(at(b)));
         float ms = 0;
-        SCANLAB_CUDA_CHECK(
-            cudaEventElapsedTime(&ms, events_[std::size_t(a)], events_[std::size_t(b)]));
+        SCANLAB_CUDA_CHECK(cudaEventElapsedTime(&ms, at(a), at(b)));
         return double(ms) * 1e3;
     }
 
   private:
-    std::vector<cudaEvent_t> events_;
+    cudaEvent_t at(int i) const { return events_.list[static_cast<std::size_t>(i)]; }
+    // A member, so that its destructor also runs when the constructor throws half-way.
+    struct Owned {
+        std::vector<cudaEvent_t> list;
+        Owned() = default;
+        Owned(const Owned&) = delete;
+        Owned& operator=(const Owned&) = delete;
+        ~Owned() {
+            for (auto ev : list) (void)cudaEventDestroy(ev);
+        }
+    } events_;
 };
 
 Result measure(const Entry& e, Pool& pool, const Plan& plan, const Settings& settings) {
@@ -281,10 +302,11 @@ Result measure(const Entry& e, Pool& pool, const Plan& plan, const Settings& set
         return op;
     };
     auto poison = [&](std::int64_t sets) {
-        SCANLAB_CUDA_CHECK(cudaMemset(pool.d_out.data(), kPoisonByte,
-                                      static_cast<std::size_t>(sets * n) * 4));
+        SCANLAB_CUDA_CHECK(
+            cudaMemset(pool.d_out.data(), kPoisonByte, static_cast<std::size_t>(sets * n) * 4));
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     };
+    (void)cudaGetLastError(); // a non-sticky error left from before is not this entry's
     try {
         if (e.prepare) e.prepare(n);
         // 1. One call on poisoned output, checked: a wrong entry is never timed.
@@ -360,10 +382,14 @@ bool selected(const Entry& e, const Settings& s) {
 
 int role_rank(Role role) {
     switch (role) {
-    case Role::memcpy: return 0;
-    case Role::cub: return 1;
-    case Role::baseline: return 2;
-    case Role::lab: return 3;
+    case Role::memcpy:
+        return 0;
+    case Role::cub:
+        return 1;
+    case Role::baseline:
+        return 2;
+    case Role::lab:
+        return 3;
     }
     return 4;
 }
@@ -377,15 +403,23 @@ std::string timestamp_utc() {
     return text;
 }
 
-// Clocks, temperature and power as nvidia-smi reports them now (it is on every GPU machine with
-// a driver; cudart has no current clocks). Empty if it cannot be run.
+// "0000:1B:00.0" and "00000000:1b:00.0" name the same device: the domain as a number, the rest
+// in upper case.
+std::pair<unsigned long, std::string> bus_key(const std::string& id) {
+    const auto colon = id.find(':');
+    if (colon == std::string::npos) return {0, id};
+    std::string rest = id.substr(colon + 1);
+    for (char& c : rest) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return {std::strtoul(id.substr(0, colon).c_str(), nullptr, 16), rest};
+}
+
+// Clocks, temperature and power as nvidia-smi reports them now (it is on every machine with the
+// driver; cudart has no current clocks), for the GPU with this PCI bus id. Empty if unreadable.
 std::vector<std::pair<std::string, std::string>> query_smi(const std::string& pci_bus_id) {
-    static const char* const kFields[] = {"driver_version", "clocks.sm",       "clocks.mem",
-                                          "clocks.max.sm",  "clocks.max.mem",  "temperature.gpu",
-                                          "power.draw",     "clocks_event_reasons.active"};
-    for (const char c : pci_bus_id) // it goes into a shell command: hex digits, ':' and '.' only
-        if (!std::isxdigit(static_cast<unsigned char>(c)) && c != ':' && c != '.') return {};
-    std::string command = "nvidia-smi --format=csv,noheader -i " + pci_bus_id + " --query-gpu=";
+    static const char* const kFields[] = {"pci.bus_id",      "driver_version", "clocks.sm",
+                                          "clocks.mem",      "clocks.max.sm",  "clocks.max.mem",
+                                          "temperature.gpu", "power.draw",     "pstate"};
+    std::string command = "nvidia-smi --format=csv,noheader --query-gpu=";
     for (std::size_t i = 0; i < std::size(kFields); ++i)
         command += std::string(i ? "," : "") + kFields[i];
     command += " 2>/dev/null";
@@ -395,15 +429,20 @@ std::vector<std::pair<std::string, std::string>> query_smi(const std::string& pc
         while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) text += buffer;
         if (pclose(pipe) != 0) return {};
     }
-    std::vector<std::pair<std::string, std::string>> values;
-    std::stringstream line(text.substr(0, text.find('\n')));
-    for (std::size_t i = 0; i < std::size(kFields); ++i) {
-        std::string value;
-        if (!std::getline(line, value, ',')) return {};
-        const auto first = value.find_first_not_of(' ');
-        values.emplace_back(kFields[i], first == std::string::npos ? "" : value.substr(first));
+    std::stringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        std::vector<std::pair<std::string, std::string>> values;
+        std::stringstream fields(line);
+        for (std::size_t i = 0; i < std::size(kFields); ++i) {
+            std::string value;
+            if (!std::getline(fields, value, ',')) break;
+            const auto first = value.find_first_not_of(' ');
+            values.emplace_back(kFields[i], first == std::string::npos ? "" : value.substr(first));
+        }
+        if (values.size() == std::size(kFields) && bus_key(values[0].second) == bus_key(pci_bus_id))
+            return values;
     }
-    return values;
+    return {};
 }
 
 RunInfo describe_device(const Settings& s) {
@@ -428,6 +467,7 @@ RunInfo describe_device(const Settings& s) {
     (void)cudaDriverGetVersion(&info.driver_api_version);
     (void)cudaRuntimeGetVersion(&info.runtime_version);
     info.cub_version = cub_version();
+    (void)cudaGetLastError(); // an attribute this device lacks is no error of the first entry
     info.timestamp_utc = timestamp_utc();
     info.seed = s.seed;
     info.batches = s.batches;
@@ -457,11 +497,10 @@ int run(const Settings& settings) {
     const auto wall_start = std::chrono::steady_clock::now();
     RunInfo info = describe_device(settings);
     std::filesystem::create_directories(settings.out);
-    std::printf("scanlab_bench on %s (%d SMs, L2 %lld MiB), seed %llu, %d batches; output in %s\n",
-                info.device_name.c_str(), info.sm_count,
-                static_cast<long long>(info.l2_bytes >> 20),
-                static_cast<unsigned long long>(settings.seed), settings.batches,
-                settings.out.c_str());
+    std::printf(
+        "scanlab_bench on %s (%d SMs, L2 %lld MiB), seed %llu, %d batches; output in %s\n",
+        info.device_name.c_str(), info.sm_count, static_cast<long long>(info.l2_bytes >> 20),
+        static_cast<unsigned long long>(settings.seed), settings.batches, settings.out.c_str());
     std::fflush(stdout);
 
     // A group runs when a lab is in it (its baselines alone would be a waste of the run); the
@@ -497,8 +536,10 @@ int run(const Settings& settings) {
             for (const Entry* e : todo) {
                 results.push_back(measure(*e, pool, plan, settings));
                 const Result& r = results.back();
-                if (r.ok()) std::printf(" | %s %.1f us", e->label.c_str(), r.median_us);
-                else std::printf(" | %s %s", e->label.c_str(), to_string(r.status));
+                if (r.ok())
+                    std::printf(" | %s %.1f us", e->label.c_str(), r.median_us);
+                else
+                    std::printf(" | %s %s", e->label.c_str(), to_string(r.status));
                 std::fflush(stdout);
             }
             std::printf("\n");
@@ -508,8 +549,8 @@ int run(const Settings& settings) {
         if (e.release && runs(e)) e.release();
 
     info.smi = query_smi(info.pci_bus_id); // after the run: the clocks the card ran at
-    info.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start)
-                      .count();
+    info.wall_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     fill_ratios(results);
     write_csv(settings.out / "results.csv", results);
     write_json(settings.out / "results.json", info, results);

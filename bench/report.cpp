@@ -22,20 +22,28 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 const char* to_string(Role role) {
     switch (role) {
-    case Role::memcpy: return "memcpy";
-    case Role::cub: return "cub";
-    case Role::baseline: return "baseline";
-    case Role::lab: return "lab";
+    case Role::memcpy:
+        return "memcpy";
+    case Role::cub:
+        return "cub";
+    case Role::baseline:
+        return "baseline";
+    case Role::lab:
+        return "lab";
     }
     return "?";
 }
 
 const char* to_string(Expect expect) {
     switch (expect) {
-    case Expect::copy: return "copy";
-    case Expect::inclusive: return "inclusive";
-    case Expect::exclusive: return "exclusive";
-    case Expect::segmented_inclusive: return "segmented_inclusive";
+    case Expect::copy:
+        return "copy";
+    case Expect::inclusive:
+        return "inclusive";
+    case Expect::exclusive:
+        return "exclusive";
+    case Expect::segmented_inclusive:
+        return "segmented_inclusive";
     }
     return "?";
 }
@@ -64,13 +72,23 @@ std::string json_string(const std::string& text) {
     std::string s = "\"";
     for (const char c : text) {
         switch (c) {
-        case '"': s += "\\\""; break;
-        case '\\': s += "\\\\"; break;
-        case '\n': s += "\\n"; break;
-        case '\t': s += "\\t"; break;
+        case '"':
+            s += "\\\"";
+            break;
+        case '\\':
+            s += "\\\\";
+            break;
+        case '\n':
+            s += "\\n";
+            break;
+        case '\t':
+            s += "\\t";
+            break;
         default:
-            if (static_cast<unsigned char>(c) < 0x20) s += format("\\u%04x", c);
-            else s += c;
+            if (static_cast<unsigned char>(c) < 0x20)
+                s += format("\\u%04x", c);
+            else
+                s += c;
         }
     }
     return s + "\"";
@@ -131,18 +149,24 @@ std::string fit(const std::string& text, std::size_t width) {
 
 const char* to_string(Status status) {
     switch (status) {
-    case Status::ok: return "ok";
-    case Status::wrong: return "WRONG";
-    case Status::error: return "ERROR";
+    case Status::ok:
+        return "ok";
+    case Status::wrong:
+        return "WRONG";
+    case Status::error:
+        return "ERROR";
     }
     return "?";
 }
 
 const char* to_string(Group group) {
     switch (group) {
-    case Group::single_block: return "single_block";
-    case Group::global: return "global";
-    case Group::segmented: return "segmented";
+    case Group::single_block:
+        return "single_block";
+    case Group::global:
+        return "global";
+    case Group::segmented:
+        return "segmented";
     }
     return "?";
 }
@@ -177,7 +201,10 @@ void write_csv(const std::filesystem::path& file, const std::vector<Result>& res
         const Entry& e = *r.entry;
         out << to_string(e.group) << ',' << e.lab << ',' << e.name << ',' << csv_field(e.label)
             << ',' << to_string(e.role) << ',' << to_string(e.expect) << ',' << r.n << ','
-            << (r.ok() ? "ok" : r.status == Status::wrong ? "wrong" : "error") << ',';
+            << (r.ok()                      ? "ok"
+                : r.status == Status::wrong ? "wrong"
+                                            : "error")
+            << ',';
         if (r.ok()) {
             out << format("%.4f,%.4f,%.4f,%.6g,%.6g,", r.median_us, r.min_us, r.max_us,
                           r.elements_per_s(), r.gb_per_s())
@@ -185,8 +212,8 @@ void write_csv(const std::filesystem::path& file, const std::vector<Result>& res
         } else {
             out << ",,,,,,,";
         }
-        out << r.sets << ',' << r.calls_per_batch << ',' << r.batches << ','
-            << csv_field(r.detail) << '\n';
+        out << r.sets << ',' << r.calls_per_batch << ',' << r.batches << ',' << csv_field(r.detail)
+            << '\n';
     }
 }
 
@@ -230,11 +257,14 @@ void write_json(const std::filesystem::path& file, const RunInfo& info,
     for (std::size_t i = 0; i < results.size(); ++i) {
         const Result& r = results[i];
         const Entry& e = *r.entry;
-        out << (i ? "," : "") << "\n    {\"group\": \"" << to_string(e.group) << "\", \"lab\": "
-            << json_string(e.lab) << ", \"entry\": " << json_string(e.name)
+        out << (i ? "," : "") << "\n    {\"group\": \"" << to_string(e.group)
+            << "\", \"lab\": " << json_string(e.lab) << ", \"entry\": " << json_string(e.name)
             << ", \"label\": " << json_string(e.label) << ", \"role\": \"" << to_string(e.role)
             << "\", \"n\": " << r.n << ", \"status\": \""
-            << (r.ok() ? "ok" : r.status == Status::wrong ? "wrong" : "error") << "\"";
+            << (r.ok()                      ? "ok"
+                : r.status == Status::wrong ? "wrong"
+                                            : "error")
+            << "\"";
         if (r.ok()) {
             out << ", \"median_us\": " << json_number(r.median_us)
                 << ", \"min_us\": " << json_number(r.min_us)
@@ -316,9 +346,9 @@ void write_tables_md(const std::filesystem::path& file, const RunInfo& info,
                 if (r.entry->lab != lab) continue;
                 out << "| " << short_label(*r.entry) << " | " << format_n(r.n) << " | ";
                 if (r.ok())
-                    out << number(r.median_us) << " | " << number(r.elements_per_s() / 1e9)
-                        << " | " << number(r.gb_per_s()) << " | " << number(r.frac_memcpy)
-                        << " | " << number(r.frac_cub) << " |\n";
+                    out << number(r.median_us) << " | " << number(r.elements_per_s() / 1e9) << " | "
+                        << number(r.gb_per_s()) << " | " << number(r.frac_memcpy) << " | "
+                        << number(r.frac_cub) << " |\n";
                 else
                     out << to_string(r.status) << " | | | | |\n";
             }
@@ -327,8 +357,8 @@ void write_tables_md(const std::filesystem::path& file, const RunInfo& info,
     }
 
     // The baselines alone, for docs/benchmarks.md.
-    out << "<!-- bench: baselines -->\n" << about
-        << "| baseline | n | time (µs) | Gelem/s | GB/s | of memcpy |\n"
+    out << "<!-- bench: baselines -->\n"
+        << about << "| baseline | n | time (µs) | Gelem/s | GB/s | of memcpy |\n"
         << "|---|---:|---:|---:|---:|---:|\n";
     for (const Result& r : results) {
         if (r.entry->role == Role::lab || r.entry->group == Group::single_block) continue;
@@ -353,8 +383,7 @@ void print_summary(const RunInfo& info, const std::vector<Result>& results,
         std::set<std::int64_t> sizes;
         for (const Result& r : results) {
             if (r.entry->group != group) continue;
-            if (std::find(rows.begin(), rows.end(), r.entry) == rows.end())
-                rows.push_back(r.entry);
+            if (std::find(rows.begin(), rows.end(), r.entry) == rows.end()) rows.push_back(r.entry);
             sizes.insert(r.n);
         }
         if (rows.empty()) continue;
@@ -376,23 +405,23 @@ void print_summary(const RunInfo& info, const std::vector<Result>& results,
         std::printf("\n");
         for (const Entry* e : rows) {
             std::printf("%-*s", int(kLabel), fit(e->label, kLabel).c_str());
-            const Result* last_ok = nullptr;
+            const Result* largest = nullptr; // at the largest n this entry ran
             for (const std::int64_t n : sizes) {
                 const Result* found = nullptr;
                 for (const Result& r : results)
                     if (r.entry == e && r.n == n) found = &r;
                 std::string text = "-";
-                if (found != nullptr && found->ok()) {
-                    text = number(single ? found->median_us : found->gb_per_s());
-                    last_ok = found;
-                } else if (found != nullptr) {
-                    text = to_string(found->status);
+                if (found != nullptr) {
+                    text = found->ok() ? number(single ? found->median_us : found->gb_per_s())
+                                       : to_string(found->status);
+                    largest = found;
                 }
                 std::printf(" %7s", text.c_str());
             }
             if (!single) {
-                std::printf(" %7s %7s", last_ok ? number(last_ok->frac_memcpy).c_str() : "",
-                            last_ok ? number(last_ok->frac_cub).c_str() : "");
+                const bool ok = largest != nullptr && largest->ok();
+                std::printf(" %7s %7s", ok ? number(largest->frac_memcpy).c_str() : "-",
+                            ok ? number(largest->frac_cub).c_str() : "-");
             }
             std::printf("\n");
         }

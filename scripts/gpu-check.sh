@@ -58,6 +58,7 @@ if [[ -x "$build/bin/scanlab_bench" ]]; then
     step "benchmarks"
     "$build/bin/scanlab_bench" --out "$out" 2>&1 | tee "$out/bench.log" | tail -60 |
         tee -a "$out/summary.log" || status=1
+    python3 scripts/plot-bench.py "$out" 2>&1 | tee -a "$out/summary.log" || true
 fi
 
 if [[ "${SCANLAB_SANITIZE:-1}" == "1" ]] && command -v compute-sanitizer >/dev/null; then

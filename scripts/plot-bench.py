@@ -8,8 +8,8 @@
   fraction.png      each lab entry's fraction of a device-to-device copy (and CUB's) against n
   single_block.png  time per call of the single-block labs (01-03) against n
 
-Needs matplotlib (Debian: python3-matplotlib). Rows whose result was wrong have no numbers and
-are left out (results.csv and the run's log say which they are).
+Needs matplotlib (Debian: python3-matplotlib). A size whose result was wrong has no number: its
+line has a gap there (results.csv and the run's log say what was wrong).
 """
 import argparse
 import csv
@@ -32,17 +32,19 @@ GROUP_TITLES = {
 }
 
 
+def number(text):
+    return float(text) if text not in ("", "null", None) else math.nan
+
+
 def read_results(csv_path):
-    """The rows that were measured correctly, each with its numbers as floats."""
+    """Every row, its numbers as floats; a wrong or failed result has NaN (a gap in its line)."""
     rows = []
     with open(csv_path, newline="") as f:
         for row in csv.DictReader(f):
-            if row["status"] != "ok":
-                continue
-            for key in ("n", "median_us", "gb_per_s", "elements_per_s"):
-                row[key] = float(row[key])
-            for key in ("frac_memcpy", "frac_cub"):
-                row[key] = float(row[key]) if row[key] not in ("", "null") else math.nan
+            ok = row["status"] == "ok"
+            row["n"] = float(row["n"])
+            for key in ("median_us", "gb_per_s", "elements_per_s", "frac_memcpy", "frac_cub"):
+                row[key] = number(row[key]) if ok else math.nan
             rows.append(row)
     return rows
 
@@ -59,10 +61,12 @@ def series(rows, group):
     return out
 
 
-def style(role):
+def style(role, group="global"):
     """How a line looks: the baselines are black or grey, the labs take the colour cycle."""
     if role == "memcpy":
         return dict(color="black", linewidth=2.2, linestyle="-")
+    if role == "cub" and group == "segmented":
+        return dict(color="dimgrey", linewidth=1.6, linestyle="-.")
     if role == "cub":
         return dict(color="black", linewidth=1.6, linestyle="--")
     if role == "baseline":
@@ -99,7 +103,7 @@ def plot_throughput(rows, info, path):
         for label, role, points in lines.values():
             ns += [n for n, _ in points]
             ax.plot([n for n, _ in points], [r["gb_per_s"] for _, r in points], label=label,
-                    **style(role))
+                    **style(role, group))
         if group == "segmented":  # the copy of the same values, measured in the global group
             copy = [l for l in series(rows, "global").values() if l[1] == "memcpy"]
             for label, role, points in copy:
@@ -121,19 +125,19 @@ def plot_throughput(rows, info, path):
 
 
 def plot_fraction(rows, info, path):
-    fig, ax = plt.subplots(figsize=(8.5, 5.2))
+    fig, ax = plt.subplots(figsize=(10.5, 5.2))
     ns, drawn = [], False
     for group in ("global", "segmented"):
         for label, role, points in series(rows, group).values():
             if role == "memcpy":
                 continue
-            xs = [n for n, r in points if not math.isnan(r["frac_memcpy"])]
-            ys = [r["frac_memcpy"] for n, r in points if not math.isnan(r["frac_memcpy"])]
-            if not xs:
+            xs = [n for n, _ in points]
+            ys = [r["frac_memcpy"] for _, r in points]
+            if all(math.isnan(y) for y in ys):
                 continue
             ns += xs
             name = label + (" (segmented)" if group == "segmented" and role == "lab" else "")
-            ax.plot(xs, ys, label=name, **style(role))
+            ax.plot(xs, ys, label=name, **style(role, group))
             drawn = True
     if not drawn:
         plt.close(fig)
@@ -143,7 +147,7 @@ def plot_fraction(rows, info, path):
     ax.set_ylim(0, 1.15)
     ax.set_ylabel("fraction of a device-to-device copy (copy time / scan time)")
     ax.set_title("how close each scan gets to the copy of the same array")
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.suptitle(caption(info), fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
