@@ -1,5 +1,9 @@
 // Lab 05: warp-synchronous scans. Warp scans with shuffles and with shared memory, a block scan
-// built from warp scans, several items per thread, and a scan of any size. SOLUTION.
+// built from warp scans, several items per thread, and a scan of any size.
+//
+// Read README.md first. Fill in the parts marked TODO(student), in order (each part's tests
+// exercise what the earlier parts built), and run the lab's tests. The parts marked GIVEN move
+// data around and check arguments; they are explained in the README and need no change.
 #include "warp_scan.h"
 
 #include <scanlab/cuda_check.h>
@@ -13,7 +17,7 @@
 namespace lab05 {
 
 // Every lane of the warp takes part in every warp intrinsic in this file.
-constexpr unsigned kFullMask = 0xffffffffu;
+inline constexpr unsigned kFullMask = 0xffffffffu;
 
 __device__ inline int lane_id() {
     return static_cast<int>(threadIdx.x) % kWarpSize;
@@ -33,21 +37,18 @@ __device__ inline int warp_id() {
 // reads the others' values of the same step. All 32 lanes must call it.
 template <class Op>
 __device__ typename Op::value_type warp_inclusive_scan(typename Op::value_type x) {
-    using T = typename Op::value_type;
-    const int lane = lane_id();
-    for (int offset = 1; offset < kWarpSize; offset *= 2) {
-        // Every lane must execute the shuffle, even those that then ignore the result.
-        const T earlier = __shfl_up_sync(kFullMask, x, offset);
-        if (lane >= offset) x = Op::apply(earlier, x);
-    }
+    // TODO(student): five steps, offset = 1, 2, 4, 8, 16. In each, every lane gets the value of
+    //   the lane `offset` below it with __shfl_up_sync(kFullMask, x, offset), and lanes with
+    //   lane_id() >= offset combine it: x = Op::apply(earlier, x). Every lane must execute the
+    //   shuffle, also those that ignore its result (no shuffle inside the `if`).
     return x;
 }
 
 // The exclusive result from the inclusive one: each lane takes its left neighbour's.
 template <class Op>
 __device__ typename Op::value_type exclusive_from_inclusive(typename Op::value_type inclusive) {
-    const auto left = __shfl_up_sync(kFullMask, inclusive, 1);
-    return lane_id() == 0 ? Op::identity() : left;
+    // TODO(student): one __shfl_up_sync by 1 (in every lane); lane 0 returns Op::identity().
+    return inclusive;
 }
 
 template <class Op>
@@ -68,24 +69,20 @@ __device__ typename Op::value_type warp_scan_shuffle(typename Op::value_type x, 
 template <class Op>
 __device__ typename Op::value_type warp_scan_shared(typename Op::value_type x,
                                                     typename Op::value_type* slots, ScanKind kind) {
-    using T = typename Op::value_type;
-    const int lane = lane_id();
-    slots[lane] = x;
-    __syncwarp();
-    for (int offset = 1; offset < kWarpSize; offset *= 2) {
-        const T earlier = lane >= offset ? slots[lane - offset] : Op::identity();
-        __syncwarp(); // every lane has read this step's values before any lane overwrites one
-        if (lane >= offset) {
-            x = Op::apply(earlier, x);
-            slots[lane] = x;
-        }
-        __syncwarp(); // every lane has written before the next step reads
-    }
-    if (kind == ScanKind::inclusive) return x;
-    return lane > 0 ? slots[lane - 1] : Op::identity();
+    // TODO(student): the chapter's scan_warp (README, "The 2011 warp scan"), with __syncwarp():
+    //   1. slots[lane] = x; then __syncwarp().
+    //   2. For offset = 1, 2, 4, 8, 16: lanes with lane >= offset read slots[lane - offset]
+    //      into a register; __syncwarp(); those lanes combine it into x and write x to
+    //      slots[lane]; __syncwarp().
+    //   3. Inclusive: return x. Exclusive: return slots[lane - 1], or Op::identity() in lane 0.
+    //   Every lane must reach every __syncwarp() (keep them outside the `if`s).
+    (void)slots;
+    (void)kind;
+    return x;
 }
 
-// Threads per block of warp_groups_kernel: any multiple of 32 works, each warp is independent.
+// GIVEN: the kernel of part 1. Threads per block: any multiple of 32 works, each warp is
+// independent.
 constexpr int kGroupBlockThreads = 256;
 
 template <class Op>
@@ -120,32 +117,19 @@ __global__ void warp_groups_kernel(const typename Op::value_type* in, typename O
 template <class Op, int BlockThreads>
 __device__ typename Op::value_type block_exclusive_scan(typename Op::value_type x,
                                                         typename Op::value_type& block_total) {
-    using T = typename Op::value_type;
-    constexpr int kWarps = BlockThreads / kWarpSize;
-    __shared__ T warp_prefix[kWarps]; // warp totals, then their exclusive scan
-    __shared__ T total;
-
-    const int lane = lane_id();
-    const int warp = warp_id();
-
-    // Step 1.
-    const T inclusive = warp_inclusive_scan<Op>(x);
-    // Step 2.
-    if (lane == kWarpSize - 1) warp_prefix[warp] = inclusive;
-    const T in_warp = exclusive_from_inclusive<Op>(inclusive); // this thread's prefix in its warp
-    __syncthreads();
-    // Step 3. Lanes beyond the number of warps scan the identity.
-    if (warp == 0) {
-        const T warp_total = lane < kWarps ? warp_prefix[lane] : Op::identity();
-        const T scanned = warp_inclusive_scan<Op>(warp_total);
-        const T before = exclusive_from_inclusive<Op>(scanned);
-        if (lane < kWarps) warp_prefix[lane] = before; // each lane rewrites only its own slot
-        if (lane == kWarpSize - 1) total = scanned;
-    }
-    __syncthreads();
-    // Step 4. The warp's prefix goes on the LEFT: it comes from lower threads.
-    block_total = total;
-    return Op::apply(warp_prefix[warp], in_warp);
+    // TODO(student): the four steps above.
+    //   - Shared memory: `__shared__ T warp_prefix[BlockThreads / kWarpSize];` for the warp
+    //     totals (and then their scan), and `__shared__ T total;` for the block's total.
+    //   - Step 1: warp_inclusive_scan; keep the inclusive result, and also the thread's
+    //     exclusive prefix within its warp (exclusive_from_inclusive, called by every lane).
+    //   - Step 2: lane 31 writes the warp's total; __syncthreads().
+    //   - Step 3: warp 0 scans the warp totals (lanes past the number of warps use the
+    //     identity), writes each warp's exclusive prefix back, and lane 31 writes the total;
+    //     __syncthreads(). Every lane of warp 0 must take part in its shuffles.
+    //   - Step 4: block_total = total; return Op::apply(warp's prefix, prefix within the warp).
+    (void)x;
+    block_total = Op::identity();
+    return Op::identity();
 }
 
 // =============================================================================================
@@ -157,22 +141,20 @@ __device__ typename Op::value_type block_exclusive_scan(typename Op::value_type 
 
 template <class Op, int Items>
 __device__ typename Op::value_type thread_reduce(const typename Op::value_type (&items)[Items]) {
-    auto total = items[0];
-    for (int k = 1; k < Items; ++k) total = Op::apply(total, items[k]);
-    return total;
+    // TODO(student): items[0] op items[1] op ... op items[Items - 1], in this order.
+    return items[0];
 }
 
 // Scans the thread's items in place, starting from `seed` (everything before the first item).
 template <class Op, int Items>
 __device__ void thread_scan(typename Op::value_type (&items)[Items], typename Op::value_type seed,
                             ScanKind kind) {
-    auto running = seed;
-    for (int k = 0; k < Items; ++k) {
-        const auto x = items[k];
-        if (kind == ScanKind::exclusive) items[k] = running;
-        running = Op::apply(running, x);
-        if (kind == ScanKind::inclusive) items[k] = running;
-    }
+    // TODO(student): the sequential scan of lab 00 over items[0 .. Items), starting from `seed`
+    //   instead of the identity: items[k] becomes seed op items[0] op ... op items[k]
+    //   (inclusive), or seed op items[0] op ... op items[k - 1] (exclusive).
+    (void)items;
+    (void)seed;
+    (void)kind;
 }
 
 // GIVEN: moving a tile between global memory and the threads' registers.
@@ -253,16 +235,17 @@ __global__ void __launch_bounds__(BlockThreads)
 
     const long long start = static_cast<long long>(blockIdx.x) * kTile;
     const int count = elements_in_tile(n, start, kTile);
-    T items[Items];
-    load_tile<Op>(in + start, count, items, exchange);
-
-    // The block scan of the threads' totals gives each thread the combination of all elements
-    // of the lower threads: the seed of its own sequential scan.
-    T tile_total;
-    const T before = block_exclusive_scan<Op, BlockThreads>(thread_reduce<Op>(items), tile_total);
-    thread_scan<Op>(items, before, kind);
-
-    store_tile<Op>(out + start, count, items, exchange);
+    // TODO(student): this block's tile starts at in + start and has `count` elements.
+    //   1. load_tile into `T items[Items]` (blocked: this thread's Items consecutive elements);
+    //   2. thread_reduce gives the thread's total; block_exclusive_scan of the totals gives the
+    //      combination of all elements of the lower threads;
+    //   3. thread_scan the items, seeded with that;
+    //   4. store_tile to out + start.
+    (void)exchange;
+    (void)count;
+    (void)in;
+    (void)out;
+    (void)kind;
 }
 
 // =============================================================================================
@@ -288,18 +271,15 @@ __global__ void __launch_bounds__(BlockThreads)
     __shared__ T exchange[exchange_slots<T, BlockThreads, Items>()];
 
     const TileRun run = tile_run((n + kTile - 1) / kTile);
-    T running = Op::identity();
-    for (long long tile = run.first; tile < run.last; ++tile) {
-        if (tile > run.first) __syncthreads(); // the block scan's shared memory is reused
-        const long long start = tile * kTile;
-        const int count = elements_in_tile(n, start, kTile);
-        T items[Items];
-        load_tile<Op>(in + start, count, items, exchange);
-        T tile_total;
-        block_exclusive_scan<Op, BlockThreads>(thread_reduce<Op>(items), tile_total);
-        running = Op::apply(running, tile_total); // earlier tiles on the left
-    }
-    if (threadIdx.x == 0) totals[blockIdx.x] = running;
+    // TODO(student): for each tile of the run, in order (tile * kTile is its first element;
+    //   elements_in_tile gives its count): load it, reduce it (thread_reduce, then the block
+    //   total of block_exclusive_scan), and combine that total into a running total (earlier
+    //   tiles on the left). Put a __syncthreads() before every tile but the first: the block
+    //   scan's shared memory is reused. At the end, thread 0 writes totals[blockIdx.x].
+    (void)run;
+    (void)exchange;
+    (void)in;
+    (void)totals;
 }
 
 // Step 3: block b scans its run, seeded with prefixes[b] (the exclusive scan of the totals).
@@ -312,20 +292,17 @@ __global__ void __launch_bounds__(BlockThreads)
     __shared__ T exchange[exchange_slots<T, BlockThreads, Items>()];
 
     const TileRun run = tile_run((n + kTile - 1) / kTile);
-    T running = prefixes[blockIdx.x]; // everything before this block's first tile
-    for (long long tile = run.first; tile < run.last; ++tile) {
-        if (tile > run.first) __syncthreads(); // the block scan's shared memory is reused
-        const long long start = tile * kTile;
-        const int count = elements_in_tile(n, start, kTile);
-        T items[Items];
-        load_tile<Op>(in + start, count, items, exchange);
-        T tile_total;
-        const T before =
-            block_exclusive_scan<Op, BlockThreads>(thread_reduce<Op>(items), tile_total);
-        thread_scan<Op>(items, Op::apply(running, before), kind);
-        store_tile<Op>(out + start, count, items, exchange);
-        running = Op::apply(running, tile_total);
-    }
+    // TODO(student): start from prefixes[blockIdx.x] (everything before the run's first tile).
+    //   For each tile of the run, in order: load, reduce and block-scan it as in
+    //   block_tiles_kernel, but seed each thread's scan with running op (its block-scan
+    //   result); store it; then combine the tile's total into the running value. A
+    //   __syncthreads() before every tile but the first, as in reduce_kernel.
+    (void)run;
+    (void)exchange;
+    (void)in;
+    (void)out;
+    (void)kind;
+    (void)prefixes;
 }
 
 // ---- host side ------------------------------------------------------------------------------
@@ -356,11 +333,10 @@ void block_scan_tiles(const typename Op::value_type* d_in, typename Op::value_ty
                       ScanKind kind) {
     static_assert(kValidTileShape<BlockThreads, ItemsPerThread>, "see kValidTileShape");
     if (!check_arguments("lab05::block_scan_tiles", d_in, d_out, n)) return;
-    constexpr int kTile = BlockThreads * ItemsPerThread;
-    const int tiles = static_cast<int>((static_cast<long long>(n) + kTile - 1) / kTile);
-    block_tiles_kernel<Op, BlockThreads, ItemsPerThread>
-        <<<tiles, BlockThreads>>>(d_in, d_out, n, kind);
-    SCANLAB_CUDA_CHECK(cudaGetLastError());
+    // TODO(student): launch block_tiles_kernel<Op, BlockThreads, ItemsPerThread> with one block
+    //   of BlockThreads threads per tile of BlockThreads * ItemsPerThread elements (round up),
+    //   then SCANLAB_CUDA_CHECK(cudaGetLastError()).
+    (void)kind;
 }
 
 template <class Op, int BlockThreads, int ItemsPerThread>
@@ -374,9 +350,8 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
 
     // One tile: a single block scans it, nothing to combine.
     if (tiles == 1) {
-        block_tiles_kernel<Op, BlockThreads, ItemsPerThread>
-            <<<1, BlockThreads>>>(d_in, d_out, static_cast<int>(n), kind);
-        SCANLAB_CUDA_CHECK(cudaGetLastError());
+        // TODO(student): launch block_tiles_kernel with one block, then
+        //   SCANLAB_CUDA_CHECK(cudaGetLastError()).
         return;
     }
 
@@ -394,15 +369,15 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
     Workspace& space = workspace != nullptr ? *workspace : local;
     T* totals = static_cast<T*>(space.reserve(sizeof(T) * blocks));
 
-    reduce_kernel<Op, BlockThreads, ItemsPerThread><<<blocks, BlockThreads>>>(d_in, n, totals);
-    SCANLAB_CUDA_CHECK(cudaGetLastError());
-    // In place: a single tile is loaded entirely before any of it is stored.
-    block_tiles_kernel<Op, BlockThreads, ItemsPerThread>
-        <<<1, BlockThreads>>>(totals, totals, blocks, ScanKind::exclusive);
-    SCANLAB_CUDA_CHECK(cudaGetLastError());
-    scan_kernel<Op, BlockThreads, ItemsPerThread>
-        <<<blocks, BlockThreads>>>(d_in, d_out, n, kind, totals);
-    SCANLAB_CUDA_CHECK(cudaGetLastError());
+    // TODO(student): the three steps, each launch followed by
+    //   SCANLAB_CUDA_CHECK(cudaGetLastError()):
+    //   1. reduce_kernel with `blocks` blocks of BlockThreads threads, writing `totals`;
+    //   2. block_tiles_kernel with ONE block: an EXCLUSIVE scan of the `blocks` totals, in
+    //      place (totals as both input and output: a single tile is loaded entirely before
+    //      any of it is stored);
+    //   3. scan_kernel with `blocks` blocks, seeded from the scanned totals.
+    (void)totals;
+    (void)kind;
     // `local` frees its memory when it goes out of scope; cudaFree waits for the kernels first.
 }
 

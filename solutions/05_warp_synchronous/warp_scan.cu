@@ -13,7 +13,7 @@
 namespace lab05 {
 
 // Every lane of the warp takes part in every warp intrinsic in this file.
-constexpr unsigned kFullMask = 0xffffffffu;
+inline constexpr unsigned kFullMask = 0xffffffffu;
 
 __device__ inline int lane_id() {
     return static_cast<int>(threadIdx.x) % kWarpSize;

@@ -1,10 +1,10 @@
 // Graded tests for lab 05 (warp scans with shuffles and with shared memory, a block scan built
 // from warp scans, several items per thread, and a reduce-then-scan of any size).
 //
-// Sizes are chosen for the emulator, which runs every GPU thread on one CPU core (a few million
-// element-passes per second): small tile shapes (64 threads x 3 items) give many tiles, and runs
-// of several tiles per block, at a few tens of thousands of elements; one large case per kind
-// shows that nothing is limited to small n.
+// Sizes are chosen for the emulator, which runs every GPU thread on one CPU core (about a million
+// elements per second and pass): a small tile shape (64 threads x 3 items) gives more tiles than
+// blocks, so that blocks scan runs of several tiles, at a few tens of thousands of elements; one
+// large case shows that nothing is limited to small n.
 #include "warp_scan.h"
 
 #include "scan_test_support.h"
@@ -216,7 +216,7 @@ void check_scan_all(ScanKind kind) {
     if (!check_scan_sizes<Op>(kind, {1, 100, kTile - 1, kTile, kTile + 1, 3 * kTile + 5}))
         return;
     // 192-element tiles: more tiles than blocks, so each block scans a run of several tiles.
-    check_scan_sizes<Op, 64, 3>(kind, {kSmall + 1, 5 * kSmall - 1, 150 * kSmall + 7, 100003});
+    check_scan_sizes<Op, 64, 3>(kind, {kSmall + 1, 5 * kSmall - 1, 150 * kSmall + 7});
 }
 
 } // namespace
@@ -320,15 +320,15 @@ LAB05_SCAN_TEST("exclusive affine int64", Affine<std::int64_t>, exclusive)
 // The smallest and the largest block: one warp with one item each (the block scan's second level
 // has a single warp total), and 32 warps (a full warp of totals).
 TEST_CASE("scan smallest and largest blocks") {
-    if (check_scan_sizes<Sum<std::int32_t>, 32, 1>(ScanKind::inclusive, {33, 1000, 50001}))
+    if (check_scan_sizes<Sum<std::int32_t>, 32, 1>(ScanKind::inclusive, {33, 1000, 20001}))
         check_scan_sizes<Affine<std::uint32_t>, 1024, 2>(ScanKind::exclusive,
-                                                         {2047, 2049, 3 * 2048 + 1, 70001});
+                                                         {2047, 2049, 3 * 2048 + 1, 30001});
 }
 
-// A large array with the default tile shape; not a multiple of any tile.
-TEST_CASE("scan large arrays") {
-    if (check_scan_sizes<Sum<std::int32_t>>(ScanKind::inclusive, {(1 << 22) + 3}))
-        check_scan_sizes<Sum<double>>(ScanKind::exclusive, {(1 << 21) + 5});
+// A large array with the default tile shape (512 tiles; each block scans a run of many on the
+// emulator's 4 SMs); not a multiple of any tile.
+TEST_CASE("scan large array") {
+    check_scan_sizes<Sum<std::int32_t>>(ScanKind::inclusive, {(1 << 21) + 3});
 }
 
 TEST_CASE("scan in place and with a reused workspace") {

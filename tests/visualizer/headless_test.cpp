@@ -1,1 +1,164 @@
-// placeholder
+// The headless mode, as the lab pictures use it: scanlab-view TRACE --png OUT ... run as its own
+// process. The pictures are checked for what must be in them.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "loaded_trace.h"
+#include "palette.h"
+#include "picture.h"
+#include "test_paths.h"
+
+namespace scanlab::view::test {
+
+namespace {
+
+// Runs scanlab-view with `arguments`; returns its exit code.
+int view(const std::string& arguments) {
+    const std::string command =
+        std::string(SCANLAB_VIEW_EXE) + " " + arguments + " 2>" + scratch("stderr.txt").string();
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string last_stderr() {
+    std::ifstream in(scratch("stderr.txt"));
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::string quoted(const std::filesystem::path& path) {
+    return "'" + path.string() + "'";
+}
+
+Picture picture_of(const std::string& trace_arguments, const std::string& name) {
+    const auto png = scratch(name);
+    std::filesystem::remove(png);
+    const int code = view(trace_arguments + " --png " + quoted(png));
+    CHECK_MESSAGE(code == 0, last_stderr());
+    const Picture picture = load_png(png);
+    CHECK(picture.width > 0);
+    return picture;
+}
+
+bool have_recorded(const std::filesystem::path& path) {
+    if (std::filesystem::exists(path)) return true;
+    MESSAGE("skipped: " << path << " is not recorded (run the visualizer.record test first)");
+    return false;
+}
+
+// The shared instruction with the most bank conflicts.
+std::uint64_t worst_instruction(const LoadedTrace& loaded) {
+    std::uint64_t worst = 0;
+    std::uint32_t conflicts = 0;
+    for (std::uint64_t i = 0; i < loaded.analysis.instructions.size(); ++i) {
+        const auto& c = loaded.analysis.instructions[i];
+        if (c && c->conflicts > conflicts) {
+            worst = i;
+            conflicts = c->conflicts;
+        }
+    }
+    return worst;
+}
+
+} // namespace
+
+TEST_CASE("headless: the array view of a 16-element Hillis-Steele scan") {
+    for (const auto& trace :
+         {recorded("hillis_steele_16.trace.json"), fixture("hillis_steele_16.trace.json")}) {
+        CAPTURE(trace);
+        if (!have_recorded(trace)) continue;
+        const Picture picture =
+            picture_of(quoted(trace) + " --view array --size 1000x600", "hs_array.png");
+        CHECK(picture.width == 1000);
+        CHECK(picture.height == 600);
+        // 16 cells per row, log2(16) + 1 rows: the load and four doubling steps.
+        const auto rows =
+            cells_per_row(cell_frames(picture, {palette::kCellFrame, palette::kHighlight}));
+        CHECK(rows == std::vector<int>{16, 16, 16, 16, 16});
+    }
+    // At the end of step 2 (offset 2), three rows.
+    const Picture early =
+        picture_of(quoted(fixture("hillis_steele_16.trace.json")) + " --step 2 --size 1000x600",
+                   "hs_array_step2.png");
+    CHECK(cells_per_row(cell_frames(early, {palette::kCellFrame, palette::kHighlight})) ==
+          std::vector<int>{16, 16, 16});
+}
+
+TEST_CASE("headless: the bank view shows the conflict colour unpadded, not padded") {
+    const auto unpadded = recorded("blelloch_256.trace.json");
+    const auto padded = recorded("blelloch_256.trace.1.json");
+    if (!have_recorded(unpadded) || !have_recorded(padded)) return;
+    const auto plain = load_trace(unpadded);
+    const auto pad = load_trace(padded);
+    const std::uint64_t worst = worst_instruction(*plain);
+    REQUIRE(plain->analysis.instructions[worst]->conflicts >= 7);
+    // The same instruction of the padded kernel: same step, line and kind, and no conflict.
+    REQUIRE(worst < pad->trace.instructions.size());
+    const auto& a = plain->trace.instructions[worst];
+    const auto& b = pad->trace.instructions[worst];
+    CHECK(a.step == b.step);
+    CHECK(a.source.line == b.source.line);
+    CHECK(a.kind == b.kind);
+    REQUIRE(pad->analysis.instructions[worst]);
+    CHECK(pad->analysis.instructions[worst]->conflicts == 0);
+
+    const std::string which = " --view bank --instruction " + std::to_string(worst);
+    const Picture conflicted = picture_of(quoted(unpadded) + which, "bank_unpadded.png");
+    const Picture clean = picture_of(quoted(padded) + which, "bank_padded.png");
+    CHECK(count_colour(conflicted, palette::kConflict) > 1000);
+    CHECK(count_colour(clean, palette::kConflict) == 0);
+    CHECK(count_colour(clean, palette::kBankOk) > 1000);
+
+    // --step picks the step's worst instruction: step 3 of the up-sweep conflicts.
+    const Picture by_step =
+        picture_of(quoted(unpadded) + " --view bank --step 3", "bank_step3.png");
+    CHECK(count_colour(by_step, palette::kConflict) > 1000);
+}
+
+TEST_CASE("headless: the block timeline shows flags, slots and waiting") {
+    const Picture flags = picture_of(quoted(fixture("lookback_4_blocks.trace.json")) +
+                                         " --view timeline --size 900x400",
+                                     "timeline_flags.png");
+    CHECK(count_colour(flags, palette::kFlagX) > 200);
+    CHECK(count_colour(flags, palette::kFlagA) > 200);
+    CHECK(count_colour(flags, palette::kFlagP) > 200);
+    CHECK(count_colour(flags, palette::kBlockRun) > 1000);
+    const auto spin = recorded("lookback_spin.trace.json");
+    if (!have_recorded(spin)) return;
+    const Picture waits = picture_of(quoted(spin) + " --view timeline", "timeline_spin.png");
+    CHECK(count_colour(waits, palette::kWaiting) > 200);
+}
+
+TEST_CASE("headless: a truncated trace gives a picture of the error and exit code 3") {
+    const auto truncated = scratch("half.trace.json");
+    {
+        std::ifstream in(fixture("hillis_steele_16.trace.json"));
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::ofstream(truncated) << text.substr(0, 5000);
+    }
+    const auto png = scratch("error.png");
+    std::filesystem::remove(png);
+    CHECK(view(quoted(truncated) + " --png " + quoted(png)) == 3);
+    CHECK(last_stderr().find("half.trace.json") != std::string::npos);
+    const Picture picture = load_png(png);
+    CHECK(count_colour(picture, palette::kErrorBackground) > 5000);
+}
+
+TEST_CASE("headless: requests out of range are refused with a message") {
+    const std::string trace = quoted(fixture("hillis_steele_16.trace.json"));
+    const std::string png = " --png " + quoted(scratch("refused.png"));
+    CHECK(view(trace + png + " --step 6") == 2);
+    CHECK(last_stderr().find("0..5") != std::string::npos);
+    CHECK(view(trace + png + " --instruction 1000") == 2);
+    CHECK(view(trace + png + " --object nothing") == 2);
+    CHECK(last_stderr().find("temp") != std::string::npos);
+    CHECK(view(trace + png + " --view sideways") == 2);
+    CHECK(view(trace + png + " --size 10") == 2);
+    CHECK(view(trace + png + " --block 3") == 2);
+}
+
+} // namespace scanlab::view::test

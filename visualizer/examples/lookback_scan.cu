@@ -12,15 +12,15 @@
 //
 //   simtcc -o lookback_scan lookback_scan.cu
 //   SIMT_TRACE=lookback.trace.json SIMT_TRACE_BLOCKS=all ./lookback_scan [tiles] [static]
-//   SIMT_DISPATCH=shuffled SIMT_TRACE=spin.trace.json SIMT_TRACE_BLOCKS=all \
-//       ./lookback_scan 8 static
+//   export SIMT_DISPATCH=shuffled SIMT_TRACE_BLOCKS=0,2,4,6
+//   SIMT_TRACE=spin.trace.json ./lookback_scan 8 static
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
 #include <string>
 #include <vector>
 
-constexpr int kTile = 256;// elements per tile = threads per block
+constexpr int kTile = 256; // elements per tile = threads per block
 constexpr unsigned long long kFlagX = 0, kFlagA = 1, kFlagP = 2;
 
 __device__ unsigned long long descriptor(unsigned long long flag, int value) {

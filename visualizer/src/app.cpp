@@ -23,9 +23,12 @@ constexpr float kSidePanelWidth = 400.0f;
 
 const char* view_name(ViewKind view) {
     switch (view) {
-    case ViewKind::array: return "Array";
-    case ViewKind::bank: return "Banks";
-    case ViewKind::timeline: return "Timeline";
+    case ViewKind::array:
+        return "Array";
+    case ViewKind::bank:
+        return "Banks";
+    case ViewKind::timeline:
+        return "Timeline";
     }
     return "?";
 }
@@ -36,7 +39,9 @@ std::string dims(const trace::Dim3& d) {
            ")";
 }
 
-bool pressed(int key) { return ImGui::IsKeyPressed(key, true); }
+bool pressed(int key) {
+    return ImGui::IsKeyPressed(key, true);
+}
 
 } // namespace
 
@@ -63,7 +68,10 @@ void App::adopt(LoadResult result) {
     }
     error_.clear();
     loaded_ = std::move(result.trace);
-    selection_ = Selection{.view = selection_.view, .colour_by_warp = selection_.colour_by_warp};
+    Selection fresh;
+    fresh.view = selection_.view;
+    fresh.colour_by_warp = selection_.colour_by_warp;
+    selection_ = fresh;
     playback_.pause();
     if (!loaded_->index.blocks().empty()) selection_.cursor = cursor_end(*block());
     array_.canvas().reset();
@@ -84,8 +92,8 @@ void App::update(double seconds) {
 void App::next(bool by_step) {
     playback_.pause();
     if (const BlockIndex* b = block())
-        selection_.cursor = by_step ? next_step(*b, selection_.cursor)
-                                    : next_instruction(*b, selection_.cursor);
+        selection_.cursor =
+            by_step ? next_step(*b, selection_.cursor) : next_instruction(*b, selection_.cursor);
 }
 
 void App::previous(bool by_step) {
@@ -137,16 +145,23 @@ void App::show(ViewKind view) {
 
 Canvas& App::canvas(ViewKind view) {
     switch (view) {
-    case ViewKind::array: return array_.canvas();
-    case ViewKind::bank: return bank_.canvas();
-    case ViewKind::timeline: return timeline_.canvas();
+    case ViewKind::array:
+        return array_.canvas();
+    case ViewKind::bank:
+        return bank_.canvas();
+    case ViewKind::timeline:
+        return timeline_.canvas();
     }
     return array_.canvas();
 }
 
-void App::zoom(float factor) { canvas(selection_.view).zoom_by(factor); }
+void App::zoom(float factor) {
+    canvas(selection_.view).zoom_by(factor);
+}
 
-void App::fit() { canvas(selection_.view).reset(); }
+void App::fit() {
+    canvas(selection_.view).reset();
+}
 
 void App::handle_shortcuts() {
     const ImGuiIO& io = ImGui::GetIO();
@@ -213,8 +228,8 @@ void App::draw_top_bar() {
         focus_path_box_ = false;
     }
     ImGui::SetNextItemWidth(std::max(200.0f, ImGui::GetContentRegionAvail().x - 330));
-    const bool entered = ImGui::InputTextWithHint("##path", "path to a .trace.json file", &path_box_,
-                                                  ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool entered = ImGui::InputTextWithHint("##path", "path to a .trace.json file",
+                                                  &path_box_, ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
     if ((ImGui::Button("Open") || entered) && !path_box_.empty()) open(path_box_);
     ImGui::SameLine();
@@ -246,11 +261,12 @@ void App::draw_error_banner() {
 void App::draw_summary() {
     const trace::Trace& trace = loaded_->trace;
     const trace::LaunchInfo& launch = trace.launch;
-    ImGui::Text("%s  <<<%s, %s>>>  %s, %s, seed %llu", launch.kernel.c_str(),
+    ImGui::Text("%s  <<<%s, %s>>>  %s, %s, seed %llu", short_kernel_name(launch.kernel).c_str(),
                 dims(launch.grid).c_str(), dims(launch.block).c_str(),
                 std::string(trace::to_string(launch.mode)).c_str(),
                 std::string(trace::to_string(launch.dispatch)).c_str(),
                 static_cast<unsigned long long>(launch.seed));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", launch.kernel.c_str());
     ImGui::SameLine();
     ImGui::TextDisabled("| %zu block%s recorded, %s warp instructions, %llu shared conflicts",
                         loaded_->index.blocks().size(),
@@ -316,8 +332,9 @@ void App::draw_controls() {
         (ImGui::IsItemDeactivatedAfterEdit())) {
         // The recorded block nearest to the one asked for.
         const auto& blocks = loaded_->index.blocks();
-        auto it = std::lower_bound(blocks.begin(), blocks.end(), shown_block,
-                                   [](const BlockIndex& x, int v) { return static_cast<int>(x.block) < v; });
+        auto it = std::lower_bound(
+            blocks.begin(), blocks.end(), shown_block,
+            [](const BlockIndex& x, int v) { return static_cast<int>(x.block) < v; });
         if (it == blocks.end()) --it;
         select_block(static_cast<std::uint32_t>(it - blocks.begin()));
     }
@@ -336,12 +353,11 @@ void App::draw_views(ImVec2 size) {
                 if (!select_tab_) selection_.view = view;
                 if (view == ViewKind::array) array_.draw_controls(*loaded_, selection_);
                 if (view == ViewKind::timeline) {
-                    ImGui::TextDisabled("%u rows (%s), %zu waits, %zu tiles with flags",
-                                        loaded_->timeline.row_count(),
-                                        loaded_->timeline.rows_are_slots() ? "resident slots"
-                                                                           : "blocks",
-                                        loaded_->timeline.waits().size(),
-                                        loaded_->timeline.tiles().size());
+                    ImGui::TextDisabled(
+                        "%u rows (%s), %zu waits, %zu tiles with flags",
+                        loaded_->timeline.row_count(),
+                        loaded_->timeline.rows_are_slots() ? "resident slots" : "blocks",
+                        loaded_->timeline.waits().size(), loaded_->timeline.tiles().size());
                 }
                 draw_view(view, ImGui::GetContentRegionAvail());
                 ImGui::EndTabItem();
@@ -355,9 +371,15 @@ void App::draw_views(ImVec2 size) {
 
 void App::draw_view(ViewKind view, ImVec2 size) {
     switch (view) {
-    case ViewKind::array: array_.draw(*loaded_, selection_, size); break;
-    case ViewKind::bank: bank_.draw(*loaded_, selection_, size); break;
-    case ViewKind::timeline: timeline_.draw(*loaded_, selection_, size); break;
+    case ViewKind::array:
+        array_.draw(*loaded_, selection_, size);
+        break;
+    case ViewKind::bank:
+        bank_.draw(*loaded_, selection_, size);
+        break;
+    case ViewKind::timeline:
+        timeline_.draw(*loaded_, selection_, size);
+        break;
     }
 }
 
@@ -367,9 +389,9 @@ void App::draw_side_panel(ImVec2 size) {
         draw_details(*loaded_, selection_);
     const float legend_height = show_legend_ ? 330.0f : 0.0f;
     if (ImGui::CollapsingHeader("Source", ImGuiTreeNodeFlags_DefaultOpen)) {
-        ImGui::BeginChild("source", {0, std::max(120.0f, ImGui::GetContentRegionAvail().y -
-                                                             legend_height - 30)},
-                          true, ImGuiWindowFlags_HorizontalScrollbar);
+        ImGui::BeginChild(
+            "source", {0, std::max(120.0f, ImGui::GetContentRegionAvail().y - legend_height - 30)},
+            true, ImGuiWindowFlags_HorizontalScrollbar);
         source_.draw(*loaded_, selection_);
         ImGui::EndChild();
     }
@@ -388,10 +410,11 @@ void App::draw_picture(ImVec2 size) {
     if (loaded_ && block()) {
         const trace::Trace& trace = loaded_->trace;
         const BlockIndex& b = *block();
-        std::string caption = trace.launch.kernel + "  <<<" + dims(trace.launch.grid) + ", " +
-                              dims(trace.launch.block) + ">>>   block " + std::to_string(b.block) +
-                              ", step " + std::to_string(selection_.cursor.step) + " of " +
-                              std::to_string(b.step_count());
+        std::string caption = short_kernel_name(trace.launch.kernel) + "  <<<" +
+                              dims(trace.launch.grid) + ", " + dims(trace.launch.block) +
+                              ">>>   block " + std::to_string(b.block) + ", step " +
+                              std::to_string(selection_.cursor.step) + " (of 0-" +
+                              std::to_string(b.step_count() - 1) + ")";
         if (selection_.view == ViewKind::array && selection_.object)
             caption += ",  " + object_label(trace.memory[*selection_.object]);
         ImGui::TextUnformatted(caption.c_str());

@@ -13,7 +13,9 @@ namespace {
 
 constexpr std::size_t kMaxReadsPerStore = 16; // arrows into one written cell
 
-bool is_write(trace::AccessKind kind) { return kind != trace::AccessKind::load; }
+bool is_write(trace::AccessKind kind) {
+    return kind != trace::AccessKind::load;
+}
 
 // The access width most instructions on the object use: the size of a cell.
 std::uint32_t common_width(const trace::Trace& trace, const BlockIndex& block,
@@ -146,8 +148,12 @@ ArrayModel::ArrayModel(const trace::Trace& trace, const BlockIndex& block, std::
     };
 
     // Events per column (counting sort keeps execution order), and arrows.
+    // A thread's reads since its last store, for the arrows into what it writes next. Reads of
+    // an earlier step count only while the thread has stored nothing since (a value carried in a
+    // register across a barrier, as in an in-place scan).
     struct Pending {
         std::vector<std::pair<std::uint32_t, int>> reads; // column, source row
+        std::uint32_t step = 0;                           // of the reads
         bool after_store = false;
     };
     std::vector<Pending> pending(std::max<std::uint32_t>(block.threads, 1));
@@ -171,18 +177,20 @@ ArrayModel::ArrayModel(const trace::Trace& trace, const BlockIndex& block, std::
             const auto column = static_cast<std::uint32_t>(column_of_element(first));
             Pending& thread = pending[std::min<std::size_t>(lane.thread, pending.size() - 1)];
             if (instruction.kind != trace::AccessKind::store) { // loads and atomics read
-                if (thread.after_store) thread.reads.clear();
+                if (thread.after_store || thread.step != step) thread.reads.clear();
                 thread.after_store = false;
+                thread.step = step;
                 if (thread.reads.size() == kMaxReadsPerStore)
                     thread.reads.erase(thread.reads.begin());
                 thread.reads.push_back({column, row_before_step(step)});
             }
             if (write) {
                 const int row = row_of_step_[step];
+                if (thread.step != step && thread.after_store) thread.reads.clear();
                 for (auto [source_column, source_row] : thread.reads) {
                     if (source_row < 0 || row < 0 || source_row >= row) continue;
-                    arrows.push_back(Arrow{p, static_cast<std::uint32_t>(source_row),
-                                           source_column, column, lane.thread});
+                    arrows.push_back(Arrow{p, static_cast<std::uint32_t>(source_row), source_column,
+                                           column, lane.thread});
                     arrow_rows.push_back(static_cast<std::uint32_t>(row));
                 }
                 thread.after_store = true;
@@ -219,13 +227,11 @@ ArrayModel::ArrayModel(const trace::Trace& trace, const BlockIndex& block, std::
     for (std::size_t r = 0; r < rows_.size(); ++r) {
         Arrow* begin = arrows_.data() + arrow_begin_[r];
         Arrow* end = arrows_.data() + arrow_begin_[r + 1];
-        std::stable_sort(begin, end, [](const Arrow& a, const Arrow& b) {
-            return a.column < b.column;
-        });
+        std::stable_sort(begin, end,
+                         [](const Arrow& a, const Arrow& b) { return a.column < b.column; });
         for (const Arrow* a = begin; a != end; ++a) {
-            const std::uint32_t span = a->column > a->source_column
-                                           ? a->column - a->source_column
-                                           : a->source_column - a->column;
+            const std::uint32_t span = a->column > a->source_column ? a->column - a->source_column
+                                                                    : a->source_column - a->column;
             arrow_span_[r] = std::max(arrow_span_[r], span);
         }
     }
@@ -277,6 +283,15 @@ CellState ArrayModel::cell(std::uint32_t r, std::uint32_t column, std::uint32_t 
     return CellState{last, last->position >= step_begin};
 }
 
+std::vector<CellEvent> ArrayModel::sample_value_events(std::size_t count) const {
+    std::vector<CellEvent> sample;
+    if (value_events_.empty() || count == 0) return sample;
+    const std::size_t stride = std::max<std::size_t>(1, value_events_.size() / count);
+    for (std::size_t i = 0; i < value_events_.size() && sample.size() < count; i += stride)
+        sample.push_back(value_events_[i]);
+    return sample;
+}
+
 std::uint64_t ArrayModel::element_of(const CellEvent& event) const {
     const auto& lane = trace_->instructions[block_->instructions[event.position]].lanes[event.lane];
     return lane.offset / cell_bytes_ + event.part;
@@ -291,8 +306,8 @@ std::string cell_value_text(const trace::Trace& trace, const BlockIndex& block,
     // One cell of a wide access: its bytes, read as the access's element type when that fits.
     const std::uint32_t element = trace::value_type_size(instruction.value_type);
     if (element == 0 || element > cell_bytes || cell_bytes % element != 0) return "?";
-    const auto part = trace::ValueBytes::from(lane.value.bytes.data() + event.part * cell_bytes,
-                                              cell_bytes);
+    const auto part =
+        trace::ValueBytes::from(lane.value.bytes.data() + event.part * cell_bytes, cell_bytes);
     return trace::format_value(instruction.value_type, cell_bytes, part);
 }
 

@@ -85,6 +85,9 @@ class ArrayModel {
     std::uint32_t arrow_span(std::uint32_t r) const { return arrow_span_[r]; }
     std::size_t arrow_count() const { return arrows_.size(); }
 
+    // Up to `count` of the accesses that set values, spread over the whole object (to size cells).
+    std::vector<CellEvent> sample_value_events(std::size_t count) const;
+
     // The events of a column, in execution order.
     const CellEvent* events_begin(std::uint32_t column) const {
         return events_.data() + event_begin_[column];
@@ -106,7 +109,7 @@ class ArrayModel {
     std::vector<std::uint64_t> column_key_; // sorted fold keys of the columns
     bool dense_ = true;                     // column = key - column_key_.front()
     std::vector<ArrayRow> rows_;
-    std::vector<int> row_of_step_; // per block step: the row at or before it, or -1
+    std::vector<int> row_of_step_;           // per block step: the row at or before it, or -1
     std::vector<std::uint32_t> event_begin_; // all accesses, per column
     std::vector<CellEvent> events_;
     std::vector<std::uint32_t> value_event_begin_; // the accesses that set values, per column

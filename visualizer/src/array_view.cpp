@@ -18,6 +18,7 @@ namespace {
 constexpr float kLabelWidth = 74.0f;
 constexpr float kHeaderHeight = 20.0f;
 constexpr std::size_t kMaxArrowsPerFrame = 40000;
+constexpr float kFramedCellWidth = 7.0f; // narrower cells are drawn without a frame
 
 Rgb actor_colour(std::uint32_t thread, bool by_warp) {
     return index_colour(by_warp ? thread / trace::kWarpSize : thread);
@@ -75,8 +76,8 @@ std::uint32_t default_array_object(const trace::Trace& trace, const BlockIndex& 
 
 const ArrayModel& ArrayView::model_for(const LoadedTrace& loaded, Selection& selection) {
     const BlockIndex& block = loaded.index.block(selection.block);
-    if (!selection.object || !std::binary_search(block.objects.begin(), block.objects.end(),
-                                                 *selection.object))
+    if (!selection.object ||
+        !std::binary_search(block.objects.begin(), block.objects.end(), *selection.object))
         selection.object = default_array_object(loaded.trace, block);
     const Key key{&loaded, selection.block, *selection.object, selection.array.fold,
                   selection.array.all_steps};
@@ -86,6 +87,13 @@ const ArrayModel& ArrayView::model_for(const LoadedTrace& loaded, Selection& sel
         key_ = key;
         if (!same_shape) canvas_.reset();
         followed_row_ = -1;
+        widest_value_ = 0;
+        for (const CellEvent& event : model_->sample_value_events(256))
+            widest_value_ = std::max(
+                widest_value_,
+                ImGui::CalcTextSize(
+                    cell_value_text(loaded.trace, block, event, model_->cell_bytes()).c_str())
+                    .x);
     }
     return *model_;
 }
@@ -132,15 +140,25 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
     }
 
     const ImVec2 area = canvas_.size();
+    auto cell_height = [](float cell_w) {
+        return std::floor(std::clamp(cell_w * 0.8f, 10.0f, 30.0f));
+    };
     if (canvas_.needs_fit()) {
-        base_cell_width_ = std::clamp((area.x - kLabelWidth - 16.0f) / model.column_count(),
-                                      0.5f, 56.0f);
+        // All columns across the width (wide enough for the values when there are few), and
+        // the rows spread down the height, with room for the arrows.
+        const float widest = std::min(std::max(56.0f, widest_value_ + 10.0f), 240.0f);
+        base_cell_width_ =
+            std::clamp((area.x - kLabelWidth - 16.0f) / model.column_count(), 0.5f, widest);
+        const float rows = static_cast<float>(model.row_count());
+        base_row_gap_ =
+            std::clamp((area.y - kHeaderHeight - 16.0f) / rows - cell_height(base_cell_width_),
+                       14.0f, std::max(40.0f, cell_height(base_cell_width_) * 2.5f));
         canvas_.fitted();
     }
     Geometry g;
     g.cell_w = base_cell_width_ * canvas_.zoom();
-    g.cell_h = std::floor(std::clamp(g.cell_w * 0.8f, 10.0f, 30.0f));
-    g.pitch = std::floor(g.cell_h + std::clamp(g.cell_h * 1.6f, 14.0f, 64.0f));
+    g.cell_h = cell_height(g.cell_w);
+    g.pitch = std::floor(g.cell_h + std::clamp(base_row_gap_ * canvas_.zoom(), 8.0f, 240.0f));
     g.gap = g.cell_w >= 8 ? 2.0f : (g.cell_w >= 3 ? 1.0f : 0.0f);
     canvas_.clamp({kLabelWidth + model.column_count() * g.cell_w + 16,
                    kHeaderHeight + model.row_count() * g.pitch});
@@ -158,11 +176,10 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
     const auto columns = static_cast<std::int64_t>(model.column_count());
     const auto rows = static_cast<std::int64_t>(model.row_count());
     const std::int64_t c0 = std::clamp<std::int64_t>(
-        static_cast<std::int64_t>(std::floor((canvas_.min().x + kLabelWidth - g.x0) / g.cell_w)),
-        0, columns - 1);
-    const std::int64_t c1 = std::clamp<std::int64_t>(
-        static_cast<std::int64_t>(std::ceil((canvas_.max().x - g.x0) / g.cell_w)), 0,
+        static_cast<std::int64_t>(std::floor((canvas_.min().x + kLabelWidth - g.x0) / g.cell_w)), 0,
         columns - 1);
+    const std::int64_t c1 = std::clamp<std::int64_t>(
+        static_cast<std::int64_t>(std::ceil((canvas_.max().x - g.x0) / g.cell_w)), 0, columns - 1);
     const std::int64_t r0 = std::clamp<std::int64_t>(
         static_cast<std::int64_t>(std::floor((canvas_.min().y - g.y0) / g.pitch)), 0, rows - 1);
     const std::int64_t r1 = std::clamp<std::int64_t>(
@@ -183,8 +200,7 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
             const std::uint32_t step = step_of(loaded, global);
             int row = model.row_at_or_before(step);
             if (model.written() && instruction.kind == trace::AccessKind::load)
-                row = step > 0 ? model.row_at_or_before(step - 1)
-                               : (!model.row(0).step ? 0 : -1);
+                row = step > 0 ? model.row_at_or_before(step - 1) : (!model.row(0).step ? 0 : -1);
             const std::uint32_t parts =
                 std::max<std::uint32_t>(1, instruction.width / model.cell_bytes());
             for (const auto& lane : instruction.lanes) {
@@ -208,9 +224,10 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
             const auto span = static_cast<std::int64_t>(model.arrow_span(row));
             const Arrow* begin = model.arrows_begin(row);
             const Arrow* end = model.arrows_end(row);
-            const Arrow* it = std::lower_bound(begin, end, c0 - span, [](const Arrow& a, std::int64_t v) {
-                return static_cast<std::int64_t>(a.column) < v;
-            });
+            const Arrow* it =
+                std::lower_bound(begin, end, c0 - span, [](const Arrow& a, std::int64_t v) {
+                    return static_cast<std::int64_t>(a.column) < v;
+                });
             for (; it != end && static_cast<std::int64_t>(it->column) <= c1 + span; ++it) {
                 if (it->position >= cursor.done) continue;
                 const bool current = has_current && it->position == current_position;
@@ -241,16 +258,16 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
             const float left = std::max(canvas_.min().x + kLabelWidth, g.x0);
             const float right = std::min(canvas_.max().x, g.x0 + columns * g.cell_w);
             for (float px = std::floor(left); px < right; px += 1.0f) {
-                const auto column = static_cast<std::uint32_t>(
-                    std::clamp<std::int64_t>(static_cast<std::int64_t>((px - g.x0) / g.cell_w), 0,
-                                             columns - 1));
+                const auto column = static_cast<std::uint32_t>(std::clamp<std::int64_t>(
+                    static_cast<std::int64_t>((px - g.x0) / g.cell_w), 0, columns - 1));
                 const CellState state = model.cell(row, column, cursor.done);
                 Rgb fill = palette::kUnknownCell;
                 if (state.event) {
                     const auto& lane = trace.instructions[block.instructions[state.event->position]]
                                            .lanes[state.event->lane];
-                    fill = state.active ? scaled(actor_colour(lane.thread, selection.colour_by_warp), 0.7f)
-                                        : palette::kStaleCell;
+                    fill = state.active
+                               ? scaled(actor_colour(lane.thread, selection.colour_by_warp), 0.7f)
+                               : palette::kStaleCell;
                 }
                 list->AddRectFilled({px, y}, {px + 1, y + g.cell_h}, fill.u32());
             }
@@ -274,10 +291,16 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
                 }
             }
             const bool lit = highlighted.count((std::uint64_t(row) << 32) | column) != 0;
-            const Rgb frame = lit ? palette::kHighlight : palette::kCellFrame;
-            list->AddRectFilled({x, y}, {x_end, y + g.cell_h}, frame.u32());
-            if (x_end - x > 2.0f)
+            if (g.cell_w >= kFramedCellWidth) {
+                const Rgb frame = lit ? palette::kHighlight : palette::kCellFrame;
+                list->AddRectFilled({x, y}, {x_end, y + g.cell_h}, frame.u32());
                 list->AddRectFilled({x + 1, y + 1}, {x_end - 1, y + g.cell_h - 1}, fill.u32());
+            } else {
+                // Too narrow for a frame: the fill alone, lifted a little when it is stale.
+                if (!state.active && state.event) fill = scaled(palette::kStaleCell, 1.35f);
+                list->AddRectFilled({x, y}, {x_end, y + g.cell_h},
+                                    (lit ? palette::kHighlight : fill).u32());
+            }
             if (state.event && g.cell_h >= font_height + 2) {
                 const std::string text =
                     cell_value_text(trace, block, *state.event, model.cell_bytes());
@@ -304,8 +327,8 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
         const Rgb colour = static_cast<int>(row) == current_row ? palette::kHighlight
                            : reached(row)                       ? palette::kText
                                                                 : palette::kDimText;
-        list->AddText({canvas_.min().x + 8, g.y(row) + (g.cell_h - font_height) / 2},
-                      colour.u32(), label);
+        list->AddText({canvas_.min().x + 8, g.y(row) + (g.cell_h - font_height) / 2}, colour.u32(),
+                      label);
     }
     list->AddRectFilled({canvas_.min().x, canvas_.min().y},
                         {canvas_.max().x, canvas_.min().y + kHeaderHeight},
@@ -319,8 +342,8 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
             const std::uint64_t label_value =
                 model.folded() ? column : model.column_element(column);
             const std::string text = std::to_string(label_value);
-            const float x = g.x(column) + (g.cell_w - g.gap) / 2 -
-                            ImGui::CalcTextSize(text.c_str()).x / 2;
+            const float x =
+                g.x(column) + (g.cell_w - g.gap) / 2 - ImGui::CalcTextSize(text.c_str()).x / 2;
             if (x < canvas_.min().x + kLabelWidth - 8) continue;
             list->AddText({x, canvas_.min().y + 2}, palette::kDimText.u32(), text.c_str());
         }
@@ -361,8 +384,7 @@ void ArrayView::tooltip(const LoadedTrace& loaded, const Selection& selection, s
     ImGui::Text("%s[%llu]", object.name.c_str(), static_cast<unsigned long long>(element));
     if (model.folded())
         ImGui::TextDisabled("window %llu, index %u of the folded buffer",
-                            static_cast<unsigned long long>(element / model.fold_period()),
-                            column);
+                            static_cast<unsigned long long>(element / model.fold_period()), column);
     if (object.space == trace::MemorySpace::shared) {
         const std::uint64_t address = object.base + byte_offset;
         ImGui::Text("shared address 0x%llx, bank %u", static_cast<unsigned long long>(address),
@@ -378,7 +400,8 @@ void ArrayView::tooltip(const LoadedTrace& loaded, const Selection& selection, s
     const std::uint64_t global = block.instructions[state.event->position];
     const auto& instruction = trace.instructions[global];
     const auto& lane = instruction.lanes[state.event->lane];
-    ImGui::Text("value %s", cell_value_text(trace, block, *state.event, model.cell_bytes()).c_str());
+    ImGui::Text("value %s",
+                cell_value_text(trace, block, *state.event, model.cell_bytes()).c_str());
     const std::uint32_t step = step_of(loaded, global);
     if (state.event->write) {
         ImGui::Text("written by thread %u (warp %u, lane %u)", lane.thread, instruction.warp,

@@ -49,6 +49,8 @@ class ArrayView {
     std::unique_ptr<ArrayModel> model_;
     Key key_;
     float base_cell_width_ = 24.0f;
+    float base_row_gap_ = 24.0f;
+    float widest_value_ = 0.0f; // text width of the widest value in a sample of the cells
     int followed_row_ = -1;
 };
 

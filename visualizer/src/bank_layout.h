@@ -15,8 +15,8 @@
 namespace scanlab::view {
 
 struct BankWord {
-    std::uint64_t word = 0;           // byte address / 4 in the block's shared memory
-    std::vector<std::uint8_t> lanes;  // indices into the instruction's lanes
+    std::uint64_t word = 0;          // byte address / 4 in the block's shared memory
+    std::vector<std::uint8_t> lanes; // indices into the instruction's lanes
 };
 
 struct BankPhaseLayout {

@@ -158,8 +158,8 @@ void BankView::draw_step_strip(const LoadedTrace& loaded, Selection& selection, 
     }
     if (hovered && block.step_count() > 0) {
         const float mx = ImGui::GetIO().MousePos.x - a.x;
-        const auto s = std::min(static_cast<std::uint32_t>(std::max(mx, 0.0f) / cell),
-                                block.step_count() - 1);
+        const auto s =
+            std::min(static_cast<std::uint32_t>(std::max(mx, 0.0f) / cell), block.step_count() - 1);
         const auto& totals = loaded.analysis.steps[block.steps[s]];
         ImGui::SetTooltip("step %u: %llu conflicts in %llu shared instructions\n"
                           "loads %llu, stores %llu, atomics %llu\nclick: its worst instruction",
@@ -170,7 +170,8 @@ void BankView::draw_step_strip(const LoadedTrace& loaded, Selection& selection, 
                           static_cast<unsigned long long>(totals.atomic.conflicts));
         if (clicked) {
             const auto w = worst_instruction_in_step(loaded, selection.block, s);
-            selection.cursor = w ? cursor_after_instruction(block, *w) : cursor_at_step_end(block, s);
+            selection.cursor =
+                w ? cursor_after_instruction(block, *w) : cursor_at_step_end(block, s);
         }
     }
 }
@@ -198,7 +199,8 @@ void BankView::draw_instruction_strip(const LoadedTrace& loaded, Selection& sele
     const float cell = width / static_cast<float>(shared.size());
     for (std::size_t k = 0; k < shared.size(); ++k) {
         const float x = a.x + std::floor(k * cell);
-        const float x_end = std::max(a.x + std::floor((k + 1) * cell) - (cell >= 4 ? 1.0f : 0.0f), x + 1);
+        const float x_end =
+            std::max(a.x + std::floor((k + 1) * cell) - (cell >= 4 ? 1.0f : 0.0f), x + 1);
         const std::uint64_t global = block.instructions[shared[k]];
         list->AddRectFilled({x, a.y}, {x_end, a.y + kStripHeight},
                             heat_colour(instruction_conflicts(loaded, global), worst).u32());
@@ -206,7 +208,8 @@ void BankView::draw_instruction_strip(const LoadedTrace& loaded, Selection& sele
     }
     if (hovered) {
         const float mx = ImGui::GetIO().MousePos.x - a.x;
-        const auto k = std::min(static_cast<std::size_t>(std::max(mx, 0.0f) / cell), shared.size() - 1);
+        const auto k =
+            std::min(static_cast<std::size_t>(std::max(mx, 0.0f) / cell), shared.size() - 1);
         const std::uint64_t global = block.instructions[shared[k]];
         ImGui::SetTooltip("%s\n%u conflicts\nclick: show it",
                           instruction_label(loaded.trace, global).c_str(),
@@ -223,12 +226,23 @@ void BankView::draw_banks(const LoadedTrace& loaded, const trace::WarpInstructio
     ImDrawList* list = ImGui::GetWindowDrawList();
     list->PushClipRect(canvas_.min(), canvas_.max(), true);
     list->AddRectFilled(canvas_.min(), canvas_.max(), palette::kBackground.u32());
-    if (canvas_.needs_fit()) {
+    if (canvas_.needs_fit() || layout_fitted_ != layout_instruction_) {
+        // The 32 banks across the width; the deepest stack down the height, if it can.
         base_column_width_ = std::clamp((size.x - 2 * kGutter) / trace::kNumBanks, 12.0f, 64.0f);
+        float fixed = 8;
+        std::uint32_t words = 0;
+        for (const auto& phase : layout_.phases) {
+            fixed += kPhaseLabelHeight + kBankHeaderHeight + 14;
+            words += std::max<std::uint32_t>(phase.deepest, 1);
+        }
+        base_box_height_ = std::clamp(
+            std::min(base_column_width_ * 0.7f, (size.y - fixed) / static_cast<float>(words) - 1),
+            5.0f, 24.0f);
+        layout_fitted_ = layout_instruction_;
         canvas_.fitted();
     }
     const float column = std::floor(base_column_width_ * canvas_.zoom());
-    const float box = std::floor(std::clamp(column * 0.7f, 12.0f, 24.0f));
+    const float box = std::floor(std::max(base_box_height_ * canvas_.zoom(), 3.0f));
     const float font = ImGui::GetFontSize();
     float content_height = 0;
     for (const auto& phase : layout_.phases)
@@ -301,10 +315,10 @@ void BankView::draw_banks(const LoadedTrace& loaded, const trace::WarpInstructio
         const std::size_t shown = std::min<std::size_t>(hovered_word->lanes.size(), 12);
         for (std::size_t k = 0; k < shown; ++k) {
             const auto& lane = instruction.lanes[hovered_word->lanes[k]];
-            ImGui::Text("lane %2u (thread %u): offset %llu, value %s", lane.lane, lane.thread,
-                        static_cast<unsigned long long>(lane.offset),
-                        trace::format_value(instruction.value_type, instruction.width, lane.value)
-                            .c_str());
+            ImGui::Text(
+                "lane %2u (thread %u): offset %llu, value %s", lane.lane, lane.thread,
+                static_cast<unsigned long long>(lane.offset),
+                trace::format_value(instruction.value_type, instruction.width, lane.value).c_str());
         }
         if (hovered_word->lanes.size() > shown)
             ImGui::TextDisabled("... %zu lanes in all (a broadcast: one wavefront)",

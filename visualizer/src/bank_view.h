@@ -44,6 +44,8 @@ class BankView {
     const LoadedTrace* layout_trace_ = nullptr;
     BankLayout layout_;
     float base_column_width_ = 30.0f;
+    float base_box_height_ = 18.0f;
+    std::optional<std::uint64_t> layout_fitted_; // the instruction the sizes were fitted to
 };
 
 } // namespace scanlab::view

@@ -16,8 +16,8 @@ void Canvas::begin(const char* id, ImVec2 size, bool zoom_y) {
     size.y = std::max(size.y, 1.0f);
     min_ = ImGui::GetCursorScreenPos();
     max_ = {min_.x + size.x, min_.y + size.y};
-    ImGui::InvisibleButton(id, size, ImGuiButtonFlags_MouseButtonLeft |
-                                         ImGuiButtonFlags_MouseButtonMiddle);
+    ImGui::InvisibleButton(id, size,
+                           ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonMiddle);
     hovered_ = ImGui::IsItemHovered();
     clicked_ = false;
     const ImGuiIO& io = ImGui::GetIO();
@@ -31,8 +31,7 @@ void Canvas::begin(const char* id, ImVec2 size, bool zoom_y) {
         clicked_ = hovered_ && !dragging_;
         dragging_ = false;
     }
-    if (hovered_ && io.MouseWheel != 0.0f)
-        zoom_by(std::pow(1.2f, io.MouseWheel), io.MousePos);
+    if (hovered_ && io.MouseWheel != 0.0f) zoom_by(std::pow(1.2f, io.MouseWheel), io.MousePos);
     if (hovered_ && io.MouseWheelH != 0.0f) pan_.x += io.MouseWheelH * 40.0f;
 }
 
@@ -63,8 +62,10 @@ void Canvas::clamp(ImVec2 content) {
 
 void Canvas::reveal_y(float top, float bottom, float margin) {
     const float view = size().y;
-    if (top + pan_.y < margin) pan_.y = margin - top;
-    else if (bottom + pan_.y > view - margin) pan_.y = std::max(view - margin - bottom, margin - top);
+    if (top + pan_.y < margin)
+        pan_.y = margin - top;
+    else if (bottom + pan_.y > view - margin)
+        pan_.y = std::max(view - margin - bottom, margin - top);
 }
 
 } // namespace scanlab::view

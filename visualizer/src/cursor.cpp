@@ -4,7 +4,9 @@
 
 namespace scanlab::view {
 
-Cursor cursor_start(const BlockIndex&) { return Cursor{0, 0}; }
+Cursor cursor_start(const BlockIndex&) {
+    return Cursor{0, 0};
+}
 
 Cursor cursor_end(const BlockIndex& block) {
     if (block.step_count() == 0) return Cursor{0, 0};
@@ -31,7 +33,9 @@ Cursor cursor_with_done(const BlockIndex& block, std::uint32_t done) {
     return Cursor{step, done};
 }
 
-bool at_end(const BlockIndex& block, Cursor cursor) { return cursor == cursor_end(block); }
+bool at_end(const BlockIndex& block, Cursor cursor) {
+    return cursor == cursor_end(block);
+}
 
 Cursor next_instruction(const BlockIndex& block, Cursor cursor) {
     if (block.step_count() == 0) return cursor;

@@ -51,18 +51,16 @@ void draw_details(const LoadedTrace& loaded, const Selection& selection) {
             ImGui::Text("banks: %u wavefront%s, no conflict", conflicts->wavefronts,
                         conflicts->wavefronts == 1 ? "" : "s");
         else
-            ImGui::TextColored(ImColor(palette::kHeatHot.u32()),
-                               "banks: %u wavefronts (ideal %u), %u conflicts",
-                               conflicts->wavefronts, conflicts->ideal_wavefronts,
-                               conflicts->conflicts);
+            ImGui::TextColored(
+                ImColor(palette::kHeatHot.u32()), "banks: %u wavefronts (ideal %u), %u conflicts",
+                conflicts->wavefronts, conflicts->ideal_wavefronts, conflicts->conflicts);
     }
     if (!instruction.lanes.empty()) {
         const auto& lane = instruction.lanes.front();
-        ImGui::TextDisabled("lane %u (thread %u): offset %llu, value %s", lane.lane, lane.thread,
-                            static_cast<unsigned long long>(lane.offset),
-                            trace::format_value(instruction.value_type, instruction.width,
-                                                lane.value)
-                                .c_str());
+        ImGui::TextDisabled(
+            "lane %u (thread %u): offset %llu, value %s", lane.lane, lane.thread,
+            static_cast<unsigned long long>(lane.offset),
+            trace::format_value(instruction.value_type, instruction.width, lane.value).c_str());
     }
 }
 

@@ -7,6 +7,7 @@
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <imgui_internal.h>
 
 #include "palette.h"
 
@@ -16,7 +17,9 @@ namespace {
 
 std::string last_glfw_error;
 
-void on_glfw_error(int, const char* description) { last_glfw_error = description; }
+void on_glfw_error(int, const char* description) {
+    last_glfw_error = description;
+}
 
 // A font with the glyphs the views use, when the system has it (Debian: fonts-dejavu-core);
 // otherwise Dear ImGui's built-in one.
@@ -55,8 +58,8 @@ GlWindow::GlWindow(const WindowSettings& settings) {
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     glfwWindowHint(GLFW_VISIBLE, settings.visible ? GLFW_TRUE : GLFW_FALSE);
-    window_ = glfwCreateWindow(settings.width, settings.height, settings.title.c_str(), nullptr,
-                               nullptr);
+    window_ =
+        glfwCreateWindow(settings.width, settings.height, settings.title.c_str(), nullptr, nullptr);
     if (!window_) {
         glfwTerminate();
         throw std::runtime_error("cannot open an OpenGL 3.3 window: " + last_glfw_error);
@@ -83,7 +86,9 @@ GlWindow::~GlWindow() {
     glfwTerminate();
 }
 
-bool GlWindow::should_close() const { return glfwWindowShouldClose(window_) != 0; }
+bool GlWindow::should_close() const {
+    return glfwWindowShouldClose(window_) != 0;
+}
 
 void GlWindow::process_events(bool animating, double timeout) {
     if (animating)
@@ -111,13 +116,20 @@ void GlWindow::begin_frame(ImVec2 display_size) {
 }
 
 void GlWindow::end_frame(bool swap) {
-    ImGui::Render();
+    if (ImGui::GetCurrentContext()->FrameCountRendered != ImGui::GetFrameCount()) ImGui::Render();
     glViewport(0, 0, viewport_width_, viewport_height_);
     const Rgb clear = palette::kPanel;
     glClearColor(clear.r / 255.0f, clear.g / 255.0f, clear.b / 255.0f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     if (swap) glfwSwapBuffers(window_);
+}
+
+ImVec2 GlWindow::framebuffer_size() const {
+    int width = 0;
+    int height = 0;
+    glfwGetFramebufferSize(window_, &width, &height);
+    return {static_cast<float>(width), static_cast<float>(height)};
 }
 
 std::vector<std::string> GlWindow::take_dropped_paths() {

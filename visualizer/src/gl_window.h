@@ -36,8 +36,11 @@ class GlWindow {
     // Starts an ImGui frame; `display_size` overrides the window's size (offscreen pictures).
     void begin_frame();
     void begin_frame(ImVec2 display_size);
-    // Renders the frame into the bound framebuffer, then shows it when `swap`.
+    // Renders the frame into the bound framebuffer (calling ImGui::Render() unless the caller
+    // did), then shows it when `swap`.
     void end_frame(bool swap = true);
+    // The window's framebuffer size in pixels.
+    ImVec2 framebuffer_size() const;
     // Paths dropped on the window since the last call.
     std::vector<std::string> take_dropped_paths();
 

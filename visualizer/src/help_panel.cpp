@@ -7,7 +7,7 @@
 namespace scanlab::view {
 
 void draw_help(bool* open) {
-    ImGui::SetNextWindowSize({520, 0}, ImGuiCond_Appearing);
+    ImGui::SetNextWindowSize({640, 0}, ImGuiCond_Appearing);
     const ImVec2 centre = ImGui::GetMainViewport()->GetCenter();
     ImGui::SetNextWindowPos(centre, ImGuiCond_Appearing, {0.5f, 0.5f});
     if (!ImGui::Begin("Help", open, ImGuiWindowFlags_NoCollapse)) {
@@ -19,7 +19,7 @@ void draw_help(bool* open) {
                        "with SIMT_TRACE=out.json ./program (see docs/visualizer.md).");
     ImGui::Spacing();
     if (ImGui::BeginTable("shortcuts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
-        ImGui::TableSetupColumn("Keys", ImGuiTableColumnFlags_WidthFixed, 190);
+        ImGui::TableSetupColumn("Keys", ImGuiTableColumnFlags_WidthFixed, 200);
         ImGui::TableSetupColumn("Action");
         ImGui::TableHeadersRow();
         for (const Shortcut& s : shortcuts()) {

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include <GLFW/glfw3.h>
 
@@ -21,6 +22,7 @@ int run_window(const Options& options) {
             position_pending = true;
         }
         double last = glfwGetTime();
+        std::string shown_title;
         while (!window.should_close()) {
             window.process_events(app.playback().playing() || app.loading());
             app.drop(window.take_dropped_paths());
@@ -31,8 +33,17 @@ int run_window(const Options& options) {
                 position_pending = false;
                 if (app.loaded()) {
                     const std::string problem = apply_start_position(app, options);
-                    if (!problem.empty()) std::fprintf(stderr, "scanlab-view: %s\n", problem.c_str());
+                    if (!problem.empty())
+                        std::fprintf(stderr, "scanlab-view: %s\n", problem.c_str());
                 }
+            }
+            // The window's title names the open file.
+            const std::string title =
+                app.loaded() ? app.loaded()->path.filename().string() + " - scanlab-view"
+                             : "scanlab-view";
+            if (title != shown_title) {
+                shown_title = title;
+                glfwSetWindowTitle(window.handle(), title.c_str());
             }
             window.begin_frame();
             app.draw();

@@ -8,7 +8,7 @@ namespace scanlab::view {
 
 namespace {
 
-void swatch(Rgb fill, const char* text, Rgb frame = palette::kCellFrame) {
+void swatch(Rgb fill, const char* text, Rgb frame = palette::kLegendCellFrame) {
     const ImVec2 a = ImGui::GetCursorScreenPos();
     const float h = ImGui::GetTextLineHeight();
     ImDrawList* list = ImGui::GetWindowDrawList();
@@ -19,7 +19,9 @@ void swatch(Rgb fill, const char* text, Rgb frame = palette::kCellFrame) {
     ImGui::TextUnformatted(text);
 }
 
-void plain(Rgb fill, const char* text) { swatch(fill, text, fill); }
+void plain(Rgb fill, const char* text) {
+    swatch(fill, text, fill);
+}
 
 void ramp(const char* text) {
     const ImVec2 a = ImGui::GetCursorScreenPos();
@@ -51,22 +53,22 @@ void draw_legend(const Selection& selection) {
     }
     swatch(palette::kStaleCell, "value carried over from an earlier step");
     swatch(palette::kUnknownCell, "value not known yet");
-    swatch(palette::kStaleCell, "cells of the selected instruction", palette::kHighlight);
+    swatch(palette::kStaleCell, "cells of the selected instruction", palette::kLegendHighlight);
     ImGui::TextUnformatted("arrow: a thread read this cell, then wrote that one");
     ImGui::Spacing();
     ImGui::TextDisabled("Bank view");
     plain(palette::kBankOk, "word served in one wavefront");
-    plain(palette::kConflict, "bank with several words: a conflict");
+    plain(palette::kLegendConflict, "bank with several words: a conflict");
     plain(palette::kBankEmpty, "bank not used");
     ramp("conflicts per step / instruction");
     ImGui::Spacing();
     ImGui::TextDisabled("Block timeline");
     plain(palette::kBlockRun, "block resident on a slot");
     plain(palette::kBlockSelected, "the selected block");
-    plain(palette::kWaiting, "waiting: polling an unchanged value");
-    plain(palette::kFlagX, "tile flag X: no value yet");
-    plain(palette::kFlagA, "tile flag A: aggregate published");
-    plain(palette::kFlagP, "tile flag P: inclusive prefix published");
+    plain(palette::kLegendWaiting, "waiting: polling an unchanged value");
+    plain(palette::kLegendFlagX, "tile flag X: no value yet");
+    plain(palette::kLegendFlagA, "tile flag A: aggregate published");
+    plain(palette::kLegendFlagP, "tile flag P: inclusive prefix published");
     plain(palette::kTimeCursor, "time of the selected instruction");
 }
 

@@ -14,6 +14,13 @@
 
 namespace scanlab::view {
 
+// Seconds spent on each part of loading (reported by --benchmark-frames).
+struct LoadTimes {
+    double read = 0;    // parse and validate the JSON (the trace library)
+    double analyse = 0; // bank conflicts of every shared instruction
+    double index = 0;   // per-block indices and the schedule
+};
+
 struct LoadedTrace {
     LoadedTrace(std::filesystem::path file, trace::Trace document);
 
@@ -22,6 +29,7 @@ struct LoadedTrace {
     trace::TraceAnalysis analysis;
     TraceIndex index;
     TimelineModel timeline;
+    LoadTimes times;
 };
 
 // The reader's limits, raised so that the viewer opens every trace the emulator records (its

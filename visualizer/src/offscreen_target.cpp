@@ -28,7 +28,9 @@ OffscreenTarget::~OffscreenTarget() {
     glDeleteFramebuffers(1, &framebuffer_);
 }
 
-void OffscreenTarget::bind() const { glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_); }
+void OffscreenTarget::bind() const {
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
+}
 
 RgbaImage OffscreenTarget::read() const {
     bind();

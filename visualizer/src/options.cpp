@@ -37,7 +37,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& options) {
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return cli.exit(e);
+        const int code = cli.exit(e); // prints the help or the problem
+        return code == 0 ? 0 : 2;
     }
     if (!size.empty()) {
         std::smatch match;

@@ -22,12 +22,18 @@ Rgb index_colour(std::uint32_t index) {
     const float q = v * (1 - s * f);
     const float t = v * (1 - s * (1 - f));
     switch (sector) {
-    case 0: return {channel(v), channel(t), channel(p)};
-    case 1: return {channel(q), channel(v), channel(p)};
-    case 2: return {channel(p), channel(v), channel(t)};
-    case 3: return {channel(p), channel(q), channel(v)};
-    case 4: return {channel(t), channel(p), channel(v)};
-    default: return {channel(v), channel(p), channel(q)};
+    case 0:
+        return {channel(v), channel(t), channel(p)};
+    case 1:
+        return {channel(q), channel(v), channel(p)};
+    case 2:
+        return {channel(p), channel(v), channel(t)};
+    case 3:
+        return {channel(p), channel(q), channel(v)};
+    case 4:
+        return {channel(t), channel(p), channel(v)};
+    default:
+        return {channel(v), channel(p), channel(q)};
     }
 }
 

@@ -52,6 +52,16 @@ inline constexpr Rgb kFlagA{232, 150, 38};
 inline constexpr Rgb kFlagP{76, 178, 80};
 inline constexpr Rgb kTimeCursor{255, 214, 10};
 
+// The legend's samples of the colours above that screenshots are checked for: one step apart,
+// so that a sample never counts as a cell, a conflict or a flag.
+inline constexpr Rgb kLegendCellFrame{98, 104, 142};
+inline constexpr Rgb kLegendHighlight{254, 213, 10};
+inline constexpr Rgb kLegendConflict{221, 51, 48};
+inline constexpr Rgb kLegendFlagX{106, 106, 113};
+inline constexpr Rgb kLegendFlagA{233, 151, 39};
+inline constexpr Rgb kLegendFlagP{77, 179, 81};
+inline constexpr Rgb kLegendWaiting{201, 81, 201};
+
 // Error banner.
 inline constexpr Rgb kErrorBackground{120, 24, 30};
 } // namespace palette

@@ -21,6 +21,8 @@ constexpr Shortcut kShortcuts[] = {
 };
 } // namespace
 
-std::span<const Shortcut> shortcuts() { return kShortcuts; }
+std::span<const Shortcut> shortcuts() {
+    return kShortcuts;
+}
 
 } // namespace scanlab::view

@@ -14,8 +14,9 @@ void SourcePanel::draw(const LoadedTrace& loaded, Selection& selection) {
     const BlockIndex& block = loaded.index.block(selection.block);
     std::optional<trace::SourceLocation> current;
     if (selection.cursor.instruction() >= 0)
-        current = trace.instructions[block.instructions[static_cast<std::size_t>(
-                                         selection.cursor.instruction())]]
+        current = trace
+                      .instructions[block.instructions[static_cast<std::size_t>(
+                          selection.cursor.instruction())]]
                       .source;
     std::optional<trace::SourceLocation> barrier;
     if (block.step_count() > 0) barrier = trace.steps[block.steps[selection.cursor.step]].barrier;
@@ -33,7 +34,8 @@ void SourcePanel::draw(const LoadedTrace& loaded, Selection& selection) {
             const bool is_current = current && *current == here;
             const bool is_barrier = barrier && *barrier == here;
             if (is_current)
-                ImGui::PushStyleColor(ImGuiCol_Header, ImColor(scaled(palette::kHighlight, 0.45f).u32()).Value);
+                ImGui::PushStyleColor(ImGuiCol_Header,
+                                      ImColor(scaled(palette::kHighlight, 0.45f).u32()).Value);
             else if (is_barrier)
                 ImGui::PushStyleColor(ImGuiCol_Header, ImColor(palette::kBlockRun.u32()).Value);
             char label[32];

@@ -35,8 +35,7 @@ bool same_values(const trace::WarpInstruction& a, const trace::WarpInstruction& 
         const auto& x = a.lanes[l];
         const auto& y = b.lanes[l];
         // An atomic's old value is what it read; a load's value is.
-        if (a.kind == trace::AccessKind::atomic ? x.old != y.old : x.value != y.value)
-            return false;
+        if (a.kind == trace::AccessKind::atomic ? x.old != y.old : x.value != y.value) return false;
     }
     return true;
 }
@@ -161,8 +160,9 @@ TimelineModel::TimelineModel(const trace::Trace& trace) {
 }
 
 const BlockRun* TimelineModel::run_of(std::uint32_t block) const {
-    auto it = std::lower_bound(by_block_.begin(), by_block_.end(), block,
-                               [&](std::uint32_t r, std::uint32_t b) { return runs_[r].block < b; });
+    auto it =
+        std::lower_bound(by_block_.begin(), by_block_.end(), block,
+                         [&](std::uint32_t r, std::uint32_t b) { return runs_[r].block < b; });
     if (it == by_block_.end() || runs_[*it].block != block) return nullptr;
     return &runs_[*it];
 }

@@ -17,7 +17,7 @@ struct BlockRun {
     std::optional<std::uint32_t> slot;
     std::uint64_t start = 0;
     std::uint64_t end = 0;
-    bool ended = false; // false: still running when the recording stopped
+    bool ended = false;    // false: still running when the recording stopped
     std::uint32_t row = 0; // its row in the schedule
 };
 
@@ -34,7 +34,7 @@ struct WaitSpan {
     std::uint32_t warp = 0;
     std::uint64_t from = 0;
     std::uint64_t to = 0;
-    std::uint32_t polls = 0;         // instructions that read the same unchanged value
+    std::uint32_t polls = 0; // instructions that read the same unchanged value
     std::uint64_t first_instruction = 0;
 };
 
@@ -51,8 +51,8 @@ class TimelineModel {
     bool rows_are_slots() const { return rows_are_slots_; }
 
     const std::vector<std::uint32_t>& tiles() const { return tiles_; } // tiles with flag changes
-    const std::vector<FlagSpan>& flags() const { return flags_; }     // by tile, then time
-    const std::vector<WaitSpan>& waits() const { return waits_; }     // by block, then time
+    const std::vector<FlagSpan>& flags() const { return flags_; }      // by tile, then time
+    const std::vector<WaitSpan>& waits() const { return waits_; }      // by block, then time
 
     std::uint64_t first_time() const { return first_time_; }
     std::uint64_t last_time() const { return last_time_; }

@@ -16,21 +16,26 @@ namespace {
 
 constexpr float kLabelWidth = 70.0f;
 constexpr float kAxisHeight = 22.0f;
-constexpr float kRunHeight = 22.0f;
+constexpr float kRunHeight = 24.0f;
 constexpr float kTileHeight = 16.0f;
 constexpr float kRowGap = 4.0f;
 constexpr float kSectionGap = 22.0f;
 
 Rgb flag_colour(trace::TileFlag flag) {
     switch (flag) {
-    case trace::TileFlag::X: return palette::kFlagX;
-    case trace::TileFlag::A: return palette::kFlagA;
-    case trace::TileFlag::P: return palette::kFlagP;
+    case trace::TileFlag::X:
+        return palette::kFlagX;
+    case trace::TileFlag::A:
+        return palette::kFlagA;
+    case trace::TileFlag::P:
+        return palette::kFlagP;
     }
     return palette::kFlagX;
 }
 
-bool inside(ImVec2 p, ImVec2 a, ImVec2 b) { return p.x >= a.x && p.x < b.x && p.y >= a.y && p.y < b.y; }
+bool inside(ImVec2 p, ImVec2 a, ImVec2 b) {
+    return p.x >= a.x && p.x < b.x && p.y >= a.y && p.y < b.y;
+}
 
 void centred_text(ImDrawList* list, ImVec2 a, ImVec2 b, ImU32 colour, const char* text) {
     const ImVec2 size = ImGui::CalcTextSize(text);
@@ -59,8 +64,8 @@ void TimelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
     const std::uint64_t first = model.first_time();
     const std::uint64_t last = std::max(model.last_time(), first + 1);
     if (canvas_.needs_fit()) {
-        base_pixels_per_tick_ =
-            std::max(1e-6, (canvas_.size().x - kLabelWidth - 16.0) / static_cast<double>(last - first));
+        base_pixels_per_tick_ = std::max(1e-6, (canvas_.size().x - kLabelWidth - 16.0) /
+                                                   static_cast<double>(last - first));
         canvas_.fitted();
     }
     const double scale = base_pixels_per_tick_ * canvas_.zoom();
@@ -73,7 +78,9 @@ void TimelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
     auto x_of = [&](std::uint64_t t) {
         return static_cast<float>(std::floor(x0 + static_cast<double>(t - first) * scale));
     };
-    auto run_top = [&](std::uint32_t row) { return y0 + kAxisHeight + row * (kRunHeight + kRowGap); };
+    auto run_top = [&](std::uint32_t row) {
+        return y0 + kAxisHeight + row * (kRunHeight + kRowGap);
+    };
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const bool mouse_in = canvas_.hovered() && mouse.x >= canvas_.min().x + kLabelWidth;
     std::string tip;
@@ -90,7 +97,7 @@ void TimelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
         list->AddRectFilled({a, top}, {b - 1, top + kRunHeight},
                             (chosen ? palette::kBlockSelected : palette::kBlockRun).u32());
         const std::string label = "B" + std::to_string(run.block);
-        centred_text(list, {a, top}, {b - 1, top + kRunHeight}, IM_COL32(255, 255, 255, 255),
+        centred_text(list, {a, top}, {b - 1, top + kRunHeight - 6}, IM_COL32(255, 255, 255, 255),
                      label.c_str());
         if (mouse_in && inside(mouse, {a, top}, {b, top + kRunHeight})) {
             tip = "block " + std::to_string(run.block) +
@@ -120,16 +127,15 @@ void TimelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
         const float a = x_of(wait.from);
         const float b = std::max(x_of(wait.to), a + 2);
         if (b < left || a > right) continue;
-        const float top = run_top(run->row) + kRunHeight * 0.6f;
-        list->AddRectFilled({a, top}, {b, top + kRunHeight * 0.3f}, palette::kWaiting.u32());
-        if (mouse_in && inside(mouse, {a, top}, {b, top + kRunHeight * 0.3f})) {
+        const float top = run_top(run->row) + kRunHeight - 6;
+        list->AddRectFilled({a, top}, {b, top + 5}, palette::kWaiting.u32());
+        if (mouse_in && inside(mouse, {a, top - 2}, {b, top + 6})) {
             const auto& poll = trace.instructions[wait.first_instruction];
             tip = "block " + std::to_string(wait.block) + ", warp " + std::to_string(wait.warp) +
                   " waiting: " + std::to_string(wait.polls) + " polls of " +
                   trace.memory[poll.memory].name + " that kept its value\nfrom time " +
                   std::to_string(wait.from) + " to " + std::to_string(wait.to) + "\n" +
-                  location_label(trace, poll.source) + ": " +
-                  source_line_text(trace, poll.source);
+                  location_label(trace, poll.source) + ": " + source_line_text(trace, poll.source);
         }
     }
 
@@ -170,8 +176,9 @@ void TimelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
     {
         std::uint64_t time = 0;
         if (selection.cursor.instruction() >= 0)
-            time = trace.instructions[block.instructions[static_cast<std::size_t>(
-                                          selection.cursor.instruction())]]
+            time = trace
+                       .instructions[block.instructions[static_cast<std::size_t>(
+                           selection.cursor.instruction())]]
                        .time;
         else if (const BlockRun* run = model.run_of(block.block))
             time = run->start;
@@ -208,8 +215,8 @@ void TimelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
         for (int k = 0; every * scale < 70.0 && every < 1e18; ++k) every *= factors[k % 3];
         const auto step = static_cast<std::uint64_t>(std::max(1.0, std::round(every)));
         const double t_left = std::max(0.0, (left - x0) / scale);
-        for (std::uint64_t t = static_cast<std::uint64_t>(t_left) / step * step;
-             first + t <= last; t += step) {
+        for (std::uint64_t t = static_cast<std::uint64_t>(t_left) / step * step; first + t <= last;
+             t += step) {
             const float x = x_of(first + t);
             if (x > right) break;
             if (x < left) continue;

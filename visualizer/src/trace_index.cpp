@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 namespace scanlab::view {
 
@@ -16,7 +17,9 @@ TraceIndex::TraceIndex(const trace::Trace& trace) {
     blocks_.reserve(positions.size());
     for (auto& [block, position] : positions) {
         position = static_cast<std::uint32_t>(blocks_.size());
-        blocks_.push_back(BlockIndex{.block = block});
+        BlockIndex entry;
+        entry.block = block;
+        blocks_.push_back(std::move(entry));
     }
 
     step_places_.resize(trace.steps.size());

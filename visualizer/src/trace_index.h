@@ -12,9 +12,10 @@ namespace scanlab::view {
 
 // One block that has steps or instructions in the trace.
 struct BlockIndex {
-    std::uint32_t block = 0;                 // linear block index
-    std::vector<std::uint32_t> steps;        // its steps (indices into Trace::steps), in order
-    std::vector<std::uint64_t> instructions; // its instructions (into Trace::instructions), in order
+    std::uint32_t block = 0;          // linear block index
+    std::vector<std::uint32_t> steps; // its steps (indices into Trace::steps), in order
+    std::vector<std::uint64_t>
+        instructions; // its instructions (into Trace::instructions), in order
     // Instructions of steps[k] are instructions[step_begin[k] .. step_begin[k + 1]).
     std::vector<std::uint32_t> step_begin;
     std::vector<std::uint32_t> objects; // memory objects it accessed, by id

@@ -41,6 +41,18 @@ std::string instruction_label(const trace::Trace& trace, std::uint64_t instructi
            location_label(trace, i.source);
 }
 
+std::string short_kernel_name(const std::string& kernel) {
+    std::string name = kernel;
+    if (name.rfind("void ", 0) == 0) name.erase(0, 5);
+    int depth = 0;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        if (name[i] == '<') ++depth;
+        if (name[i] == '>') --depth;
+        if (name[i] == '(' && depth == 0) return name.substr(0, i);
+    }
+    return name;
+}
+
 std::string compact_count(std::uint64_t value) {
     char text[32];
     if (value >= 10'000'000)

@@ -17,6 +17,9 @@ std::string source_line_text(const trace::Trace& trace, trace::SourceLocation lo
 std::string location_label(const trace::Trace& trace, trace::SourceLocation location);
 // "#34 load temp, 4 B x 32 lanes, line 36"
 std::string instruction_label(const trace::Trace& trace, std::uint64_t instruction);
+// The kernel's name without its return type and parameters:
+// "lab01::naive_scan_kernel<scanlab::Sum<int> >".
+std::string short_kernel_name(const std::string& kernel);
 // "1.2 M" style counts for large numbers.
 std::string compact_count(std::uint64_t value);
 

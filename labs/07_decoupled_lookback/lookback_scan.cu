@@ -1,0 +1,507 @@
+// Lab 07: single-pass scan with decoupled look-back (Merrill and Garland, 2016), and stream
+// compaction built on it. SOLUTION.
+#include "lookback_scan.h"
+
+#include <scanlab/cuda_check.h>
+#include <scanlab/operators.h>
+
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace lab07 {
+
+inline constexpr unsigned kFullMask = 0xffffffffu;
+
+__device__ inline int lane_id() {
+    return static_cast<int>(threadIdx.x) % kWarpSize;
+}
+__device__ inline int warp_id() {
+    return static_cast<int>(threadIdx.x) / kWarpSize;
+}
+
+// =============================================================================================
+// GIVEN: the building blocks of lab 05 (warp scan, tiles in registers, transposes)
+// =============================================================================================
+
+template <class Op>
+__device__ typename Op::value_type warp_inclusive_scan(typename Op::value_type x) {
+    const int lane = lane_id();
+    for (int offset = 1; offset < kWarpSize; offset *= 2) {
+        const auto earlier = __shfl_up_sync(kFullMask, x, offset);
+        if (lane >= offset) x = Op::apply(earlier, x);
+    }
+    return x;
+}
+
+template <class Op>
+__device__ typename Op::value_type exclusive_from_inclusive(typename Op::value_type inclusive) {
+    const auto left = __shfl_up_sync(kFullMask, inclusive, 1);
+    return lane_id() == 0 ? Op::identity() : left;
+}
+
+template <class Op, int Items>
+__device__ typename Op::value_type thread_reduce(const typename Op::value_type (&items)[Items]) {
+    auto total = items[0];
+    for (int k = 1; k < Items; ++k) total = Op::apply(total, items[k]);
+    return total;
+}
+
+template <class Op, int Items>
+__device__ void thread_scan(typename Op::value_type (&items)[Items], typename Op::value_type seed,
+                            ScanKind kind) {
+    auto running = seed;
+    for (int k = 0; k < Items; ++k) {
+        const auto x = items[k];
+        if (kind == ScanKind::exclusive) items[k] = running;
+        running = Op::apply(running, x);
+        if (kind == ScanKind::inclusive) items[k] = running;
+    }
+}
+
+// One unused element after every 128 bytes: the striped and the blocked accesses of the
+// transposes below hit 32 different banks (lab 03).
+template <class T>
+__host__ __device__ constexpr int padded(int j) {
+    return j + j / (128 / static_cast<int>(sizeof(T)));
+}
+
+template <class T, int BlockThreads, int Items>
+__host__ __device__ constexpr int exchange_slots() {
+    return padded<T>(BlockThreads * Items - 1) + 1;
+}
+
+// Loads tile elements [0, count) into `items`, blocked (thread t owns t*Items .. t*Items +
+// Items - 1), reading them warp-striped (coalesced) and transposing through `exchange`. Positions
+// past count get `fill`.
+template <class T, int Items>
+__device__ void load_tile(const T* tile, int count, T (&items)[Items], T* exchange, T fill) {
+    const int lane = lane_id();
+    const int base = warp_id() * kWarpSize * Items;
+    T loaded[Items];
+    for (int k = 0; k < Items; ++k) {
+        const int j = base + k * kWarpSize + lane;
+        loaded[k] = j < count ? tile[j] : fill;
+    }
+    for (int k = 0; k < Items; ++k) exchange[padded<T>(base + k * kWarpSize + lane)] = loaded[k];
+    __syncwarp();
+    for (int k = 0; k < Items; ++k) items[k] = exchange[padded<T>(base + lane * Items + k)];
+}
+
+// Stores `items` (blocked) to tile elements [0, count), writing warp-striped.
+template <class T, int Items>
+__device__ void store_tile(T* tile, int count, const T (&items)[Items], T* exchange) {
+    const int lane = lane_id();
+    const int base = warp_id() * kWarpSize * Items;
+    __syncwarp(); // every lane has read its part of the buffer (load_tile)
+    for (int k = 0; k < Items; ++k) exchange[padded<T>(base + lane * Items + k)] = items[k];
+    __syncwarp();
+    for (int k = 0; k < Items; ++k) {
+        const int j = base + k * kWarpSize + lane;
+        if (j < count) tile[j] = exchange[padded<T>(j)];
+    }
+}
+
+__device__ inline int elements_in_tile(long long n, long long start, int tile) {
+    return n - start < tile ? static_cast<int>(n - start) : tile;
+}
+
+// =============================================================================================
+// Part 1: tile descriptors
+// =============================================================================================
+
+// The status of a tile, as other blocks see it. X must be 0: a memset clears all descriptors.
+enum Status : unsigned {
+    kInvalid = 0,   // X: nothing known yet
+    kAggregate = 1, // A: the combination of this tile's own elements is available
+    kPrefix = 2,    // P: the combination of this tile and all tiles before it is available
+};
+
+// Packed: flag and value share one 64-bit word (flag in the high half, the value's 32 bits in
+// the low half), written with one 64-bit store and read with one 64-bit load. A reader sees the
+// whole old word or the whole new one, never a new flag with an old value: no fence needed.
+template <class T>
+struct PackedDescriptors {
+    static_assert(sizeof(T) == 4, "packed descriptors hold 4-byte values");
+    unsigned long long* words; // one per tile
+
+    __device__ void publish(int tile, Status status, T value) const {
+        unsigned bits;
+        memcpy(&bits, &value, sizeof bits);
+        const unsigned long long word = (static_cast<unsigned long long>(status) << 32) | bits;
+        // volatile: a real store to memory now, not a value kept in a register.
+        *reinterpret_cast<volatile unsigned long long*>(&words[tile]) = word;
+    }
+    // volatile: a real load every time (a spin loop must see other blocks' stores), and one
+    // that bypasses the SM's L1 cache, which is not kept coherent with other SMs.
+    __device__ Status read(int tile, T& value) const {
+        const unsigned long long word =
+            *reinterpret_cast<const volatile unsigned long long*>(&words[tile]);
+        const unsigned bits = static_cast<unsigned>(word);
+        memcpy(&value, &bits, sizeof bits);
+        return static_cast<Status>(word >> 32);
+    }
+};
+
+// Separate: a flag array and two value arrays. Three memory operations per update, in an order
+// that the hardware and compiler must keep: the value, a fence, then the flag. The reader does
+// the mirror image: the flag, a fence, then the value.
+template <class T>
+struct SeparateDescriptors {
+    unsigned* flags;
+    T* aggregates; // written with A
+    T* inclusive;  // written with P
+
+    __device__ void publish(int tile, Status status, T value) const {
+        T* slot = status == kPrefix ? &inclusive[tile] : &aggregates[tile];
+        *reinterpret_cast<volatile T*>(slot) = value;
+        __threadfence(); // the value is visible to the whole GPU before the flag is
+        *reinterpret_cast<volatile unsigned*>(&flags[tile]) = status;
+    }
+    __device__ Status read(int tile, T& value) const {
+        const auto status = static_cast<Status>(*reinterpret_cast<volatile unsigned*>(&flags[tile]));
+        if (status != kInvalid) {
+            __threadfence(); // the value is read after the flag that announced it
+            const T* slot = status == kPrefix ? &inclusive[tile] : &aggregates[tile];
+            value = *reinterpret_cast<const volatile T*>(slot);
+        }
+        return status;
+    }
+};
+
+// =============================================================================================
+// Part 2: warp-parallel look-back
+// =============================================================================================
+
+// Called by all 32 lanes of ONE warp of the block that scans tile `tile` (> 0), after the tile's
+// own descriptor is published. Returns, in every lane, the combination of all tiles before it.
+//
+// The warp inspects a window of 32 predecessors at once: lane k watches tile (end - k), so lane 0
+// has the nearest one and lane 31 the farthest. The lanes poll until no tile of the window is X.
+// If some tile of the window has P, the window's answer is the values from lane 0 up to the
+// nearest P (its inclusive prefix covers everything before it); otherwise it is all 32
+// aggregates, and the window moves 32 tiles further back.
+template <class Op, class DescriptorStore>
+__device__ typename Op::value_type look_back(const DescriptorStore& descriptors, int tile) {
+    using T = typename Op::value_type;
+    const int lane = lane_id();
+    T prefix = Op::identity(); // the combination of the tiles between the window and `tile`
+    for (int end = tile - 1;; end -= kWarpSize) {
+        const int watched = end - lane;
+        T value = Op::identity();
+        Status status = kPrefix; // tiles before tile 0 do not exist: "the prefix is the identity"
+        if (watched >= 0) {
+            // Each lane polls its own predecessor until it is no longer X; the lanes that are
+            // done wait for the others at the ballot below (lanes of a warp may diverge).
+            unsigned pause = 32; // nanoseconds; doubled on every retry, up to 1 us
+            while ((status = descriptors.read(watched, value)) == kInvalid) {
+                // Back off a little, so that polling leaves the memory system to the blocks
+                // doing real work.
+                __nanosleep(pause);
+                pause = pause < 1024 ? 2 * pause : pause;
+            }
+        }
+        // The nearest tile with P is the lowest lane with P; lanes beyond it are not needed.
+        const unsigned with_prefix = __ballot_sync(kFullMask, status == kPrefix);
+        const int last = with_prefix != 0 ? __ffs(static_cast<int>(with_prefix)) - 1 : kWarpSize - 1;
+        T x = lane <= last ? value : Op::identity();
+        // Reduce the window. Higher lanes hold EARLIER tiles, so they go on the left: after the
+        // step with `offset`, lane k holds tiles (end-k-2*offset+1 .. end-k), in order.
+        for (int offset = 1; offset < kWarpSize; offset *= 2) {
+            const T earlier = __shfl_down_sync(kFullMask, x, offset);
+            if (lane + offset < kWarpSize) x = Op::apply(earlier, x);
+        }
+        const T window = __shfl_sync(kFullMask, x, 0);
+        prefix = Op::apply(window, prefix); // the window comes before what we have so far
+        if (with_prefix != 0) return prefix;
+        if (lane == 0) printf("SLIDE\n");
+    }
+}
+
+// =============================================================================================
+// Part 3: the single-pass scan kernel
+// =============================================================================================
+
+// Where a block's tile number comes from. Thread 0 asks, everyone reads it after a barrier.
+__device__ inline int take_tile_id(TileIds source, unsigned* counter, int* shared_id) {
+    if (threadIdx.x == 0)
+        *shared_id = source == TileIds::atomic_counter ? static_cast<int>(atomicAdd(counter, 1u))
+                                                       : static_cast<int>(blockIdx.x);
+    __syncthreads();
+    return *shared_id;
+}
+
+// Scans one value per thread across the block (in thread order) and, in warp 0, finds the
+// combination of everything before the tile with the look-back. Returns, in every thread, the
+// combination of all elements before its first one: earlier tiles, then lower threads.
+// The tile's inclusive prefix is published for the tiles after it.
+template <class Op, int BlockThreads, class DescriptorStore>
+__device__ typename Op::value_type tile_exclusive_prefix(typename Op::value_type thread_total,
+                                                         const DescriptorStore& descriptors,
+                                                         int tile) {
+    using T = typename Op::value_type;
+    constexpr int kWarps = BlockThreads / kWarpSize;
+    __shared__ T warp_prefix[kWarps];
+    const int lane = lane_id();
+    const int warp = warp_id();
+
+    // The block scan of lab 05: warp scans, warp totals in shared memory, one warp scans them.
+    const T inclusive = warp_inclusive_scan<Op>(thread_total);
+    if (lane == kWarpSize - 1) warp_prefix[warp] = inclusive;
+    const T in_warp = exclusive_from_inclusive<Op>(inclusive);
+    __syncthreads();
+
+    if (warp == 0) {
+        const T warp_total = lane < kWarps ? warp_prefix[lane] : Op::identity();
+        const T scanned = warp_inclusive_scan<Op>(warp_total);
+        const T before_warp = exclusive_from_inclusive<Op>(scanned);
+        const T aggregate = __shfl_sync(kFullMask, scanned, kWarpSize - 1);
+
+        // Decoupled: publish the aggregate BEFORE looking back, so that later tiles can use it
+        // while this one is still waiting. Tile 0 has nothing before it: its prefix is known.
+        T before_tile = Op::identity();
+        if (tile == 0) {
+            if (lane == 0) descriptors.publish(tile, kPrefix, aggregate);
+        } else {
+            if (lane == 0) descriptors.publish(tile, kAggregate, aggregate);
+            before_tile = look_back<Op>(descriptors, tile);
+            if (lane == 0) descriptors.publish(tile, kPrefix, Op::apply(before_tile, aggregate));
+        }
+        if (lane < kWarps) warp_prefix[lane] = Op::apply(before_tile, before_warp);
+    }
+    __syncthreads();
+    return Op::apply(warp_prefix[warp], in_warp);
+}
+
+template <class Op, int BlockThreads, int Items, class DescriptorStore>
+__global__ void __launch_bounds__(BlockThreads)
+    lookback_scan_kernel(const typename Op::value_type* in, typename Op::value_type* out,
+                         long long n, ScanKind kind, TileIds tile_ids, unsigned* counter,
+                         DescriptorStore descriptors) {
+    using T = typename Op::value_type;
+    constexpr int kTile = BlockThreads * Items;
+    __shared__ T exchange[exchange_slots<T, BlockThreads, Items>()];
+    __shared__ int tile_id;
+
+    const int tile = take_tile_id(tile_ids, counter, &tile_id);
+    const long long start = static_cast<long long>(tile) * kTile;
+    const int count = elements_in_tile(n, start, kTile);
+
+    T items[Items];
+    load_tile(in + start, count, items, exchange, Op::identity());
+    const T before = tile_exclusive_prefix<Op, BlockThreads>(thread_reduce<Op>(items),
+                                                             descriptors, tile);
+    thread_scan<Op>(items, before, kind);
+    store_tile(out + start, count, items, exchange);
+}
+
+// =============================================================================================
+// Part 4 (extension): stream compaction
+// =============================================================================================
+
+// The same single pass, scanning "is this element kept?" (0 or 1) with Sum<int>: the exclusive
+// prefix of an element is where it goes in the output. The kept elements of a tile are first
+// gathered in shared memory, in order, and then written out together: consecutive threads write
+// consecutive addresses (coalesced), instead of scattered single stores.
+template <class T, int BlockThreads, int Items, class DescriptorStore>
+__global__ void __launch_bounds__(BlockThreads)
+    select_kernel(const T* in, T* out, int* count_out, int n, T threshold, TileIds tile_ids,
+                  unsigned* counter, DescriptorStore descriptors) {
+    using Count = scanlab::Sum<int>;
+    constexpr int kTile = BlockThreads * Items;
+    __shared__ T exchange[exchange_slots<T, BlockThreads, Items>()];
+    __shared__ int tile_id;
+    __shared__ int tile_first_slot;
+    __shared__ int kept_in_tile;
+
+    const int tile = take_tile_id(tile_ids, counter, &tile_id);
+    const int tiles = (n + kTile - 1) / kTile;
+    const int start = tile * kTile;
+    const int count = elements_in_tile(n, start, kTile);
+
+    T items[Items];
+    load_tile(in + start, count, items, exchange, threshold); // padding is never kept
+    int keep = 0;
+    for (int k = 0; k < Items; ++k) keep += items[k] > threshold ? 1 : 0;
+    // Where this thread's first kept element goes in the output.
+    const int first_slot = tile_exclusive_prefix<Count, BlockThreads>(keep, descriptors, tile);
+    // The tile's own first slot, broadcast from thread 0 (its prefix holds nothing of the tile).
+    if (threadIdx.x == 0) tile_first_slot = first_slot;
+    __syncthreads();
+
+    // Gather the kept elements in shared memory, in order. Every warp has finished the transpose
+    // (there was a __syncthreads() since), so the buffer is free.
+    int slot = first_slot - tile_first_slot;
+    for (int k = 0; k < Items; ++k)
+        if (items[k] > threshold) exchange[slot++] = items[k];
+    if (threadIdx.x == BlockThreads - 1) {
+        kept_in_tile = slot;
+        if (tile == tiles - 1) *count_out = tile_first_slot + slot; // the last tile: the total
+    }
+    __syncthreads();
+    // In-place compaction (out == in) is safe: a tile writes only after its look-back, i.e.
+    // after every earlier tile has loaded its input, and never past the start of the next tile.
+    for (int j = static_cast<int>(threadIdx.x); j < kept_in_tile; j += BlockThreads)
+        out[tile_first_slot + j] = exchange[j];
+}
+
+// =============================================================================================
+// Host side
+// =============================================================================================
+
+// Workspace layout: the tile counter, then the descriptors, each part 256-byte aligned.
+inline std::size_t align_up(std::size_t bytes) {
+    return (bytes + 255) / 256 * 256;
+}
+
+// Lays out the workspace for `tiles` descriptors of values of type V, clears the counter and the
+// flags (all X) on the device, and calls launch(counter, descriptors).
+template <class V, class Launch>
+void with_descriptors(Descriptors choice, int tiles, Workspace* workspace, Launch launch) {
+    const bool packed = choice == Descriptors::packed ||
+                        (choice == Descriptors::automatic && sizeof(V) == 4);
+    const std::size_t counter_bytes = align_up(sizeof(unsigned));
+    const std::size_t t = static_cast<std::size_t>(tiles);
+    const std::size_t flag_bytes =
+        packed ? align_up(t * sizeof(unsigned long long)) : align_up(t * sizeof(unsigned));
+    const std::size_t value_bytes = packed ? 0 : 2 * align_up(t * sizeof(V));
+
+    Workspace local;
+    Workspace& space = workspace != nullptr ? *workspace : local;
+    auto* base = static_cast<unsigned char*>(space.reserve(counter_bytes + flag_bytes + value_bytes));
+    // Counter and flags are contiguous: one memset clears both.
+    SCANLAB_CUDA_CHECK(cudaMemsetAsync(base, 0, counter_bytes + flag_bytes));
+    auto* counter = reinterpret_cast<unsigned*>(base);
+    unsigned char* flags = base + counter_bytes;
+    if constexpr (sizeof(V) == 4) {
+        if (packed) {
+            launch(counter, PackedDescriptors<V>{reinterpret_cast<unsigned long long*>(flags)});
+            return;
+        }
+    }
+    V* aggregates = reinterpret_cast<V*>(flags + flag_bytes);
+    V* inclusive = reinterpret_cast<V*>(flags + flag_bytes + align_up(t * sizeof(V)));
+    launch(counter,
+           SeparateDescriptors<V>{reinterpret_cast<unsigned*>(flags), aggregates, inclusive});
+    // `local` frees its memory here; cudaFree waits for the kernel first.
+}
+
+template <class V>
+void check_descriptors(const char* what, Descriptors choice) {
+    if (choice == Descriptors::packed && sizeof(V) != 4)
+        throw std::invalid_argument(std::string(what) +
+                                    ": packed descriptors hold 4-byte values; this type has " +
+                                    std::to_string(sizeof(V)) + " bytes");
+}
+
+template <class T>
+bool check_arguments(const char* what, const T* d_in, const T* d_out, long long n) {
+    if (n < 0)
+        throw std::invalid_argument(std::string(what) + ": n must be >= 0, got " +
+                                    std::to_string(n));
+    if (n == 0) return false;
+    if (d_in == nullptr) throw std::invalid_argument(std::string(what) + ": d_in is null");
+    if (d_out == nullptr) throw std::invalid_argument(std::string(what) + ": d_out is null");
+    return true;
+}
+
+template <class Op, int BlockThreads, int ItemsPerThread>
+void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, std::int64_t n,
+          ScanKind kind, const LookbackOptions& options, Workspace* workspace) {
+    static_assert(kValidTileShape<BlockThreads, ItemsPerThread>, "see kValidTileShape");
+    using T = typename Op::value_type;
+    check_descriptors<T>("lab07::scan", options.descriptors);
+    if (!check_arguments("lab07::scan", d_in, d_out, n)) return;
+    constexpr int kTile = BlockThreads * ItemsPerThread;
+    const long long tiles = (n + kTile - 1) / kTile;
+    if (tiles > INT_MAX)
+        throw std::invalid_argument("lab07::scan: n = " + std::to_string(n) + " needs " +
+                                    std::to_string(tiles) + " tiles, more than 2^31 - 1");
+
+    with_descriptors<T>(options.descriptors, static_cast<int>(tiles), workspace,
+                        [&](unsigned* counter, auto descriptors) {
+                            lookback_scan_kernel<Op, BlockThreads, ItemsPerThread,
+                                                 decltype(descriptors)>
+                                <<<static_cast<unsigned>(tiles), BlockThreads>>>(
+                                    d_in, d_out, n, kind, options.tile_ids, counter, descriptors);
+                            SCANLAB_CUDA_CHECK(cudaGetLastError());
+                        });
+}
+
+template <class T, int BlockThreads, int ItemsPerThread>
+void select_greater(const T* d_in, T* d_out, int* d_count, std::int64_t n, T threshold,
+                    const LookbackOptions& options, Workspace* workspace) {
+    static_assert(kValidTileShape<BlockThreads, ItemsPerThread>, "see kValidTileShape");
+    if (d_count == nullptr)
+        throw std::invalid_argument("lab07::select_greater: d_count is null");
+    if (n > INT_MAX)
+        throw std::invalid_argument("lab07::select_greater: n = " + std::to_string(n) +
+                                    " is more than an int counts (2^31 - 1)");
+    if (!check_arguments("lab07::select_greater", d_in, d_out, n)) {
+        SCANLAB_CUDA_CHECK(cudaMemsetAsync(d_count, 0, sizeof(int))); // n == 0: nothing kept
+        return;
+    }
+    constexpr int kTile = BlockThreads * ItemsPerThread;
+    const int tiles = static_cast<int>((n + kTile - 1) / kTile);
+    with_descriptors<int>(options.descriptors, tiles, workspace,
+                          [&](unsigned* counter, auto descriptors) {
+                              select_kernel<T, BlockThreads, ItemsPerThread,
+                                            decltype(descriptors)>
+                                  <<<tiles, BlockThreads>>>(d_in, d_out, d_count,
+                                                            static_cast<int>(n), threshold,
+                                                            options.tile_ids, counter, descriptors);
+                              SCANLAB_CUDA_CHECK(cudaGetLastError());
+                          });
+}
+
+} // namespace lab07
+
+// ---------------------------------------------------------------------------------------------
+// DO NOT EDIT BELOW THIS LINE. The tests call these functions with these operators, types and
+// tile shapes; since the templates are defined in this .cu file, each one is instantiated here.
+// ---------------------------------------------------------------------------------------------
+#define LAB07_INSTANTIATE(Op)                                                                      \
+    template void lab07::scan<Op>(const Op::value_type*, Op::value_type*, std::int64_t,            \
+                                  lab07::ScanKind, const lab07::LookbackOptions&,                  \
+                                  lab07::Workspace*);                                              \
+    template void lab07::scan<Op, 64, 3>(const Op::value_type*, Op::value_type*, std::int64_t,     \
+                                         lab07::ScanKind, const lab07::LookbackOptions&,           \
+                                         lab07::Workspace*)
+
+LAB07_INSTANTIATE(scanlab::Sum<std::int32_t>);
+LAB07_INSTANTIATE(scanlab::Sum<std::uint32_t>);
+LAB07_INSTANTIATE(scanlab::Sum<std::int64_t>);
+LAB07_INSTANTIATE(scanlab::Sum<float>);
+LAB07_INSTANTIATE(scanlab::Sum<double>);
+LAB07_INSTANTIATE(scanlab::Max<std::int32_t>);
+LAB07_INSTANTIATE(scanlab::Max<std::uint32_t>);
+LAB07_INSTANTIATE(scanlab::Max<std::int64_t>);
+LAB07_INSTANTIATE(scanlab::Max<float>);
+LAB07_INSTANTIATE(scanlab::Max<double>);
+LAB07_INSTANTIATE(scanlab::Min<std::int32_t>);
+LAB07_INSTANTIATE(scanlab::Min<std::uint32_t>);
+LAB07_INSTANTIATE(scanlab::Min<std::int64_t>);
+LAB07_INSTANTIATE(scanlab::Min<float>);
+LAB07_INSTANTIATE(scanlab::Min<double>);
+LAB07_INSTANTIATE(scanlab::Product<std::int32_t>);
+LAB07_INSTANTIATE(scanlab::Product<std::uint32_t>);
+LAB07_INSTANTIATE(scanlab::Product<std::int64_t>);
+LAB07_INSTANTIATE(scanlab::Product<float>);
+LAB07_INSTANTIATE(scanlab::Product<double>);
+LAB07_INSTANTIATE(scanlab::Affine<std::int32_t>);
+LAB07_INSTANTIATE(scanlab::Affine<std::uint32_t>);
+LAB07_INSTANTIATE(scanlab::Affine<std::int64_t>);
+
+#define LAB07_INSTANTIATE_SELECT(T)                                                                \
+    template void lab07::select_greater<T>(const T*, T*, int*, std::int64_t, T,                    \
+                                           const lab07::LookbackOptions&, lab07::Workspace*);      \
+    template void lab07::select_greater<T, 64, 3>(const T*, T*, int*, std::int64_t, T,             \
+                                                  const lab07::LookbackOptions&, lab07::Workspace*)
+
+LAB07_INSTANTIATE_SELECT(std::int32_t);
+LAB07_INSTANTIATE_SELECT(std::uint32_t);
+LAB07_INSTANTIATE_SELECT(std::int64_t);
+LAB07_INSTANTIATE_SELECT(float);
+LAB07_INSTANTIATE_SELECT(double);

@@ -1,0 +1,543 @@
+// Graded tests for lab 07 (single-pass scan with decoupled look-back; stream compaction).
+//
+// Sizes are chosen for the emulator (about a million elements per second): a small tile shape
+// (64 threads x 3 items = 192 elements) gives dozens to hundreds of tiles at a few thousand
+// elements. On the simt backend the schedule tests set the emulator's mode (its, lockstep) and
+// block dispatch order (in order, shuffled) themselves, and restore them afterwards.
+#include "lookback_scan.h"
+
+#include "scan_test_support.h"
+
+#include <doctest/doctest.h>
+
+#ifdef SCANLAB_BACKEND_SIMT
+#include "simt/options.h"
+#include "simt/report.h"
+#endif
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+using scanlab::Affine;
+using scanlab::DeviceBuffer;
+using scanlab::Max;
+using scanlab::Min;
+using scanlab::Product;
+using scanlab::ScanKind;
+using scanlab::Sum;
+using scanlab::test::ScanCheck;
+
+namespace {
+
+using lab07::Descriptors;
+using lab07::LookbackOptions;
+using lab07::TileIds;
+
+constexpr int kSmallThreads = 64;
+constexpr int kSmallItems = 3;
+constexpr int kSmallTile = kSmallThreads * kSmallItems;
+
+std::string describe(const LookbackOptions& options) {
+    std::string text = options.tile_ids == TileIds::atomic_counter ? "tile ids from a counter"
+                                                                   : "tile ids from blockIdx";
+    text += options.descriptors == Descriptors::packed     ? ", packed descriptors"
+            : options.descriptors == Descriptors::separate ? ", separate descriptors"
+                                                           : ", automatic descriptors";
+    return text;
+}
+
+// ---- the emulator's schedule ----------------------------------------------------------------
+
+struct Schedule {
+    const char* name;
+    bool lockstep;
+    bool shuffled;
+};
+constexpr Schedule kSchedules[] = {
+    {"its, blocks in order", false, false},
+    {"its, blocks shuffled", false, true},
+    {"lockstep, blocks in order", true, false},
+    {"lockstep, blocks shuffled", true, true},
+};
+
+// Sets the emulator's mode, dispatch order and seed for its lifetime (simt backend only).
+class ScheduleScope {
+  public:
+    ScheduleScope(const Schedule& schedule, std::uint64_t seed) {
+#ifdef SCANLAB_BACKEND_SIMT
+        simt::options().mode = schedule.lockstep ? simt::Mode::lockstep : simt::Mode::its;
+        simt::options().dispatch =
+            schedule.shuffled ? simt::Dispatch::shuffled : simt::Dispatch::in_order;
+        simt::options().seed = seed;
+#else
+        (void)schedule;
+        (void)seed;
+#endif
+    }
+    ~ScheduleScope() {
+#ifdef SCANLAB_BACKEND_SIMT
+        simt::options() = saved_;
+#endif
+    }
+    ScheduleScope(const ScheduleScope&) = delete;
+    ScheduleScope& operator=(const ScheduleScope&) = delete;
+
+  private:
+#ifdef SCANLAB_BACKEND_SIMT
+    simt::Options saved_ = simt::options();
+#endif
+};
+
+// ---- scans ----------------------------------------------------------------------------------
+
+std::string lab_hint(int tile, int n, bool faulted) {
+    const int tiles = (n + tile - 1) / tile;
+    if (faulted)
+        return "the kernel failed: the emulator's report above names the line. A deadlock: a "
+               "block waited for a tile that never published (tile ids must come from the "
+               "counter; every tile publishes A, or P for tile 0, BEFORE it looks back; a lane "
+               "must stop polling once its tile is not X). Out of bounds: the last, partial "
+               "tile, or a look-back lane reading the descriptor of a tile below 0";
+    if (tiles <= 1)
+        return "n fits in one tile: this is only the block scan (lab 05) and tile 0, which "
+               "publishes P at once and needs no look-back";
+    return "n = " + std::to_string(n) + " is " + std::to_string(tiles) + " tiles of " +
+           std::to_string(tile) +
+           ". Wrong from a tile boundary: the look-back. The values of the window come from "
+           "EARLIER tiles, so they go on the LEFT of Op::apply; A adds a predecessor's "
+           "aggregate and goes on, P adds its inclusive prefix and stops; each tile publishes "
+           "P = apply(prefix before it, its aggregate)";
+}
+
+template <class Op, int Threads, int Items>
+ScanCheck run_scan(int n, ScanKind kind, const LookbackOptions& options) {
+    const std::string what = "lab07::scan<" + std::to_string(Threads) + " threads, " +
+                             std::to_string(Items) + " items> (" + describe(options) + ")";
+    scanlab::test::CheckOptions check;
+    check.block_size = Threads * Items;
+    ScanCheck result;
+    try {
+        result = scanlab::test::run_device_scan<Op>(
+            what, n, kind,
+            [&](const typename Op::value_type* in, typename Op::value_type* out, int count,
+                ScanKind k) { lab07::scan<Op, Threads, Items>(in, out, count, k, options); },
+            check);
+    } catch (const std::exception& error) {
+        return {false, std::string(error.what()) + "\n  lab 07 hint: " +
+                           lab_hint(Threads * Items, n, true) +
+                           "\n  to reproduce: run again with SCANLAB_SEED=" +
+                           std::to_string(scanlab::test::seed())};
+    }
+    if (!result.ok) result.message += "\n  lab 07 hint: " + lab_hint(Threads * Items, n, false);
+    return result;
+}
+
+template <class Op, int Threads = lab07::kDefaultBlockThreads,
+          int Items = lab07::kDefaultItemsPerThread<typename Op::value_type>>
+bool check_scan_sizes(ScanKind kind, std::initializer_list<int> sizes,
+                      const LookbackOptions& options = {}) {
+    for (const int n : sizes) {
+        const ScanCheck result = run_scan<Op, Threads, Items>(n, kind, options);
+        if (!result.ok) {
+            FAIL_CHECK(result.message);
+            return false;
+        }
+    }
+    return true;
+}
+
+template <class Op>
+void check_scan_all(ScanKind kind) {
+    constexpr int kTile =
+        lab07::kDefaultBlockThreads * lab07::kDefaultItemsPerThread<typename Op::value_type>;
+    // One tile (tile 0 alone), two, several; then many small tiles (windows of 32 and more).
+    if (check_scan_sizes<Op>(kind, {1, 100, kTile - 1, kTile, kTile + 1, 5 * kTile + 3}))
+        check_scan_sizes<Op, kSmallThreads, kSmallItems>(kind, {kSmallTile + 1, 50 * kSmallTile + 7});
+}
+
+// ---- stream compaction ----------------------------------------------------------------------
+
+template <class T>
+T middle_threshold() {
+    if constexpr (std::is_unsigned_v<T>)
+        return std::numeric_limits<T>::max() / 2;
+    else
+        return T(0);
+}
+
+template <class T>
+std::string show(T v) {
+    std::ostringstream out;
+    if constexpr (std::is_floating_point_v<T>) out.precision(std::numeric_limits<T>::max_digits10);
+    out << +v;
+    return out.str();
+}
+
+template <class T, int Threads, int Items>
+ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in_place) {
+    const std::string what = "lab07::select_greater<" + std::string(scanlab::type_name<T>()) +
+                             ", " + std::to_string(Threads) + " threads, " +
+                             std::to_string(Items) + " items> (" + describe(options) +
+                             (in_place ? ", in place" : "") + "), n=" + std::to_string(n) +
+                             ", threshold=" + show(threshold) +
+                             ", seed=" + std::to_string(scanlab::test::seed());
+    const std::string reproduce =
+        "\n  to reproduce: run again with SCANLAB_SEED=" + std::to_string(scanlab::test::seed());
+    // Inputs over the whole range of T (integers) or [-1000, 1000) (floating point).
+    const std::vector<T> input = scanlab::test::make_input<Max<T>>(n, ScanKind::inclusive);
+    std::vector<T> expected;
+    for (const T x : input)
+        if (x > threshold) expected.push_back(x);
+
+    const T poison = scanlab::test::poison_value<T>();
+    DeviceBuffer<T> d_in(input);
+    DeviceBuffer<T> d_out(std::vector<T>(input.size(), poison));
+    DeviceBuffer<int> d_count(std::vector<int>{-1});
+    try {
+        T* out = in_place ? d_in.data() : d_out.data();
+        lab07::select_greater<T, Threads, Items>(d_in.data(), out, d_count.data(), n, threshold,
+                                                 options);
+        SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
+    } catch (const std::exception& error) {
+        return {false, what + ": the kernel failed: " + error.what() + "\n  lab 07 hint: " +
+                           lab_hint(Threads * Items, n, true) + reproduce};
+    }
+    const int count = d_count.download()[0];
+    const std::vector<T> out = in_place ? d_in.download() : d_out.download();
+    const int want = static_cast<int>(expected.size());
+    if (count != want) {
+        std::string hint =
+            count == -1 ? "*d_count was never written: the block of the LAST tile writes its "
+                          "inclusive prefix (the total number of kept elements) there"
+            : count < want
+                ? "too few: is every tile's count combined (look-back), and does the last "
+                  "tile write prefix + its own count?"
+                : "too many: is a padding element of the last tile (past n) counted, or a "
+                  "tile counted twice?";
+        return {false, what + "\n  count: expected " + std::to_string(want) + ", got " +
+                           std::to_string(count) + "\n  hint: " + hint + reproduce};
+    }
+    for (int i = 0; i < want; ++i) {
+        if (out[i] == expected[i]) continue;
+        const bool present = std::find(expected.begin(), expected.end(), out[i]) != expected.end();
+        std::string hint =
+            scanlab::test::is_poison(out[i]) && !in_place
+                ? "this output was never written: every kept element goes to (its tile's "
+                  "prefix + its rank in the tile)"
+            : present ? "a kept element in the wrong place: the output keeps the input order; "
+                        "an element's slot is the exclusive prefix count of the kept elements "
+                        "before it"
+                      : "this value is not one that should be kept (> threshold)";
+        std::ostringstream message;
+        message << what << "\n  first wrong output at index " << i << " of " << want
+                << ": expected " << show(expected[i]) << ", got " << show(out[i])
+                << "\n  hint: " << hint << "\n  lab 07 hint: " << lab_hint(Threads * Items, n, false)
+                << reproduce;
+        return {false, message.str()};
+    }
+    if (!in_place) {
+        for (int i = want; i < n; ++i) {
+            if (scanlab::test::is_poison(out[i])) continue;
+            return {false, what + "\n  d_out[" + std::to_string(i) + "] past the " +
+                               std::to_string(want) +
+                               " kept elements was written\n  hint: write only the kept "
+                               "elements, to d_out[0 .. count)" +
+                               reproduce};
+        }
+        const std::vector<T> in_after = d_in.download();
+        if (in_after != input)
+            return {false, what + "\n  the input was modified (not in place)\n  hint: read "
+                                  "d_in, write only d_out" +
+                               reproduce};
+    }
+    return {};
+}
+
+template <class T, int Threads = lab07::kDefaultBlockThreads,
+          int Items = lab07::kDefaultItemsPerThread<T>>
+bool check_select_sizes(std::initializer_list<int> sizes, T threshold,
+                        const LookbackOptions& options = {}, bool in_place = false) {
+    for (const int n : sizes) {
+        const ScanCheck result = run_select<T, Threads, Items>(n, threshold, options, in_place);
+        if (!result.ok) {
+            FAIL_CHECK(result.message);
+            return false;
+        }
+    }
+    return true;
+}
+
+template <class T>
+void check_select_all() {
+    constexpr int kTile = lab07::kDefaultBlockThreads * lab07::kDefaultItemsPerThread<T>;
+    const T half = middle_threshold<T>();
+    if (!check_select_sizes<T>({1, 100, kTile - 1, kTile + 1, 5 * kTile + 3}, half)) return;
+    if (!check_select_sizes<T, kSmallThreads, kSmallItems>(
+            {kSmallTile + 1, 50 * kSmallTile + 7}, half))
+        return;
+    // Nothing kept, everything kept (the inputs never reach the lowest value of T... almost:
+    // whatever is equal to it is not kept, and the expected output says so).
+    if (!check_select_sizes<T, kSmallThreads, kSmallItems>({20 * kSmallTile + 5},
+                                                           std::numeric_limits<T>::max()))
+        return;
+    (void)check_select_sizes<T, kSmallThreads, kSmallItems>({20 * kSmallTile + 5},
+                                                            std::numeric_limits<T>::lowest());
+}
+
+} // namespace
+
+// ---- the scan: every operator, type and kind -------------------------------------------------
+
+#define LAB07_SCAN_TEST(NAME, OP, KIND)                                                            \
+    TEST_CASE("scan " NAME) {                                                                      \
+        check_scan_all<OP>(ScanKind::KIND);                                                        \
+    }
+
+LAB07_SCAN_TEST("inclusive sum int32", Sum<std::int32_t>, inclusive)
+LAB07_SCAN_TEST("inclusive sum uint32", Sum<std::uint32_t>, inclusive)
+LAB07_SCAN_TEST("inclusive sum int64", Sum<std::int64_t>, inclusive)
+LAB07_SCAN_TEST("inclusive sum float", Sum<float>, inclusive)
+LAB07_SCAN_TEST("inclusive sum double", Sum<double>, inclusive)
+LAB07_SCAN_TEST("exclusive sum int32", Sum<std::int32_t>, exclusive)
+LAB07_SCAN_TEST("exclusive sum uint32", Sum<std::uint32_t>, exclusive)
+LAB07_SCAN_TEST("exclusive sum int64", Sum<std::int64_t>, exclusive)
+LAB07_SCAN_TEST("exclusive sum float", Sum<float>, exclusive)
+LAB07_SCAN_TEST("exclusive sum double", Sum<double>, exclusive)
+LAB07_SCAN_TEST("inclusive max int32", Max<std::int32_t>, inclusive)
+LAB07_SCAN_TEST("inclusive max uint32", Max<std::uint32_t>, inclusive)
+LAB07_SCAN_TEST("inclusive max int64", Max<std::int64_t>, inclusive)
+LAB07_SCAN_TEST("inclusive max float", Max<float>, inclusive)
+LAB07_SCAN_TEST("inclusive max double", Max<double>, inclusive)
+LAB07_SCAN_TEST("exclusive max int32", Max<std::int32_t>, exclusive)
+LAB07_SCAN_TEST("exclusive max uint32", Max<std::uint32_t>, exclusive)
+LAB07_SCAN_TEST("exclusive max int64", Max<std::int64_t>, exclusive)
+LAB07_SCAN_TEST("exclusive max float", Max<float>, exclusive)
+LAB07_SCAN_TEST("exclusive max double", Max<double>, exclusive)
+LAB07_SCAN_TEST("inclusive min int32", Min<std::int32_t>, inclusive)
+LAB07_SCAN_TEST("inclusive min uint32", Min<std::uint32_t>, inclusive)
+LAB07_SCAN_TEST("inclusive min int64", Min<std::int64_t>, inclusive)
+LAB07_SCAN_TEST("inclusive min float", Min<float>, inclusive)
+LAB07_SCAN_TEST("inclusive min double", Min<double>, inclusive)
+LAB07_SCAN_TEST("exclusive min int32", Min<std::int32_t>, exclusive)
+LAB07_SCAN_TEST("exclusive min uint32", Min<std::uint32_t>, exclusive)
+LAB07_SCAN_TEST("exclusive min int64", Min<std::int64_t>, exclusive)
+LAB07_SCAN_TEST("exclusive min float", Min<float>, exclusive)
+LAB07_SCAN_TEST("exclusive min double", Min<double>, exclusive)
+LAB07_SCAN_TEST("inclusive product int32", Product<std::int32_t>, inclusive)
+LAB07_SCAN_TEST("inclusive product uint32", Product<std::uint32_t>, inclusive)
+LAB07_SCAN_TEST("inclusive product int64", Product<std::int64_t>, inclusive)
+LAB07_SCAN_TEST("inclusive product float", Product<float>, inclusive)
+LAB07_SCAN_TEST("inclusive product double", Product<double>, inclusive)
+LAB07_SCAN_TEST("exclusive product int32", Product<std::int32_t>, exclusive)
+LAB07_SCAN_TEST("exclusive product uint32", Product<std::uint32_t>, exclusive)
+LAB07_SCAN_TEST("exclusive product int64", Product<std::int64_t>, exclusive)
+LAB07_SCAN_TEST("exclusive product float", Product<float>, exclusive)
+LAB07_SCAN_TEST("exclusive product double", Product<double>, exclusive)
+LAB07_SCAN_TEST("inclusive affine int32", Affine<std::int32_t>, inclusive)
+LAB07_SCAN_TEST("inclusive affine uint32", Affine<std::uint32_t>, inclusive)
+LAB07_SCAN_TEST("inclusive affine int64", Affine<std::int64_t>, inclusive)
+LAB07_SCAN_TEST("exclusive affine int32", Affine<std::int32_t>, exclusive)
+LAB07_SCAN_TEST("exclusive affine uint32", Affine<std::uint32_t>, exclusive)
+LAB07_SCAN_TEST("exclusive affine int64", Affine<std::int64_t>, exclusive)
+
+// ---- schedules and descriptor layouts --------------------------------------------------------
+
+// Every emulator schedule (its/lockstep x blocks in order/shuffled, several seeds) with both
+// descriptor layouts, on the non-commutative operator and on an 8-byte type.
+TEST_CASE("scan under every schedule and descriptor layout") {
+    constexpr int kN = 60 * kSmallTile + 11;
+    std::uint64_t seed = 1;
+    for (const Schedule& schedule : kSchedules) {
+        for (int repeat = 0; repeat < 2; ++repeat, ++seed) {
+            ScheduleScope scope(schedule, seed);
+            INFO("emulator schedule: " << schedule.name << ", SIMT_SEED=" << seed);
+            for (const Descriptors layout : {Descriptors::packed, Descriptors::separate}) {
+                const LookbackOptions options{TileIds::atomic_counter, layout};
+                if (!check_scan_sizes<Affine<std::uint32_t>, kSmallThreads, kSmallItems>(
+                        ScanKind::inclusive, {kN}, options))
+                    return;
+            }
+            const LookbackOptions separate{TileIds::atomic_counter, Descriptors::separate};
+            if (!check_scan_sizes<Affine<std::int64_t>, kSmallThreads, kSmallItems>(
+                    ScanKind::exclusive, {kN}, separate))
+                return;
+            if (!check_scan_sizes<Sum<double>, kSmallThreads, kSmallItems>(ScanKind::inclusive,
+                                                                           {kN}, separate))
+                return;
+        }
+    }
+}
+
+// Tile ids from blockIdx.x. Correct when every block is resident at once (a handful of tiles),
+// and, on the emulator with shuffled dispatch and many tiles, a deadlock that is REPORTED as one
+// (a GPU would simply hang): some resident block waits for a tile whose block never started.
+// With tile ids from the counter, the same launch completes.
+TEST_CASE("tile ids from blockIdx deadlock under shuffled dispatch") {
+    const LookbackOptions by_index{TileIds::block_index, Descriptors::automatic};
+    if (!check_scan_sizes<Sum<std::int32_t>, kSmallThreads, kSmallItems>(
+            ScanKind::inclusive, {4 * kSmallTile - 5}, by_index))
+        return;
+#ifdef SCANLAB_BACKEND_SIMT
+    constexpr int kN = 1000 * kSmallTile; // far more tiles than the emulator keeps resident
+    std::vector<int> input(kN, 1);
+    DeviceBuffer<int> d_in(input);
+    DeviceBuffer<int> d_out(static_cast<std::size_t>(kN));
+    {
+        ScheduleScope scope({"its, blocks shuffled", false, true}, 7);
+        simt::options().report_to_stderr = false; // the expected report is checked below
+        simt::reset_device();
+        try {
+            lab07::scan<Sum<int>, kSmallThreads, kSmallItems>(d_in.data(), d_out.data(), kN,
+                                                              ScanKind::inclusive, by_index);
+        } catch (const std::runtime_error&) {
+            // The emulator runs a launch to its end inside the launch itself, so the error may
+            // already come from the cudaGetLastError() after it; it is sticky either way.
+        }
+        const cudaError_t status = cudaDeviceSynchronize();
+        const simt::FaultReport report = simt::last_fault();
+        simt::reset_device(); // clear the sticky error for the tests that follow
+        CHECK_MESSAGE(status == cudaErrorLaunchTimeout,
+                      "expected the emulator to report a deadlock (cudaErrorLaunchTimeout) for "
+                      "look-back with tile ids from blockIdx under shuffled dispatch, got "
+                          << cudaGetErrorName(status)
+                          << "; does the look-back wait for EVERY predecessor (not X) before "
+                             "going on?");
+        CHECK_MESSAGE(report.kind == simt::FaultKind::deadlock, report.message);
+        CHECK_MESSAGE(report.message.find("never dispatched") != std::string::npos,
+                      "the deadlock report should name blocks that were never dispatched:\n"
+                          << report.message);
+    }
+    ScheduleScope scope({"its, blocks shuffled", false, true}, 7);
+    (void)check_scan_sizes<Sum<std::int32_t>, kSmallThreads, kSmallItems>(
+        ScanKind::inclusive, {kN}, LookbackOptions{});
+#endif
+}
+
+TEST_CASE("zz probe") {
+    for (int sms : {4, 16}) for (int tiles : {100, 400}) for (int ids = 0; ids < 2; ++ids) for (const Schedule& schedule : kSchedules) {
+        ScheduleScope scope(schedule, 3);
+        simt::options().multiprocessors = sms;
+        const LookbackOptions opt{ids ? TileIds::block_index : TileIds::atomic_counter, Descriptors::automatic};
+        if (ids && tiles > 32 * sms) continue;
+        printf("CONFIG sms %d tiles %d ids %d %s\n", sms, tiles, ids, schedule.name);
+        check_scan_sizes<Sum<std::int32_t>, kSmallThreads, kSmallItems>(ScanKind::inclusive, {tiles * kSmallTile}, opt);
+    }
+}
+
+TEST_CASE("scan in place and with a reused workspace") {
+    using Op = Affine<std::int32_t>;
+    constexpr int kN = 40 * kSmallTile + 3;
+    const std::vector<int> input = scanlab::test::make_input<Op>(kN, ScanKind::exclusive);
+    DeviceBuffer<int> data(input);
+    lab07::scan<Op, kSmallThreads, kSmallItems>(data.data(), data.data(), kN, ScanKind::exclusive);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    ScanCheck result = scanlab::test::check_scan<Op>("lab07::scan in place (out == in)", input, {},
+                                                     data.download(), ScanKind::exclusive);
+    REQUIRE_MESSAGE(result.ok, result.message);
+
+    // The workspace is reused: its descriptors must be cleared (X) by every call.
+    lab07::Workspace workspace;
+    for (const int n : {5000, kN, 3000, kN}) {
+        const std::vector<int> in = scanlab::test::make_input<Op>(n, ScanKind::inclusive);
+        DeviceBuffer<int> d_in(in);
+        DeviceBuffer<int> d_out(std::vector<int>(in.size(), scanlab::test::poison_value<int>()));
+        lab07::scan<Op, kSmallThreads, kSmallItems>(d_in.data(), d_out.data(), n,
+                                                    ScanKind::inclusive, {}, &workspace);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        result = scanlab::test::check_scan<Op>("lab07::scan with a reused Workspace", in,
+                                               d_in.download(), d_out.download(),
+                                               ScanKind::inclusive);
+        REQUIRE_MESSAGE(result.ok, result.message);
+    }
+    CHECK(workspace.capacity() > 0);
+}
+
+// A large array with the default tile shape.
+TEST_CASE("scan large array") {
+    check_scan_sizes<Sum<std::int32_t>>(ScanKind::exclusive, {(1 << 21) + 3});
+}
+
+TEST_CASE("argument checks") {
+    // A real scan first, so that a stub which does nothing cannot pass this case.
+    REQUIRE(check_scan_sizes<Sum<int>>(ScanKind::inclusive, {3000}));
+
+    constexpr int kN = 100;
+    DeviceBuffer<int> in(std::vector<int>(kN, 1));
+    const int poison = scanlab::test::poison_value<int>();
+    DeviceBuffer<int> out(std::vector<int>(kN, poison));
+    DeviceBuffer<double> in_d(std::vector<double>(kN, 1.0));
+    DeviceBuffer<double> out_d(std::vector<double>(kN, 0.0));
+    DeviceBuffer<int> count(std::vector<int>{-1});
+    const auto inclusive = ScanKind::inclusive;
+
+    CHECK_THROWS_AS(lab07::scan<Sum<int>>(in.data(), out.data(), -1, inclusive), std::invalid_argument);
+    CHECK_THROWS_AS(lab07::scan<Sum<int>>(nullptr, out.data(), kN, inclusive), std::invalid_argument);
+    CHECK_THROWS_AS(lab07::scan<Sum<int>>(in.data(), nullptr, kN, inclusive), std::invalid_argument);
+    // Packed descriptors hold 4-byte values only.
+    CHECK_THROWS_AS(lab07::scan<Sum<double>>(in_d.data(), out_d.data(), kN, inclusive,
+                                             {TileIds::atomic_counter, Descriptors::packed}),
+                    std::invalid_argument);
+    // More tiles than a grid can have: rejected before anything is touched.
+    CHECK_THROWS_AS((lab07::scan<Sum<int>, kSmallThreads, kSmallItems>(
+                        in.data(), out.data(), std::int64_t(1) << 40, inclusive)),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(lab07::select_greater<int>(in.data(), out.data(), nullptr, kN, 0),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(lab07::select_greater<int>(nullptr, out.data(), count.data(), kN, 0),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(lab07::select_greater<int>(in.data(), out.data(), count.data(), -3, 0),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(lab07::select_greater<int>(in.data(), out.data(), count.data(),
+                                               std::int64_t(1) << 31, 0),
+                    std::invalid_argument);
+    // n == 0: nothing launched (null data pointers allowed); select writes a count of 0.
+    CHECK_NOTHROW(lab07::scan<Sum<int>>(nullptr, nullptr, 0, inclusive));
+    CHECK_NOTHROW(lab07::scan<Sum<int>>(in.data(), out.data(), 0, ScanKind::exclusive));
+    CHECK_NOTHROW(lab07::select_greater<int>(nullptr, nullptr, count.data(), 0, 0));
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    CHECK_MESSAGE(out.download()[0] == poison, "a rejected call or n == 0 must not write any output");
+    CHECK_MESSAGE(count.download()[0] == 0, "select_greater with n == 0 must set *d_count = 0");
+}
+
+// ---- stream compaction ------------------------------------------------------------------------
+
+TEST_CASE("select int32") {
+    check_select_all<std::int32_t>();
+}
+TEST_CASE("select uint32") {
+    check_select_all<std::uint32_t>();
+}
+TEST_CASE("select int64") {
+    check_select_all<std::int64_t>();
+}
+TEST_CASE("select float") {
+    check_select_all<float>();
+}
+TEST_CASE("select double") {
+    check_select_all<double>();
+}
+
+TEST_CASE("select in place, under every schedule and descriptor layout") {
+    constexpr int kN = 60 * kSmallTile + 11;
+    if (!check_select_sizes<std::int32_t, kSmallThreads, kSmallItems>({kN}, 0, {}, true)) return;
+    if (!check_select_sizes<double, kSmallThreads, kSmallItems>({kN}, 0.0, {}, true)) return;
+    std::uint64_t seed = 11;
+    for (const Schedule& schedule : kSchedules) {
+        ScheduleScope scope(schedule, seed++);
+        INFO("emulator schedule: " << schedule.name << ", SIMT_SEED=" << seed - 1);
+        for (const Descriptors layout : {Descriptors::packed, Descriptors::separate}) {
+            const LookbackOptions options{TileIds::atomic_counter, layout};
+            if (!check_select_sizes<std::int64_t, kSmallThreads, kSmallItems>({kN}, 0, options))
+                return;
+            if (!check_select_sizes<float, kSmallThreads, kSmallItems>({kN}, 0.0f, options, true))
+                return;
+        }
+    }
+}
