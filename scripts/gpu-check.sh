@@ -36,8 +36,8 @@ step "configure and build the cuda backend for sm_$arch"
 simt="${SCANLAB_GPU_SIMT:-OFF}"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCANLAB_CUDA=ON \
     -DSCANLAB_SIMT="$simt" -DCMAKE_CUDA_ARCHITECTURES="$arch" "${prefix[@]}" \
-    >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-if ! cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1; then
+    >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+if ! cmake --build "$build" -j "$(nproc)" >>"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40
     exit 1
 fi
@@ -51,14 +51,16 @@ ctest --test-dir "$build" -L gpu -LE student --output-on-failure --timeout 900 \
 tail -15 "$out/ctest-gpu.log" | tee -a "$out/summary.log"
 
 step "main job on the GPU"
-"$build/bin/scanlab_run_cuda" 2>&1 | tee "$out/run-cuda.log" | tee -a "$out/summary.log" ||
+"$build/bin/scanlab_run_cuda" 2>&1 | tee -a "$out/summary.log" ||
     status=1
 
 if [[ -x "$build/bin/scanlab_bench" ]]; then
     step "benchmarks"
-    "$build/bin/scanlab_bench" --out "$out" 2>&1 | tee "$out/bench.log" | tail -60 |
-        tee -a "$out/summary.log" || status=1
+    # (the device tool brings back at most 8 files: logs go into summary.log)
+    "$build/bin/scanlab_bench" --out "$out" 2>&1 | tail -60 | tee -a "$out/summary.log" ||
+        status=1
     python3 scripts/plot-bench.py "$out" 2>&1 | tee -a "$out/summary.log" || true
+    rm -f "$out/single_block.png"
 fi
 
 if [[ "${SCANLAB_SANITIZE:-1}" == "1" ]] && command -v compute-sanitizer >/dev/null; then

@@ -216,7 +216,6 @@ __device__ typename Op::value_type look_back(const DescriptorStore& descriptors,
         const T window = __shfl_sync(kFullMask, x, 0);
         prefix = Op::apply(window, prefix); // the window comes before what we have so far
         if (with_prefix != 0) return prefix;
-        if (lane == 0) printf("SLIDE\n");
     }
 }
 

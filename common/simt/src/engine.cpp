@@ -558,8 +558,11 @@ void Engine::misaligned(uintptr_t address, size_t bytes, const void* site) {
 
 bool Engine::same_barrier(const void* a, const void* b) {
     auto key = std::make_pair(std::min(a, b), std::max(a, b));
+    if (key == last_alias_) return last_alias_same_; // the common case: the same two sites again
     auto it = barrier_aliases_.find(key);
     if (it == barrier_aliases_.end()) it = barrier_aliases_.emplace(key, same_source_line(a, b)).first;
+    last_alias_ = key;
+    last_alias_same_ = it->second;
     return it->second;
 }
 

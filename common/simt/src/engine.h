@@ -233,6 +233,8 @@ class Engine {
     uint64_t polls_since_progress_ = 0;
     uint64_t slice_limit_ = 64;
     std::map<std::pair<const void*, const void*>, bool> barrier_aliases_;
+    std::pair<const void*, const void*> last_alias_{nullptr, nullptr};
+    bool last_alias_same_ = false;
     TraceRecorder* recorder_ = nullptr;
     FaultReport fault_;
     // Checks that do not stop the launch (races, uninitialized reads): reported once per site
