@@ -1,5 +1,8 @@
 // Lab 07: single-pass scan with decoupled look-back (Merrill and Garland, 2016), and stream
-// compaction built on it. SOLUTION.
+// compaction built on it.
+//
+// Read README.md first. Fill in the parts marked TODO(student), in order, and run the lab's
+// tests. The GIVEN parts are lab 05's building blocks and the host side.
 #include "lookback_scan.h"
 
 #include <scanlab/cuda_check.h>
@@ -128,20 +131,19 @@ struct PackedDescriptors {
     unsigned long long* words; // one per tile
 
     __device__ void publish(int tile, Status status, T value) const {
-        unsigned bits;
-        memcpy(&bits, &value, sizeof bits);
-        const unsigned long long word = (static_cast<unsigned long long>(status) << 32) | bits;
-        // volatile: a real store to memory now, not a value kept in a register.
-        *reinterpret_cast<volatile unsigned long long*>(&words[tile]) = word;
+        // TODO(student): build the word (status << 32) | (the 32 bits of value; memcpy them into
+        //   an unsigned) and store it to words[tile] with ONE store through a
+        //   `volatile unsigned long long*`.
+        (void)tile;
+        (void)status;
+        (void)value;
     }
-    // volatile: a real load every time (a spin loop must see other blocks' stores), and one
-    // that bypasses the SM's L1 cache, which is not kept coherent with other SMs.
     __device__ Status read(int tile, T& value) const {
-        const unsigned long long word =
-            *reinterpret_cast<const volatile unsigned long long*>(&words[tile]);
-        const unsigned bits = static_cast<unsigned>(word);
-        memcpy(&value, &bits, sizeof bits);
-        return static_cast<Status>(word >> 32);
+        // TODO(student): ONE load of words[tile] through a `const volatile unsigned long long*`;
+        //   the low 32 bits are the value (memcpy them into `value`), the high 32 the status.
+        (void)tile;
+        (void)value;
+        return kInvalid;
     }
 };
 
@@ -155,19 +157,20 @@ struct SeparateDescriptors {
     T* inclusive;  // written with P
 
     __device__ void publish(int tile, Status status, T value) const {
-        T* slot = status == kPrefix ? &inclusive[tile] : &aggregates[tile];
-        *reinterpret_cast<volatile T*>(slot) = value;
-        __threadfence(); // the value is visible to the whole GPU before the flag is
-        *reinterpret_cast<volatile unsigned*>(&flags[tile]) = status;
+        // TODO(student): store value to inclusive[tile] (status P) or aggregates[tile] (A)
+        //   through a volatile pointer; __threadfence(); store status to flags[tile] through a
+        //   volatile pointer.
+        (void)tile;
+        (void)status;
+        (void)value;
     }
     __device__ Status read(int tile, T& value) const {
-        const auto status = static_cast<Status>(*reinterpret_cast<volatile unsigned*>(&flags[tile]));
-        if (status != kInvalid) {
-            __threadfence(); // the value is read after the flag that announced it
-            const T* slot = status == kPrefix ? &inclusive[tile] : &aggregates[tile];
-            value = *reinterpret_cast<const volatile T*>(slot);
-        }
-        return status;
+        // TODO(student): load flags[tile] through a volatile pointer. If it is not X:
+        //   __threadfence(), then load the value the flag announces (inclusive[tile] for P,
+        //   aggregates[tile] for A) through a volatile pointer. Return the status.
+        (void)tile;
+        (void)value;
+        return kInvalid;
     }
 };
 
@@ -185,38 +188,21 @@ struct SeparateDescriptors {
 // aggregates, and the window moves 32 tiles further back.
 template <class Op, class DescriptorStore>
 __device__ typename Op::value_type look_back(const DescriptorStore& descriptors, int tile) {
-    using T = typename Op::value_type;
-    const int lane = lane_id();
-    T prefix = Op::identity(); // the combination of the tiles between the window and `tile`
-    for (int end = tile - 1;; end -= kWarpSize) {
-        const int watched = end - lane;
-        T value = Op::identity();
-        Status status = kPrefix; // tiles before tile 0 do not exist: "the prefix is the identity"
-        if (watched >= 0) {
-            // Each lane polls its own predecessor until it is no longer X; the lanes that are
-            // done wait for the others at the ballot below (lanes of a warp may diverge).
-            unsigned pause = 32; // nanoseconds; doubled on every retry, up to 1 us
-            while ((status = descriptors.read(watched, value)) == kInvalid) {
-                // Back off a little, so that polling leaves the memory system to the blocks
-                // doing real work.
-                __nanosleep(pause);
-                pause = pause < 1024 ? 2 * pause : pause;
-            }
-        }
-        // The nearest tile with P is the lowest lane with P; lanes beyond it are not needed.
-        const unsigned with_prefix = __ballot_sync(kFullMask, status == kPrefix);
-        const int last = with_prefix != 0 ? __ffs(static_cast<int>(with_prefix)) - 1 : kWarpSize - 1;
-        T x = lane <= last ? value : Op::identity();
-        // Reduce the window. Higher lanes hold EARLIER tiles, so they go on the left: after the
-        // step with `offset`, lane k holds tiles (end-k-2*offset+1 .. end-k), in order.
-        for (int offset = 1; offset < kWarpSize; offset *= 2) {
-            const T earlier = __shfl_down_sync(kFullMask, x, offset);
-            if (lane + offset < kWarpSize) x = Op::apply(earlier, x);
-        }
-        const T window = __shfl_sync(kFullMask, x, 0);
-        prefix = Op::apply(window, prefix); // the window comes before what we have so far
-        if (with_prefix != 0) return prefix;
-    }
+    // TODO(student): prefix = identity. For windows ending at end = tile - 1, tile - 33, ...:
+    //   1. Lane k watches tile end - k. If that is >= 0, poll descriptors.read() until the
+    //      status is not X (back off with __nanosleep between polls: 32 ns, doubling up to
+    //      1 us). A lane whose tile is < 0 acts as if it saw P with the identity.
+    //   2. with_prefix = __ballot_sync(kFullMask, status == P). The nearest P is the lowest set
+    //      lane (__ffs(with_prefix) - 1); without one, all 32 lanes count.
+    //   3. Lanes up to that one keep their value, the others take the identity. Reduce across
+    //      the warp with __shfl_down_sync: the value from the HIGHER lane is an EARLIER tile and
+    //      goes on the left of Op::apply. Lane 0 ends up with the window's combination;
+    //      broadcast it with __shfl_sync.
+    //   4. prefix = Op::apply(window, prefix). Return it if the window had a P; otherwise move
+    //      the window 32 tiles back.
+    (void)descriptors;
+    (void)tile;
+    return Op::identity();
 }
 
 // =============================================================================================
@@ -225,11 +211,13 @@ __device__ typename Op::value_type look_back(const DescriptorStore& descriptors,
 
 // Where a block's tile number comes from. Thread 0 asks, everyone reads it after a barrier.
 __device__ inline int take_tile_id(TileIds source, unsigned* counter, int* shared_id) {
-    if (threadIdx.x == 0)
-        *shared_id = source == TileIds::atomic_counter ? static_cast<int>(atomicAdd(counter, 1u))
-                                                       : static_cast<int>(blockIdx.x);
-    __syncthreads();
-    return *shared_id;
+    // TODO(student): thread 0 stores to *shared_id either atomicAdd(counter, 1u) (atomic_counter:
+    //   the order in which blocks start) or blockIdx.x (block_index); __syncthreads(); every
+    //   thread returns *shared_id. For now every block takes its blockIdx.x.
+    (void)source;
+    (void)counter;
+    (void)shared_id;
+    return static_cast<int>(blockIdx.x);
 }
 
 // Scans one value per thread across the block (in thread order) and, in warp 0, finds the
@@ -258,16 +246,15 @@ __device__ typename Op::value_type tile_exclusive_prefix(typename Op::value_type
         const T before_warp = exclusive_from_inclusive<Op>(scanned);
         const T aggregate = __shfl_sync(kFullMask, scanned, kWarpSize - 1);
 
-        // Decoupled: publish the aggregate BEFORE looking back, so that later tiles can use it
-        // while this one is still waiting. Tile 0 has nothing before it: its prefix is known.
+        // TODO(student): the decoupled look-back, in this warp (every lane takes part):
+        //   - tile 0: lane 0 publishes P with the aggregate; nothing comes before it.
+        //   - other tiles: lane 0 publishes A with the aggregate FIRST; then before_tile =
+        //     look_back<Op>(descriptors, tile) (all lanes); then lane 0 publishes
+        //     P with Op::apply(before_tile, aggregate).
         T before_tile = Op::identity();
-        if (tile == 0) {
-            if (lane == 0) descriptors.publish(tile, kPrefix, aggregate);
-        } else {
-            if (lane == 0) descriptors.publish(tile, kAggregate, aggregate);
-            before_tile = look_back<Op>(descriptors, tile);
-            if (lane == 0) descriptors.publish(tile, kPrefix, Op::apply(before_tile, aggregate));
-        }
+        (void)aggregate;
+        (void)descriptors;
+        (void)tile;
         if (lane < kWarps) warp_prefix[lane] = Op::apply(before_tile, before_warp);
     }
     __syncthreads();
@@ -308,7 +295,6 @@ template <class T, int BlockThreads, int Items, class DescriptorStore>
 __global__ void __launch_bounds__(BlockThreads)
     select_kernel(const T* in, T* out, int* count_out, int n, T threshold, TileIds tile_ids,
                   unsigned* counter, DescriptorStore descriptors) {
-    using Count = scanlab::Sum<int>;
     constexpr int kTile = BlockThreads * Items;
     __shared__ T exchange[exchange_slots<T, BlockThreads, Items>()];
     __shared__ int tile_id;
@@ -322,28 +308,25 @@ __global__ void __launch_bounds__(BlockThreads)
 
     T items[Items];
     load_tile(in + start, count, items, exchange, threshold); // padding is never kept
-    int keep = 0;
-    for (int k = 0; k < Items; ++k) keep += items[k] > threshold ? 1 : 0;
-    // Where this thread's first kept element goes in the output.
-    const int first_slot = tile_exclusive_prefix<Count, BlockThreads>(keep, descriptors, tile);
-    // The tile's own first slot, broadcast from thread 0 (its prefix holds nothing of the tile).
-    if (threadIdx.x == 0) tile_first_slot = first_slot;
-    __syncthreads();
-
-    // Gather the kept elements in shared memory, in order. Every warp has finished the transpose
-    // (there was a __syncthreads() since), so the buffer is free.
-    int slot = first_slot - tile_first_slot;
-    for (int k = 0; k < Items; ++k)
-        if (items[k] > threshold) exchange[slot++] = items[k];
-    if (threadIdx.x == BlockThreads - 1) {
-        kept_in_tile = slot;
-        if (tile == tiles - 1) *count_out = tile_first_slot + slot; // the last tile: the total
-    }
-    __syncthreads();
-    // In-place compaction (out == in) is safe: a tile writes only after its look-back, i.e.
-    // after every earlier tile has loaded its input, and never past the start of the next tile.
-    for (int j = static_cast<int>(threadIdx.x); j < kept_in_tile; j += BlockThreads)
-        out[tile_first_slot + j] = exchange[j];
+    // TODO(student) (extension):
+    //   1. keep = how many of this thread's items are > threshold.
+    //   2. first_slot = tile_exclusive_prefix<scanlab::Sum<int>, BlockThreads>(keep, descriptors,
+    //      tile): where
+    //      this thread's first kept element goes in the output. Thread 0's is the tile's own
+    //      first slot: share it through the __shared__ tile_first_slot (and a __syncthreads()).
+    //   3. Gather: each thread writes its kept items, in order, to
+    //      exchange[first_slot - tile_first_slot], exchange[... + 1], ... (the transpose is
+    //      over, the buffer is free). The last thread's final slot is the tile's count: store it
+    //      in kept_in_tile; if this is the last tile (tiles - 1), it also writes
+    //      *count_out = tile_first_slot + that count. __syncthreads().
+    //   4. Threads j, j + BlockThreads, ... copy exchange[j] to out[tile_first_slot + j] for
+    //      j < kept_in_tile: consecutive threads, consecutive addresses.
+    (void)out;
+    (void)count_out;
+    (void)tiles;
+    (void)tile_first_slot;
+    (void)kept_in_tile;
+    (void)descriptors;
 }
 
 // =============================================================================================

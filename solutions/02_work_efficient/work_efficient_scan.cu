@@ -62,9 +62,12 @@ __global__ void work_efficient_scan_kernel(const typename Op::value_type* in,
         if (t < pairs) {
             const int right = (2 * t + 2) * stride - 1;
             const int left = right - stride;
+            // Both values into registers once: the compiler need not read tree[right] again
+            // after writing tree[left] (it cannot prove the two differ).
             const T left_total = tree[left];
-            tree[left] = tree[right];
-            tree[right] = Op::apply(tree[right], left_total); // prefix first: order matters
+            const T prefix = tree[right];
+            tree[left] = prefix;
+            tree[right] = Op::apply(prefix, left_total); // prefix first: order matters
         }
     }
     __syncthreads(); // every leaf holds its exclusive prefix

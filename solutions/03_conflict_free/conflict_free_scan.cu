@@ -89,9 +89,12 @@ __global__ void block_scan_kernel(const typename Op::value_type* in, typename Op
         if (t < pairs) {
             const int right = slot<T, kPadded>((2 * t + 2) * stride - 1);
             const int left = slot<T, kPadded>((2 * t + 1) * stride - 1);
+            // Both values into registers once: the compiler need not read tree[right] again
+            // after writing tree[left] (it cannot prove the two differ).
             const T left_total = tree[left];
-            tree[left] = tree[right];
-            tree[right] = Op::apply(tree[right], left_total);
+            const T prefix = tree[right];
+            tree[left] = prefix;
+            tree[right] = Op::apply(prefix, left_total);
         }
     }
     __syncthreads();

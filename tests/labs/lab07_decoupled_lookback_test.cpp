@@ -485,8 +485,8 @@ TEST_CASE("scan large array") {
 }
 
 TEST_CASE("argument checks") {
-    // A real scan first, so that a stub which does nothing cannot pass this case.
-    REQUIRE(check_scan_sizes<Sum<int>>(ScanKind::inclusive, {3000}));
+    // A real scan of several tiles first, so that a stub cannot pass this case.
+    REQUIRE(check_scan_sizes<Sum<int>>(ScanKind::inclusive, {10000}));
 
     constexpr int kN = 100;
     DeviceBuffer<int> in(std::vector<int>(kN, 1));
