@@ -213,15 +213,18 @@ void TraceRecorder::executing(Thread* t) {
     st::LaneAccess& lane =
         trace_.instructions[static_cast<size_t>(t->trace.instruction)].lanes[t->trace.lane_index];
     const void* p = reinterpret_cast<const void*>(t->trace.address);
+    const uint64_t self = static_cast<uint64_t>(t->trace.instruction);
     if (t->trace.kind == AccessKind::read) {
         lane.value = st::ValueBytes::from(p, t->trace.bytes);
+        // A writer is always an earlier instruction; a store announced after this load's
+        // instruction began (another lane of a later round) is not named.
         auto w = writers_.find(t->trace.address & ~uintptr_t(3));
-        if (w != writers_.end()) lane.writer = w->second;
+        if (w != writers_.end() && w->second.instruction < self) lane.writer = w->second;
         t->trace.settled = true;
     } else if (t->trace.kind == AccessKind::atomic) {
         lane.old = st::ValueBytes::from(p, t->trace.bytes);
         auto w = writers_.find(t->trace.address & ~uintptr_t(3));
-        if (w != writers_.end()) lane.writer = w->second;
+        if (w != writers_.end() && w->second.instruction < self) lane.writer = w->second;
     }
 }
 

@@ -22,7 +22,7 @@ namespace simt {
 
 struct TraceSettings {
     std::vector<unsigned> blocks{0};   // linear block indices whose accesses are recorded; empty: all
-    uint64_t max_instructions = 1 << 18; // then the trace is cut (and says so)
+    uint64_t max_instructions = 1 << 16; // then the trace is cut (and says so)
 };
 
 void start_tracing(const TraceSettings& settings = {});
