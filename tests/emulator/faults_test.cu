@@ -403,3 +403,44 @@ TEST_CASE("traces: the same seed and input give a byte-identical trace") {
     in[3] += 1; // a different input changes the recorded values
     CHECK(record_text(in, 5) != a);
 }
+
+namespace {
+// Each block publishes its tile's aggregate (A), then its inclusive prefix (P), look-back style.
+__global__ void publish_tiles(unsigned long long* status) {
+    if (threadIdx.x == 0) {
+        const unsigned long long tile = blockIdx.x;
+        atomicExch(&status[tile], (1ull << 32) | (tile + 1));
+        __threadfence();
+        atomicExch(&status[tile], (2ull << 32) | (100 + tile));
+    }
+}
+} // namespace
+
+TEST_CASE("traces: tile status changes of a look-back scan become block events") {
+    DeviceVector<unsigned long long> status(std::vector<unsigned long long>(4, 0));
+    simt::trace_tile_status(status.data(), 4, simt::TileStatusLayout::packed64, 5);
+    simt::start_tracing({.blocks = {}, .max_instructions = 1u << 16});
+    publish_tiles<<<4, 32>>>(status.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    auto traces = simt::stop_tracing();
+    simt::clear_tile_status();
+    REQUIRE(traces.size() == 1);
+    int aggregates = 0, prefixes = 0;
+    for (const auto& e : traces[0].block_events)
+        if (const auto* c = std::get_if<scanlab::trace::TileFlagChange>(&e.what)) {
+            CHECK(c->tile == e.block);
+            if (c->flag == scanlab::trace::TileFlag::A) {
+                ++aggregates;
+                CHECK(c->value.as<int>() == static_cast<int>(c->tile) + 1);
+            }
+            if (c->flag == scanlab::trace::TileFlag::P) {
+                ++prefixes;
+                CHECK(c->value.as<int>() == 100 + static_cast<int>(c->tile));
+            }
+        }
+    CHECK(aggregates == 4);
+    CHECK(prefixes == 4);
+    std::ostringstream out;
+    scanlab::trace::write_trace(traces[0], out); // valid by the format's rules
+    CHECK(out.str().find("\"flag\"") != std::string::npos);
+}

@@ -56,6 +56,8 @@ struct Thread {
         AccessKind kind = AccessKind::read;
         bool settled = true;
         uint32_t seq = 0;
+        uintptr_t tile_store = 0; // a store to a tile status descriptor, until it has happened
+        uint32_t tile_bytes = 0;
     } trace;
     const void* wait_site = nullptr; // call site of the barrier or intrinsic it waits at
     const void* last_poll_site = nullptr;

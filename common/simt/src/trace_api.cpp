@@ -59,6 +59,16 @@ std::vector<scanlab::trace::Trace> stop_tracing() {
 
 bool tracing() { return detail::trace_session().active; }
 
+void trace_tile_status(const void* descriptors, size_t tiles, TileStatusLayout layout,
+                       int value_code) {
+    auto& list = detail::trace_session().tile_status;
+    const auto base = reinterpret_cast<uintptr_t>(descriptors);
+    std::erase_if(list, [base](const auto& t) { return t.base == base; });
+    list.push_back({base, tiles, layout, value_code});
+}
+
+void clear_tile_status() { detail::trace_session().tile_status.clear(); }
+
 void trace_from_environment() {
     auto& s = detail::trace_session();
     if (s.environment_read) return;

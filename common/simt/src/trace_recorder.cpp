@@ -8,6 +8,7 @@
 #include "fault_format.h"
 #include "memory_registry.h"
 #include "source_lines.h"
+#include "trace_session.h"
 
 namespace simt::detail {
 
@@ -128,6 +129,12 @@ void TraceRecorder::announce(Thread* t, uintptr_t address, size_t bytes, AccessK
                              const void* site) {
     settle(t);
     Block* b = t->block;
+    if (kind != AccessKind::read)
+        for (const auto& ts : trace_session().tile_status)
+            if (address - ts.base < ts.bytes()) {
+                t->trace.tile_store = address;
+                t->trace.tile_bytes = static_cast<uint32_t>(bytes);
+            }
     t->trace.instruction = -1;
     if (!records(b) || cut_) return;
     if (trace_.instructions.size() >= settings_.max_instructions) {
@@ -228,7 +235,34 @@ void TraceRecorder::executing(Thread* t) {
     }
 }
 
+void TraceRecorder::tile_status_changed(Thread* t) {
+    const uintptr_t address = t->trace.tile_store;
+    t->trace.tile_store = 0;
+    for (const auto& ts : trace_session().tile_status) {
+        if (address - ts.base >= ts.bytes()) continue;
+        const size_t word = ts.layout == TileStatusLayout::packed64 ? 8 : 4;
+        const size_t tile = (address - ts.base) / word;
+        if (tile >= trace_.launch.grid.count()) return; // the format names tiles by block count
+        uint64_t bits = 0;
+        std::memcpy(&bits, reinterpret_cast<const void*>(ts.base + tile * word), word);
+        const uint32_t status = ts.layout == TileStatusLayout::packed64 ? uint32_t(bits >> 32)
+                                                                        : uint32_t(bits);
+        if (status > 2) return;
+        st::TileFlagChange change;
+        change.tile = static_cast<uint32_t>(tile);
+        change.flag = static_cast<st::TileFlag>(status);
+        if (ts.layout == TileStatusLayout::packed64 && ts.value_code > 0 && status > 0) {
+            change.value_type = static_cast<st::ValueType>(ts.value_code);
+            const uint32_t low = uint32_t(bits);
+            change.value = st::ValueBytes::from(&low, 4);
+        }
+        trace_.block_events.push_back(st::BlockEvent{tick_++, t->block->linear, change});
+        return;
+    }
+}
+
 void TraceRecorder::settle(Thread* t) {
+    if (t->trace.tile_store) tile_status_changed(t);
     if (t->trace.settled || t->trace.instruction < 0) return;
     t->trace.settled = true;
     st::LaneAccess& lane =

@@ -42,6 +42,7 @@ class TraceRecorder {
     };
     uint32_t shared_object(const Block* b, size_t allocation);
     void fuse_vector_pairs();
+    void tile_status_changed(Thread* t);
     uint32_t global_object(const Region* r);
 
     TraceSettings settings_;

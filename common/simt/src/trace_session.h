@@ -17,6 +17,14 @@ struct TraceSession {
     std::vector<scanlab::trace::Trace> traces;
     std::string file_pattern; // SIMT_TRACE: write each launch's trace there instead
     int files_written = 0;
+    struct TileStatus {
+        uintptr_t base = 0;
+        size_t tiles = 0;
+        TileStatusLayout layout = TileStatusLayout::packed64;
+        int value_code = 0;
+        size_t bytes() const { return tiles * (layout == TileStatusLayout::packed64 ? 8 : 4); }
+    };
+    std::vector<TileStatus> tile_status;
     void finished(scanlab::trace::Trace&& trace);
 };
 

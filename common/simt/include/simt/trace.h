@@ -29,6 +29,18 @@ void start_tracing(const TraceSettings& settings = {});
 std::vector<scanlab::trace::Trace> stop_tracing();
 bool tracing();
 
+// Look-back scans: tells traces where the tile status descriptors live, so that every change of a
+// tile's flag (X invalid, A aggregate, P inclusive prefix) becomes a block event on the
+// visualizer's timeline. Status codes: 0 = X, 1 = A, 2 = P.
+enum class TileStatusLayout {
+    packed64, // one 64-bit word per tile: status in the high 32 bits, the value's bits below
+    flags32,  // one 32-bit status word per tile (values elsewhere)
+};
+// value_code: 0 none, or scanlab::trace::ValueType numbering (5 i32, 6 u32, 9 f32).
+void trace_tile_status(const void* descriptors, size_t tiles, TileStatusLayout layout,
+                       int value_code = 0);
+void clear_tile_status();
+
 // Reads SIMT_TRACE* from the environment (done at the first launch).
 void trace_from_environment();
 
