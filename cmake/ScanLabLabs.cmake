@@ -7,6 +7,8 @@
 # For each backend B and flavour F it creates
 #   library    lab<NN>_<F>_<B>        the lab's SOURCES, compiled for backend B
 #   executable lab<NN>_tests_<F>_<B>  tests/labs/<TEST> + tests/support, linked to the library
+#                                     (the test objects are compiled once per backend and shared
+#                                     by both flavours: they only see the interface header)
 #   test       lab<NN>.<F>.<B>        LABELS lab<NN>;<F>;<B> (+ gpu on cuda); exit code 77 = skipped
 # Both flavours see labs/<NN>_<name>/ on their include path: the solution uses the same
 # interface header the student gets.
@@ -26,6 +28,36 @@ set(SCANLAB_LABS_DIR "${_scanlab_root}/labs" CACHE PATH "Folder with the student
 set(SCANLAB_SOLUTIONS_DIR "${_scanlab_root}/solutions" CACHE PATH "Folder with the solutions")
 set(SCANLAB_LAB_TEST_TIMEOUT 300 CACHE STRING "Seconds before ctest stops one lab's tests")
 
+# What every compiled test file needs on <backend>: the test support headers, doctest, the
+# backend's cuda_runtime.h and runtime (PUBLIC: the test executables link them too).
+function(_scanlab_test_usage target backend)
+    target_include_directories(${target} PUBLIC "${SCANLAB_LABS_ROOT}/tests/support")
+    target_link_libraries(${target} PUBLIC scanlab_api doctest::doctest)
+    target_compile_features(${target} PUBLIC cxx_std_20)
+    if(backend STREQUAL "cuda")
+        if(NOT TARGET CUDA::cudart)
+            find_package(CUDAToolkit REQUIRED)
+        endif()
+        # Plain host C++ against the toolkit's cuda_runtime.h; only the lab is nvcc-built.
+        target_link_libraries(${target} PUBLIC CUDA::cudart)
+        target_compile_definitions(${target} PUBLIC SCANLAB_BACKEND_CUDA)
+    else()
+        target_link_libraries(${target} PUBLIC simt_runtime)
+        target_compile_definitions(${target} PUBLIC SCANLAB_BACKEND_SIMT)
+    endif()
+endfunction()
+
+# The doctest main and the test support code, compiled once per backend for all labs.
+function(_scanlab_test_main backend)
+    set(target scanlab_test_main_${backend})
+    if(TARGET ${target})
+        return()
+    endif()
+    set(support "${SCANLAB_LABS_ROOT}/tests/support")
+    add_library(${target} OBJECT "${support}/scan_test_support.cpp" "${support}/test_main.cpp")
+    _scanlab_test_usage(${target} ${backend})
+endfunction()
+
 function(scanlab_add_lab)
     cmake_parse_arguments(PARSE_ARGV 0 arg "" "NUMBER;NAME;TEST" "SOURCES;SIMT_TESTS")
     if(arg_UNPARSED_ARGUMENTS)
@@ -44,12 +76,22 @@ function(scanlab_add_lab)
     set(folder "${arg_NUMBER}_${arg_NAME}")
     set(interface_dir "${SCANLAB_LABS_ROOT}/labs/${folder}")
     set(tests_dir "${SCANLAB_LABS_ROOT}/tests")
-    set(test_sources
-        "${tests_dir}/labs/${arg_TEST}"
-        "${tests_dir}/support/scan_test_support.cpp"
-        "${tests_dir}/support/test_main.cpp")
-
     foreach(backend IN LISTS SCANLAB_BACKENDS)
+        _scanlab_test_main(${backend})
+        set(objects ${lab}_test_objects_${backend})
+        add_library(${objects} OBJECT "${tests_dir}/labs/${arg_TEST}")
+        _scanlab_test_usage(${objects} ${backend})
+        target_include_directories(${objects} PRIVATE "${interface_dir}")
+        if(backend STREQUAL "simt")
+            # Graded tests that need the emulator itself (traces, bank conflicts).
+            foreach(extra IN LISTS arg_SIMT_TESTS)
+                target_sources(${objects} PRIVATE "${tests_dir}/labs/${extra}")
+            endforeach()
+            if(arg_SIMT_TESTS)
+                target_link_libraries(${objects} PUBLIC scanlab_trace)
+            endif()
+        endif()
+
         foreach(flavour IN ITEMS student solution)
             if(flavour STREQUAL "student")
                 set(source_dir "${SCANLAB_LABS_DIR}/${folder}")
@@ -71,30 +113,16 @@ function(scanlab_add_lab)
                 INCLUDE_DIRS "${interface_dir}"
                 LINK scanlab_api)
 
+            # The tests see only the interface header, never the lab's sources: student and
+            # solution link the same compiled tests (each test file is compiled once per backend).
             set(tests "${lab}_tests_${flavour}_${backend}")
-            add_executable(${tests} ${test_sources})
-            target_include_directories(${tests} PRIVATE "${interface_dir}" "${tests_dir}/support")
-            target_link_libraries(${tests} PRIVATE ${library} scanlab_api doctest::doctest)
-            target_compile_features(${tests} PRIVATE cxx_std_20)
+            add_executable(${tests})
+            target_link_libraries(${tests} PRIVATE ${lab}_test_objects_${backend}
+                                  scanlab_test_main_${backend} ${library})
 
             set(labels ${lab} ${flavour} ${backend})
             if(backend STREQUAL "cuda")
-                if(NOT TARGET CUDA::cudart)
-                    find_package(CUDAToolkit REQUIRED)
-                endif()
-                # Plain host C++ against the toolkit's cuda_runtime.h; only the lab is nvcc-built.
-                target_link_libraries(${tests} PRIVATE CUDA::cudart)
-                target_compile_definitions(${tests} PRIVATE SCANLAB_BACKEND_CUDA)
                 list(APPEND labels gpu)
-            else()
-                target_compile_definitions(${tests} PRIVATE SCANLAB_BACKEND_SIMT)
-                # Graded tests that need the emulator itself (traces, bank conflicts).
-                foreach(extra IN LISTS arg_SIMT_TESTS)
-                    target_sources(${tests} PRIVATE "${tests_dir}/labs/${extra}")
-                endforeach()
-                if(arg_SIMT_TESTS)
-                    target_link_libraries(${tests} PRIVATE scanlab_trace)
-                endif()
             endif()
 
             add_test(NAME ${lab}.${flavour}.${backend} COMMAND ${tests})

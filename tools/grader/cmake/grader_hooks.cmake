@@ -5,8 +5,9 @@
 #   -DSCANLAB_GRADER_SPEED_DIR=<folder>    (optional) speed harnesses labNN_speed.cpp
 # CMake includes this file right after the top-level project(); the work is deferred to the end
 # of the top-level CMakeLists.txt, when scanlab_add_lab() has made every lab's targets:
-#   hidden tests  are compiled into lab<NN>_tests_<flavour>_<backend> (both flavours, so that
-#                 check_stubs.py holds them to the same rules as the visible tests);
+#   hidden tests  are compiled into lab<NN>_test_objects_<backend>, which both flavours'
+#                 lab<NN>_tests_<flavour>_<backend> link (so that check_stubs.py holds them to
+#                 the same rules as the visible tests);
 #   speed         gives lab<NN>_speed_<flavour>_<backend>, the harness linked to the lab library.
 # With both variables empty this file does nothing.
 include_guard(GLOBAL)
@@ -29,13 +30,13 @@ function(_scanlab_grader_extend)
             _scanlab_grader_lab_number("${file}" number)
             set(used FALSE)
             foreach(backend IN LISTS SCANLAB_BACKENDS)
-                foreach(flavour IN ITEMS student solution)
-                    set(target lab${number}_tests_${flavour}_${backend})
-                    if(TARGET ${target})
-                        target_sources(${target} PRIVATE "${file}")
-                        set(used TRUE)
-                    endif()
-                endforeach()
+                # The test files are compiled once per backend, into the objects both flavours
+                # link (cmake/ScanLabLabs.cmake).
+                set(target lab${number}_test_objects_${backend})
+                if(TARGET ${target})
+                    target_sources(${target} PRIVATE "${file}")
+                    set(used TRUE)
+                endif()
             endforeach()
             if(used)
                 message(STATUS "Scan Lab grader: hidden tests ${file}")

@@ -1,0 +1,557 @@
+// Lab 06: segmented scan with head flags, by operator transformation and by conditional
+// indexing (mindex), at warp, block and global level. SOLUTION.
+#include "segmented_scan.h"
+
+#include <scanlab/cuda_check.h>
+#include <scanlab/operators.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace lab06 {
+
+inline constexpr unsigned kFullMask = 0xffffffffu;
+
+__device__ inline int lane_id() {
+    return static_cast<int>(threadIdx.x) % kWarpSize;
+}
+__device__ inline int warp_id() {
+    return static_cast<int>(threadIdx.x) / kWarpSize;
+}
+// Bits of the lanes below the calling one, and of those up to and including it.
+__device__ inline unsigned lanes_below(int lane) {
+    return (1u << lane) - 1u;
+}
+__device__ inline unsigned lanes_up_to(int lane) {
+    return (2u << lane) - 1u; // lane 31: 2u << 31 wraps to 0, and 0 - 1 is all ones
+}
+
+// =============================================================================================
+// Part 1: the operator transformation
+// =============================================================================================
+
+template <class Op>
+__host__ __device__ typename Segmented<Op>::value_type Segmented<Op>::identity() {
+    return {0, Op::identity()};
+}
+
+// `b` comes after `a`. If b contains a head, nothing of `a` reaches past it: b's value stands
+// alone. Otherwise b continues a's segment. Either way the result contains a head if either does.
+template <class Op>
+__host__ __device__ typename Segmented<Op>::value_type Segmented<Op>::apply(value_type a,
+                                                                            value_type b) {
+    return {a.flag | b.flag, b.flag ? b.value : Op::apply(a.value, b.value)};
+}
+
+// =============================================================================================
+// GIVEN: warp shuffles of values and of (flag, value) pairs, and lab 05's warp and block scans
+// for any operator whose values can be shuffled.
+// =============================================================================================
+
+template <class T>
+__device__ T shuffle_up(T x, int delta) {
+    return __shfl_up_sync(kFullMask, x, delta);
+}
+template <class T>
+__device__ FlagValue<T> shuffle_up(FlagValue<T> x, int delta) {
+    return {__shfl_up_sync(kFullMask, x.flag, delta), __shfl_up_sync(kFullMask, x.value, delta)};
+}
+
+template <class Op>
+__device__ typename Op::value_type warp_inclusive_scan(typename Op::value_type x) {
+    const int lane = lane_id();
+    for (int offset = 1; offset < kWarpSize; offset *= 2) {
+        const auto earlier = shuffle_up(x, offset);
+        if (lane >= offset) x = Op::apply(earlier, x);
+    }
+    return x;
+}
+
+template <class Op>
+__device__ typename Op::value_type exclusive_from_inclusive(typename Op::value_type inclusive) {
+    const auto left = shuffle_up(inclusive, 1);
+    return lane_id() == 0 ? Op::identity() : left;
+}
+
+// Lab 05's block scan: returns the thread's exclusive prefix and the block's total. A
+// __syncthreads() is needed between two calls.
+template <class Op, int BlockThreads>
+__device__ typename Op::value_type block_exclusive_scan(typename Op::value_type x,
+                                                        typename Op::value_type& block_total) {
+    using T = typename Op::value_type;
+    constexpr int kWarps = BlockThreads / kWarpSize;
+    __shared__ T warp_prefix[kWarps];
+    __shared__ T total;
+    const int lane = lane_id();
+    const int warp = warp_id();
+    const T inclusive = warp_inclusive_scan<Op>(x);
+    if (lane == kWarpSize - 1) warp_prefix[warp] = inclusive;
+    const T in_warp = exclusive_from_inclusive<Op>(inclusive);
+    __syncthreads();
+    if (warp == 0) {
+        const T warp_total = lane < kWarps ? warp_prefix[lane] : Op::identity();
+        const T scanned = warp_inclusive_scan<Op>(warp_total);
+        const T before = exclusive_from_inclusive<Op>(scanned);
+        if (lane < kWarps) warp_prefix[lane] = before;
+        if (lane == kWarpSize - 1) total = scanned;
+    }
+    __syncthreads();
+    block_total = total;
+    return Op::apply(warp_prefix[warp], in_warp);
+}
+
+// =============================================================================================
+// Part 2: segmented warp scans
+// =============================================================================================
+
+// Conditional indexing (the chapter's Fig. 1.11, with a ballot instead of a max-scan): every lane
+// finds `mindex`, the lane of its segment's head in this warp (0 if the head is in an earlier
+// warp), from the bits of the lanes that hold a head. Then the Kogge-Stone steps of lab 05 run,
+// but a lane only combines a value from `offset` lanes below if that lane is still in its own
+// segment: lane - offset >= mindex. Returns the inclusive segmented scan and the warp's head bits.
+template <class Op>
+__device__ typename Op::value_type warp_segmented_scan(typename Op::value_type x, bool head,
+                                                       unsigned& heads) {
+    const int lane = lane_id();
+    heads = __ballot_sync(kFullMask, head);
+    const unsigned mine = heads & lanes_up_to(lane); // heads at or below this lane
+    const int mindex = mine != 0 ? kWarpSize - 1 - __clz(static_cast<int>(mine)) : 0;
+    for (int offset = 1; offset < kWarpSize; offset *= 2) {
+        const auto earlier = __shfl_up_sync(kFullMask, x, offset);
+        if (lane >= mindex + offset) x = Op::apply(earlier, x);
+    }
+    return x;
+}
+
+// Threads per block of the part 2 kernel; each warp is independent.
+constexpr int kGroupBlockThreads = 256;
+
+template <class Op>
+__global__ void warp_groups_kernel(const typename Op::value_type* in, const std::uint8_t* flags,
+                                   typename Op::value_type* out, int n, ScanKind kind,
+                                   SegmentedMethod method) {
+    using T = typename Op::value_type;
+    using Pair = FlagValue<T>;
+    const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const T x = i < n ? in[i] : Op::identity();
+    // A group's first element starts a segment, whatever its flag says.
+    const bool head = lane_id() == 0 || (i < n && flags[i] != 0);
+
+    T inclusive;
+    if (method == SegmentedMethod::operator_transform) {
+        inclusive = warp_inclusive_scan<Segmented<Op>>(Pair{head ? 1 : 0, x}).value;
+    } else {
+        unsigned heads;
+        inclusive = warp_segmented_scan<Op>(x, head, heads);
+    }
+    // Exclusive: the left neighbour's inclusive result, except at a head (a fresh segment).
+    const T left = __shfl_up_sync(kFullMask, inclusive, 1);
+    const T result = kind == ScanKind::inclusive ? inclusive : head ? Op::identity() : left;
+    if (i < n) out[i] = result;
+}
+
+// =============================================================================================
+// Part 3: segmented block scans, several items per thread
+// =============================================================================================
+
+// GIVEN: tiles of values and flags between global memory and registers, as in lab 05 (warp-striped
+// loads and stores, transposed through padded shared memory). Flags travel as ints (conflict-free
+// like any 4-byte type) and end up as the bits of one register per thread: bit k is the flag of
+// item k. That is the CUDPP trick the chapter mentions: one register instead of ITEMS.
+template <class T>
+__host__ __device__ constexpr int padded(int j) {
+    return j + j / (128 / static_cast<int>(sizeof(T)));
+}
+template <class T, int BlockThreads, int Items>
+__host__ __device__ constexpr int exchange_slots() {
+    return padded<T>(BlockThreads * Items - 1) + 1;
+}
+
+template <class T, class From, int Items>
+__device__ void load_striped(const From* tile, int count, T fill, T* exchange, T (&items)[Items]) {
+    const int lane = lane_id();
+    const int base = warp_id() * kWarpSize * Items;
+    T loaded[Items];
+    for (int k = 0; k < Items; ++k) {
+        const int j = base + k * kWarpSize + lane;
+        loaded[k] = j < count ? static_cast<T>(tile[j]) : fill;
+    }
+    __syncwarp(); // the lanes have finished reading the buffer's previous contents
+    for (int k = 0; k < Items; ++k) exchange[padded<T>(base + k * kWarpSize + lane)] = loaded[k];
+    __syncwarp();
+    for (int k = 0; k < Items; ++k) items[k] = exchange[padded<T>(base + lane * Items + k)];
+}
+
+template <class T, int Items>
+__device__ void store_striped(T* tile, int count, const T (&items)[Items], T* exchange) {
+    const int lane = lane_id();
+    const int base = warp_id() * kWarpSize * Items;
+    __syncwarp();
+    for (int k = 0; k < Items; ++k) exchange[padded<T>(base + lane * Items + k)] = items[k];
+    __syncwarp();
+    for (int k = 0; k < Items; ++k) {
+        const int j = base + k * kWarpSize + lane;
+        if (j < count) tile[j] = exchange[padded<T>(j)];
+    }
+}
+
+// The shared memory a tile needs: values, and flags as ints.
+template <class T, int BlockThreads, int Items>
+struct TileBuffers {
+    T values[exchange_slots<T, BlockThreads, Items>()];
+    int flags[exchange_slots<int, BlockThreads, Items>()];
+};
+
+// Loads the tile's values into `items` and its flags into the bits of `heads`. The tile's first
+// element is made a head when `first_is_head` (tiles scanned on their own).
+template <class Op, int BlockThreads, int Items>
+__device__ void load_tile(const typename Op::value_type* in, const std::uint8_t* flags, int count,
+                          bool first_is_head,
+                          TileBuffers<typename Op::value_type, BlockThreads, Items>& buffers,
+                          typename Op::value_type (&items)[Items], unsigned& heads) {
+    load_striped(in, count, Op::identity(), buffers.values, items);
+    int flag[Items];
+    load_striped(flags, count, 0, buffers.flags, flag);
+    heads = 0;
+    for (int k = 0; k < Items; ++k) heads |= (flag[k] != 0 ? 1u : 0u) << k;
+    if (first_is_head && threadIdx.x == 0) heads |= 1u;
+}
+
+// The thread's (flag, value) aggregate: whether its items hold a head, and the combination of
+// its items from the last head on (all of them if there is none).
+template <class Op, int Items>
+__device__ FlagValue<typename Op::value_type>
+thread_aggregate(const typename Op::value_type (&items)[Items], unsigned heads) {
+    auto total = Op::identity();
+    for (int k = 0; k < Items; ++k)
+        total = (heads >> k & 1u) ? items[k] : Op::apply(total, items[k]);
+    return {heads != 0 ? 1 : 0, total};
+}
+
+// Scans the thread's items within their segments, starting from `carry`: the combination of
+// the elements from the head of the segment that is open at the thread's first item up to just
+// before it. A head starts again from the identity.
+template <class Op, int Items>
+__device__ void thread_segmented_scan(typename Op::value_type (&items)[Items], unsigned heads,
+                                      typename Op::value_type carry, ScanKind kind) {
+    auto running = carry;
+    for (int k = 0; k < Items; ++k) {
+        if (heads >> k & 1u) running = Op::identity();
+        const auto x = items[k];
+        if (kind == ScanKind::exclusive) items[k] = running;
+        running = Op::apply(running, x);
+        if (kind == ScanKind::inclusive) items[k] = running;
+    }
+}
+
+// What comes into each thread of the block: the combination of the elements from the latest head
+// before the thread's first item. `seed` is what comes into the block from earlier tiles; it
+// reaches only the threads with no head between the tile's start and themselves. Also returns
+// the tile's own aggregate (flag, value), without the seed. Every thread must call it; a
+// __syncthreads() is needed between two calls.
+
+// With the operator transformation: lab 05's block scan of the (flag, value) pairs. The exclusive
+// pair's flag says whether a head comes before the thread in the tile.
+template <class Op, int BlockThreads>
+__device__ typename Op::value_type carry_by_transform(FlagValue<typename Op::value_type> mine,
+                                                      typename Op::value_type seed,
+                                                      FlagValue<typename Op::value_type>& tile) {
+    const auto before = block_exclusive_scan<Segmented<Op>, BlockThreads>(mine, tile);
+    return before.flag ? before.value : Op::apply(seed, before.value);
+}
+
+// With conditional indexing (the chapter's Fig. 1.14): segmented warp scans of the threads'
+// aggregates; the last lane of each warp provides the warp's total and whether it has a head
+// (here every lane stores its result and warp 0 reads the last lane's: a store without an `if`);
+// one warp scans those the same way; each thread adds its warp's carry only if no head comes
+// before it in its warp (it is in the warp's first segment), and each warp adds the seed only
+// if no head comes before it in the tile.
+template <class Op, int BlockThreads>
+__device__ typename Op::value_type carry_by_index(FlagValue<typename Op::value_type> mine,
+                                                  typename Op::value_type seed,
+                                                  FlagValue<typename Op::value_type>& tile) {
+    using T = typename Op::value_type;
+    constexpr int kWarps = BlockThreads / kWarpSize;
+    __shared__ T lane_total[BlockThreads]; // every lane's inclusive result; warp 0 reads the
+    __shared__ unsigned warp_heads_of[BlockThreads]; // last lane's of each warp
+    __shared__ T warp_carry[kWarpSize]; // what comes into each warp (one slot per lane of warp 0)
+    __shared__ T scanned_totals[kWarpSize];  // the last one is the tile's total
+    __shared__ int scanned_heads[kWarpSize]; // whether the warps up to this one have a head
+    const int lane = lane_id();
+    const int warp = warp_id();
+
+    unsigned heads;
+    const T inclusive = warp_segmented_scan<Op>(mine.value, mine.flag != 0, heads);
+    lane_total[threadIdx.x] = inclusive;
+    warp_heads_of[threadIdx.x] = heads;
+    const T left = __shfl_up_sync(kFullMask, inclusive, 1); // this lane's carry within the warp
+    __syncthreads();
+
+    if (warp == 0) {
+        const int last_of_warp = lane * kWarpSize + kWarpSize - 1;
+        const T value = lane < kWarps ? lane_total[last_of_warp] : Op::identity();
+        const bool head = lane < kWarps && warp_heads_of[last_of_warp] != 0;
+        unsigned warp_heads;
+        const T scanned = warp_segmented_scan<Op>(value, head, warp_heads);
+        const T scanned_left = __shfl_up_sync(kFullMask, scanned, 1);
+        const T before = lane == 0 ? Op::identity() : scanned_left;
+        const bool open_in_tile = (warp_heads & lanes_below(lane)) == 0;
+        warp_carry[lane] = open_in_tile ? Op::apply(seed, before) : before;
+        scanned_totals[lane] = scanned;
+        scanned_heads[lane] = (warp_heads & lanes_up_to(lane)) != 0 ? 1 : 0;
+    }
+    __syncthreads();
+    tile = {scanned_heads[kWarpSize - 1], scanned_totals[kWarpSize - 1]};
+    const T in_warp = lane == 0 ? Op::identity() : left;
+    const bool open_in_warp = (heads & lanes_below(lane)) == 0;
+    return open_in_warp ? Op::apply(warp_carry[warp], in_warp) : in_warp;
+}
+
+template <class Op, int BlockThreads>
+__device__ typename Op::value_type
+block_carry(SegmentedMethod method, FlagValue<typename Op::value_type> mine,
+            typename Op::value_type seed, FlagValue<typename Op::value_type>& tile) {
+    return method == SegmentedMethod::operator_transform
+               ? carry_by_transform<Op, BlockThreads>(mine, seed, tile)
+               : carry_by_index<Op, BlockThreads>(mine, seed, tile);
+}
+
+__device__ inline int elements_in_tile(long long n, long long start, int tile) {
+    return n - start < tile ? static_cast<int>(n - start) : tile;
+}
+
+template <class Op, int BlockThreads, int Items>
+__global__ void __launch_bounds__(BlockThreads)
+    block_tiles_kernel(const typename Op::value_type* in, const std::uint8_t* flags,
+                       typename Op::value_type* out, int n, ScanKind kind, SegmentedMethod method) {
+    using T = typename Op::value_type;
+    constexpr int kTile = BlockThreads * Items;
+    __shared__ TileBuffers<T, BlockThreads, Items> buffers;
+
+    const long long start = static_cast<long long>(blockIdx.x) * kTile;
+    const int count = elements_in_tile(n, start, kTile);
+    T items[Items];
+    unsigned heads;
+    load_tile<Op>(in + start, flags + start, count, true, buffers, items, heads);
+    FlagValue<T> tile;
+    const T carry = block_carry<Op, BlockThreads>(method, thread_aggregate<Op>(items, heads),
+                                                  Op::identity(), tile);
+    thread_segmented_scan<Op>(items, heads, carry, kind);
+    store_striped(out + start, count, items, buffers.values);
+}
+
+// =============================================================================================
+// Part 4: any n, by reduce-then-scan
+// =============================================================================================
+
+struct TileRun {
+    long long first, last;
+};
+__device__ inline TileRun tile_run(long long tiles) {
+    const long long b = blockIdx.x, g = gridDim.x;
+    return {b * tiles / g, (b + 1) * tiles / g};
+}
+
+// Step 1: block b writes the (flag, total) pair of its run of tiles.
+template <class Op, int BlockThreads, int Items>
+__global__ void __launch_bounds__(BlockThreads)
+    reduce_kernel(const typename Op::value_type* in, const std::uint8_t* flags, long long n,
+                  SegmentedMethod method, typename Op::value_type* totals, int* total_flags) {
+    using T = typename Op::value_type;
+    constexpr int kTile = BlockThreads * Items;
+    __shared__ TileBuffers<T, BlockThreads, Items> buffers;
+
+    const TileRun run = tile_run((n + kTile - 1) / kTile);
+    auto running = Segmented<Op>::identity();
+    for (long long t = run.first; t < run.last; ++t) {
+        if (t > run.first) __syncthreads(); // the block-level scan's shared memory is reused
+        const long long start = t * kTile;
+        const int count = elements_in_tile(n, start, kTile);
+        T items[Items];
+        unsigned heads;
+        load_tile<Op>(in + start, flags + start, count, false, buffers, items, heads);
+        FlagValue<T> tile;
+        block_carry<Op, BlockThreads>(method, thread_aggregate<Op>(items, heads), Op::identity(),
+                                      tile);
+        running = Segmented<Op>::apply(running, tile);
+    }
+    if (threadIdx.x == 0) {
+        totals[blockIdx.x] = running.value;
+        total_flags[blockIdx.x] = running.flag;
+    }
+}
+
+// Step 2: one block turns the `count` pairs into what comes into each block (in place), a chunk
+// of BlockThreads pairs at a time.
+template <class Op, int BlockThreads>
+__global__ void __launch_bounds__(BlockThreads)
+    carries_kernel(typename Op::value_type* totals, const int* total_flags, int count,
+                   SegmentedMethod method) {
+    using T = typename Op::value_type;
+    T running = Op::identity();
+    for (int chunk = 0; chunk < count; chunk += BlockThreads) {
+        if (chunk > 0) __syncthreads(); // the block-level scan's shared memory is reused
+        const int i = chunk + static_cast<int>(threadIdx.x);
+        const FlagValue<T> mine =
+            i < count ? FlagValue<T>{total_flags[i], totals[i]} : Segmented<Op>::identity();
+        FlagValue<T> all;
+        const T carry = block_carry<Op, BlockThreads>(method, mine, running, all);
+        if (i < count) totals[i] = carry;
+        running = all.flag ? all.value : Op::apply(running, all.value);
+    }
+}
+
+// Step 3: block b rescans its run, starting from what comes into it.
+template <class Op, int BlockThreads, int Items>
+__global__ void __launch_bounds__(BlockThreads)
+    scan_kernel(const typename Op::value_type* in, const std::uint8_t* flags,
+                typename Op::value_type* out, long long n, ScanKind kind, SegmentedMethod method,
+                const typename Op::value_type* carries) {
+    using T = typename Op::value_type;
+    constexpr int kTile = BlockThreads * Items;
+    __shared__ TileBuffers<T, BlockThreads, Items> buffers;
+
+    const TileRun run = tile_run((n + kTile - 1) / kTile);
+    T running = carries[blockIdx.x];
+    for (long long t = run.first; t < run.last; ++t) {
+        if (t > run.first) __syncthreads();
+        const long long start = t * kTile;
+        const int count = elements_in_tile(n, start, kTile);
+        T items[Items];
+        unsigned heads;
+        load_tile<Op>(in + start, flags + start, count, false, buffers, items, heads);
+        FlagValue<T> tile;
+        const T carry = block_carry<Op, BlockThreads>(method, thread_aggregate<Op>(items, heads),
+                                                      running, tile);
+        thread_segmented_scan<Op>(items, heads, carry, kind);
+        store_striped(out + start, count, items, buffers.values);
+        running = tile.flag ? tile.value : Op::apply(running, tile.value);
+    }
+}
+
+// ---- host side ------------------------------------------------------------------------------
+
+// GIVEN: argument checks.
+template <class T>
+bool check_arguments(const char* what, const T* d_in, const std::uint8_t* d_flags, const T* d_out,
+                     long long n) {
+    if (n < 0)
+        throw std::invalid_argument(std::string(what) + ": n must be >= 0, got " +
+                                    std::to_string(n));
+    if (n == 0) return false;
+    if (d_in == nullptr) throw std::invalid_argument(std::string(what) + ": d_in is null");
+    if (d_flags == nullptr) throw std::invalid_argument(std::string(what) + ": d_flags is null");
+    if (d_out == nullptr) throw std::invalid_argument(std::string(what) + ": d_out is null");
+    return true;
+}
+
+template <class Op>
+void segmented_warp_scan_groups(const typename Op::value_type* d_in, const std::uint8_t* d_flags,
+                                typename Op::value_type* d_out, int n, ScanKind kind,
+                                SegmentedMethod method) {
+    if (!check_arguments("lab06::segmented_warp_scan_groups", d_in, d_flags, d_out, n)) return;
+    const int blocks = (n + kGroupBlockThreads - 1) / kGroupBlockThreads;
+    warp_groups_kernel<Op><<<blocks, kGroupBlockThreads>>>(d_in, d_flags, d_out, n, kind, method);
+    SCANLAB_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class Op, int BlockThreads, int ItemsPerThread>
+void segmented_block_scan_tiles(const typename Op::value_type* d_in, const std::uint8_t* d_flags,
+                                typename Op::value_type* d_out, int n, ScanKind kind,
+                                SegmentedMethod method) {
+    static_assert(kValidTileShape<BlockThreads, ItemsPerThread>, "see kValidTileShape");
+    if (!check_arguments("lab06::segmented_block_scan_tiles", d_in, d_flags, d_out, n)) return;
+    constexpr int kTile = BlockThreads * ItemsPerThread;
+    const int tiles = static_cast<int>((static_cast<long long>(n) + kTile - 1) / kTile);
+    block_tiles_kernel<Op, BlockThreads, ItemsPerThread>
+        <<<tiles, BlockThreads>>>(d_in, d_flags, d_out, n, kind, method);
+    SCANLAB_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class Op, int BlockThreads, int ItemsPerThread>
+void segmented_scan(const typename Op::value_type* d_in, const std::uint8_t* d_flags,
+                    typename Op::value_type* d_out, std::int64_t n, ScanKind kind,
+                    SegmentedMethod method, Workspace* workspace) {
+    static_assert(kValidTileShape<BlockThreads, ItemsPerThread>, "see kValidTileShape");
+    using T = typename Op::value_type;
+    if (!check_arguments("lab06::segmented_scan", d_in, d_flags, d_out, n)) return;
+    constexpr int kTile = BlockThreads * ItemsPerThread;
+    const long long tiles = (n + kTile - 1) / kTile;
+    if (tiles == 1) {
+        block_tiles_kernel<Op, BlockThreads, ItemsPerThread>
+            <<<1, BlockThreads>>>(d_in, d_flags, d_out, static_cast<int>(n), kind, method);
+        SCANLAB_CUDA_CHECK(cudaGetLastError());
+        return;
+    }
+
+    int device = 0, sms = 0, per_sm = 0;
+    SCANLAB_CUDA_CHECK(cudaGetDevice(&device));
+    SCANLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    SCANLAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, scan_kernel<Op, BlockThreads, ItemsPerThread>, BlockThreads, 0));
+    const int blocks = static_cast<int>(
+        std::min<long long>(tiles, static_cast<long long>(std::max(1, sms * per_sm))));
+
+    Workspace local;
+    Workspace& space = workspace != nullptr ? *workspace : local;
+    const std::size_t value_bytes = (sizeof(T) * blocks + 255) / 256 * 256;
+    auto* base = static_cast<unsigned char*>(space.reserve(value_bytes + sizeof(int) * blocks));
+    T* totals = reinterpret_cast<T*>(base);
+    int* total_flags = reinterpret_cast<int*>(base + value_bytes);
+
+    reduce_kernel<Op, BlockThreads, ItemsPerThread>
+        <<<blocks, BlockThreads>>>(d_in, d_flags, n, method, totals, total_flags);
+    SCANLAB_CUDA_CHECK(cudaGetLastError());
+    carries_kernel<Op, BlockThreads><<<1, BlockThreads>>>(totals, total_flags, blocks, method);
+    SCANLAB_CUDA_CHECK(cudaGetLastError());
+    scan_kernel<Op, BlockThreads, ItemsPerThread>
+        <<<blocks, BlockThreads>>>(d_in, d_flags, d_out, n, kind, method, totals);
+    SCANLAB_CUDA_CHECK(cudaGetLastError());
+}
+
+} // namespace lab06
+
+// ---------------------------------------------------------------------------------------------
+// DO NOT EDIT BELOW THIS LINE. The tests call these functions with these operators, types and
+// tile shapes; since the templates are defined in this .cu file, each one is instantiated here.
+// ---------------------------------------------------------------------------------------------
+#define LAB06_INSTANTIATE(Op)                                                                      \
+    template struct lab06::Segmented<Op>;                                                          \
+    template void lab06::segmented_warp_scan_groups<Op>(const Op::value_type*,                     \
+                                                        const std::uint8_t*, Op::value_type*, int, \
+                                                        lab06::ScanKind, lab06::SegmentedMethod);  \
+    template void lab06::segmented_block_scan_tiles<Op, 96, 3>(                                    \
+        const Op::value_type*, const std::uint8_t*, Op::value_type*, int, lab06::ScanKind,         \
+        lab06::SegmentedMethod);                                                                   \
+    template void lab06::segmented_scan<Op>(const Op::value_type*, const std::uint8_t*,            \
+                                            Op::value_type*, std::int64_t, lab06::ScanKind,        \
+                                            lab06::SegmentedMethod, lab06::Workspace*);            \
+    template void lab06::segmented_scan<Op, 64, 3>(const Op::value_type*, const std::uint8_t*,     \
+                                                   Op::value_type*, std::int64_t, lab06::ScanKind, \
+                                                   lab06::SegmentedMethod, lab06::Workspace*)
+
+LAB06_INSTANTIATE(scanlab::Sum<std::int32_t>);
+LAB06_INSTANTIATE(scanlab::Sum<std::uint32_t>);
+LAB06_INSTANTIATE(scanlab::Sum<std::int64_t>);
+LAB06_INSTANTIATE(scanlab::Sum<float>);
+LAB06_INSTANTIATE(scanlab::Sum<double>);
+LAB06_INSTANTIATE(scanlab::Max<std::int32_t>);
+LAB06_INSTANTIATE(scanlab::Max<std::uint32_t>);
+LAB06_INSTANTIATE(scanlab::Max<std::int64_t>);
+LAB06_INSTANTIATE(scanlab::Max<float>);
+LAB06_INSTANTIATE(scanlab::Max<double>);
+LAB06_INSTANTIATE(scanlab::Min<std::int32_t>);
+LAB06_INSTANTIATE(scanlab::Min<std::uint32_t>);
+LAB06_INSTANTIATE(scanlab::Min<std::int64_t>);
+LAB06_INSTANTIATE(scanlab::Min<float>);
+LAB06_INSTANTIATE(scanlab::Min<double>);
+LAB06_INSTANTIATE(scanlab::Product<std::int32_t>);
+LAB06_INSTANTIATE(scanlab::Product<std::uint32_t>);
+LAB06_INSTANTIATE(scanlab::Product<std::int64_t>);
+LAB06_INSTANTIATE(scanlab::Product<float>);
+LAB06_INSTANTIATE(scanlab::Product<double>);
+LAB06_INSTANTIATE(scanlab::Affine<std::int32_t>);
+LAB06_INSTANTIATE(scanlab::Affine<std::uint32_t>);
+LAB06_INSTANTIATE(scanlab::Affine<std::int64_t>);
