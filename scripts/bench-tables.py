@@ -18,6 +18,10 @@ def table(lab):
         return None
     group = mine[0]["group"]
     base = [r for r in rows if r["group"] == group and r["role"] in ("memcpy", "cub") and r["status"] == "ok"]
+    if group == "segmented" and not any(r["role"] == "memcpy" for r in base):
+        # The segmented scans move the same values as the global ones: the same copy applies.
+        base = [r for r in rows if r["group"] == "global" and r["role"] == "memcpy"
+                and r["status"] == "ok"] + base
     entries = []
     for r in base + mine:
         if r["label"] not in entries:
@@ -33,16 +37,27 @@ def table(lab):
             vals = [f"{float(cell[(e, n)]['median_us']):.1f}" if (e, n) in cell else "-" for n in sizes]
             lines.append(f"| {e} | " + " | ".join(vals) + " |")
     else:
-        big = max(sizes)
-        head = "| entry | " + " | ".join(f"2^{n.bit_length() - 1}" for n in sizes) + " | vs memcpy | vs CUB |"
-        lines = [f"Throughput in GB/s (n reads + n writes of 4-byte ints) on {device}; the last two",
-                 f"columns are fractions of a device-to-device copy and of CUB at n = 2^{big.bit_length() - 1}:",
-                 "", head, "|---" * (len(sizes) + 3) + "|"]
+        # Fractions at the two sizes the lessons discuss (larger than L2), or the largest.
+        marks = [n for n in sizes if n in (1 << 24, 1 << 28)] or [max(sizes)]
+        log2 = lambda n: f"2^{n.bit_length() - 1}"
+        cub = "CUB InclusiveSumByKey" if group == "segmented" else "CUB"
+        head = ("| entry | " + " | ".join(log2(n) for n in sizes) + " | " +
+                " | ".join(f"memcpy {log2(n)} | {cub} {log2(n)}" for n in marks) + " |")
+        lines = [f"Throughput in GB/s (n reads + n writes of 4-byte ints) on {device}, then the",
+                 f"fraction of a device-to-device copy's and of {cub}'s throughput in the same run",
+                 "at " + " and ".join(f"n = {log2(n)}" for n in marks) + ":",
+                 "", head, "|---" * (len(sizes) + 1 + 2 * len(marks)) + "|"]
         for e in entries:
             vals = [f"{float(cell[(e, n)]['gb_per_s']):.0f}" if (e, n) in cell else "-" for n in sizes]
-            last = cell.get((e, big))
-            frac = (f"{float(last['frac_memcpy']):.2f} | {float(last['frac_cub']):.2f}" if last else "- | -")
-            lines.append(f"| {e} | " + " | ".join(vals) + f" | {frac} |")
+            fracs = []
+            for n in marks:
+                r = cell.get((e, n))
+                copy = next((b for b in base if b["role"] == "memcpy" and int(b["n"]) == n), None)
+                ref = next((b for b in base if b["role"] == "cub" and int(b["n"]) == n), None)
+                for denominator in (copy, ref):
+                    fracs.append(f"{float(r['gb_per_s']) / float(denominator['gb_per_s']):.2f}"
+                                 if r and denominator else "-")
+            lines.append(f"| {e} | " + " | ".join(vals + fracs) + " |")
     lines += ["", "Median of 31 batches of back-to-back calls on fresh random data, checked against the",
               "host reference; measured by `scripts/gpu-check.sh` (see docs/benchmarks.md)."]
     return "\n".join(lines)
