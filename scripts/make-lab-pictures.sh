@@ -100,6 +100,12 @@ picture lab03-banks-padded.png lab03-padded.trace.json --view bank --step 3 --si
 lab lab04.trace.json 04 --n 8192
 picture lab04-blocks.png lab04.trace.json --view timeline --size 1200x420
 
+# Lab 07: the reference look-back scan on 8 tiles, blocks started in shuffled order; the tile rows
+# show when each tile's descriptor went from X to A to P.
+env SIMT_DISPATCH=shuffled "$tracer" 07 --n 32768 --blocks all --out "$work/lab07.trace.json" \
+    >/dev/null
+picture lab07-tile-flags.png lab07.trace.json --view timeline --size 1200x600
+
 # Lab 07: a look-back scan that waits (static tile ids, shuffled dispatch), from the example
 # program until lab 07 has a tracer entry. Every other block is recorded: the emulator cannot yet
 # record all of them in this run (docs/visualizer.md, "Known limits").
