@@ -44,12 +44,12 @@ inline constexpr bool kValidTileShape =
     BlockThreads >= kWarpSize&& BlockThreads <= 1024 && BlockThreads % kWarpSize == 0 &&
     ItemsPerThread >= 1 && ItemsPerThread <= 32;
 
-/// The tile shape used unless told otherwise, 4096 elements: 256 threads x 16 items for 4-byte
+/// The tile shape used unless told otherwise, 4096 elements: 128 threads x 32 items for 4-byte
 /// types, 512 threads x 8 items for 8-byte types (chosen by measurement on an H200; README.md).
 template <class T>
-inline constexpr int kDefaultBlockThreads = sizeof(T) <= 4 ? 256 : 512;
+inline constexpr int kDefaultBlockThreads = sizeof(T) <= 4 ? 128 : 512;
 template <class T>
-inline constexpr int kDefaultItemsPerThread = sizeof(T) <= 4 ? 16 : 8;
+inline constexpr int kDefaultItemsPerThread = sizeof(T) <= 4 ? 32 : 8;
 
 /// Device memory that scan() and select_greater() need besides input and output: one
 /// descriptor per tile and the tile counter. Without a Workspace each call allocates and frees

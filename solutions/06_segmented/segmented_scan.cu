@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -169,17 +170,74 @@ __host__ __device__ constexpr int exchange_slots() {
     return padded<T>(BlockThreads * Items - 1) + 1;
 }
 
+// Global memory is read and written in 16-byte vectors (uint4) where possible: one warp-wide
+// load then moves 512 bytes instead of 128 (or 32 for the 1-byte flags), so far fewer
+// instructions keep the same bytes in flight. Lane l takes vector k * 32 + l of its warp's part
+// in step k: the warp still reads consecutive addresses. A vector holds kPerVector<From>
+// elements (4 ints, 16 flags); a 128-byte row of the padded buffer holds whole vectors, so a
+// vector's elements stay consecutive there too.
+template <class From>
+inline constexpr int kPerVector = 16 % sizeof(From) == 0 ? 16 / static_cast<int>(sizeof(From)) : 0;
+template <class T, class From, int Items>
+inline constexpr bool kVectorShape = kPerVector<From> > 0 && Items % kPerVector<From> == 0 &&
+                                     (128 / static_cast<int>(sizeof(T))) % kPerVector<From> == 0;
+
+// Vectors only for a warp's whole part of the tile (not in the last, partial tile) that starts
+// on a 16-byte boundary (arrays from cudaMalloc do; d_in + 1 does not).
+template <class From, int Items>
+__device__ bool whole_aligned_part(const From* part, int count) {
+    return count >= kWarpSize * Items && reinterpret_cast<std::uintptr_t>(part) % 16 == 0;
+}
+
+// Each element is read once and written once: __ldcs/__stcs ("cache streaming") mark its cache
+// lines evict-first, so that they do not push out data that is used again. The CPU emulator has
+// no caches: plain accesses there.
+__device__ inline uint4 load_once(const uint4* p) {
+#ifdef __CUDA_ARCH__
+    return __ldcs(p);
+#else
+    return *p;
+#endif
+}
+__device__ inline void store_once(uint4* p, uint4 v) {
+#ifdef __CUDA_ARCH__
+    __stcs(p, v);
+#else
+    *p = v;
+#endif
+}
+
 template <class T, class From, int Items>
 __device__ void load_striped(const From* tile, int count, T fill, T* exchange, T (&items)[Items]) {
     const int lane = lane_id();
     const int base = warp_id() * kWarpSize * Items;
-    T loaded[Items];
-    for (int k = 0; k < Items; ++k) {
-        const int j = base + k * kWarpSize + lane;
-        loaded[k] = j < count ? static_cast<T>(tile[j]) : fill;
-    }
     __syncwarp(); // the lanes have finished reading the buffer's previous contents
-    for (int k = 0; k < Items; ++k) exchange[padded<T>(base + k * kWarpSize + lane)] = loaded[k];
+    bool done = false;
+    if constexpr (kVectorShape<T, From, Items>) {
+        if (whole_aligned_part<From, Items>(tile + base, count - base)) {
+            constexpr int kPer = kPerVector<From>;
+            const uint4* vectors = reinterpret_cast<const uint4*>(tile + base);
+            uint4 loaded[Items / kPer];
+            for (int k = 0; k < Items / kPer; ++k)
+                loaded[k] = load_once(&vectors[k * kWarpSize + lane]);
+            for (int k = 0; k < Items / kPer; ++k) {
+                From parts[kPer];
+                memcpy(parts, &loaded[k], sizeof parts);
+                const int first = padded<T>(base + (k * kWarpSize + lane) * kPer);
+                for (int c = 0; c < kPer; ++c) exchange[first + c] = static_cast<T>(parts[c]);
+            }
+            done = true;
+        }
+    }
+    if (!done) { // one element at a time
+        T loaded[Items];
+        for (int k = 0; k < Items; ++k) {
+            const int j = base + k * kWarpSize + lane;
+            loaded[k] = j < count ? static_cast<T>(tile[j]) : fill;
+        }
+        for (int k = 0; k < Items; ++k)
+            exchange[padded<T>(base + k * kWarpSize + lane)] = loaded[k];
+    }
     __syncwarp();
     for (int k = 0; k < Items; ++k) items[k] = exchange[padded<T>(base + lane * Items + k)];
 }
@@ -191,6 +249,21 @@ __device__ void store_striped(T* tile, int count, const T (&items)[Items], T* ex
     __syncwarp();
     for (int k = 0; k < Items; ++k) exchange[padded<T>(base + lane * Items + k)] = items[k];
     __syncwarp();
+    if constexpr (kVectorShape<T, T, Items>) {
+        if (whole_aligned_part<T, Items>(tile + base, count - base)) {
+            constexpr int kPer = kPerVector<T>;
+            uint4* vectors = reinterpret_cast<uint4*>(tile + base);
+            for (int k = 0; k < Items / kPer; ++k) {
+                T parts[kPer];
+                const int first = padded<T>(base + (k * kWarpSize + lane) * kPer);
+                for (int c = 0; c < kPer; ++c) parts[c] = exchange[first + c];
+                uint4 vector;
+                memcpy(&vector, parts, sizeof vector);
+                store_once(&vectors[k * kWarpSize + lane], vector);
+            }
+            return;
+        }
+    }
     for (int k = 0; k < Items; ++k) {
         const int j = base + k * kWarpSize + lane;
         if (j < count) tile[j] = exchange[padded<T>(j)];
@@ -318,12 +391,18 @@ block_carry(SegmentedMethod method, FlagValue<typename Op::value_type> mine,
                : carry_by_index<Op, BlockThreads>(mine, seed, tile);
 }
 
+// At most 80 registers per thread (65536 per SM / 768 threads): 3 blocks of 256 threads stay
+// resident on each SM, with their loads in flight. Left alone, the compiler takes up to 122
+// registers for the tile loops and only 2 blocks fit (README, "Speed on a GPU").
+template <int BlockThreads>
+inline constexpr int kMinBlocksPerSm = BlockThreads <= 768 ? 768 / BlockThreads : 1;
+
 __device__ inline int elements_in_tile(long long n, long long start, int tile) {
     return n - start < tile ? static_cast<int>(n - start) : tile;
 }
 
 template <class Op, int BlockThreads, int Items>
-__global__ void __launch_bounds__(BlockThreads)
+__global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     block_tiles_kernel(const typename Op::value_type* in, const std::uint8_t* flags,
                        typename Op::value_type* out, int n, ScanKind kind, SegmentedMethod method) {
     using T = typename Op::value_type;
@@ -356,7 +435,7 @@ __device__ inline TileRun tile_run(long long tiles) {
 
 // Step 1: block b writes the (flag, total) pair of its run of tiles.
 template <class Op, int BlockThreads, int Items>
-__global__ void __launch_bounds__(BlockThreads)
+__global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     reduce_kernel(const typename Op::value_type* in, const std::uint8_t* flags, long long n,
                   SegmentedMethod method, typename Op::value_type* totals, int* total_flags) {
     using T = typename Op::value_type;
@@ -386,7 +465,7 @@ __global__ void __launch_bounds__(BlockThreads)
 // Step 2: one block turns the `count` pairs into what comes into each block (in place), a chunk
 // of BlockThreads pairs at a time.
 template <class Op, int BlockThreads>
-__global__ void __launch_bounds__(BlockThreads)
+__global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     carries_kernel(typename Op::value_type* totals, const int* total_flags, int count,
                    SegmentedMethod method) {
     using T = typename Op::value_type;
@@ -405,7 +484,7 @@ __global__ void __launch_bounds__(BlockThreads)
 
 // Step 3: block b rescans its run, starting from what comes into it.
 template <class Op, int BlockThreads, int Items>
-__global__ void __launch_bounds__(BlockThreads)
+__global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     scan_kernel(const typename Op::value_type* in, const std::uint8_t* flags,
                 typename Op::value_type* out, long long n, ScanKind kind, SegmentedMethod method,
                 const typename Op::value_type* carries) {

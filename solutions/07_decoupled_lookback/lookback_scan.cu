@@ -6,6 +6,7 @@
 #include <scanlab/operators.h>
 #include <scanlab/tile_status_hint.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -25,7 +26,7 @@ __device__ inline int warp_id() {
 }
 
 // =============================================================================================
-// GIVEN: the building blocks of lab 05 (warp scan, tiles in registers, transposes)
+// GIVEN: the building blocks of lab 05 (warp scan, tiles and their transposes)
 // =============================================================================================
 
 template <class Op>
@@ -44,25 +45,6 @@ __device__ typename Op::value_type exclusive_from_inclusive(typename Op::value_t
     return lane_id() == 0 ? Op::identity() : left;
 }
 
-template <class Op, int Items>
-__device__ typename Op::value_type thread_reduce(const typename Op::value_type (&items)[Items]) {
-    auto total = items[0];
-    for (int k = 1; k < Items; ++k) total = Op::apply(total, items[k]);
-    return total;
-}
-
-template <class Op, int Items>
-__device__ void thread_scan(typename Op::value_type (&items)[Items], typename Op::value_type seed,
-                            ScanKind kind) {
-    auto running = seed;
-    for (int k = 0; k < Items; ++k) {
-        const auto x = items[k];
-        if (kind == ScanKind::exclusive) items[k] = running;
-        running = Op::apply(running, x);
-        if (kind == ScanKind::inclusive) items[k] = running;
-    }
-}
-
 // One unused element after every 128 bytes: the striped and the blocked accesses of the
 // transposes below hit 32 different banks (lab 03).
 template <class T>
@@ -75,35 +57,138 @@ __host__ __device__ constexpr int exchange_slots() {
     return padded<T>(BlockThreads * Items - 1) + 1;
 }
 
-// Loads tile elements [0, count) into `items`, blocked (thread t owns t*Items .. t*Items +
-// Items - 1), reading them warp-striped (coalesced) and transposing through `exchange`. Positions
-// past count get `fill`.
+// Global memory is read and written in 16-byte vectors (uint4) where possible: one warp-wide
+// load then moves 512 bytes instead of 128, so a quarter of the instructions keep the same bytes
+// in flight. Lane l takes vector k * 32 + l of its warp's part in step k: the warp still reads
+// consecutive addresses. A vector holds kPerVector elements (4 ints); a 128-byte row of the
+// padded buffer holds whole vectors, so a vector's elements stay consecutive there too.
+template <class T>
+inline constexpr int kPerVector = 16 % sizeof(T) == 0 ? 16 / static_cast<int>(sizeof(T)) : 0;
 template <class T, int Items>
-__device__ void load_tile(const T* tile, int count, T (&items)[Items], T* exchange, T fill) {
+inline constexpr bool kVectorShape = kPerVector<T> > 0 && Items % kPerVector<T> == 0;
+
+// Vectors only for a warp's whole part of the tile (not in the last, partial tile) that starts
+// on a 16-byte boundary (arrays from cudaMalloc do; d_in + 1 does not).
+template <class T, int Items>
+__device__ bool whole_aligned_part(const T* part, int count) {
+    return count >= kWarpSize * Items && reinterpret_cast<std::uintptr_t>(part) % 16 == 0;
+}
+
+// Each element is read once and written once: __ldcs/__stcs ("cache streaming") mark its cache
+// lines evict-first, so that they do not push out what is used again (the tile descriptors). The
+// CPU emulator has no caches: plain accesses there.
+__device__ inline uint4 load_once(const uint4* p) {
+#ifdef __CUDA_ARCH__
+    return __ldcs(p);
+#else
+    return *p;
+#endif
+}
+__device__ inline void store_once(uint4* p, uint4 v) {
+#ifdef __CUDA_ARCH__
+    __stcs(p, v);
+#else
+    *p = v;
+#endif
+}
+
+// Copies tile elements [0, count) into `exchange` (padded, in tile order), reading them
+// warp-striped (coalesced): each warp moves its own part of the tile, so __syncwarp() is enough.
+// Positions past count get `fill`.
+template <class T, int Items>
+__device__ void load_to_shared(const T* tile, int count, T* exchange, T fill) {
     const int lane = lane_id();
-    const int base = warp_id() * kWarpSize * Items;
-    T loaded[Items];
+    const int base = warp_id() * kWarpSize * Items; // this warp's part of the tile
+    if constexpr (kVectorShape<T, Items>) {
+        if (whole_aligned_part<T, Items>(tile + base, count - base)) {
+            constexpr int kPer = kPerVector<T>;
+            const uint4* vectors = reinterpret_cast<const uint4*>(tile + base);
+            uint4 loaded[Items / kPer];
+            // All loads first, so that they are in flight together.
+            for (int k = 0; k < Items / kPer; ++k)
+                loaded[k] = load_once(&vectors[k * kWarpSize + lane]);
+            for (int k = 0; k < Items / kPer; ++k) {
+                T parts[kPer];
+                memcpy(parts, &loaded[k], sizeof parts);
+                const int first = padded<T>(base + (k * kWarpSize + lane) * kPer);
+                for (int c = 0; c < kPer; ++c) exchange[first + c] = parts[c];
+            }
+            __syncwarp();
+            return;
+        }
+    }
+    T loaded[Items]; // one element at a time
     for (int k = 0; k < Items; ++k) {
         const int j = base + k * kWarpSize + lane;
         loaded[k] = j < count ? tile[j] : fill;
     }
     for (int k = 0; k < Items; ++k) exchange[padded<T>(base + k * kWarpSize + lane)] = loaded[k];
     __syncwarp();
-    for (int k = 0; k < Items; ++k) items[k] = exchange[padded<T>(base + lane * Items + k)];
 }
 
-// Stores `items` (blocked) to tile elements [0, count), writing warp-striped.
+// Copies `exchange` (padded, in tile order) to tile elements [0, count), writing warp-striped.
 template <class T, int Items>
-__device__ void store_tile(T* tile, int count, const T (&items)[Items], T* exchange) {
+__device__ void store_from_shared(T* tile, int count, const T* exchange) {
     const int lane = lane_id();
     const int base = warp_id() * kWarpSize * Items;
-    __syncwarp(); // every lane has read its part of the buffer (load_tile)
-    for (int k = 0; k < Items; ++k) exchange[padded<T>(base + lane * Items + k)] = items[k];
-    __syncwarp();
+    __syncwarp(); // every lane of the warp has written its items to the buffer
+    if constexpr (kVectorShape<T, Items>) {
+        if (whole_aligned_part<T, Items>(tile + base, count - base)) {
+            constexpr int kPer = kPerVector<T>;
+            uint4* vectors = reinterpret_cast<uint4*>(tile + base);
+            for (int k = 0; k < Items / kPer; ++k) {
+                T parts[kPer];
+                const int first = padded<T>(base + (k * kWarpSize + lane) * kPer);
+                for (int c = 0; c < kPer; ++c) parts[c] = exchange[first + c];
+                uint4 vector;
+                memcpy(&vector, parts, sizeof vector);
+                store_once(&vectors[k * kWarpSize + lane], vector);
+            }
+            return;
+        }
+    }
     for (int k = 0; k < Items; ++k) {
         const int j = base + k * kWarpSize + lane;
         if (j < count) tile[j] = exchange[padded<T>(j)];
     }
+}
+
+// Thread t owns tile elements t*Items .. t*Items + Items - 1 ("blocked"); this is where its k-th
+// one is in the buffer. Reading the warp-striped buffer this way is lab 05's transpose.
+template <class T, int Items>
+__device__ int own_slot(int k) {
+    return padded<T>(static_cast<int>(threadIdx.x) * Items + k);
+}
+
+// The combination of the thread's own items, read from the buffer.
+template <class Op, int Items>
+__device__ typename Op::value_type reduce_own_items(const typename Op::value_type* exchange) {
+    using T = typename Op::value_type;
+    T total = exchange[own_slot<T, Items>(0)];
+    for (int k = 1; k < Items; ++k) total = Op::apply(total, exchange[own_slot<T, Items>(k)]);
+    return total;
+}
+
+// Scans the thread's own items in the buffer, in place, starting from `seed`.
+template <class Op, int Items>
+__device__ void scan_own_items(typename Op::value_type* exchange, typename Op::value_type seed,
+                               ScanKind kind) {
+    using T = typename Op::value_type;
+    T running = seed;
+    for (int k = 0; k < Items; ++k) {
+        T& item = exchange[own_slot<T, Items>(k)];
+        const T x = item;
+        if (kind == ScanKind::exclusive) item = running;
+        running = Op::apply(running, x);
+        if (kind == ScanKind::inclusive) item = running;
+    }
+}
+
+// The thread's own items in registers (the compaction needs them there).
+template <class T, int Items>
+__device__ void load_tile(const T* tile, int count, T (&items)[Items], T* exchange, T fill) {
+    load_to_shared<T, Items>(tile, count, exchange, fill);
+    for (int k = 0; k < Items; ++k) items[k] = exchange[own_slot<T, Items>(k)];
 }
 
 __device__ inline int elements_in_tile(long long n, long long start, int tile) {
@@ -283,10 +368,16 @@ __device__ typename Op::value_type tile_exclusive_prefix(typename Op::value_type
     return Op::apply(warp_prefix[warp], in_warp);
 }
 
-// At most 64 registers per thread (65536 per SM / 1024 threads): at least 1024 threads, and as
-// many tiles, stay resident on each SM, to keep loading while other blocks wait in look-back.
+// While some blocks wait in their look-back, the others on the SM must keep the memory busy: the
+// more tiles resident per SM, the more bytes in flight. The scan keeps its tile in shared memory,
+// not in registers (a thread holds only its loads in flight), so it can ask for at least 1280
+// threads per SM: at most 51 registers each (65536 / 1280), 10 tiles of 128 x 32 per SM (8 and
+// 12 measured slower on an H200: README, "Speed on a GPU"). The compaction needs its items in
+// registers: at least 1024 threads, at most 64 registers.
 template <int BlockThreads>
-inline constexpr int kMinBlocksPerSm = BlockThreads <= 1024 ? 1024 / BlockThreads : 1;
+inline constexpr int kMinBlocksPerSm = std::min(32, 1280 / BlockThreads); // 32: the most per SM
+template <int BlockThreads>
+inline constexpr int kMinBlocksPerSmRegisters = BlockThreads <= 1024 ? 1024 / BlockThreads : 1;
 
 template <class Op, int BlockThreads, int Items, class DescriptorStore>
 __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
@@ -302,12 +393,13 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     const long long start = static_cast<long long>(tile) * kTile;
     const int count = elements_in_tile(n, start, kTile);
 
-    T items[Items];
-    load_tile(in + start, count, items, exchange, Op::identity());
-    const T before =
-        tile_exclusive_prefix<Op, BlockThreads>(thread_reduce<Op>(items), descriptors, tile);
-    thread_scan<Op>(items, before, kind);
-    store_tile(out + start, count, items, exchange);
+    // The tile stays in shared memory from load to store: each thread reads its own items there
+    // when it needs them, so no register array holds them while the block waits in look-back.
+    load_to_shared<T, Items>(in + start, count, exchange, Op::identity());
+    const T before = tile_exclusive_prefix<Op, BlockThreads>(reduce_own_items<Op, Items>(exchange),
+                                                             descriptors, tile);
+    scan_own_items<Op, Items>(exchange, before, kind);
+    store_from_shared<T, Items>(out + start, count, exchange);
 }
 
 // =============================================================================================
@@ -319,7 +411,7 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
 // gathered in shared memory, in order, and then written out together: consecutive threads write
 // consecutive addresses (coalesced), instead of scattered single stores.
 template <class T, int BlockThreads, int Items, class DescriptorStore>
-__global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
+__global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSmRegisters<BlockThreads>)
     select_kernel(const T* in, T* out, int* count_out, int n, T threshold, TileIds tile_ids,
                   unsigned* counter, DescriptorStore descriptors) {
     using Count = scanlab::Sum<int>;
