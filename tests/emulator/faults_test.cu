@@ -139,6 +139,47 @@ __global__ void lookback_by_block_index(volatile int* flags) {
     }
 }
 
+// Spin-waits whose loop holds a warp intrinsic or a barrier: each one completes, but no thread
+// ever writes the flag, so the loop never ends.
+__global__ void spin_with_syncwarp(const int* flag) {
+    while (flag[0] == 0) {
+        __syncwarp();
+    }
+}
+
+__global__ void spin_with_shuffle(const int* value) {
+    int seen = 0;
+    while (__shfl_sync(0xffffffffu, seen, 0) == 0) {
+        seen = value[threadIdx.x];
+    }
+}
+
+__global__ void spin_with_barrier(const int* flag) {
+    while (flag[0] == 0) {
+        __syncthreads();
+    }
+}
+
+// A struct with 4 bytes of padding after `flag`.
+struct FlagValue {
+    int flag;
+    double value;
+};
+
+__global__ void copy_padded_structs(FlagValue* out) {
+    __shared__ FlagValue slots[32];
+    const int t = threadIdx.x;
+    slots[t].flag = t; // field by field: the padding is never written
+    slots[t].value = 0.5 * t;
+    __syncthreads();
+    out[t] = slots[(t + 1) % 32]; // a whole-struct copy reads the padding too
+}
+
+__global__ void copy_unwritten_structs(FlagValue* out) {
+    __shared__ FlagValue slots[32];
+    out[threadIdx.x] = slots[threadIdx.x]; // no thread wrote any of it
+}
+
 } // namespace
 
 TEST_CASE("deadlock: a spin on a flag nobody writes is reported, not a hang") {
@@ -158,6 +199,41 @@ TEST_CASE("deadlock: lanes at a warp shuffle and others at __syncthreads, each w
     CHECK(report.kind == simt::FaultKind::deadlock);
     CHECK(report.message.find("__syncthreads") != std::string::npos);
     CHECK(report.message.find("warp intrinsic") != std::string::npos);
+}
+
+TEST_CASE("deadlock: a spin whose loop holds a warp intrinsic or a barrier is reported") {
+    // Completed intrinsics and barriers are not progress; no write happens in the whole grid.
+    simt::Options saved = simt::options();
+    simt::options().spin_limit = 1u << 16; // the default (4 M) takes seconds
+    DeviceVector<int> flag(std::vector<int>{0}), values(std::vector<int>(64, 0));
+    const simt::FaultReport reports[] = {
+        run_expecting_fault([&] { spin_with_syncwarp<<<2, 32>>>(flag.data()); }),
+        run_expecting_fault([&] { spin_with_shuffle<<<1, 32>>>(values.data()); }),
+        run_expecting_fault([&] { spin_with_barrier<<<1, 64>>>(flag.data()); }),
+    };
+    simt::options() = saved;
+    for (const simt::FaultReport& report : reports) {
+        INFO("report: " << report.message);
+        CHECK(report.kind == simt::FaultKind::deadlock);
+        CHECK(report.error == cudaErrorLaunchTimeout);
+        CHECK(report.message.find("polling") != std::string::npos);
+        CHECK(report.message.find("faults_test.cu:") != std::string::npos);
+    }
+}
+
+TEST_CASE("checks: a struct copied with its padding is no uninitialized read; unwritten is") {
+    DeviceVector<FlagValue> out(32);
+    copy_padded_structs<<<1, 32>>>(out.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const auto copies = out.download();
+    for (int t = 0; t < 32; ++t) {
+        CHECK(copies[t].flag == (t + 1) % 32);
+        CHECK(copies[t].value == 0.5 * ((t + 1) % 32));
+    }
+    auto report = run_expecting_fault([&] { copy_unwritten_structs<<<1, 32>>>(out.data()); });
+    INFO("report: " << report.message);
+    CHECK(report.kind == simt::FaultKind::uninitialized_read);
+    CHECK(report.message.find("'slots'") != std::string::npos);
 }
 
 TEST_CASE("barrier divergence: threads that return early never reach the barrier") {

@@ -55,6 +55,12 @@ std::string reg(const std::string& name, int line) {
            "\", __FILE__, __LINE__};";
 }
 
+// A launch of a kernel named with template arguments (the rest may be deduced, simt/launch.h).
+std::string tmpl(const std::string& kernel, const std::string& config) {
+    return "::simt::launch_template([](auto simt_pick) -> decltype(simt_pick(" + kernel +
+           ")) { return simt_pick(" + kernel + "); }, " + config + ")";
+}
+
 std::string pad(int n) {
     return std::string(static_cast<std::size_t>(n), ' ');
 }
@@ -101,15 +107,17 @@ TEST_CASE("kernel launches") {
     run_table({
         {"plain", "k<<<1, 32>>>(x);", "::simt::launch(k, 1, 32)(x);"},
         {"qualified template", "ns::kernel<Op, T><<<g, b>>>(a, n);",
-         "::simt::launch(ns::kernel<Op, T>, g, b)(a, n);"},
+         tmpl("ns::kernel<Op, T>", "g, b") + "(a, n);"},
         {"value template args and full config", "k<int, 4><<<g, b, smem, s>>>();",
-         "::simt::launch(k<int, 4>, g, b, smem, s)();"},
-        {"nested templates", "k<A<B<int>>><<<1, 1>>>();", "::simt::launch(k<A<B<int>>>, 1, 1)();"},
+         tmpl("k<int, 4>", "g, b, smem, s") + "();"},
+        {"nested templates", "k<A<B<int>>><<<1, 1>>>();", tmpl("k<A<B<int>>>", "1, 1") + "();"},
         {"parenthesised template arg", "k<(N > 2)><<<1, 1>>>();",
-         "::simt::launch(k<(N > 2)>, 1, 1)();"},
+         tmpl("k<(N > 2)>", "1, 1") + "();"},
+        {"template arguments left to deduction", "k<4><<<g, b>>>(ptr);",
+         tmpl("k<4>", "g, b") + "(ptr);"},
         {"global qualifier", "::k<<<1,1>>>();", "::simt::launch(::k, 1,1)();"},
         {"template keyword", "ns::template k<T><<<1, 1>>>();",
-         "::simt::launch(ns::template k<T>, 1, 1)();"},
+         tmpl("ns::template k<T>", "1, 1") + "();"},
         {"spaces kept as single spaces", "k <<< grid , block >>> (x);",
          "::simt::launch(k, grid , block) (x);"},
         {"shift and brackets inside config", "k<<<dims[i], f(a >> 1), s.m>>>(x);",
@@ -125,7 +133,7 @@ TEST_CASE("kernel launches") {
         {"in a #define", "#define L(n) k<<<n, 32>>>(p)\nL(4);",
          "#define L(n) ::simt::launch(k, n, 32)(p)\nL(4);"},
         {"in a #define with continuation", "#define L(n) k<float><<<n, \\\n    32>>>(p)\nL(4);",
-         "#define L(n) ::simt::launch(k<float>, n, 32)\\\n" + pad(9) + "(p)\nL(4);"},
+         "#define L(n) " + tmpl("k<float>", "n, 32") + "\\\n" + pad(9) + "(p)\nL(4);"},
         {"token pasting in a #define", "#define L(n) k##n<<<1, 1>>>()",
          "#define L(n) ::simt::launch(k##n, 1, 1)()"},
         {"operator<< with template args is no launch", "auto p = &operator<<<int>;",
@@ -398,6 +406,10 @@ __global__ void scan(T* out, int n) {
 
 __global__ void plain(int* p) { p[threadIdx.x] = counter; }
 
+// The last template argument is deduced from the launch arguments, as in a call.
+template <int N, class T>
+__global__ void deduced(const T* in, T* out) { out[threadIdx.x] = in[threadIdx.x] * N; }
+
 #define LAUNCH(g) plain<<<g, \
                          32>>>(nullptr)
 
@@ -407,6 +419,8 @@ int main() {
                      64>>>(nullptr, 1);
     LAUNCH(4);
     ::plain<<<1, 1>>>(nullptr);
+    int* data = nullptr;
+    deduced<2><<<1, 32>>>(data, data);
 }
 )cu"},
         {"volatile_device_symbol", R"cu(

@@ -56,4 +56,16 @@ template <class... Params>
 Launcher<Params...> launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem = 0,
                            cudaStream_t stream = 0);
 
+// Defined (trivially): Ref is a lambda, a local type, which a declared-only function may not use.
+template <class Ref>
+struct TemplateLauncher {
+    template <class... Args>
+    void operator()(Args&&...) const {}
+};
+
+template <class Ref>
+TemplateLauncher<Ref> launch_template(Ref, dim3, dim3, std::size_t = 0, cudaStream_t = 0) {
+    return {};
+}
+
 } // namespace simt

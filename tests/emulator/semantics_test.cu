@@ -166,6 +166,20 @@ __global__ void vector_loads(const int4* in, int4* out) {
     out[i] = make_int4(v.w, v.z, v.y, v.x);
 }
 
+// ---- launches ----------------------------------------------------------------------------------
+
+// Kernel templates launched with their first template argument only: the last one is deduced
+// from the launch arguments, as in a call (an int* argument for the const T* parameter too).
+template <int N, class T>
+__global__ void scale_into(const T* in, T* out) {
+    out[threadIdx.x] = in[threadIdx.x] * static_cast<T>(N);
+}
+
+template <int N, class T>
+__global__ void add_constant(T* data) {
+    data[threadIdx.x] += static_cast<T>(N);
+}
+
 std::vector<int> random_ints(size_t n, int lo, int hi, uint64_t seed) {
     std::mt19937_64 rng(seed);
     std::uniform_int_distribution<int> d(lo, hi);
@@ -338,5 +352,23 @@ TEST_CASE("memory: dynamic and static shared memory, __constant__ and __device__
     for (int i = 0; i < 64; ++i) {
         CHECK(vout[i].x == 4 * i);
         CHECK(vout[i].w == i);
+    }
+}
+
+TEST_CASE("launch: kernel templates with the last template arguments deduced from the launch") {
+    std::vector<int> in(32);
+    for (int i = 0; i < 32; ++i) in[i] = i - 7;
+    DeviceVector<int> d_in(in), d_out(32);
+    scale_into<3><<<1, 32>>>(d_in.data(), d_out.data());
+    add_constant<5><<<1, 32>>>(d_out.data());
+    std::vector<float> fin(32, 1.5f);
+    DeviceVector<float> d_fin(fin), d_fout(32);
+    scale_into<2><<<1, 32>>>(static_cast<const float*>(d_fin.data()), d_fout.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const auto out = d_out.download();
+    const auto fout = d_fout.download();
+    for (int i = 0; i < 32; ++i) {
+        CHECK(out[i] == 3 * in[i] + 5);
+        CHECK(fout[i] == 3.0f);
     }
 }

@@ -13,13 +13,25 @@ using simt::detail::active_engine;
 
 namespace {
 
-inline void access(const void* address, size_t bytes, AccessKind kind, bool is_volatile,
-                   const void* site) {
+// The engine's hot path inlined once per kind of access (size, read or write, volatile), so
+// that what the hook knows is known to the compiler; the hooks tail-call these.
+template <size_t Bytes, AccessKind Kind, bool Volatile>
+[[gnu::noinline, gnu::hot]] void access(const void* address, const void* site) {
     simt::detail::Engine* e = active_engine();
     if (!e) return;
     simt::detail::Thread* t = e->current();
     if (!t || t->in_runtime) return;
-    e->on_memory_access(reinterpret_cast<uintptr_t>(address), bytes, kind, is_volatile, site);
+    e->on_memory_access(reinterpret_cast<uintptr_t>(address), Bytes, Kind, Volatile, site);
+}
+
+// Ranges (memcpy-like accesses of any size).
+[[gnu::noinline]] void access_range(const void* address, size_t bytes, AccessKind kind,
+                                    const void* site) {
+    simt::detail::Engine* e = active_engine();
+    if (!e) return;
+    simt::detail::Thread* t = e->current();
+    if (!t || t->in_runtime) return;
+    e->on_memory_access(reinterpret_cast<uintptr_t>(address), bytes, kind, false, site);
 }
 
 // Atomics from std::atomic / __atomic builtins in kernel code: checked like any access; what
@@ -33,8 +45,8 @@ struct AtomicScope {
         : e(active_engine()), a(address), site(call_site) {
         if (e && (!e->current() || e->current()->in_runtime)) e = nullptr;
         if (e)
-            e->on_memory_access(reinterpret_cast<uintptr_t>(address), sizeof(T),
-                                AccessKind::atomic, false, site);
+            e->on_memory_access(reinterpret_cast<uintptr_t>(address), sizeof(T), AccessKind::atomic,
+                                false, site);
     }
     void done(bool changed) {
         if (!e) return;
@@ -57,28 +69,28 @@ void __tsan_vptr_read(void**) {}
 
 #define SIMT_HOOKS(N)                                                                              \
     void __tsan_read##N(void* p) {                                                                 \
-        access(p, N, AccessKind::read, false, __builtin_return_address(0));                        \
+        access<N, AccessKind::read, false>(p, __builtin_return_address(0));                        \
     }                                                                                              \
     void __tsan_write##N(void* p) {                                                                \
-        access(p, N, AccessKind::write, false, __builtin_return_address(0));                       \
+        access<N, AccessKind::write, false>(p, __builtin_return_address(0));                       \
     }                                                                                              \
     void __tsan_unaligned_read##N(void* p) {                                                       \
-        access(p, N, AccessKind::read, false, __builtin_return_address(0));                        \
+        access<N, AccessKind::read, false>(p, __builtin_return_address(0));                        \
     }                                                                                              \
     void __tsan_unaligned_write##N(void* p) {                                                      \
-        access(p, N, AccessKind::write, false, __builtin_return_address(0));                       \
+        access<N, AccessKind::write, false>(p, __builtin_return_address(0));                       \
     }                                                                                              \
     void __tsan_volatile_read##N(void* p) {                                                        \
-        access(p, N, AccessKind::read, true, __builtin_return_address(0));                         \
+        access<N, AccessKind::read, true>(p, __builtin_return_address(0));                         \
     }                                                                                              \
     void __tsan_volatile_write##N(void* p) {                                                       \
-        access(p, N, AccessKind::write, true, __builtin_return_address(0));                        \
+        access<N, AccessKind::write, true>(p, __builtin_return_address(0));                        \
     }                                                                                              \
     void __tsan_unaligned_volatile_read##N(void* p) {                                              \
-        access(p, N, AccessKind::read, true, __builtin_return_address(0));                         \
+        access<N, AccessKind::read, true>(p, __builtin_return_address(0));                         \
     }                                                                                              \
     void __tsan_unaligned_volatile_write##N(void* p) {                                             \
-        access(p, N, AccessKind::write, true, __builtin_return_address(0));                        \
+        access<N, AccessKind::write, true>(p, __builtin_return_address(0));                        \
     }
 SIMT_HOOKS(1)
 SIMT_HOOKS(2)
@@ -88,18 +100,20 @@ SIMT_HOOKS(16)
 #undef SIMT_HOOKS
 
 void __tsan_read_range(void* p, unsigned long size) {
-    access(p, size, AccessKind::read, false, __builtin_return_address(0));
+    access_range(p, size, AccessKind::read, __builtin_return_address(0));
 }
 void __tsan_write_range(void* p, unsigned long size) {
-    access(p, size, AccessKind::write, false, __builtin_return_address(0));
+    access_range(p, size, AccessKind::write, __builtin_return_address(0));
 }
 
 void __tsan_atomic_thread_fence(int) {
     simt::detail::Engine* e = active_engine();
-    if (e && e->current()) e->scheduling_point();
+    if (e && e->current() && !e->current()->in_runtime) e->fence_point(__builtin_return_address(0));
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
-void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+void __tsan_atomic_signal_fence(int) {
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
 
 #define SIMT_ATOMIC_HOOKS(BITS, T)                                                                 \
     T __tsan_atomic##BITS##_load(const volatile T* a, int) {                                       \
@@ -130,7 +144,7 @@ void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); 
         T want = *expected;                                                                        \
         bool ok = __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST,             \
                                               __ATOMIC_SEQ_CST);                                   \
-        s.done(ok && want != v);                                                                   \
+        s.done(ok&& want != v);                                                                    \
         return ok;                                                                                 \
     }                                                                                              \
     int __tsan_atomic##BITS##_compare_exchange_weak(volatile T* a, T* expected, T v, int, int) {   \
@@ -138,15 +152,15 @@ void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); 
         T want = *expected;                                                                        \
         bool ok = __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST,             \
                                               __ATOMIC_SEQ_CST);                                   \
-        s.done(ok && want != v);                                                                   \
+        s.done(ok&& want != v);                                                                    \
         return ok;                                                                                 \
     }                                                                                              \
     T __tsan_atomic##BITS##_compare_exchange_val(volatile T* a, T expected, T v, int, int) {       \
         AtomicScope<T> s(a, __builtin_return_address(0));                                          \
         T seen = expected;                                                                         \
-        bool ok = __atomic_compare_exchange_n(a, &seen, v, false, __ATOMIC_SEQ_CST,                \
-                                              __ATOMIC_SEQ_CST);                                   \
-        s.done(ok && expected != v);                                                               \
+        bool ok =                                                                                  \
+            __atomic_compare_exchange_n(a, &seen, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);   \
+        s.done(ok&& expected != v);                                                                \
         return seen;                                                                               \
     }
 #define SIMT_ATOMIC_RMW(BITS, T, NAME, BUILTIN)                                                    \

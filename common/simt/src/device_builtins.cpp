@@ -80,9 +80,15 @@ int __all_sync(unsigned mask, int predicate) {
 unsigned __activemask() { return engine_for("__activemask").activemask(__builtin_return_address(0)); }
 
 // The emulator is sequentially consistent; fences only let other threads run.
-void __threadfence() { engine_for("__threadfence").scheduling_point(); }
-void __threadfence_block() { engine_for("__threadfence_block").scheduling_point(); }
-void __threadfence_system() { engine_for("__threadfence_system").scheduling_point(); }
+void __threadfence() {
+    engine_for("__threadfence").fence_point(__builtin_return_address(0));
+}
+void __threadfence_block() {
+    engine_for("__threadfence_block").fence_point(__builtin_return_address(0));
+}
+void __threadfence_system() {
+    engine_for("__threadfence_system").fence_point(__builtin_return_address(0));
+}
 void __nanosleep(unsigned) { engine_for("__nanosleep").sleep_point(__builtin_return_address(0)); }
 
 long long clock64() {

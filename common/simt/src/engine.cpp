@@ -14,11 +14,6 @@
 #include "stack_pool.h"
 #include "trace_recorder.h"
 
-namespace ctx = boost::context;
-using ctx::detail::fcontext_t;
-using ctx::detail::jump_fcontext;
-using ctx::detail::make_fcontext;
-using ctx::detail::transfer_t;
 
 namespace simt::detail {
 
@@ -65,8 +60,13 @@ Engine::Engine(const LaunchRequest& request, const Options& options, size_t shar
     window_ = std::max(1u, per_sm * static_cast<unsigned>(std::max(1, options.multiprocessors)));
     dispatch_order_.resize(blocks);
     for (unsigned i = 0; i < blocks; ++i) dispatch_order_[i] = i;
+    lockstep_ = options.mode == Mode::lockstep;
+    spin_limit_ = options.spin_limit;
+    checks_ = options.checks;
     rng_.seed(options.seed);
     fast_rng_ = (options.seed + 1) * 0x9E3779B97F4A7C15ull;
+    its_countdown_ = its_gap();
+    its_next_start_ = next_random();
     if (options.dispatch == Dispatch::shuffled)
         std::shuffle(dispatch_order_.begin(), dispatch_order_.end(), rng_);
     slice_limit_ = 64;
@@ -125,12 +125,16 @@ void Engine::dispatch_block(unsigned linear) {
     b->dynamic_bytes = request_.dynamic_shared_bytes;
     b->shared_capacity = std::max<size_t>(shared_limit_, 16);
     b->shared.reset(new unsigned char[b->shared_capacity]);
+    b->shared_data = b->shared.get();
     b->shared_used = (b->dynamic_bytes + 15) / 16 * 16;
-    std::memset(b->shared.get(), kSharedPoison, b->shared_used);
+    std::memset(b->shared_data, kSharedPoison, b->shared_used);
     if (b->dynamic_bytes > 0)
         b->shared_vars.push_back(SharedAllocation{"extern __shared__ (dynamic)", "", 0, 0,
                                                   b->dynamic_bytes});
-    if (options_.checks) b->shadow.resize(b->shared_used / 4 + 1);
+    if (checks_) {
+        b->shadow.resize(b->shared_used / 4 + 1);
+        b->shadow_words = b->shadow.data();
+    }
     b->threads.resize(threads_per_block_);
     b->warps.resize(warps_per_block_);
     for (unsigned w = 0; w < warps_per_block_; ++w) {
@@ -141,15 +145,21 @@ void Engine::dispatch_block(unsigned linear) {
         Thread& th = b->threads[t];
         th.idx = unflatten(t, request_.block);
         th.linear = t;
-        th.lane = t % 32;
+        th.lane = static_cast<uint16_t>(t % 32);
         th.block = b;
         th.warp = &b->warps[t / 32];
         th.warp->lanes[th.lane] = &th;
         th.warp->lane_count = th.lane + 1;
         th.warp->slice_limit = slice_limit_ * th.warp->lane_count;
-        th.warp->runnable++;
+        th.warp->runnable_mask |= 1u << th.lane;
         th.stack = stack_pool().allocate(options_.stack_bytes);
-        th.ctx = make_fcontext(th.stack.sp, th.stack.size, &Engine::thread_entry);
+        th.stack_lo = reinterpret_cast<uintptr_t>(th.stack.sp) - th.stack.size;
+        th.stack_size = static_cast<uint32_t>(th.stack.size);
+        // Stack colouring: every stack top is page-aligned, so without an offset the hot top
+        // lines of all fibers would compete for the same cache sets.
+        const size_t colour = (t % 64) * 64;
+        th.ctx = fiber_make(static_cast<char*>(th.stack.sp) - colour, th.stack.size - colour,
+                            &Engine::thread_entry);
     }
     for (Warp& w : b->warps) warp_ring_.push_back(&w);
     if (recorder_) recorder_->block_started(b);
@@ -173,35 +183,41 @@ void Engine::retire_block(Block* block) {
 Warp* Engine::pick_warp() {
     const size_t n = warp_ring_.size();
     if (n == 0) return nullptr;
+    // The k-th warp from the cursor in the ring's current direction.
+    const auto at = [&](size_t k) {
+        return ring_forward_ ? (ring_cursor_ + k) % n : (ring_cursor_ + n - k % n) % n;
+    };
+    const auto after = [&](size_t i) { return ring_forward_ ? (i + 1) % n : (i + n - 1) % n; };
     // Stay with the block that ran last for a while: its fibers' stacks are hot in the caches and
     // TLB. Fairness comes back after a bounded number of turns, so a block that spins waiting for
     // another one cannot starve it.
     if (last_block_ && same_block_turns_ < kSameBlockTurns) {
         for (size_t k = 0; k < n; ++k) {
-            size_t i = (ring_cursor_ + k) % n;
+            size_t i = at(k);
             Warp* w = warp_ring_[i];
             if (w->block != last_block_) continue;
-            if (w->runnable > 0) {
-                ring_cursor_ = (i + 1) % n;
+            if (w->runnable_mask != 0) {
+                ring_cursor_ = after(i);
                 ++same_block_turns_;
                 return w;
             }
         }
     }
     for (size_t k = 0; k < n; ++k) {
-        size_t i = (ring_cursor_ + k) % n;
+        size_t i = at(k);
         Warp* w = warp_ring_[i];
-        if (w->runnable > 0 && (w->block != last_block_ || k + 1 == n || same_block_turns_ == 0)) {
-            ring_cursor_ = (i + 1) % n;
+        if (w->runnable_mask != 0 &&
+            (w->block != last_block_ || k + 1 == n || same_block_turns_ == 0)) {
+            ring_cursor_ = after(i);
             same_block_turns_ = w->block == last_block_ ? same_block_turns_ + 1 : 0;
             last_block_ = w->block;
             return w;
         }
     }
     for (size_t k = 0; k < n; ++k) { // only the last block has work left
-        size_t i = (ring_cursor_ + k) % n;
-        if (warp_ring_[i]->runnable > 0) {
-            ring_cursor_ = (i + 1) % n;
+        size_t i = at(k);
+        if (warp_ring_[i]->runnable_mask != 0) {
+            ring_cursor_ = after(i);
             last_block_ = warp_ring_[i]->block;
             same_block_turns_ = 0;
             return warp_ring_[i];
@@ -210,32 +226,30 @@ Warp* Engine::pick_warp() {
     return nullptr;
 }
 
+void Engine::reverse_ring() {
+    // The warp that runs now sits just before the cursor; going the other way, the next one is
+    // the one on its other side: the warps that ran last run first, while their stacks are
+    // still in the caches (a cyclic order would evict each just before its next turn).
+    const size_t n = warp_ring_.size();
+    if (n == 0) return;
+    ring_cursor_ = ring_forward_ ? (ring_cursor_ + 2 * n - 2) % n : (ring_cursor_ + 2) % n;
+    ring_forward_ = !ring_forward_;
+}
+
 void Engine::run_warp(Warp* warp) {
     // (transfer from the scheduler: `nullptr` is the scheduler's side)
     warp->slice_steps = 0;
-    for (unsigned k = 0; k < warp->lane_count; ++k) {
-        Thread* t = warp->lanes[(warp->cursor + k) % warp->lane_count];
-        if (t->state == ThreadState::runnable) {
-            transfer(nullptr, t);
-            return;
-        }
-    }
+    // The first runnable lane from the cursor on.
+    const uint32_t m = warp->runnable_mask;
+    if (m == 0) return;
+    const uint32_t from = warp->cursor < 32 ? m & (~0u << warp->cursor) : 0;
+    transfer(nullptr, warp->lanes[__builtin_ctz(from ? from : m)]);
 }
 
-void Engine::transfer(Thread* from, Thread* to) {
-    fcontext_t target = to ? to->ctx : scheduler_ctx_;
-    current_ = to;
-    // The data passed is who is leaving; whoever resumes us tells us the same of itself, and we
-    // keep its context so it can be resumed later.
-    transfer_t back = jump_fcontext(target, from);
-    Thread* left = static_cast<Thread*>(back.data);
-    (left ? left->ctx : scheduler_ctx_) = back.fctx;
-}
-
-void Engine::thread_entry(transfer_t from) {
+void Engine::thread_entry(FiberTransfer from) {
     Engine* self = g_active_engine;
     Thread* left = static_cast<Thread*>(from.data);
-    (left ? left->ctx : self->scheduler_ctx_) = from.fctx;
+    (left ? left->ctx : self->scheduler_ctx_) = from.from;
     self->thread_main(self->current_);
 }
 
@@ -262,17 +276,15 @@ void Engine::finish_thread(Thread* self) {
     if (recorder_) recorder_->settle(self);
     Warp* w = self->warp;
     Block* b = self->block;
-    self->state = ThreadState::exited;
-    self->finished = true;
-    w->runnable--;
+    w->runnable_mask &= ~(1u << self->lane);
     w->exited_mask |= 1u << self->lane;
     b->live--;
     note_progress();
     check_barrier_with_exits(b, self);
     // A lane that exits may complete a collective that was waiting only for it.
-    for (unsigned l = 0; l < w->lane_count; ++l) {
-        Thread* t = w->lanes[l];
-        if (t->state == ThreadState::at_collective && (t->coll_mask >> self->lane) & 1u) {
+    for (uint32_t m = w->collective_mask; m != 0; m &= m - 1) {
+        Thread* t = w->lanes[__builtin_ctz(m)];
+        if ((t->coll_mask >> self->lane) & 1u) {
             try_complete_collective(t);
             break;
         }
@@ -288,7 +300,7 @@ void Engine::check_barrier_with_exits(Block* b, Thread* exiting) {
     if (b->at_barrier == 0) return;
     Thread* waiting = nullptr;
     for (Thread& t : b->threads)
-        if (t.state == ThreadState::at_barrier) {
+        if (state_of(t) == ThreadState::at_barrier) {
             waiting = &t;
             break;
         }
@@ -303,32 +315,41 @@ void Engine::check_barrier_with_exits(Block* b, Thread* exiting) {
           exiting);
 }
 
-Thread* Engine::random_lane(Warp* w) {
-    if (w->runnable == 0) return nullptr;
-    // A random starting lane, then the first runnable one from there: O(1) when most can run.
-    unsigned i = static_cast<unsigned>(next_random() % w->lane_count);
-    for (unsigned k = 0; k < w->lane_count; ++k) {
-        if (w->lanes[i]->state == ThreadState::runnable) return w->lanes[i];
-        if (++i == w->lane_count) i = 0;
+uint32_t Engine::its_gap() {
+    // The number of Bernoulli(1/8) trials up to the first success: ten trials of three random
+    // bits from each draw, a trial succeeding when its three bits are all zero.
+    uint32_t gap = 1;
+    for (;;) {
+        const uint32_t bits = next_random() & 0x3FFFFFFFu;
+        const uint32_t zero_groups = ~(bits | bits >> 1 | bits >> 2) & 0x09249249u;
+        if (zero_groups) return gap + static_cast<uint32_t>(__builtin_ctz(zero_groups)) / 3;
+        gap += 10;
     }
-    return nullptr;
 }
 
 void Engine::make_runnable(Thread* t) {
-    if (t->state == ThreadState::runnable || t->state == ThreadState::exited) return;
-    t->state = ThreadState::runnable;
-    t->warp->runnable++;
+    Warp* w = t->warp;
+    const uint32_t bit = 1u << t->lane;
+    if (w->exited_mask & bit) return;
+    w->barrier_mask &= ~bit;
+    w->collective_mask &= ~bit;
+    w->runnable_mask |= bit;
 }
 
 void Engine::make_waiting(Thread* t, ThreadState state, const void* site) {
-    if (t->state == ThreadState::runnable) t->warp->runnable--;
-    t->state = state;
+    Warp* w = t->warp;
+    const uint32_t bit = 1u << t->lane;
+    w->runnable_mask &= ~bit;
+    if (state == ThreadState::at_barrier) w->barrier_mask |= bit;
+    if (state == ThreadState::at_collective) w->collective_mask |= bit;
     t->wait_site = site;
 }
 
 void Engine::block_and_switch(Thread* me) {
     Thread* next = next_lane_after(me, true);
     if (next && next != me) {
+        // The lane after `next` likely runs when `next` waits in turn: warm its stack meanwhile.
+        if (Thread* after = next_lane_after(next, false); after && after != me) warm_stack(after);
         transfer(me, next);
     } else {
         me->warp->cursor = 0;
@@ -336,19 +357,22 @@ void Engine::block_and_switch(Thread* me) {
     }
 }
 
-void Engine::scheduling_point() {
+void Engine::fence_point(const void* site) {
     RuntimeScope scope(current_);
-    if (current_) switch_for_mode(current_);
+    Thread* me = current_;
+    count_poll(me, site); // a fence in a loop may be all a spin-wait does
+    switch_for_mode(me);
 }
 
 void Engine::poll_point(const void* site) {
     RuntimeScope scope(current_);
-    Thread* me = current_;
-    me->last_poll_site = site;
-    if (++polls_since_progress_ > options_.spin_limit) {
-        report_deadlock("deadlock: threads keep polling memory that no thread writes (a spin-wait "
-                        "that cannot finish)");
-    }
+    count_poll(current_, site);
+}
+
+void Engine::spin_deadlock() {
+    report_deadlock("deadlock: threads keep polling (memory reads, warp intrinsics, barriers or "
+                    "fences in a loop) while no thread writes memory: a spin-wait that cannot "
+                    "finish");
 }
 
 void Engine::sleep_point(const void* site) {
@@ -417,118 +441,166 @@ std::string Engine::describe_shared(const Block* b, size_t offset) const {
     return s.str();
 }
 
+void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
+                            const void* site) {
+    Thread* me = current_;
+    Block* b = me->block;
+    if (recorder_) [[unlikely]] {
+        if (address - me->stack_lo < me->stack_size) return;
+        trace_before(me, address, bytes, kind, site);
+    }
+    const uintptr_t offset = address - b->shared_base();
+    if (offset < b->shared_capacity) {
+        if (offset + bytes > b->shared_used) [[unlikely]]
+            shared_out_of_bounds(address, bytes, kind, site);
+        if (checks_) check_shared_access(me, offset, bytes, kind, site);
+    } else if (address - me->stack_lo < me->stack_size) {
+        return; // the thread's own locals
+    } else {
+        const Region* r = memory_registry().find_range(address, bytes);
+        if (!r || (kind != AccessKind::read && !r->writable_from_device)) [[unlikely]]
+            check_unregistered(r, address, bytes, kind, site);
+    }
+    if ((address & (bytes - 1)) != 0 && (bytes & (bytes - 1)) == 0 && bytes <= 16) [[unlikely]]
+        misaligned(address, bytes, site);
+    if (kind == AccessKind::write)
+        note_progress();
+    else if (is_volatile && kind == AccessKind::read)
+        poll_point(site); // atomics decide for themselves: only a change is progress
+    switch_for_mode(me);
+    if (recorder_) [[unlikely]]
+        trace_after(me);
+}
+
+void Engine::switch_lane(Thread* me) {
+    Warp* w = me->warp;
+    if (w->slice_steps >= w->slice_limit) {
+        // End of this warp's turn: let other warps (and blocks) run, e.g. the one a spin waits on.
+        w->slice_steps = 0;
+        last_block_ = nullptr; // and no preference for this block: it may be spinning
+        w->cursor = (me->lane + 1) % w->lane_count;
+        transfer(me, nullptr);
+        return;
+    }
+    Thread* next = nullptr;
+    if (lockstep_) {
+        next = next_lane_after(me, true);
+    } else {
+        // Independent thread scheduling: at a random eighth of the accesses, another lane of
+        // the warp takes over. Barriers and warp intrinsics switch in every mode.
+        next = lane_from(w, its_next_start_);
+        its_countdown_ = its_gap();
+        its_next_start_ = next_random();
+        // Most likely the next switch's lane (the warp runs on for a while): warm its stack.
+        if (Thread* likely = lane_from(w, its_next_start_); likely && likely != next)
+            warm_stack(likely);
+    }
+    if (next && next != me) transfer(me, next);
+}
+
 void Engine::check_shared_access(Thread* me, size_t offset, size_t bytes, AccessKind kind,
                                  const void* site) {
     Block* b = me->block;
-    // Most accesses hit the variable the block's last access hit.
-    const SharedAllocation* v = nullptr;
-    if (b->last_var < b->shared_vars.size() &&
-        offset - b->shared_vars[b->last_var].offset < b->shared_vars[b->last_var].bytes) {
-        v = &b->shared_vars[b->last_var];
-    } else {
-        v = shared_variable_at(b, offset);
-        if (v) b->last_var = static_cast<size_t>(v - b->shared_vars.data());
-    }
-    if (!v || offset + bytes > v->offset + v->bytes) [[unlikely]] {
-        RuntimeScope scope(me);
-        std::ostringstream msg;
-        msg << "out-of-bounds shared memory " << (kind == AccessKind::read ? "read" : "write")
-            << " of " << bytes << " bytes at shared offset " << offset << ": ";
-        if (v)
-            msg << "it runs past the end of '" << v->name << "' (" << v->bytes << " bytes)";
-        else if (const SharedAllocation* below = [&]() -> const SharedAllocation* {
-                     const SharedAllocation* best = nullptr;
-                     for (const SharedAllocation& x : b->shared_vars)
-                         if (x.offset + x.bytes <= offset &&
-                             (!best || x.offset > best->offset))
-                             best = &x;
-                     return best;
-                 }())
-            msg << (offset - (below->offset + below->bytes)) << " bytes past the end of '"
-                << below->name << "' (" << below->bytes << " bytes)";
-        else
-            msg << "no __shared__ variable is there";
-        fault(FaultKind::illegal_address, cudaErrorIllegalAddress, msg.str(), site);
+    // Most accesses hit the variable of the block's last access, and one word.
+    if (offset - b->last_lo >= b->last_span || offset - b->last_lo + bytes > b->last_span)
+        find_shared_variable(me, offset, bytes, kind, site);
+    if ((offset & 3) + bytes > 4 || kind == AccessKind::atomic) {
+        check_shared_words(me, offset, bytes, kind, site);
+        return;
     }
     const uint32_t self = me->linear + 1;
+    const size_t word = offset / 4;
+    ShadowWord& s = b->shadow_words[word];
     Warp* w = me->warp;
-    const bool lockstep = options_.mode == Mode::lockstep;
-    // Two accesses of different threads are ordered by a barrier between them, or, for lanes of
-    // one warp, by a warp-wide collective between them (or by lockstep execution itself).
-    auto ordered = [&](uint32_t other, uint32_t epoch, uint32_t warp_sync) {
-        if (epoch != b->barrier_epoch) return true;
-        if ((other - 1) / 32 == w->index) return lockstep || warp_sync != w->sync_epoch;
-        return false;
-    };
-    for (size_t word = offset / 4; word <= (offset + bytes - 1) / 4; ++word) {
-        ShadowWord& s = b->shadow[word];
-        if (kind == AccessKind::read || kind == AccessKind::atomic) {
-            if (s.writer == 0) {
-                RuntimeScope scope(me);
-                report_check(FaultKind::uninitialized_read,
-                             "uninit:" + std::to_string(reinterpret_cast<uintptr_t>(site)),
-                             "uninitialized shared memory read: " + describe_shared(b, word * 4) +
-                                 " is read before any thread of the block wrote it",
-                             site, me);
-            } else if (s.writer != self && !(kind == AccessKind::atomic && s.write_atomic) &&
-                       !ordered(s.writer, s.write_epoch, s.write_warp_sync)) {
-                RuntimeScope scope(me);
-                const Thread& other = b->threads[s.writer - 1];
-                report_check(FaultKind::shared_race,
-                             "raw:" + std::to_string(reinterpret_cast<uintptr_t>(s.write_site)) +
-                                 ":" + std::to_string(reinterpret_cast<uintptr_t>(site)),
-                             "shared memory race (read after write): " + describe_shared(b, word * 4) +
-                                 " was written by " + describe_thread(other) + " at " +
-                                 resolve_source(s.write_site).to_string() +
-                                 " and is read here with no __syncthreads() in between" +
-                                 ((s.writer - 1) / 32 == w->index
-                                      ? " (same warp: lanes need __syncwarp() between them)"
-                                      : ""),
-                             site, me);
-            }
+    if (kind == AccessKind::read) {
+        if (s.writer != self) {
+            if (s.writer == 0)
+                report_uninitialized(me, word, site);
+            else if (!ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync))
+                report_race(me, word, Race::read_after_write, site);
         }
-        if (kind == AccessKind::write || kind == AccessKind::atomic) {
-            if (s.writer != 0 && s.writer != self &&
-                !(kind == AccessKind::atomic && s.write_atomic) &&
-                !ordered(s.writer, s.write_epoch, s.write_warp_sync)) {
-                RuntimeScope scope(me);
-                const Thread& other = b->threads[s.writer - 1];
-                report_check(FaultKind::shared_race,
-                             "waw:" + std::to_string(reinterpret_cast<uintptr_t>(s.write_site)) +
-                                 ":" + std::to_string(reinterpret_cast<uintptr_t>(site)),
-                             "shared memory race (write after write): " +
-                                 describe_shared(b, word * 4) + " was written by " +
-                                 describe_thread(other) + " at " +
-                                 resolve_source(s.write_site).to_string() +
-                                 " and is written again here with no __syncthreads() in between",
-                             site, me);
-            }
+        s.reader = self;
+        s.read_epoch = b->barrier_epoch;
+        s.read_warp_sync = w->sync_epoch;
+        s.read_site = site;
+    } else {
+        if (s.writer != self && s.writer != 0 &&
+            !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync))
+            report_race(me, word, Race::write_after_write, site);
+        if (s.reader != self && s.reader != 0 &&
+            !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))
+            report_race(me, word, Race::write_after_read, site);
+        s.writer = self;
+        s.write_epoch = b->barrier_epoch;
+        s.write_warp_sync = w->sync_epoch;
+        s.write_site = site;
+        s.write_atomic = false;
+    }
+}
+
+void Engine::find_shared_variable(Thread* me, size_t offset, size_t bytes, AccessKind kind,
+                                  const void* site) {
+    Block* b = me->block;
+    const SharedAllocation* v = shared_variable_at(b, offset);
+    if (v && offset + bytes <= v->offset + v->bytes) {
+        b->last_lo = v->offset;
+        b->last_span = v->bytes;
+        return;
+    }
+    RuntimeScope scope(me);
+    std::ostringstream msg;
+    msg << "out-of-bounds shared memory " << (kind == AccessKind::read ? "read" : "write") << " of "
+        << bytes << " bytes at shared offset " << offset << ": ";
+    if (v)
+        msg << "it runs past the end of '" << v->name << "' (" << v->bytes << " bytes)";
+    else if (const SharedAllocation* below = [&]() -> const SharedAllocation* {
+                 const SharedAllocation* best = nullptr;
+                 for (const SharedAllocation& x : b->shared_vars)
+                     if (x.offset + x.bytes <= offset && (!best || x.offset > best->offset))
+                         best = &x;
+                 return best;
+             }())
+        msg << (offset - (below->offset + below->bytes)) << " bytes past the end of '"
+            << below->name << "' (" << below->bytes << " bytes)";
+    else
+        msg << "no __shared__ variable is there";
+    fault(FaultKind::illegal_address, cudaErrorIllegalAddress, msg.str(), site);
+}
+
+// The general case: accesses that span several words, and atomics.
+void Engine::check_shared_words(Thread* me, size_t offset, size_t bytes, AccessKind kind,
+                                const void* site) {
+    Block* b = me->block;
+    const uint32_t self = me->linear + 1;
+    Warp* w = me->warp;
+    const size_t first = offset / 4, last = (offset + bytes - 1) / 4;
+    const bool reads = kind != AccessKind::write, writes = kind != AccessKind::read;
+    const bool atomic = kind == AccessKind::atomic;
+    if (reads) {
+        // Uninitialized only if no byte of the access was written: a GPU copies a struct with
+        // its padding (or an unwritten member) freely, and so may a correct program.
+        bool any_written = false;
+        for (size_t word = first; word <= last; ++word)
+            any_written = any_written || b->shadow_words[word].writer != 0;
+        if (!any_written) report_uninitialized(me, first, site);
+    }
+    for (size_t word = first; word <= last; ++word) {
+        ShadowWord& s = b->shadow_words[word];
+        const bool unordered_write = s.writer != 0 && s.writer != self &&
+                                     !(atomic && s.write_atomic) &&
+                                     !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync);
+        if (reads && unordered_write) report_race(me, word, Race::read_after_write, site);
+        if (writes) {
+            if (unordered_write) report_race(me, word, Race::write_after_write, site);
             if (s.reader != 0 && s.reader != self &&
-                !ordered(s.reader, s.read_epoch, s.read_warp_sync)) {
-                RuntimeScope scope(me);
-                const Thread& other = b->threads[s.reader - 1];
-                report_check(FaultKind::shared_race,
-                             "war:" + std::to_string(reinterpret_cast<uintptr_t>(s.read_site)) +
-                                 ":" + std::to_string(reinterpret_cast<uintptr_t>(site)),
-                             "shared memory race (write after read): " +
-                                 describe_shared(b, word * 4) + " was read by " +
-                                 describe_thread(other) + " at " +
-                                 resolve_source(s.read_site).to_string() +
-                                 " and is overwritten here with no __syncthreads() in between "
-                                 "(double-buffer, or add a barrier between the read and the "
-                                 "write)" +
-                                 ((s.reader - 1) / 32 == w->index
-                                      ? "; same warp: lanes need __syncwarp() between them"
-                                      : ""),
-                             site, me);
-            }
+                !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))
+                report_race(me, word, Race::write_after_read, site);
             s.writer = self;
             s.write_epoch = b->barrier_epoch;
             s.write_warp_sync = w->sync_epoch;
             s.write_site = site;
-            s.write_atomic = kind == AccessKind::atomic;
-        }
-        if (kind == AccessKind::read) {
+            s.write_atomic = atomic;
+        } else {
             s.reader = self;
             s.read_epoch = b->barrier_epoch;
             s.read_warp_sync = w->sync_epoch;
@@ -537,15 +609,65 @@ void Engine::check_shared_access(Thread* me, size_t offset, size_t bytes, Access
     }
 }
 
-void Engine::report_check(FaultKind kind, const std::string& key, const std::string& what,
-                          const void* site, const Thread* culprit) {
+void Engine::report_uninitialized(Thread* me, size_t word, const void* site) {
+    RuntimeScope scope(me);
+    report_check(
+        FaultKind::uninitialized_read,
+        "uninit:" + std::to_string(reinterpret_cast<uintptr_t>(site)),
+        [&] {
+            return "uninitialized shared memory read: " + describe_shared(me->block, word * 4) +
+                   " is read before any thread of the block wrote it";
+        },
+        site, me);
+}
+
+void Engine::report_race(Thread* me, size_t word, Race race, const void* site) {
+    RuntimeScope scope(me);
+    Block* b = me->block;
+    const ShadowWord& s = b->shadow_words[word];
+    const bool against_write = race != Race::write_after_read;
+    const uint32_t other_index = against_write ? s.writer : s.reader;
+    const Thread& other = b->threads[other_index - 1];
+    const bool same_warp = (other_index - 1) / 32 == me->warp->index;
+    const void* other_site = against_write ? s.write_site : s.read_site;
+    const char* tag = race == Race::write_after_read   ? "war:"
+                      : race == Race::read_after_write ? "raw:"
+                                                       : "waw:";
+    const std::string key = tag + std::to_string(reinterpret_cast<uintptr_t>(other_site)) + ":" +
+                            std::to_string(reinterpret_cast<uintptr_t>(site));
+    report_check(
+        FaultKind::shared_race, key,
+        [&] {
+            const std::string where = describe_shared(b, word * 4);
+            const std::string them = describe_thread(other);
+            const std::string line = resolve_source(other_site).to_string();
+            if (!against_write)
+                return "shared memory race (write after read): " + where + " was read by " + them +
+                       " at " + line +
+                       " and is overwritten here with no __syncthreads() in between "
+                       "(double-buffer, or add a barrier between the read and the write)" +
+                       (same_warp ? "; same warp: lanes need __syncwarp() between them" : "");
+            if (race == Race::read_after_write)
+                return "shared memory race (read after write): " + where + " was written by " +
+                       them + " at " + line +
+                       " and is read here with no __syncthreads() in between" +
+                       (same_warp ? " (same warp: lanes need __syncwarp() between them)" : "");
+            return "shared memory race (write after write): " + where + " was written by " + them +
+                   " at " + line + " and is written again here with no __syncthreads() in between";
+        },
+        site, me);
+}
+
+template <class What>
+void Engine::report_check(FaultKind kind, const std::string& key, What what, const void* site,
+                          const Thread* culprit) {
     if (findings_.size() >= kMaxFindings) return;
     for (const std::string& k : finding_keys_)
         if (k == key) return;
     finding_keys_.push_back(key);
-    findings_.push_back(CheckFinding{
-        kind, format_fault(kind, what, culprit ? describe_thread(*culprit) : "", site,
-                           request_.kernel)});
+    findings_.push_back(
+        CheckFinding{kind, format_fault(kind, what(), culprit ? describe_thread(*culprit) : "",
+                                        site, request_.kernel)});
 }
 
 void Engine::misaligned(uintptr_t address, size_t bytes, const void* site) {
@@ -557,6 +679,7 @@ void Engine::misaligned(uintptr_t address, size_t bytes, const void* site) {
 }
 
 bool Engine::same_barrier(const void* a, const void* b) {
+    RuntimeScope scope(current_);
     auto key = std::make_pair(std::min(a, b), std::max(a, b));
     if (key == last_alias_) return last_alias_same_; // the common case: the same two sites again
     auto it = barrier_aliases_.find(key);
@@ -566,67 +689,98 @@ bool Engine::same_barrier(const void* a, const void* b) {
     return it->second;
 }
 
-void Engine::syncthreads(const void* site, int reduce_kind, int predicate, int* result) {
+void Engine::barrier_mismatch(Thread* me, const void* site) {
+    RuntimeScope scope(me);
+    Block* b = me->block;
+    Thread* other = nullptr;
+    for (Thread& t : b->threads)
+        if (state_of(t) == ThreadState::at_barrier) {
+            other = &t;
+            break;
+        }
+    std::ostringstream msg;
+    msg << "barrier divergence: " << describe_thread(*me) << " reached __syncthreads() at "
+        << resolve_source(site).to_string() << " while "
+        << (other ? describe_thread(*other) : std::string("another thread"))
+        << " waits at a different __syncthreads() at "
+        << resolve_source(b->barrier_site).to_string()
+        << ". A __syncthreads() inside a branch that not all threads take is undefined "
+           "behaviour.";
+    fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), site);
+}
+
+void Engine::exited_before_barrier(Block* b, const void* site) {
     RuntimeScope scope(current_);
+    Thread* gone = nullptr;
+    for (Thread& t : b->threads)
+        if (state_of(t) == ThreadState::exited) {
+            gone = &t;
+            break;
+        }
+    std::ostringstream msg;
+    msg << "barrier divergence: " << (threads_per_block_ - b->live)
+        << " thread(s) of the block (for example " << describe_thread(*gone)
+        << ") exited without reaching __syncthreads() at " << resolve_source(site).to_string()
+        << ". Every thread of a block must reach each __syncthreads(): guard the work "
+           "instead of returning early.";
+    fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), site);
+}
+
+void Engine::syncthreads(const void* site, int reduce_kind, int predicate, int* result) {
+    // No RuntimeScope on this path: it runs no code that kernels could share (the rare paths
+    // that build messages or record traces take their own).
     Thread* me = current_;
-    if (recorder_) recorder_->settle(me);
+    if (recorder_) [[unlikely]] {
+        RuntimeScope scope(me);
+        recorder_->settle(me);
+    }
     Block* b = me->block;
     if (b->at_barrier == 0) {
         b->barrier_site = site;
         b->barrier_reduce = reduce_kind == 2 ? 1 : 0; // and: starts true
-    } else if (site != b->barrier_site && !same_barrier(site, b->barrier_site)) {
-        Thread* other = nullptr;
-        for (Thread& t : b->threads)
-            if (t.state == ThreadState::at_barrier) {
-                other = &t;
-                break;
-            }
-        std::ostringstream msg;
-        msg << "barrier divergence: " << describe_thread(*me) << " reached __syncthreads() at "
-            << resolve_source(site).to_string() << " while "
-            << (other ? describe_thread(*other) : std::string("another thread"))
-            << " waits at a different __syncthreads() at "
-            << resolve_source(b->barrier_site).to_string()
-            << ". A __syncthreads() inside a branch that not all threads take is undefined "
-               "behaviour.";
-        fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), site);
+    } else if (site != b->barrier_site && !same_barrier(site, b->barrier_site)) [[unlikely]] {
+        barrier_mismatch(me, site);
     }
-    if (reduce_kind == 1) b->barrier_reduce += predicate ? 1 : 0;
-    if (reduce_kind == 2) b->barrier_reduce = b->barrier_reduce && predicate;
-    if (reduce_kind == 3) b->barrier_reduce = b->barrier_reduce || predicate;
+    if (reduce_kind != 0) [[unlikely]] {
+        if (reduce_kind == 1) b->barrier_reduce += predicate ? 1 : 0;
+        if (reduce_kind == 2) b->barrier_reduce = b->barrier_reduce && predicate;
+        if (reduce_kind == 3) b->barrier_reduce = b->barrier_reduce || predicate;
+    }
+    count_poll(me, site); // a barrier in a loop may be part of a spin-wait
     b->at_barrier++;
     make_waiting(me, ThreadState::at_barrier, site);
     if (b->at_barrier == b->live) {
-        if (b->live < threads_per_block_) {
-            Thread* gone = nullptr;
-            for (Thread& t : b->threads)
-                if (t.state == ThreadState::exited) {
-                    gone = &t;
-                    break;
-                }
-            std::ostringstream msg;
-            msg << "barrier divergence: " << (threads_per_block_ - b->live)
-                << " thread(s) of the block (for example " << describe_thread(*gone)
-                << ") exited without reaching __syncthreads() at "
-                << resolve_source(site).to_string()
-                << ". Every thread of a block must reach each __syncthreads(): guard the work "
-                   "instead of returning early.";
-            fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), site);
-        }
+        if (b->live < threads_per_block_) [[unlikely]]
+            exited_before_barrier(b, site);
         b->barrier_result = b->barrier_reduce;
         b->at_barrier = 0;
         b->barrier_epoch++;
-        if (recorder_) {
+        if (recorder_) [[unlikely]] {
+            RuntimeScope scope(me);
             recorder_->barrier_released(b, site);
             for (Thread& t : b->threads) t.trace.seq = 0; // realign the lanes' access counts
         }
-        for (Thread& t : b->threads)
-            if (t.state == ThreadState::at_barrier) make_runnable(&t);
-        note_progress();
+        // Release whole warps at once.
+        for (Warp& w : b->warps) {
+            w.runnable_mask |= w.barrier_mask;
+            w.barrier_mask = 0;
+        }
+        reverse_ring();
     } else {
         block_and_switch(me);
     }
     if (result) *result = b->barrier_result;
+}
+
+void Engine::collective_misuse(Thread* me, CollectiveKind kind, unsigned mask, int width,
+                               const void* site) {
+    std::ostringstream msg;
+    if (!((mask >> me->lane) & 1u))
+        msg << to_string(kind) << " called by lane " << me->lane << " with mask 0x" << std::hex
+            << mask << ", which does not include the calling lane";
+    else
+        msg << "__shfl*_sync width " << width << " is not a power of two between 1 and 32";
+    fault(FaultKind::warp_mask, cudaErrorLaunchFailure, msg.str(), site);
 }
 
 uint64_t Engine::collective(CollectiveKind kind, unsigned mask, uint64_t value, int arg,
@@ -634,26 +788,33 @@ uint64_t Engine::collective(CollectiveKind kind, unsigned mask, uint64_t value, 
     RuntimeScope scope(current_);
     Thread* me = current_;
     if (recorder_) recorder_->settle(me);
-    std::ostringstream msg;
-    if (!((mask >> me->lane) & 1u)) {
-        msg << to_string(kind) << " called by lane " << me->lane << " with mask 0x" << std::hex
-            << mask << ", which does not include the calling lane";
-        fault(FaultKind::warp_mask, cudaErrorLaunchFailure, msg.str(), site);
-    }
-    if (kind == CollectiveKind::shuffle && (width <= 0 || width > 32 || (width & (width - 1)))) {
-        msg << "__shfl*_sync width " << width << " is not a power of two between 1 and 32";
-        fault(FaultKind::warp_mask, cudaErrorLaunchFailure, msg.str(), site);
-    }
+    if (!((mask >> me->lane) & 1u) ||
+        (kind == CollectiveKind::shuffle && (width <= 0 || width > 32 || (width & (width - 1)))))
+        [[unlikely]]
+        collective_misuse(me, kind, mask, width, site);
     me->coll_kind = kind;
     me->coll_mask = mask;
     me->coll_value = value;
     me->coll_arg = arg;
     me->coll_shuffle = shuffle;
     me->coll_width = width;
+    // Completing a collective is not progress: a warp may spin on __syncwarp() or a shuffle
+    // waiting for a value that nobody will write.
+    count_poll(me, site);
     make_waiting(me, ThreadState::at_collective, site);
     try_complete_collective(me);
-    if (me->state != ThreadState::runnable) block_and_switch(me);
+    if (!((me->warp->runnable_mask >> me->lane) & 1u)) block_and_switch(me);
     return me->coll_result;
+}
+
+void Engine::collective_mismatch(Thread* arriving, const Thread* other) {
+    std::ostringstream msg;
+    msg << "warp intrinsic mismatch: lane " << arriving->lane << " is at "
+        << to_string(arriving->coll_kind) << " (" << resolve_source(arriving->wait_site).to_string()
+        << ") but lane " << other->lane << " of the same mask 0x" << std::hex << arriving->coll_mask
+        << " is at " << to_string(other->coll_kind) << " ("
+        << resolve_source(other->wait_site).to_string() << ")";
+    fault(FaultKind::warp_mask, cudaErrorLaunchFailure, msg.str(), arriving->wait_site, arriving);
 }
 
 void Engine::try_complete_collective(Thread* arriving) {
@@ -663,20 +824,13 @@ void Engine::try_complete_collective(Thread* arriving) {
     // Lanes that do not exist (partial warp) or have exited do not take part.
     const unsigned existing = w->lane_count == 32 ? ~0u : ((1u << w->lane_count) - 1);
     const unsigned participants = mask & existing & ~w->exited_mask;
-    for (unsigned l = 0; l < w->lane_count; ++l) {
-        if (!((participants >> l) & 1u)) continue;
-        Thread* t = w->lanes[l];
-        if (t->state != ThreadState::at_collective || t->coll_mask != mask) return;
-        if (t->coll_kind != kind) {
-            std::ostringstream msg;
-            msg << "warp intrinsic mismatch: lane " << arriving->lane << " is at "
-                << to_string(kind) << " (" << resolve_source(arriving->wait_site).to_string()
-                << ") but lane " << l << " of the same mask 0x" << std::hex << mask << " is at "
-                << to_string(t->coll_kind) << " (" << resolve_source(t->wait_site).to_string()
-                << ")";
-            fault(FaultKind::warp_mask, cudaErrorLaunchFailure, msg.str(), arriving->wait_site,
-                  arriving);
-        }
+    for (uint32_t m = participants; m != 0; m &= m - 1) {
+        const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
+        if (!((w->collective_mask >> l) & 1u)) return; // not there yet
+        const Thread* t = w->lanes[l];
+        if (t->coll_mask != mask) return;
+        if (t->coll_kind != kind) [[unlikely]]
+            collective_mismatch(arriving, t);
     }
     // Everyone named is here: compute each lane's result, then release them together.
     unsigned ballot = 0;
@@ -720,21 +874,17 @@ void Engine::try_complete_collective(Thread* arriving) {
         }
         }
     }
-    for (unsigned l = 0; l < w->lane_count; ++l)
-        if ((participants >> l) & 1u) make_runnable(w->lanes[l]);
+    w->collective_mask &= ~participants;
+    w->runnable_mask |= participants;
     w->sync_epoch++;
-    note_progress();
 }
 
 unsigned Engine::activemask(const void* site) {
     RuntimeScope scope(current_);
     Thread* me = current_;
-    Warp* w = me->warp;
     // Converged lanes are approximated by the runnable ones (the emulator does not track branches).
     (void)site;
-    unsigned mask = 0;
-    for (unsigned l = 0; l < w->lane_count; ++l)
-        if (w->lanes[l]->state == ThreadState::runnable) mask |= 1u << l;
+    const unsigned mask = me->warp->runnable_mask;
     switch_for_mode(me);
     return mask;
 }
@@ -746,7 +896,7 @@ void* Engine::shared_variable(const SharedSite& site, size_t bytes, size_t align
     for (const SharedAllocation& v : b->shared_vars)
         if (v.line == site.line && v.line > 0 && v.bytes == bytes && v.name == site.name &&
             (v.file == site.file || std::strcmp(v.file, site.file) == 0))
-            return b->shared.get() + v.offset;
+            return b->shared_data + v.offset;
     align = std::max<size_t>(align, 16);
     size_t offset = (b->shared_used + align - 1) / align * align;
     if (offset + bytes > shared_limit_) {
@@ -757,12 +907,15 @@ void* Engine::shared_variable(const SharedSite& site, size_t bytes, size_t align
             << " bytes a block may use (" << b->dynamic_bytes << " of them dynamic)";
         fault(FaultKind::invalid_launch, cudaErrorLaunchOutOfResources, msg.str(), nullptr);
     }
-    std::memset(b->shared.get() + offset, kSharedPoison, bytes);
+    std::memset(b->shared_data + offset, kSharedPoison, bytes);
     b->shared_vars.push_back(
         SharedAllocation{site.name, site.file, site.line, offset, bytes, element});
     b->shared_used = offset + bytes;
-    if (options_.checks) b->shadow.resize(b->shared_used / 4 + 1);
-    return b->shared.get() + offset;
+    if (checks_) {
+        b->shadow.resize(b->shared_used / 4 + 1);
+        b->shadow_words = b->shadow.data();
+    }
+    return b->shared_data + offset;
 }
 
 void* Engine::dynamic_shared_base(ElementInfo element) {
@@ -771,7 +924,7 @@ void* Engine::dynamic_shared_base(ElementInfo element) {
     if (b->dynamic_bytes > 0 && !b->shared_vars.empty() && b->shared_vars.front().line == 0 &&
         b->shared_vars.front().element.code == 0 && element.code != 0)
         b->shared_vars.front().element = element;
-    return b->shared.get();
+    return b->shared_data;
 }
 
 std::string Engine::describe_thread(const Thread& t) const {
@@ -807,9 +960,10 @@ void Engine::report_deadlock(const std::string& headline) {
         // Group the threads by what they wait at, in thread order.
         std::map<std::pair<int, const void*>, std::vector<unsigned>> groups;
         for (const Thread& t : block->threads) {
-            if (t.state == ThreadState::exited) continue;
-            const void* where = t.state == ThreadState::runnable ? t.last_poll_site : t.wait_site;
-            groups[{static_cast<int>(t.state), where}].push_back(t.linear);
+            const ThreadState state = state_of(t);
+            if (state == ThreadState::exited) continue;
+            const void* where = state == ThreadState::runnable ? t.last_poll_site : t.wait_site;
+            groups[{static_cast<int>(state), where}].push_back(t.linear);
         }
         msg << "\n  block (" << block->idx.x << "," << block->idx.y << "," << block->idx.z
             << "):";

@@ -2,6 +2,7 @@
 // and blocks, under a deterministic scheduler. Internal to the runtime.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -9,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include <boost/context/detail/fcontext.hpp>
 #include <boost/context/stack_context.hpp>
 
 #include "simt/device.h"
 #include "simt/launch.h"
 #include "simt/shared.h"
+#include "fiber.h"
 #include "memory_registry.h"
 #include "simt/options.h"
 #include "simt/report.h"
@@ -33,20 +34,31 @@ const char* to_string(CollectiveKind kind);
 
 enum class AccessKind : uint8_t { read, write, atomic };
 
-struct Thread {
-    boost::context::detail::fcontext_t ctx = nullptr; // where it resumes (stale while it runs)
-    boost::context::stack_context stack{};
-    uint3 idx{};
-    unsigned linear = 0; // index in the block
-    unsigned lane = 0;
-    Warp* warp = nullptr;
+// One cache line of hot fields (every access and switch reads them), the rest after it.
+struct alignas(64) Thread {
+    FiberContext ctx = nullptr; // where it resumes (stale while it runs)
     Block* block = nullptr;
-    ThreadState state = ThreadState::runnable;
-    bool finished = false;
+    Warp* warp = nullptr;
+    uintptr_t stack_lo = 0;          // lowest address of its stack
+    const void* wait_site = nullptr; // call site of the barrier or intrinsic it waits at
+    const void* last_poll_site = nullptr;
+    uint32_t stack_size = 0; // stack_lo + stack_size is the top
+    uint32_t linear = 0;     // index in the block
+    uint16_t lane = 0;
     // Set while the thread runs emulator code: inline library functions (std::string...) may be
     // shared with instrumented kernel objects by the linker, and their accesses are not the
     // kernel's.
     bool in_runtime = false;
+    uint3 idx{};
+    // A pending warp collective.
+    CollectiveKind coll_kind = CollectiveKind::syncwarp;
+    unsigned coll_mask = 0;
+    int coll_width = 32;
+    int coll_arg = 0;
+    ShuffleKind coll_shuffle = ShuffleKind::index;
+    uint64_t coll_value = 0;
+    uint64_t coll_result = 0;
+    boost::context::stack_context stack{};
     // Trace recording: the access this lane announced last, until its value is captured.
     struct TracePending {
         int64_t instruction = -1;
@@ -59,32 +71,25 @@ struct Thread {
         uintptr_t tile_store = 0; // a store to a tile status descriptor, until it has happened
         uint32_t tile_bytes = 0;
     } trace;
-    const void* wait_site = nullptr; // call site of the barrier or intrinsic it waits at
-    const void* last_poll_site = nullptr;
-    // A pending warp collective.
-    CollectiveKind coll_kind = CollectiveKind::syncwarp;
-    unsigned coll_mask = 0;
-    int coll_width = 32;
-    int coll_arg = 0;
-    ShuffleKind coll_shuffle = ShuffleKind::index;
-    uint64_t coll_value = 0;
-    uint64_t coll_result = 0;
-    uint64_t activemask_round = 0;
-    uintptr_t stack_lo() const { return reinterpret_cast<uintptr_t>(stack.sp) - stack.size; }
 };
+static_assert(offsetof(Thread, idx) <= 64, "the hot fields of Thread fit in one cache line");
 
+// A warp's lanes by state, as bit masks: the scheduler picks lanes with bit operations and a
+// barrier releases a whole warp at once, without touching each thread.
 struct Warp {
     Block* block = nullptr;
     unsigned index = 0;
     unsigned lane_count = 0;
-    Thread* lanes[32] = {};
-    unsigned runnable = 0;  // lanes in state runnable
-    unsigned exited_mask = 0;
-    unsigned cursor = 0;    // lane to resume first
-    uint64_t round = 0;     // completed rotations over the lanes (lockstep)
+    uint32_t runnable_mask = 0;   // lanes that can run
+    uint32_t barrier_mask = 0;    // lanes waiting at __syncthreads()
+    uint32_t collective_mask = 0; // lanes waiting at a warp intrinsic
+    uint32_t exited_mask = 0;
+    unsigned cursor = 0;     // lane to resume first
+    uint32_t sync_epoch = 1; // counts completed warp-wide collectives (__syncwarp, shuffles)
+    uint64_t round = 0;      // completed rotations over the lanes (lockstep)
     uint64_t slice_steps = 0;
     uint64_t slice_limit = 0; // scheduling points in one turn of the warp
-    uint32_t sync_epoch = 1;  // counts completed warp-wide collectives (__syncwarp, shuffles)
+    Thread* lanes[32] = {};
 };
 
 struct SharedAllocation {
@@ -112,23 +117,27 @@ struct ShadowWord {
 struct Block {
     uint3 idx{};
     unsigned linear = 0;
-    std::vector<Thread> threads;
-    std::vector<Warp> warps;
     unsigned live = 0;        // threads not exited
     unsigned at_barrier = 0;  // threads waiting at __syncthreads
     const void* barrier_site = nullptr;
     int barrier_reduce = 0;   // __syncthreads_count/and/or accumulator
     int barrier_result = 0;
+    uint32_t barrier_epoch = 1; // counts completed __syncthreads()
     // Shared memory: dynamic part first, then static variables in order of first use.
-    std::unique_ptr<unsigned char[]> shared;
+    unsigned char* shared_data = nullptr; // == shared.get()
     size_t shared_capacity = 0;
     size_t shared_used = 0;
     size_t dynamic_bytes = 0;
+    // [last_lo, last_lo + last_span): the shared variable the block's last checked access hit.
+    size_t last_lo = 0;
+    size_t last_span = 0;
+    ShadowWord* shadow_words = nullptr; // == shadow.data()
     std::vector<SharedAllocation> shared_vars;
     std::vector<ShadowWord> shadow; // one per 4-byte word of shared memory (when checks are on)
-    size_t last_var = 0;            // index in shared_vars of the last variable accessed
-    uint32_t barrier_epoch = 1;     // counts completed __syncthreads()
-    uintptr_t shared_base() const { return reinterpret_cast<uintptr_t>(shared.get()); }
+    std::unique_ptr<unsigned char[]> shared;
+    std::vector<Thread> threads;
+    std::vector<Warp> warps;
+    uintptr_t shared_base() const { return reinterpret_cast<uintptr_t>(shared_data); }
 };
 
 struct AbortLaunch {};
@@ -142,13 +151,13 @@ class Engine {
 
     // Called from emulated threads.
     Thread* current() const { return current_; }
-    void on_memory_access(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
-                          const void* site);
+    [[gnu::always_inline]] void on_memory_access(uintptr_t address, size_t bytes, AccessKind kind,
+                                                 bool is_volatile, const void* site);
     void syncthreads(const void* site, int reduce_kind, int predicate, int* result);
     uint64_t collective(CollectiveKind kind, unsigned mask, uint64_t value, int arg,
                         ShuffleKind shuffle, int width, const void* site);
     unsigned activemask(const void* site);
-    void scheduling_point();            // fences, atomics: let others run per the mode
+    void fence_point(const void* site); // fences: let others run; may sit in a spin-wait
     void poll_point(const void* site);  // a read that may be spinning on another thread
     void note_progress() { polls_since_progress_ = 0; }
     void sleep_point(const void* site); // __nanosleep: give other warps a turn
@@ -162,6 +171,7 @@ class Engine {
     void set_recorder(TraceRecorder* recorder) { recorder_ = recorder; }
     TraceRecorder* recorder() const { return recorder_; }
     std::string describe_thread(const Thread& t) const;
+    static ThreadState state_of(const Thread& t);
 
   private:
     friend struct EngineAccess;
@@ -172,23 +182,41 @@ class Engine {
     void dispatch_block(unsigned linear);
     void retire_block(Block* block);
     Warp* pick_warp();
+    void reverse_ring(); // serpentine order: each barrier phase runs the warps the other way
     void run_warp(Warp* warp);
     // Switches from the running thread (or the scheduler, nullptr) to `to` (or the scheduler).
     void transfer(Thread* from, Thread* to);
-    static void thread_entry(boost::context::detail::transfer_t from);
+    static void thread_entry(FiberTransfer from);
     void thread_main(Thread* self);
     [[noreturn]] void finish_thread(Thread* self);
     Thread* next_lane_after(Thread* me, bool count_round);
-    Thread* random_lane(Warp* warp);
+    Thread* lane_from(Warp* warp, uint32_t scaled_start);
     void block_and_switch(Thread* me);
-    void switch_for_mode(Thread* me);
+    [[gnu::always_inline]] void switch_for_mode(Thread* me);
+    [[gnu::noinline]] void switch_lane(Thread* me);
+    [[gnu::noinline]] void access_general(uintptr_t address, size_t bytes, AccessKind kind,
+                                          bool is_volatile, const void* site);
     void make_runnable(Thread* t);
     void make_waiting(Thread* t, ThreadState state, const void* site);
     void try_complete_collective(Thread* arriving);
-    void report_deadlock(const std::string& headline);
+    // An event that may be part of a spin-wait (a volatile read, a failed atomic, a warp
+    // intrinsic, a barrier, a fence): too many of them with no write in between is a deadlock.
+    void count_poll(Thread* me, const void* site) {
+        me->last_poll_site = site;
+        if (++polls_since_progress_ > spin_limit_) [[unlikely]]
+            spin_deadlock();
+    }
+    [[noreturn, gnu::noinline, gnu::cold]] void spin_deadlock();
+    [[noreturn]] void report_deadlock(const std::string& headline);
     void abandon_all();
     void release_stacks(Block* block);
     bool same_barrier(const void* a, const void* b);
+    [[noreturn, gnu::noinline, gnu::cold]] void barrier_mismatch(Thread* me, const void* site);
+    [[noreturn, gnu::noinline, gnu::cold]] void exited_before_barrier(Block* b, const void* site);
+    [[noreturn, gnu::noinline, gnu::cold]] void
+    collective_misuse(Thread* me, CollectiveKind kind, unsigned mask, int width, const void* site);
+    [[noreturn, gnu::noinline, gnu::cold]] void collective_mismatch(Thread* arriving,
+                                                                    const Thread* other);
     [[noreturn, gnu::noinline, gnu::cold]] void shared_out_of_bounds(uintptr_t address,
                                                                     size_t bytes, AccessKind kind,
                                                                     const void* site);
@@ -197,13 +225,49 @@ class Engine {
                                                          AccessKind kind, const void* site);
     void check_shared_access(Thread* me, size_t offset, size_t bytes, AccessKind kind,
                              const void* site);
-    void report_check(FaultKind kind, const std::string& key, const std::string& what,
-                      const void* site, const Thread* culprit);
+    [[gnu::noinline]] void find_shared_variable(Thread* me, size_t offset, size_t bytes,
+                                                AccessKind kind, const void* site);
+    [[gnu::noinline]] void check_shared_words(Thread* me, size_t offset, size_t bytes,
+                                              AccessKind kind, const void* site);
+    [[gnu::noinline, gnu::cold]] void report_uninitialized(Thread* me, size_t word,
+                                                           const void* site);
+    enum class Race : uint8_t { read_after_write, write_after_write, write_after_read };
+    [[gnu::noinline, gnu::cold]] void report_race(Thread* me, size_t word, Race race,
+                                                  const void* site);
+    // Records a finding once per key; `what` builds the message only for a new one.
+    template <class What>
+    void report_check(FaultKind kind, const std::string& key, What what, const void* site,
+                      const Thread* culprit);
     const SharedAllocation* shared_variable_at(const Block* b, size_t offset) const;
     std::string describe_shared(const Block* b, size_t offset) const;
     [[noreturn, gnu::noinline, gnu::cold]] void misaligned(uintptr_t address, size_t bytes,
                                                           const void* site);
     void check_barrier_with_exits(Block* block, Thread* exiting);
+    bool ordered(const Block* b, const Warp* w, uint32_t other, uint32_t epoch,
+                 uint32_t warp_sync) const {
+        // Two accesses of different threads are ordered by a barrier between them, or, for lanes
+        // of one warp, by a warp-wide collective between them (or by lockstep execution itself).
+        if (epoch != b->barrier_epoch) return true;
+        if ((other - 1) / 32 == w->index) return lockstep_ || warp_sync != w->sync_epoch;
+        return false;
+    }
+
+    // Hot state, read on every access and switch: together at the start.
+    Thread* current_ = nullptr;
+    TraceRecorder* recorder_ = nullptr;
+    const MemoryRegistry* registry_ = &memory_registry();
+    FiberContext scheduler_ctx_ = nullptr;
+    uint64_t fast_rng_ = 0x9E3779B97F4A7C15ull;
+    uint64_t polls_since_progress_ = 0;
+    uint64_t spin_limit_ = 0;
+    // `its` mode: accesses until another lane takes over. Each access hands over with
+    // probability 1/8, so the gap is geometric; drawn once per switch instead of per access.
+    uint32_t its_countdown_ = 1;
+    // ... and where the search for the lane that takes over starts (a lane index scaled to
+    // 2^32), drawn one switch ahead so that the lane's stack can be warmed meanwhile.
+    uint32_t its_next_start_ = 0;
+    bool lockstep_ = false;
+    bool checks_ = true;
 
     LaunchRequest request_;
     Options options_;
@@ -216,28 +280,23 @@ class Engine {
     std::vector<std::unique_ptr<Block>> resident_;
     std::vector<Warp*> warp_ring_;
     size_t ring_cursor_ = 0;
+    bool ring_forward_ = true;
     Block* last_block_ = nullptr;
     unsigned same_block_turns_ = 0;
     static constexpr unsigned kSameBlockTurns = 256;
-    Thread* current_ = nullptr;
-    Thread* switching_from_ = nullptr;
-    boost::context::detail::fcontext_t scheduler_ctx_ = nullptr;
     std::mt19937_64 rng_;
-    uint64_t fast_rng_ = 0x9E3779B97F4A7C15ull;
-    static constexpr uint64_t kItsSwitchMask = 7;
-    // xorshift64*: cheap enough for a draw on every memory access.
-    uint64_t next_random() {
+    // xorshift64*: 32 random bits.
+    uint32_t next_random() {
         fast_rng_ ^= fast_rng_ >> 12;
         fast_rng_ ^= fast_rng_ << 25;
         fast_rng_ ^= fast_rng_ >> 27;
-        return (fast_rng_ * 0x2545F4914F6CDD1Dull) >> 32;
+        return static_cast<uint32_t>((fast_rng_ * 0x2545F4914F6CDD1Dull) >> 32);
     }
-    uint64_t polls_since_progress_ = 0;
+    [[gnu::noinline]] uint32_t its_gap();
     uint64_t slice_limit_ = 64;
     std::map<std::pair<const void*, const void*>, bool> barrier_aliases_;
     std::pair<const void*, const void*> last_alias_{nullptr, nullptr};
     bool last_alias_same_ = false;
-    TraceRecorder* recorder_ = nullptr;
     FaultReport fault_;
     // Checks that do not stop the launch (races, uninitialized reads): reported once per site
     // pair, then the launch ends with the first one's error.
@@ -279,71 +338,110 @@ inline Engine& engine_for(const char* what) {
     return *e;
 }
 
-// The hot path: every kernel memory access comes through here.
+inline ThreadState Engine::state_of(const Thread& t) {
+    const Warp* w = t.warp;
+    const uint32_t bit = 1u << t.lane;
+    if (w->exited_mask & bit) return ThreadState::exited;
+    if (w->barrier_mask & bit) return ThreadState::at_barrier;
+    if (w->collective_mask & bit) return ThreadState::at_collective;
+    return ThreadState::runnable;
+}
+
+// For a fiber that resumes a little later: one load from where its saved context lies brings
+// that line (and its page's TLB entry) in while other work goes on, instead of a stall at the
+// switch. (Software prefetches of its stack lines measured no better.)
+[[gnu::always_inline]] inline void warm_stack(const Thread* t) {
+    asm volatile("" ::"r"(*static_cast<const volatile char*>(t->ctx)));
+}
+
+inline void Engine::transfer(Thread* from, Thread* to) {
+    FiberContext target = to ? to->ctx : scheduler_ctx_;
+    current_ = to;
+    // The data passed is who is leaving; whoever resumes us tells us the same of itself, and we
+    // keep its context so it can be resumed later.
+    const FiberTransfer back = fiber_jump(target, from);
+    Thread* left = static_cast<Thread*>(back.data);
+    (left ? left->ctx : scheduler_ctx_) = back.from;
+}
+
+// The next runnable lane after `me` in lane order, wrapping around (`me` itself last).
 inline Thread* Engine::next_lane_after(Thread* me, bool count_round) {
     Warp* w = me->warp;
-    const unsigned n = w->lane_count;
-    unsigned i = me->lane;
-    for (unsigned k = 0; k < n; ++k) {
-        if (++i == n) {
-            i = 0;
-            if (count_round) w->round++; // wrapped past the last lane: one rotation done
-        }
-        if (w->lanes[i]->state == ThreadState::runnable) return w->lanes[i];
-    }
-    return nullptr;
+    const uint32_t m = w->runnable_mask;
+    const unsigned l = me->lane;
+    const uint32_t above = m & static_cast<uint32_t>(~uint64_t{0} << (l + 1));
+    if (above) return w->lanes[__builtin_ctz(above)];
+    if (count_round) w->round++; // wrapped past the last lane: one rotation done
+    return m ? w->lanes[__builtin_ctz(m)] : nullptr;
+}
+
+// The first runnable lane from a starting lane given as a fraction of the warp (random in `its`).
+inline Thread* Engine::lane_from(Warp* w, uint32_t scaled_start) {
+    const uint32_t m = w->runnable_mask;
+    if (m == 0) return nullptr;
+    const unsigned i = static_cast<unsigned>((uint64_t{scaled_start} * w->lane_count) >> 32);
+    const uint32_t from = m & (~0u << i);
+    return w->lanes[__builtin_ctz(from ? from : m)];
 }
 
 inline void Engine::switch_for_mode(Thread* me) {
     Warp* w = me->warp;
-    if (++w->slice_steps >= w->slice_limit) [[unlikely]] {
-        // End of this warp's turn: let other warps (and blocks) run, e.g. the one a spin waits on.
-        w->slice_steps = 0;
-        last_block_ = nullptr; // and no preference for this block: it may be spinning
-        w->cursor = (me->lane + 1) % w->lane_count;
-        transfer(me, nullptr);
-        return;
-    }
-    Thread* next = nullptr;
-    if (options_.mode == Mode::lockstep) {
-        next = next_lane_after(me, true);
-    } else if ((next_random() & kItsSwitchMask) == 0) {
-        // Independent thread scheduling: at a random eighth of the accesses, another lane of
-        // the warp takes over. Barriers and warp intrinsics switch in every mode.
-        next = random_lane(w);
-    }
-    if (next && next != me) transfer(me, next);
+    if (++w->slice_steps >= w->slice_limit || lockstep_ || --its_countdown_ == 0) [[unlikely]]
+        switch_lane(me);
 }
 
+// The fast path of every kernel memory access: it handles the common case (an aligned access of
+// up to 8 bytes to memory it may touch, no race, nothing to report) and hands anything else,
+// before changing any state, to access_general(), which does it all. Calls only in tail
+// position, so that it needs few registers saved.
 inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind kind,
                                      bool is_volatile, const void* site) {
     Thread* me = current_;
     Block* b = me->block;
-    const uintptr_t shared_lo = b->shared_base();
-    if (recorder_) [[unlikely]] {
-        if (address - me->stack_lo() < me->stack.size) return;
-        trace_before(me, address, bytes, kind, site);
-    }
-    if (address - shared_lo < b->shared_capacity) {
-        if (address + bytes > shared_lo + b->shared_used) [[unlikely]]
-            shared_out_of_bounds(address, bytes, kind, site);
-        if (options_.checks) check_shared_access(me, address - shared_lo, bytes, kind, site);
-    } else if (address - me->stack_lo() < me->stack.size) {
+    Warp* w = me->warp;
+    if (recorder_ || is_volatile || kind == AccessKind::atomic || bytes > 8 ||
+        ((bytes | address) & (bytes - 1)) != 0) [[unlikely]]
+        return access_general(address, bytes, kind, is_volatile, site);
+    const uintptr_t offset = address - b->shared_base();
+    if (offset < b->shared_capacity) {
+        if (offset + bytes > b->shared_used) [[unlikely]]
+            return access_general(address, bytes, kind, is_volatile, site);
+        if (checks_) {
+            // The variable of the block's last access, one word (aligned, at most 4 bytes).
+            const size_t in_var = offset - b->last_lo;
+            if (in_var >= b->last_span || in_var + bytes > b->last_span || bytes > 4) [[unlikely]]
+                return access_general(address, bytes, kind, is_volatile, site);
+            const uint32_t self = me->linear + 1;
+            ShadowWord& s = b->shadow_words[offset / 4];
+            if (kind == AccessKind::read) {
+                if (s.writer != self && (s.writer == 0 || !ordered(b, w, s.writer, s.write_epoch,
+                                                                   s.write_warp_sync))) [[unlikely]]
+                    return access_general(address, bytes, kind, is_volatile, site);
+                s.reader = self;
+                s.read_epoch = b->barrier_epoch;
+                s.read_warp_sync = w->sync_epoch;
+                s.read_site = site;
+            } else {
+                if ((s.writer != self && s.writer != 0 &&
+                     !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync)) ||
+                    (s.reader != self && s.reader != 0 &&
+                     !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))) [[unlikely]]
+                    return access_general(address, bytes, kind, is_volatile, site);
+                s.writer = self;
+                s.write_epoch = b->barrier_epoch;
+                s.write_warp_sync = w->sync_epoch;
+                s.write_site = site;
+                s.write_atomic = false;
+            }
+        }
+    } else if (address - me->stack_lo < me->stack_size) {
         return; // the thread's own locals
     } else {
-        const Region* r = memory_registry().find_range(address, bytes);
-        if (!r || (kind != AccessKind::read && !r->writable_from_device)) [[unlikely]]
-            check_unregistered(r, address, bytes, kind, site);
+        if (!registry_->cached(address, bytes, kind != AccessKind::read)) [[unlikely]]
+            return access_general(address, bytes, kind, is_volatile, site);
     }
-    if ((address & (bytes - 1)) != 0 && (bytes & (bytes - 1)) == 0 && bytes <= 16) [[unlikely]]
-        misaligned(address, bytes, site);
-    if (kind == AccessKind::write)
-        note_progress();
-    else if (is_volatile && kind == AccessKind::read)
-        poll_point(site); // atomics decide for themselves: only a change is progress
-    switch_for_mode(me);
-    if (recorder_) [[unlikely]]
-        trace_after(me);
+    if (kind == AccessKind::write) note_progress();
+    switch_for_mode(me); // ends in a tail call when a switch is due
 }
 
 } // namespace simt::detail

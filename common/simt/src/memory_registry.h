@@ -32,6 +32,13 @@ class MemoryRegistry {
     const Region* find(uintptr_t address) const;
     // The region whose [base, base+bytes) contains the whole access, or nullptr.
     const Region* find_range(uintptr_t address, size_t bytes) const;
+    // Whether the access lies in the region of the last hit (and may write there if `write`):
+    // the emulator's fast path, which looks no further.
+    bool cached(uintptr_t address, size_t bytes, bool write) const {
+        const Region* r = last_hit_;
+        return r && address - r->base < r->bytes && bytes <= r->base + r->bytes - address &&
+               (!write || r->writable_from_device);
+    }
     // A recently freed region containing address (for "use after free" in reports).
     const Region* find_freed(uintptr_t address) const;
     // The nearest live region below address (for "past the end of" in reports).

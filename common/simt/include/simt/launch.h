@@ -1,7 +1,8 @@
-// Kernel launches on the simt backend. The rewriter turns `kernel<<<grid, block, smem, stream>>>(args)`
-// into `::simt::launch(kernel, grid, block, smem, stream)(args)`: launch() checks nothing yet and
-// returns a Launcher; calling it converts the arguments to the kernel's parameter types (as nvcc
-// does), then runs the whole grid on the emulator before returning (launches are synchronous).
+// Kernel launches on the simt backend. The rewriter turns `kernel<<<grid, block, smem,
+// stream>>>(args)` into `::simt::launch(kernel, grid, block, smem, stream)(args)` (launch_template
+// for a kernel named with template arguments, below): launch() checks nothing yet and returns a
+// Launcher; calling it converts the arguments to the kernel's parameter types (as nvcc does), then
+// runs the whole grid on the emulator before returning (launches are synchronous).
 #pragma once
 
 #include <tuple>
@@ -100,6 +101,92 @@ template <class... Params>
 Launcher<Params...> launch(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem = 0,
                            cudaStream_t stream = nullptr) {
     return Launcher<Params...>(kernel, grid, block, smem, stream);
+}
+
+// Launches of a kernel named with template arguments (`k<4><<<g, b>>>(p)`). The remaining
+// template arguments may be deduced from the launch arguments, as in a call, so the rewriter
+// passes the kernel as a generic lambda `[](auto pick) -> decltype(pick(k<4>)) {...}`: the
+// specialization is picked once the argument types are known.
+namespace detail {
+// The template arguments name one function already.
+struct PickPointer {
+    template <class F>
+    F* operator()(F* f) const {
+        return f;
+    }
+};
+// The specialization whose parameters are exactly P... (deduction from a function type).
+template <class... P>
+struct PickFor {
+    using Fn = void (*)(P...);
+    Fn operator()(Fn f) const { return f; }
+};
+template <class A>
+struct ConstPointee {
+    using type = A;
+};
+template <class U>
+struct ConstPointee<U*> {
+    using type = const U*;
+};
+// Parameters P... are the decayed argument types, except that a pointer argument may also go to
+// a pointer-to-const parameter (the usual `const T* in`): the first combination that names a
+// specialization.
+template <class Ref, class Chosen, class... Rest>
+struct KernelSearch;
+template <class Ref, class... P>
+struct KernelSearch<Ref, std::tuple<P...>> {
+    static constexpr bool found = std::is_invocable_v<const Ref&, PickFor<P...>>;
+    using Pick = PickFor<P...>;
+};
+template <class Ref, class... P, class A, class... Rest>
+struct KernelSearch<Ref, std::tuple<P...>, A, Rest...> {
+    using AsIs = KernelSearch<Ref, std::tuple<P..., A>, Rest...>;
+    using AsConst = KernelSearch<Ref, std::tuple<P..., typename ConstPointee<A>::type>, Rest...>;
+    using Chosen =
+        std::conditional_t<AsIs::found || std::is_same_v<A, typename ConstPointee<A>::type>, AsIs,
+                           AsConst>;
+    static constexpr bool found = Chosen::found;
+    using Pick = typename Chosen::Pick;
+};
+} // namespace detail
+
+template <class Ref>
+class TemplateLauncher {
+  public:
+    TemplateLauncher(Ref ref, dim3 grid, dim3 block, size_t smem, cudaStream_t stream)
+        : ref_(ref), grid_(grid), block_(block), smem_(smem), stream_(stream) {}
+
+    template <class... Args>
+    void operator()(Args&&... args) const {
+        if constexpr (std::is_invocable_v<const Ref&, detail::PickPointer>) {
+            launch(ref_(detail::PickPointer{}), grid_, block_, smem_,
+                   stream_)(std::forward<Args>(args)...);
+        } else {
+            using Search = detail::KernelSearch<Ref, std::tuple<>, std::decay_t<Args>...>;
+            static_assert(Search::found,
+                          "simt: cannot tell which specialization of this kernel template the "
+                          "launch calls. The emulator deduces the remaining template arguments "
+                          "only from arguments of exactly the parameter types (pointers may "
+                          "gain const): cast the arguments, or name all template arguments");
+            if constexpr (Search::found)
+                launch(ref_(typename Search::Pick{}), grid_, block_, smem_,
+                       stream_)(std::forward<Args>(args)...);
+        }
+    }
+
+  private:
+    Ref ref_;
+    dim3 grid_;
+    dim3 block_;
+    size_t smem_;
+    cudaStream_t stream_;
+};
+
+template <class Ref>
+TemplateLauncher<Ref> launch_template(Ref ref, dim3 grid, dim3 block, size_t smem = 0,
+                                      cudaStream_t stream = nullptr) {
+    return TemplateLauncher<Ref>(ref, grid, block, smem, stream);
 }
 
 } // namespace simt

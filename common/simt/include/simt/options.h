@@ -23,7 +23,9 @@ struct Options {
     uint64_t seed = 1;
     int multiprocessors = 4;          // emulated SMs: with occupancy, the resident-block window
     size_t stack_bytes = 64 * 1024;   // per emulated thread
-    uint64_t spin_limit = 1u << 22;   // polls without any write before a spin is a deadlock
+    // Polls (volatile reads, atomics that change nothing, warp intrinsics, barriers, fences)
+    // without any write in between before a spin is a deadlock.
+    uint64_t spin_limit = 1u << 22;
     bool report_to_stderr = true;     // print fault reports as they happen
     bool checks = true;               // shared-memory race and uninitialized-read checks
 };
