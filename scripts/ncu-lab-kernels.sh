@@ -5,7 +5,9 @@
 # EMULATOR_TXT comes from `scripts/ncu-lab-kernels.sh --emulator build > file` run on the CPU.
 set -euo pipefail
 cases=("01 --n 1024" "02 --n 2048" "03 --n 2048" "03 --n 2048 --variant unpadded"
-       "04 --n 65536" "04 --n 65536 --variant reduce-then-scan" "05 --n 65536")
+       "04 --n 65536" "04 --n 65536 --variant reduce-then-scan" "05 --n 65536"
+       "06 --n 65536" "06 --n 65536 --variant transform" "07 --n 65536"
+       "07 --n 65536 --variant separate")
 if [[ "${1:-}" == "--emulator" ]]; then
     build="${2:-build}"
     for c in "${cases[@]}"; do

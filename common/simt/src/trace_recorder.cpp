@@ -15,19 +15,25 @@ namespace simt::detail {
 namespace st = scanlab::trace;
 
 namespace {
-st::Dim3 to_dim3(dim3 d) { return st::Dim3{d.x, d.y, d.z}; }
+st::Dim3 to_dim3(dim3 d) {
+    return st::Dim3{d.x, d.y, d.z};
+}
 
 st::AccessKind to_trace(AccessKind kind) {
     switch (kind) {
-    case AccessKind::read: return st::AccessKind::load;
-    case AccessKind::write: return st::AccessKind::store;
-    case AccessKind::atomic: return st::AccessKind::atomic;
+    case AccessKind::read:
+        return st::AccessKind::load;
+    case AccessKind::write:
+        return st::AccessKind::store;
+    case AccessKind::atomic:
+        return st::AccessKind::atomic;
     }
     return st::AccessKind::load;
 }
 
 st::ValueType value_type_for(const ElementInfo& e, uint32_t width) {
-    if (e.code <= 0 || e.code > 10 || e.size == 0 || width % e.size != 0) return st::ValueType::none;
+    if (e.code <= 0 || e.code > 10 || e.size == 0 || width % e.size != 0)
+        return st::ValueType::none;
     return static_cast<st::ValueType>(e.code);
 }
 } // namespace
@@ -69,12 +75,14 @@ void TraceRecorder::block_started(const Block* block) {
 
 void TraceRecorder::block_ended(const Block* block) {
     slots_[slot_of_[block->linear]] = false;
+    for (const Thread& t : block->threads) site_counts_.erase(&t); // a later block may reuse them
     trace_.block_events.push_back(st::BlockEvent{tick_++, block->linear, st::BlockEnd{}});
 }
 
 void TraceRecorder::barrier_released(const Block* block, const void* site) {
     // A new step: the lanes' access counts restart, so nothing may join an older instruction.
     for (const Warp& w : block->warps) open_.erase((uint64_t(block->linear) << 8) | w.index);
+    for (const Thread& t : block->threads) site_counts_.erase(&t);
     auto it = current_step_.find(block->linear);
     if (it == current_step_.end()) return;
     step_sites_[it->second] = site;
@@ -173,7 +181,14 @@ void TraceRecorder::announce(Thread* t, uintptr_t address, size_t bytes, AccessK
         }
     }
     if (offset + bytes > trace_.memory[memory].size) return;
-    const uint32_t seq = t->trace.seq++;
+    uint32_t seq = 0;
+    {
+        auto& counts = site_counts_[t];
+        auto it = std::find_if(counts.begin(), counts.end(),
+                               [site](const auto& c) { return c.first == site; });
+        if (it == counts.end()) it = counts.insert(counts.end(), {site, 0});
+        seq = it->second++;
+    }
     const uint64_t key = (uint64_t(b->linear) << 8) | t->warp->index;
     auto& open = open_[key];
     const uint32_t width = static_cast<uint32_t>(bytes);
@@ -221,15 +236,17 @@ void TraceRecorder::executing(Thread* t) {
         trace_.instructions[static_cast<size_t>(t->trace.instruction)].lanes[t->trace.lane_index];
     const void* p = reinterpret_cast<const void*>(t->trace.address);
     const uint64_t self = static_cast<uint64_t>(t->trace.instruction);
+    // An element type the format cannot name (a struct) has no values, only addresses.
+    const bool values = trace_.instructions[self].value_type != st::ValueType::none;
     if (t->trace.kind == AccessKind::read) {
-        lane.value = st::ValueBytes::from(p, t->trace.bytes);
+        if (values) lane.value = st::ValueBytes::from(p, t->trace.bytes);
         // A writer is always an earlier instruction; a store announced after this load's
         // instruction began (another lane of a later round) is not named.
         auto w = writers_.find(t->trace.address & ~uintptr_t(3));
         if (w != writers_.end() && w->second.instruction < self) lane.writer = w->second;
         t->trace.settled = true;
     } else if (t->trace.kind == AccessKind::atomic) {
-        lane.old = st::ValueBytes::from(p, t->trace.bytes);
+        if (values) lane.old = st::ValueBytes::from(p, t->trace.bytes);
         auto w = writers_.find(t->trace.address & ~uintptr_t(3));
         if (w != writers_.end() && w->second.instruction < self) lane.writer = w->second;
     }
@@ -245,8 +262,8 @@ void TraceRecorder::tile_status_changed(Thread* t) {
         if (tile >= trace_.launch.grid.count()) return; // the format names tiles by block count
         uint64_t bits = 0;
         std::memcpy(&bits, reinterpret_cast<const void*>(ts.base + tile * word), word);
-        const uint32_t status = ts.layout == TileStatusLayout::packed64 ? uint32_t(bits >> 32)
-                                                                        : uint32_t(bits);
+        const uint32_t status =
+            ts.layout == TileStatusLayout::packed64 ? uint32_t(bits >> 32) : uint32_t(bits);
         if (status > 2) return;
         st::TileFlagChange change;
         change.tile = static_cast<uint32_t>(tile);
@@ -267,8 +284,10 @@ void TraceRecorder::settle(Thread* t) {
     t->trace.settled = true;
     st::LaneAccess& lane =
         trace_.instructions[static_cast<size_t>(t->trace.instruction)].lanes[t->trace.lane_index];
-    lane.value = st::ValueBytes::from(reinterpret_cast<const void*>(t->trace.address),
-                                      t->trace.bytes);
+    if (trace_.instructions[static_cast<size_t>(t->trace.instruction)].value_type !=
+        st::ValueType::none)
+        lane.value =
+            st::ValueBytes::from(reinterpret_cast<const void*>(t->trace.address), t->trace.bytes);
     const st::WriterRef writer{static_cast<uint64_t>(t->trace.instruction), t->linear};
     for (uintptr_t a = t->trace.address & ~uintptr_t(3); a < t->trace.address + t->trace.bytes;
          a += 4)
@@ -349,7 +368,8 @@ void TraceRecorder::fuse_vector_pairs() {
     }
     for (auto& w : out)
         for (auto& lane : w.lanes)
-            if (lane.writer) lane.writer->instruction = new_index[moved_to[lane.writer->instruction]];
+            if (lane.writer)
+                lane.writer->instruction = new_index[moved_to[lane.writer->instruction]];
     ins = std::move(out);
     instruction_sites_ = std::move(sites);
 }

@@ -51,11 +51,15 @@ class TraceRecorder {
     uint64_t tick_ = 0;
     std::vector<const void*> instruction_sites_;
     std::vector<const void*> step_sites_;
-    std::map<unsigned, uint32_t> current_step_;                 // block -> step index
+    std::map<unsigned, uint32_t> current_step_;                  // block -> step index
     std::map<std::pair<unsigned, size_t>, uint32_t> shared_ids_; // (block, allocation) -> object
     std::map<uint64_t, uint32_t> global_ids_;                    // region serial -> object
     std::map<uint64_t, uintptr_t> global_bases_;
-    std::unordered_map<uint64_t, std::deque<Open>> open_;        // per (block, warp)
+    std::unordered_map<uint64_t, std::deque<Open>> open_; // per (block, warp)
+    // How often each lane has reached each access site in the current step: the k-th execution
+    // of a site by every lane of a warp is one warp instruction, as on a GPU, where a lane that
+    // skips a conditional access is predicated off and stays in step with the others.
+    std::unordered_map<const Thread*, std::vector<std::pair<const void*, uint32_t>>> site_counts_;
     std::unordered_map<uintptr_t, scanlab::trace::WriterRef> writers_; // per 4-byte word
     std::vector<bool> slots_;
     std::map<unsigned, uint32_t> slot_of_;
