@@ -106,9 +106,8 @@ env SIMT_DISPATCH=shuffled "$tracer" 07 --n 32768 --blocks all --out "$work/lab0
     >/dev/null
 picture lab07-tile-flags.png lab07.trace.json --view timeline --size 1200x600
 
-# Lab 07: a look-back scan that waits (static tile ids, shuffled dispatch), from the example
-# program until lab 07 has a tracer entry. Every other block is recorded: the emulator cannot yet
-# record all of them in this run (docs/visualizer.md, "Known limits").
-example lab07-spin.trace.json lookback_scan SIMT_TRACE_BLOCKS=0,2,4,6 SIMT_DISPATCH=shuffled \
+# Lab 07's lesson on tile ids: a look-back scan that waits (static tile ids, shuffled dispatch),
+# from the example program, every block recorded; the magenta bars are warps polling.
+example lab07-spin.trace.json lookback_scan SIMT_TRACE_BLOCKS=all SIMT_DISPATCH=shuffled \
     -- 8 static
 picture lab07-lookback-waits.png lab07-spin.trace.json --view timeline --size 1200x420
