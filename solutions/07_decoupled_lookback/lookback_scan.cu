@@ -12,7 +12,6 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
 namespace lab07 {
 
@@ -456,19 +455,6 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSmRegisters<BlockTh
 // Host side
 // =============================================================================================
 
-// The value type as the trace format numbers it, for the tile status hint (0: not shown).
-template <class V>
-constexpr int trace_value_code() {
-    if constexpr (std::is_same_v<V, std::int32_t>)
-        return 5;
-    else if constexpr (std::is_same_v<V, std::uint32_t>)
-        return 6;
-    else if constexpr (std::is_same_v<V, float>)
-        return 9;
-    else
-        return 0;
-}
-
 // Workspace layout: the tile counter, then the descriptors, each part 256-byte aligned.
 inline std::size_t align_up(std::size_t bytes) {
     return (bytes + 255) / 256 * 256;
@@ -497,15 +483,14 @@ void with_descriptors(Descriptors choice, int tiles, Workspace* workspace, Launc
     if constexpr (sizeof(V) == 4) {
         if (packed) {
             // Traces recorded on the emulator show each tile's flag changes (no-op on a GPU).
-            scanlab::hint_tile_status(flags, t, scanlab::TileStatusLayout::packed64,
-                                      trace_value_code<V>());
+            scanlab::hint_tile_status<V>(flags, t, scanlab::TileStatusLayout::packed64);
             launch(counter, PackedDescriptors<V>{reinterpret_cast<unsigned long long*>(flags)});
             return;
         }
     }
     V* aggregates = reinterpret_cast<V*>(flags + flag_bytes);
     V* inclusive = reinterpret_cast<V*>(flags + flag_bytes + align_up(t * sizeof(V)));
-    scanlab::hint_tile_status(flags, t, scanlab::TileStatusLayout::flags32);
+    scanlab::hint_tile_status<V>(flags, t, scanlab::TileStatusLayout::flags32);
     launch(counter,
            SeparateDescriptors<V>{reinterpret_cast<unsigned*>(flags), aggregates, inclusive});
     // `local` frees its memory here; cudaFree waits for the kernel first.

@@ -30,25 +30,32 @@ inline std::vector<int> random_ints(long long n, uint64_t seed, int lo = -1000, 
     return v;
 }
 
-// Runs scan(d_in, d_out, n) once to warm up, then once timed; checks the timed result.
-template <class Scan>
-RunResult time_device_scan(long long n, uint64_t seed, ScanKind kind, Scan scan) {
-    const std::vector<int> in = random_ints(n, seed);
-    DeviceBuffer<int> d_in(in), d_out(in.size());
-    scan(d_in.data(), d_out.data(), n);
+// Runs run() once to warm up, then once timed with d_out poisoned; checks d_out against expected.
+template <class Run>
+RunResult time_checked(DeviceBuffer<int>& d_out, const std::vector<int>& expected, Run run) {
+    run();
     SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     SCANLAB_CUDA_CHECK(cudaMemset(d_out.data(), 0xCD, d_out.bytes())); // poison
     GpuTimer timer;
     timer.start();
-    scan(d_in.data(), d_out.data(), n);
+    run();
     timer.stop();
     SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     RunResult r;
-    r.n = n;
+    r.n = static_cast<long long>(expected.size());
     r.ms = timer.elapsed_ms();
-    r.correct = d_out.download() == reference_scan<Sum<int>>(std::span<const int>(in), kind);
+    r.correct = d_out.download() == expected;
     if (!r.correct) r.detail = "result differs from the host reference";
     return r;
+}
+
+// Times scan(d_in, d_out, n) on fresh random input and checks it against the host reference.
+template <class Scan>
+RunResult time_device_scan(long long n, uint64_t seed, ScanKind kind, Scan scan) {
+    const std::vector<int> in = random_ints(n, seed);
+    DeviceBuffer<int> d_in(in), d_out(in.size());
+    return time_checked(d_out, reference_scan<Sum<int>>(std::span<const int>(in), kind),
+                        [&] { scan(d_in.data(), d_out.data(), n); });
 }
 
 // Runs scan once on small non-negative values (readable in the visualizer) for a trace.

@@ -4,10 +4,9 @@
 #include <scanlab/reference_scan.h>
 #include <scanlab/timing.h>
 
-#include <random>
 #include <vector>
 
-#include "lab_entry.h"
+#include "entry_helpers.h"
 #include "naive_scan.h"
 
 namespace {
@@ -15,44 +14,30 @@ using namespace scanlab::run;
 
 // 64 independent blocks of 1024 elements, one launch each: the emulator benchmark's workload.
 RunResult run_lab01(uint64_t seed) {
-    const int block = lab01::kMaxN, blocks = 64, n = block * blocks;
-    std::mt19937_64 rng(seed);
-    std::uniform_int_distribution<int> value(-1000, 1000);
-    std::vector<int> in(n);
-    for (int& v : in) v = value(rng);
-    scanlab::DeviceBuffer<int> d_in(in), d_out(n);
-    lab01::naive_scan<scanlab::Sum<int>>(d_in.data(), d_out.data(), block,
-                                         scanlab::ScanKind::inclusive); // warm-up
-    scanlab::GpuTimer timer;
-    timer.start();
-    for (int b = 0; b < blocks; ++b)
-        lab01::naive_scan<scanlab::Sum<int>>(d_in.data() + b * block, d_out.data() + b * block,
-                                             block, scanlab::ScanKind::inclusive);
-    timer.stop();
-    RunResult r;
-    r.n = n;
-    r.ms = timer.elapsed_ms();
-    auto out = d_out.download();
-    r.correct = true;
-    for (int b = 0; b < blocks && r.correct; ++b) {
-        auto expect = scanlab::reference_scan<scanlab::Sum<int>>(
+    const int block = lab01::kMaxN, blocks = 64;
+    const std::vector<int> in = random_ints(static_cast<long long>(block) * blocks, seed);
+    std::vector<int> expected;
+    for (int b = 0; b < blocks; ++b) {
+        const auto part = scanlab::reference_scan<scanlab::Sum<int>>(
             std::span<const int>(in.data() + b * block, block), scanlab::ScanKind::inclusive);
-        r.correct = std::equal(expect.begin(), expect.end(), out.begin() + b * block);
+        expected.insert(expected.end(), part.begin(), part.end());
     }
-    return r;
+    scanlab::DeviceBuffer<int> d_in(in), d_out(in.size());
+    return time_checked(d_out, expected, [&] {
+        for (int b = 0; b < blocks; ++b)
+            lab01::naive_scan<scanlab::Sum<int>>(d_in.data() + b * block, d_out.data() + b * block,
+                                                 block, scanlab::ScanKind::inclusive);
+    });
 }
 
 std::string record_lab01(const RecordRequest& request) {
-    const int n = static_cast<int>(request.n > 0 ? request.n : 16);
-    std::mt19937_64 rng(request.seed);
-    std::uniform_int_distribution<int> value(0, 9);
-    std::vector<int> in(n);
-    for (int& v : in) v = value(rng);
-    scanlab::DeviceBuffer<int> d_in(in), d_out(n);
-    lab01::naive_scan<scanlab::Sum<int>>(d_in.data(), d_out.data(), n,
-                                         scanlab::ScanKind::inclusive);
-    SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
-    return "lab 01: naive_scan<Sum<int>>, inclusive, n = " + std::to_string(n);
+    return record_device_scan(
+        request.n > 0 ? request.n : 16, request.seed,
+        [](const int* in, int* out, long long n) {
+            lab01::naive_scan<scanlab::Sum<int>>(in, out, static_cast<int>(n),
+                                                 scanlab::ScanKind::inclusive);
+        },
+        "lab 01: naive_scan<Sum<int>>, inclusive");
 }
 
 RegisterLab lab01{{"01", "naive Hillis-Steele, 64 blocks x 1024", run_lab01, record_lab01}};

@@ -40,21 +40,10 @@ RunResult run(uint64_t seed) {
     const std::vector<std::uint8_t> heads = random_heads(kRunN, seed);
     scanlab::DeviceBuffer<int> d_in(in), d_out(in.size());
     scanlab::DeviceBuffer<std::uint8_t> d_heads(heads);
-    const auto method = lab06::SegmentedMethod::conditional_index;
-    scan(d_in.data(), d_heads.data(), d_out.data(), kRunN, method); // warm-up
-    SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
-    SCANLAB_CUDA_CHECK(cudaMemset(d_out.data(), 0xCD, d_out.bytes())); // poison
-    scanlab::GpuTimer timer;
-    timer.start();
-    scan(d_in.data(), d_heads.data(), d_out.data(), kRunN, method);
-    timer.stop();
-    SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
-    RunResult r;
-    r.n = kRunN;
-    r.ms = timer.elapsed_ms();
-    r.correct = d_out.download() == host_segmented_inclusive(in, heads);
-    if (!r.correct) r.detail = "result differs from the host reference";
-    return r;
+    return time_checked(d_out, host_segmented_inclusive(in, heads), [&] {
+        scan(d_in.data(), d_heads.data(), d_out.data(), kRunN,
+             lab06::SegmentedMethod::conditional_index);
+    });
 }
 
 std::string record(const RecordRequest& r) {

@@ -758,7 +758,6 @@ void Engine::syncthreads(const void* site, int reduce_kind, int predicate, int* 
         if (recorder_) [[unlikely]] {
             RuntimeScope scope(me);
             recorder_->barrier_released(b, site);
-            for (Thread& t : b->threads) t.trace.seq = 0; // realign the lanes' access counts
         }
         // Release whole warps at once.
         for (Warp& w : b->warps) {

@@ -67,7 +67,6 @@ struct alignas(64) Thread {
         uint32_t bytes = 0;
         AccessKind kind = AccessKind::read;
         bool settled = true;
-        uint32_t seq = 0;
         uintptr_t tile_store = 0; // a store to a tile status descriptor, until it has happened
         uint32_t tile_bytes = 0;
     } trace;

@@ -7,25 +7,27 @@
 
 #ifdef SCANLAB_BACKEND_SIMT
 #include <simt/trace.h>
+#include <simt/value_types.h>
 #endif
 
 namespace scanlab {
 
 enum class TileStatusLayout {
-    packed64, ///< one 64-bit word per tile: status (0 X, 1 A, 2 P) in the high 32 bits
+    packed64, ///< one 64-bit word per tile: status (0 X, 1 A, 2 P) in the high 32 bits, the
+              ///< Value's bits in the low 32
     flags32,  ///< one 32-bit status word per tile (the values live elsewhere)
 };
 
-/// value_code: the value type as the trace format numbers it (5 int32, 6 uint32, 9 float), or 0.
-inline void hint_tile_status([[maybe_unused]] const void* descriptors,
-                             [[maybe_unused]] std::size_t tiles,
-                             [[maybe_unused]] TileStatusLayout layout,
-                             [[maybe_unused]] int value_code = 0) {
+/// Value: the descriptors' value type (traces show the packed values of 4-byte ones).
+template <class Value>
+void hint_tile_status([[maybe_unused]] const void* descriptors, [[maybe_unused]] std::size_t tiles,
+                      [[maybe_unused]] TileStatusLayout layout) {
 #ifdef SCANLAB_BACKEND_SIMT
+    const bool packed = layout == TileStatusLayout::packed64;
     simt::trace_tile_status(descriptors, tiles,
-                            layout == TileStatusLayout::packed64 ? simt::TileStatusLayout::packed64
-                                                                 : simt::TileStatusLayout::flags32,
-                            value_code);
+                            packed ? simt::TileStatusLayout::packed64
+                                   : simt::TileStatusLayout::flags32,
+                            packed ? simt::detail::element_info<Value>().code : 0);
 #endif
 }
 
