@@ -65,7 +65,7 @@ Engine::Engine(const LaunchRequest& request, const Options& options, size_t shar
     checks_ = options.checks;
     rng_.seed(options.seed);
     fast_rng_ = (options.seed + 1) * 0x9E3779B97F4A7C15ull;
-    its_countdown_ = its_gap();
+    countdown_ = countdown_length_ = lockstep_ ? 1 : its_gap();
     its_next_start_ = next_random();
     if (options.dispatch == Dispatch::shuffled)
         std::shuffle(dispatch_order_.begin(), dispatch_order_.end(), rng_);
@@ -316,14 +316,14 @@ void Engine::check_barrier_with_exits(Block* b, Thread* exiting) {
 }
 
 uint32_t Engine::its_gap() {
-    // The number of Bernoulli(1/8) trials up to the first success: ten trials of three random
-    // bits from each draw, a trial succeeding when its three bits are all zero.
+    // The number of Bernoulli(1/16) trials up to the first success: eight trials of four random
+    // bits from each draw, a trial succeeding when its four bits are all zero.
     uint32_t gap = 1;
     for (;;) {
-        const uint32_t bits = next_random() & 0x3FFFFFFFu;
-        const uint32_t zero_groups = ~(bits | bits >> 1 | bits >> 2) & 0x09249249u;
-        if (zero_groups) return gap + static_cast<uint32_t>(__builtin_ctz(zero_groups)) / 3;
-        gap += 10;
+        const uint32_t bits = next_random();
+        const uint32_t zero_groups = ~(bits | bits >> 1 | bits >> 2 | bits >> 3) & 0x11111111u;
+        if (zero_groups) return gap + static_cast<uint32_t>(__builtin_ctz(zero_groups)) / 4;
+        gap += 8;
     }
 }
 
@@ -350,12 +350,17 @@ void Engine::block_and_switch(Thread* me) {
     if (next && next != me) {
         // The lane after `next` likely runs when `next` waits in turn: warm its stack meanwhile.
         if (Thread* after = next_lane_after(next, false); after && after != me) warm_stack(after);
-        transfer(me, next);
-    } else {
-        me->warp->cursor = 0;
-        transfer(me, nullptr);
+        return suspend(me, next);
     }
+    me->warp->cursor = 0;
+    return suspend(me, nullptr);
 }
+
+// Every switch away from a running thread goes through this one call site, reached by tail calls
+// from the access hooks and __syncthreads(). The call stack of a suspended thread is then the
+// same few frames whatever it waits at, so when another thread resumes it, the CPU's return
+// predictor (filled by the suspending thread's calls) predicts the returns right.
+void Engine::suspend(Thread* me, Thread* next) { transfer(me, next); }
 
 void Engine::fence_point(const void* site) {
     RuntimeScope scope(current_);
@@ -474,28 +479,29 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
 
 void Engine::switch_lane(Thread* me) {
     Warp* w = me->warp;
+    // The accesses since the last scheduling point count towards the warp's turn.
+    w->slice_steps += countdown_length_;
+    countdown_ = countdown_length_ = lockstep_ ? 1 : its_gap();
     if (w->slice_steps >= w->slice_limit) {
         // End of this warp's turn: let other warps (and blocks) run, e.g. the one a spin waits on.
         w->slice_steps = 0;
         last_block_ = nullptr; // and no preference for this block: it may be spinning
         w->cursor = (me->lane + 1) % w->lane_count;
-        transfer(me, nullptr);
-        return;
+        return suspend(me, nullptr);
     }
     Thread* next = nullptr;
     if (lockstep_) {
         next = next_lane_after(me, true);
     } else {
-        // Independent thread scheduling: at a random eighth of the accesses, another lane of
+        // Independent thread scheduling: at a random sixteenth of the accesses, another lane of
         // the warp takes over. Barriers and warp intrinsics switch in every mode.
         next = lane_from(w, its_next_start_);
-        its_countdown_ = its_gap();
         its_next_start_ = next_random();
         // Most likely the next switch's lane (the warp runs on for a while): warm its stack.
         if (Thread* likely = lane_from(w, its_next_start_); likely && likely != next)
             warm_stack(likely);
     }
-    if (next && next != me) transfer(me, next);
+    if (next && next != me) return suspend(me, next);
 }
 
 void Engine::check_shared_access(Thread* me, size_t offset, size_t bytes, AccessKind kind,
@@ -766,6 +772,7 @@ void Engine::syncthreads(const void* site, int reduce_kind, int predicate, int* 
         }
         reverse_ring();
     } else {
+        if (!result) return block_and_switch(me); // a tail call: see suspend()
         block_and_switch(me);
     }
     if (result) *result = b->barrier_result;

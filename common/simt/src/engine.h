@@ -191,6 +191,7 @@ class Engine {
     Thread* next_lane_after(Thread* me, bool count_round);
     Thread* lane_from(Warp* warp, uint32_t scaled_start);
     void block_and_switch(Thread* me);
+    [[gnu::noinline]] void suspend(Thread* me, Thread* next);
     [[gnu::always_inline]] void switch_for_mode(Thread* me);
     [[gnu::noinline]] void switch_lane(Thread* me);
     [[gnu::noinline]] void access_general(uintptr_t address, size_t bytes, AccessKind kind,
@@ -259,9 +260,12 @@ class Engine {
     uint64_t fast_rng_ = 0x9E3779B97F4A7C15ull;
     uint64_t polls_since_progress_ = 0;
     uint64_t spin_limit_ = 0;
-    // `its` mode: accesses until another lane takes over. Each access hands over with
-    // probability 1/8, so the gap is geometric; drawn once per switch instead of per access.
-    uint32_t its_countdown_ = 1;
+    // Accesses until the next scheduling point (switch_lane): 1 in lockstep; in `its` mode, where
+    // each access hands over to another lane with probability 1/16, a geometric gap drawn once per
+    // switch instead of a draw per access. One counter on the fast path; the warp's turn is
+    // charged the whole gap at the scheduling point.
+    uint32_t countdown_ = 1;
+    uint32_t countdown_length_ = 1;
     // ... and where the search for the lane that takes over starts (a lane index scaled to
     // 2^32), drawn one switch ahead so that the lane's stack can be warmed meanwhile.
     uint32_t its_next_start_ = 0;
@@ -354,7 +358,10 @@ inline ThreadState Engine::state_of(const Thread& t) {
 }
 
 inline void Engine::transfer(Thread* from, Thread* to) {
-    FiberContext target = to ? to->ctx : scheduler_ctx_;
+    // Selected without a branch, so that the compiler keeps a single call site (see suspend()).
+    FiberContext* slot = to ? &to->ctx : &scheduler_ctx_;
+    asm("" : "+r"(slot));
+    const FiberContext target = *slot;
     current_ = to;
     // The data passed is who is leaving; whoever resumes us tells us the same of itself, and we
     // keep its context so it can be resumed later.
@@ -384,8 +391,7 @@ inline Thread* Engine::lane_from(Warp* w, uint32_t scaled_start) {
 }
 
 inline void Engine::switch_for_mode(Thread* me) {
-    Warp* w = me->warp;
-    if (++w->slice_steps >= w->slice_limit || lockstep_ || --its_countdown_ == 0) [[unlikely]]
+    if (--countdown_ == 0) [[unlikely]]
         switch_lane(me);
 }
 
