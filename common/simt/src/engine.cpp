@@ -733,8 +733,26 @@ void Engine::exited_before_barrier(Block* b, const void* site) {
 }
 
 void Engine::syncthreads(const void* site, int reduce_kind, int predicate, int* result) {
-    // No RuntimeScope on this path: it runs no code that kernels could share (the rare paths
-    // that build messages or record traces take their own).
+    // The common case (a plain __syncthreads() at the block's current barrier, no trace, not the
+    // last thread to arrive) in few instructions, ending in a tail call into the switch; the rest
+    // in syncthreads_general(). No RuntimeScope on this path: it runs no code that kernels could
+    // share.
+    Thread* me = current_;
+    Block* b = me->block;
+    if (recorder_ || reduce_kind != 0 || b->at_barrier + 1 == b->live ||
+        (b->at_barrier != 0 && site != b->barrier_site)) [[unlikely]]
+        return syncthreads_general(site, reduce_kind, predicate, result);
+    if (b->at_barrier == 0) {
+        b->barrier_site = site;
+        b->barrier_reduce = 0;
+    }
+    count_poll(me, site); // a barrier in a loop may be part of a spin-wait
+    b->at_barrier++;
+    make_waiting(me, ThreadState::at_barrier, site);
+    return block_and_switch(me);
+}
+
+void Engine::syncthreads_general(const void* site, int reduce_kind, int predicate, int* result) {
     Thread* me = current_;
     if (recorder_) [[unlikely]] {
         RuntimeScope scope(me);
@@ -747,12 +765,10 @@ void Engine::syncthreads(const void* site, int reduce_kind, int predicate, int* 
     } else if (site != b->barrier_site && !same_barrier(site, b->barrier_site)) [[unlikely]] {
         barrier_mismatch(me, site);
     }
-    if (reduce_kind != 0) [[unlikely]] {
-        if (reduce_kind == 1) b->barrier_reduce += predicate ? 1 : 0;
-        if (reduce_kind == 2) b->barrier_reduce = b->barrier_reduce && predicate;
-        if (reduce_kind == 3) b->barrier_reduce = b->barrier_reduce || predicate;
-    }
-    count_poll(me, site); // a barrier in a loop may be part of a spin-wait
+    if (reduce_kind == 1) b->barrier_reduce += predicate ? 1 : 0;
+    if (reduce_kind == 2) b->barrier_reduce = b->barrier_reduce && predicate;
+    if (reduce_kind == 3) b->barrier_reduce = b->barrier_reduce || predicate;
+    count_poll(me, site);
     b->at_barrier++;
     make_waiting(me, ThreadState::at_barrier, site);
     if (b->at_barrier == b->live) {
@@ -772,7 +788,6 @@ void Engine::syncthreads(const void* site, int reduce_kind, int predicate, int* 
         }
         reverse_ring();
     } else {
-        if (!result) return block_and_switch(me); // a tail call: see suspend()
         block_and_switch(me);
     }
     if (result) *result = b->barrier_result;

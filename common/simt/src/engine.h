@@ -153,6 +153,8 @@ class Engine {
     [[gnu::always_inline]] void on_memory_access(uintptr_t address, size_t bytes, AccessKind kind,
                                                  bool is_volatile, const void* site);
     void syncthreads(const void* site, int reduce_kind, int predicate, int* result);
+    [[gnu::noinline]] void syncthreads_general(const void* site, int reduce_kind, int predicate,
+                                               int* result);
     uint64_t collective(CollectiveKind kind, unsigned mask, uint64_t value, int arg,
                         ShuffleKind shuffle, int width, const void* site);
     unsigned activemask(const void* site);
