@@ -18,7 +18,7 @@ const Region& MemoryRegistry::add(uintptr_t base, size_t bytes, RegionKind kind,
     freed_.erase(base);
     Region r{base, bytes, kind, std::move(name), next_serial_++, writable};
     if (kind == RegionKind::device || kind == RegionKind::managed) device_bytes_ += bytes;
-    last_hit_ = nullptr;
+    forget_recent();
     return live_.insert_or_assign(base, std::move(r)).first->second;
 }
 
@@ -31,18 +31,23 @@ bool MemoryRegistry::remove(uintptr_t base, Region* removed) {
     if (freed_.size() > 4096) freed_.erase(freed_.begin());
     freed_.insert_or_assign(base, it->second);
     live_.erase(it);
-    last_hit_ = nullptr;
+    forget_recent();
     return true;
 }
 
+void MemoryRegistry::forget_recent() const {
+    for (const Region*& r : recent_) r = nullptr;
+}
+
 const Region* MemoryRegistry::find(uintptr_t address) const {
-    if (last_hit_ && address - last_hit_->base < last_hit_->bytes) return last_hit_;
+    for (const Region* r : recent_)
+        if (r && address - r->base < r->bytes) return r;
     auto it = live_.upper_bound(address);
     if (it == live_.begin()) return nullptr;
     --it;
     if (address - it->second.base < it->second.bytes) {
-        last_hit_ = &it->second;
-        return last_hit_;
+        recent_[next_recent_++ % kRecent] = &it->second;
+        return &it->second;
     }
     return nullptr;
 }

@@ -32,12 +32,14 @@ class MemoryRegistry {
     const Region* find(uintptr_t address) const;
     // The region whose [base, base+bytes) contains the whole access, or nullptr.
     const Region* find_range(uintptr_t address, size_t bytes) const;
-    // Whether the access lies in the region of the last hit (and may write there if `write`):
-    // the emulator's fast path, which looks no further.
+    // Whether the access lies in one of the regions of the last few hits (and may write there if
+    // `write`): the emulator's fast path, which looks no further. Kernels alternate between a
+    // few regions (input, output, parameters), which one entry would keep missing.
     bool cached(uintptr_t address, size_t bytes, bool write) const {
-        const Region* r = last_hit_;
-        return r && address - r->base < r->bytes && bytes <= r->base + r->bytes - address &&
-               (!write || r->writable_from_device);
+        for (const Region* r : recent_)
+            if (r && address - r->base < r->bytes && bytes <= r->base + r->bytes - address)
+                return !write || r->writable_from_device;
+        return false;
     }
     // A recently freed region containing address (for "use after free" in reports).
     const Region* find_freed(uintptr_t address) const;
@@ -48,7 +50,10 @@ class MemoryRegistry {
   private:
     std::map<uintptr_t, Region> live_;
     std::map<uintptr_t, Region> freed_; // bounded history
-    mutable const Region* last_hit_ = nullptr;
+    static constexpr unsigned kRecent = 4;
+    mutable const Region* recent_[kRecent] = {};
+    mutable unsigned next_recent_ = 0; // the entry a new hit replaces (round robin)
+    void forget_recent() const;
     uint64_t next_serial_ = 1;
     size_t device_bytes_ = 0;
 };
