@@ -34,8 +34,10 @@ function(_simt_tsan_flags out)
         message(FATAL_ERROR "simt: the emulator backend needs GCC as the C++ compiler, not "
                             "${CMAKE_CXX_COMPILER_ID}")
     endif()
+    # -fstack-clash-protection: a frame larger than the rest of the stack probes page by page,
+    # so an overflow touches the stack's guard page first and is reported (stack_guard.cpp).
     set(${out} -fsanitize=thread --param=tsan-instrument-func-entry-exit=0
-               --param=tsan-distinguish-volatile=1 PARENT_SCOPE)
+               --param=tsan-distinguish-volatile=1 -fstack-clash-protection PARENT_SCOPE)
 endfunction()
 
 # simt_target_cuda_sources(<target> <PRIVATE|PUBLIC|INTERFACE> files...)

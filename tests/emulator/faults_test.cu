@@ -97,6 +97,25 @@ __global__ void shared_out_of_bounds(int* out) {
     out[threadIdx.x] = tile[threadIdx.x % 32];
 }
 
+// 160 KB of locals per thread: more than the emulator's default 64 KiB stack.
+constexpr int kBigLocal = 40000;
+__global__ void big_local_array(const int* in, int* out) {
+    int scratch[kBigLocal];
+    for (int i = 0; i < kBigLocal; ++i) scratch[i] = in[threadIdx.x] + i;
+    out[threadIdx.x] = scratch[kBigLocal - 1 - static_cast<int>(threadIdx.x)];
+}
+
+__device__ int deep_sum(volatile int* path, int depth) {
+    volatile int frame[64]; // keeps each level's frame from being optimized away
+    frame[depth % 64] = depth;
+    if (depth == 0) return path[0];
+    return frame[depth % 64] + deep_sum(path, depth - 1);
+}
+__global__ void deep_recursion(int* out, int depth) {
+    volatile int path[1] = {1};
+    out[threadIdx.x] = deep_sum(path, depth);
+}
+
 // Records the order in which threads reach a point: a fingerprint of the schedule.
 __global__ void schedule_fingerprint(int* ticket, int* order) {
     __shared__ int scratch[64];
@@ -282,6 +301,39 @@ TEST_CASE("illegal address: shared memory out of bounds names the variable") {
     INFO("report: " << report.message);
     CHECK(report.kind == simt::FaultKind::illegal_address);
     CHECK(report.message.find("'tile'") != std::string::npos);
+}
+
+TEST_CASE("stack overflow: a large local array is a reported fault, not a crashed process") {
+    std::vector<int> host(32);
+    for (int i = 0; i < 32; ++i) host[i] = 3 * i + 1;
+    DeviceVector<int> in(host), out(32);
+    auto report = run_expecting_fault([&] { big_local_array<<<1, 32>>>(in.data(), out.data()); });
+    INFO("report: " << report.message);
+    CHECK(report.kind == simt::FaultKind::stack_overflow);
+    CHECK(report.error == cudaErrorLaunchFailure);
+    CHECK(report.message.find("64 KiB of stack") != std::string::npos);
+    CHECK(report.message.find("SIMT_STACK_KB") != std::string::npos);
+    CHECK(report.message.find("faults_test.cu:") != std::string::npos);
+
+    // With stacks large enough, the same kernel runs and computes the right values.
+    const size_t saved = simt::options().stack_bytes;
+    simt::options().stack_bytes = 256 * 1024;
+    big_local_array<<<1, 32>>>(in.data(), out.data());
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);
+    simt::options().stack_bytes = saved;
+    const std::vector<int> got = out.download();
+    for (int t = 0; t < 32; ++t) CHECK(got[t] == host[t] + kBigLocal - 1 - t);
+}
+
+TEST_CASE("stack overflow: runaway recursion is reported; later launches run normally") {
+    DeviceVector<int> out(32);
+    auto report = run_expecting_fault([&] { deep_recursion<<<1, 32>>>(out.data(), 1 << 20); });
+    INFO("report: " << report.message);
+    CHECK(report.kind == simt::FaultKind::stack_overflow);
+    simt::reset_device();
+    deep_recursion<<<1, 32>>>(out.data(), 10);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    CHECK(out.download() == std::vector<int>(32, 1 + 55));
 }
 
 TEST_CASE("warp mask: a lane calling a *_sync intrinsic with a mask that excludes it") {

@@ -1,4 +1,5 @@
 #include "engine.h"
+#include "stack_guard.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -75,6 +76,7 @@ Engine::Engine(const LaunchRequest& request, const Options& options, size_t shar
 Engine::~Engine() { abandon_all(); }
 
 FaultReport Engine::run() {
+    arm_stack_guard();
     g_active_engine = this;
     try {
         schedule();
@@ -104,6 +106,8 @@ void Engine::schedule() {
             break;
         }
         run_warp(warp);
+        if (overflow_thread_) [[unlikely]]
+            report_stack_overflow();
         // Retire finished blocks so that waiting ones can become resident.
         for (size_t i = 0; i < resident_.size();) {
             if (resident_[i]->live == 0) {
@@ -739,7 +743,7 @@ void Engine::syncthreads(const void* site, int reduce_kind, int predicate, int* 
     // share.
     Thread* me = current_;
     Block* b = me->block;
-    if (recorder_ || reduce_kind != 0 || b->at_barrier + 1 == b->live ||
+    if (recorder_ || reduce_kind != 0 || result || b->at_barrier + 1 == b->live ||
         (b->at_barrier != 0 && site != b->barrier_site)) [[unlikely]]
         return syncthreads_general(site, reduce_kind, predicate, result);
     if (b->at_barrier == 0) {
@@ -953,6 +957,23 @@ std::string Engine::describe_thread(const Thread& t) const {
     s << "thread (" << t.idx.x << "," << t.idx.y << "," << t.idx.z << ") of block ("
       << t.block->idx.x << "," << t.block->idx.y << "," << t.block->idx.z << ")";
     return s.str();
+}
+
+void Engine::on_stack_overflow(Thread* t, const void* pc) {
+    // On the alternate signal stack: no allocation here, the scheduler writes the report.
+    overflow_thread_ = t;
+    overflow_pc_ = pc;
+    transfer(t, nullptr);
+    std::abort(); // an abandoned thread is never resumed
+}
+
+void Engine::report_stack_overflow() {
+    std::ostringstream msg;
+    msg << "stack overflow: the thread needed more than its " << overflow_thread_->stack_size / 1024
+        << " KiB of stack (a large local array, or deep recursion); give each thread more with "
+           "SIMT_STACK_KB=<KiB> or --simt-stack-kb=<KiB>";
+    fault(FaultKind::stack_overflow, cudaErrorLaunchFailure, msg.str(), overflow_pc_,
+          overflow_thread_);
 }
 
 void Engine::fault(FaultKind kind, cudaError_t error, const std::string& what, const void* site,

@@ -168,6 +168,9 @@ class Engine {
     // from the scheduler it throws AbortLaunch, which run() catches.
     [[noreturn]] void fault(FaultKind kind, cudaError_t error, const std::string& what,
                             const void* site, const Thread* culprit = nullptr);
+    // From the SIGSEGV handler (stack_guard.cpp), when the running thread `t` touched its stack's
+    // guard page at `pc`: leaves the thread for good; the scheduler reports the fault.
+    [[noreturn]] void on_stack_overflow(Thread* t, const void* pc);
     const LaunchRequest& request() const { return request_; }
     void set_recorder(TraceRecorder* recorder) { recorder_ = recorder; }
     TraceRecorder* recorder() const { return recorder_; }
@@ -184,6 +187,7 @@ class Engine {
     void retire_block(Block* block);
     Warp* pick_warp();
     void reverse_ring(); // serpentine order: each barrier phase runs the warps the other way
+    [[noreturn, gnu::noinline, gnu::cold]] void report_stack_overflow();
     void run_warp(Warp* warp);
     // Switches from the running thread (or the scheduler, nullptr) to `to` (or the scheduler).
     void transfer(Thread* from, Thread* to);
@@ -313,6 +317,8 @@ class Engine {
     std::vector<std::string> finding_keys_;
     static constexpr size_t kMaxFindings = 16;
     bool aborted_ = false;
+    const Thread* overflow_thread_ = nullptr; // set by on_stack_overflow()
+    const void* overflow_pc_ = nullptr;
 };
 
 // Marks the running emulated thread as inside the emulator for the scope's duration.

@@ -51,6 +51,8 @@ void StackPool::release(const boost::context::stack_context& stack) {
     free_.push_back(Slab{base, total});
 }
 
+size_t StackPool::guard_bytes() { return page_size(); }
+
 void StackPool::trim_to(size_t usable_bytes) {
     for (const Slab& s : free_) munmap(s.base, s.total);
     free_.clear();

@@ -16,6 +16,8 @@ class StackPool {
     void release(const boost::context::stack_context& stack);
     // Drops cached stacks of another size (the option changed).
     void trim_to(size_t usable_bytes);
+    // The inaccessible bytes below each stack.
+    static size_t guard_bytes();
 
   private:
     struct Slab {
