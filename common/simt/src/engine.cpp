@@ -67,7 +67,6 @@ Engine::Engine(const LaunchRequest& request, const Options& options, size_t shar
     rng_.seed(options.seed);
     fast_rng_ = (options.seed + 1) * 0x9E3779B97F4A7C15ull;
     countdown_ = countdown_length_ = lockstep_ ? 1 : its_gap();
-    its_next_start_ = next_random();
     if (options.dispatch == Dispatch::shuffled)
         std::shuffle(dispatch_order_.begin(), dispatch_order_.end(), rng_);
     slice_limit_ = 64;
@@ -351,11 +350,7 @@ void Engine::make_waiting(Thread* t, ThreadState state, const void* site) {
 
 void Engine::block_and_switch(Thread* me) {
     Thread* next = next_lane_after(me, true);
-    if (next && next != me) {
-        // The lane after `next` likely runs when `next` waits in turn: warm its stack meanwhile.
-        if (Thread* after = next_lane_after(next, false); after && after != me) warm_stack(after);
-        return suspend(me, next);
-    }
+    if (next && next != me) return suspend(me, next);
     me->warp->cursor = 0;
     return suspend(me, nullptr);
 }
@@ -499,11 +494,7 @@ void Engine::switch_lane(Thread* me) {
     } else {
         // Independent thread scheduling: at a random sixteenth of the accesses, another lane of
         // the warp takes over. Barriers and warp intrinsics switch in every mode.
-        next = lane_from(w, its_next_start_);
-        its_next_start_ = next_random();
-        // Most likely the next switch's lane (the warp runs on for a while): warm its stack.
-        if (Thread* likely = lane_from(w, its_next_start_); likely && likely != next)
-            warm_stack(likely);
+        next = lane_from(w, next_random());
     }
     if (next && next != me) return suspend(me, next);
 }
@@ -736,6 +727,16 @@ void Engine::exited_before_barrier(Block* b, const void* site) {
     fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), site);
 }
 
+inline void Engine::arrive_at_barrier(Thread* me, Block* b, const void* site, int reduce_kind) {
+    if (b->at_barrier == 0) { // the first to arrive names the barrier
+        b->barrier_site = site;
+        b->barrier_reduce = reduce_kind == 2 ? 1 : 0; // and: starts true
+    }
+    count_poll(me, site); // a barrier in a loop may be part of a spin-wait
+    b->at_barrier++;
+    make_waiting(me, ThreadState::at_barrier, site);
+}
+
 void Engine::syncthreads(const void* site, int reduce_kind, int predicate, int* result) {
     // The common case (a plain __syncthreads() at the block's current barrier, no trace, not the
     // last thread to arrive) in few instructions, ending in a tail call into the switch; the rest
@@ -746,13 +747,7 @@ void Engine::syncthreads(const void* site, int reduce_kind, int predicate, int* 
     if (recorder_ || reduce_kind != 0 || result || b->at_barrier + 1 == b->live ||
         (b->at_barrier != 0 && site != b->barrier_site)) [[unlikely]]
         return syncthreads_general(site, reduce_kind, predicate, result);
-    if (b->at_barrier == 0) {
-        b->barrier_site = site;
-        b->barrier_reduce = 0;
-    }
-    count_poll(me, site); // a barrier in a loop may be part of a spin-wait
-    b->at_barrier++;
-    make_waiting(me, ThreadState::at_barrier, site);
+    arrive_at_barrier(me, b, site, 0);
     return block_and_switch(me);
 }
 
@@ -763,18 +758,13 @@ void Engine::syncthreads_general(const void* site, int reduce_kind, int predicat
         recorder_->settle(me);
     }
     Block* b = me->block;
-    if (b->at_barrier == 0) {
-        b->barrier_site = site;
-        b->barrier_reduce = reduce_kind == 2 ? 1 : 0; // and: starts true
-    } else if (site != b->barrier_site && !same_barrier(site, b->barrier_site)) [[unlikely]] {
+    if (b->at_barrier != 0 && site != b->barrier_site && !same_barrier(site, b->barrier_site))
+        [[unlikely]]
         barrier_mismatch(me, site);
-    }
+    arrive_at_barrier(me, b, site, reduce_kind);
     if (reduce_kind == 1) b->barrier_reduce += predicate ? 1 : 0;
     if (reduce_kind == 2) b->barrier_reduce = b->barrier_reduce && predicate;
     if (reduce_kind == 3) b->barrier_reduce = b->barrier_reduce || predicate;
-    count_poll(me, site);
-    b->at_barrier++;
-    make_waiting(me, ThreadState::at_barrier, site);
     if (b->at_barrier == b->live) {
         if (b->live < threads_per_block_) [[unlikely]]
             exited_before_barrier(b, site);

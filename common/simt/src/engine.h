@@ -155,6 +155,8 @@ class Engine {
     void syncthreads(const void* site, int reduce_kind, int predicate, int* result);
     [[gnu::noinline]] void syncthreads_general(const void* site, int reduce_kind, int predicate,
                                                int* result);
+    [[gnu::always_inline]] void arrive_at_barrier(Thread* me, Block* b, const void* site,
+                                                  int reduce_kind);
     uint64_t collective(CollectiveKind kind, unsigned mask, uint64_t value, int arg,
                         ShuffleKind shuffle, int width, const void* site);
     unsigned activemask(const void* site);
@@ -272,9 +274,6 @@ class Engine {
     // charged the whole gap at the scheduling point.
     uint32_t countdown_ = 1;
     uint32_t countdown_length_ = 1;
-    // ... and where the search for the lane that takes over starts (a lane index scaled to
-    // 2^32), drawn one switch ahead so that the lane's stack can be warmed meanwhile.
-    uint32_t its_next_start_ = 0;
     bool lockstep_ = false;
     bool checks_ = true;
 
@@ -356,13 +355,6 @@ inline ThreadState Engine::state_of(const Thread& t) {
     if (w->barrier_mask & bit) return ThreadState::at_barrier;
     if (w->collective_mask & bit) return ThreadState::at_collective;
     return ThreadState::runnable;
-}
-
-// For a fiber that resumes a little later: one load from where its saved context lies brings
-// that line (and its page's TLB entry) in while other work goes on, instead of a stall at the
-// switch. (Software prefetches of its stack lines measured no better.)
-[[gnu::always_inline]] inline void warm_stack(const Thread* t) {
-    asm volatile("" ::"r"(*static_cast<const volatile char*>(t->ctx)));
 }
 
 inline void Engine::transfer(Thread* from, Thread* to) {

@@ -40,8 +40,7 @@ void MemoryRegistry::forget_recent() const {
 }
 
 const Region* MemoryRegistry::find(uintptr_t address) const {
-    for (const Region* r : recent_)
-        if (r && address - r->base < r->bytes) return r;
+    if (const Region* r = recent_containing(address)) return r;
     auto it = live_.upper_bound(address);
     if (it == live_.begin()) return nullptr;
     --it;

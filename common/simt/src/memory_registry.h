@@ -36,10 +36,8 @@ class MemoryRegistry {
     // `write`): the emulator's fast path, which looks no further. Kernels alternate between a
     // few regions (input, output, parameters), which one entry would keep missing.
     bool cached(uintptr_t address, size_t bytes, bool write) const {
-        for (const Region* r : recent_)
-            if (r && address - r->base < r->bytes && bytes <= r->base + r->bytes - address)
-                return !write || r->writable_from_device;
-        return false;
+        const Region* r = recent_containing(address);
+        return r && bytes <= r->base + r->bytes - address && (!write || r->writable_from_device);
     }
     // A recently freed region containing address (for "use after free" in reports).
     const Region* find_freed(uintptr_t address) const;
@@ -54,6 +52,11 @@ class MemoryRegistry {
     mutable const Region* recent_[kRecent] = {};
     mutable unsigned next_recent_ = 0; // the entry a new hit replaces (round robin)
     void forget_recent() const;
+    const Region* recent_containing(uintptr_t address) const {
+        for (const Region* r : recent_)
+            if (r && address - r->base < r->bytes) return r;
+        return nullptr;
+    }
     uint64_t next_serial_ = 1;
     size_t device_bytes_ = 0;
 };
