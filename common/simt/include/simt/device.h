@@ -26,6 +26,19 @@ template <class T>
 constexpr bool shufflable = std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
 } // namespace simt::detail
 
+namespace simt::detail {
+// The rewriter puts loop_tick() at the head of every loop condition in a .cu file
+// (`while (loop_tick() && (cond))`). The runtime call is opaque to the compiler, so a loop that
+// polls memory through a plain pointer reloads it every iteration, as the emulator must see to
+// report the spin (nvcc may keep such a load in a register and spin forever). In a constant
+// expression it does nothing.
+void loop_tick_runtime();
+constexpr bool loop_tick() {
+    if (!std::is_constant_evaluated()) loop_tick_runtime();
+    return true;
+}
+} // namespace simt::detail
+
 #define threadIdx (::simt::detail::thread_idx())
 #define blockIdx (::simt::detail::block_idx())
 #define blockDim (::simt::detail::block_dim())
