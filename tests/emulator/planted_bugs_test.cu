@@ -11,8 +11,7 @@
 #include <vector>
 
 #include "device_vector.h"
-#include "simt/options.h"
-#include "simt/report.h"
+#include "planted.h"
 
 namespace {
 
@@ -253,44 +252,10 @@ __global__ void failing_assert(const int* in) {
 
 // ---------------------------------------------------------------------------------------------
 
-int marker_line(const std::string& name) {
-    std::ifstream source(__FILE__);
-    std::string line;
-    for (int number = 1; std::getline(source, line); ++number)
-        if (line.find("// BUG: " + name) != std::string::npos &&
-            line.find("find(") == std::string::npos)
-            return number + 1;
-    return -1;
-}
-
-struct Expectation {
-    simt::FaultKind kind;
-    std::string marker;
-};
-
 void expect_report(const Expectation& e, const std::function<void()>& launch,
                    simt::Mode mode = simt::Mode::its,
                    simt::Dispatch dispatch = simt::Dispatch::in_order) {
-    const simt::Options saved = simt::options();
-    simt::options().mode = mode;
-    simt::options().dispatch = dispatch;
-    simt::options().report_to_stderr = false;
-    simt::reset_device();
-    launch();
-    cudaDeviceSynchronize();
-    const simt::FaultReport report = simt::last_fault();
-    simt::options() = saved;
-    simt::reset_device();
-    const int line = marker_line(e.marker);
-    REQUIRE(line > 0);
-    const std::string where = "planted_bugs_test.cu:" + std::to_string(line);
-    INFO("bug '" << e.marker << "', expected " << simt::to_string(e.kind) << " at " << where
-                 << "\nreport:\n"
-                 << report.message);
-    bool kind_found = report.kind == e.kind;
-    for (const auto& [kind, message] : report.findings) kind_found = kind_found || kind == e.kind;
-    CHECK(kind_found);
-    CHECK(report.message.find(where) != std::string::npos);
+    expect_planted_report(__FILE__, e, launch, mode, dispatch);
 }
 
 using simt::FaultKind;

@@ -108,7 +108,8 @@ void __tsan_write_range(void* p, unsigned long size) {
 
 void __tsan_atomic_thread_fence(int) {
     simt::detail::Engine* e = active_engine();
-    if (e && e->current() && !e->current()->in_runtime) e->fence_point(__builtin_return_address(0));
+    if (e && e->current() && !e->current()->in_runtime)
+        e->fence_point(__builtin_return_address(0), simt::detail::MemoryScope::system);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 void __tsan_atomic_signal_fence(int) {

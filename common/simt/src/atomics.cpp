@@ -10,11 +10,17 @@
 
 namespace simt::detail {
 
+// Scope: atomicAdd is atomic across the device, atomicAdd_block only among the threads of one
+// block (the global-memory checks report two blocks sharing a word through it), atomicAdd_system
+// also with the host (the same as device here).
 template <class T, class Op>
-T atomic_update(const char* name, T* address, const void* site, Op op) {
+T atomic_update(const char* name, T* address, const void* site, Op op,
+                MemoryScope scope = MemoryScope::device) {
     Engine& e = engine_for(name);
+    e.set_atomic_scope(scope);
     e.on_memory_access(reinterpret_cast<uintptr_t>(address), sizeof(T), AccessKind::atomic, false,
                        site);
+    e.set_atomic_scope(MemoryScope::device);
     T old;
     std::memcpy(&old, address, sizeof(T));
     T updated = op(old);
@@ -29,12 +35,17 @@ T atomic_update(const char* name, T* address, const void* site, Op op) {
 } // namespace simt::detail
 
 using simt::detail::atomic_update;
+using simt::detail::MemoryScope;
 
-#define SIMT_ATOMIC(ret, name, T, expr)                                                            \
-    ret name(T* address, T value) {                                                                \
-        return atomic_update(#name, address, __builtin_return_address(0),                          \
-                             [value](T old) -> T { return expr; });                                \
+#define SIMT_ATOMIC_SCOPED(ret, name, T, expr, suffix, scope)                                      \
+    ret name##suffix(T* address, T value) {                                                        \
+        return atomic_update(#name #suffix, address, __builtin_return_address(0),                  \
+                             [value](T old) -> T { return expr; }, scope);                         \
     }
+#define SIMT_ATOMIC(ret, name, T, expr)                                                            \
+    SIMT_ATOMIC_SCOPED(ret, name, T, expr, , MemoryScope::device)                                  \
+    SIMT_ATOMIC_SCOPED(ret, name, T, expr, _block, MemoryScope::block)                             \
+    SIMT_ATOMIC_SCOPED(ret, name, T, expr, _system, MemoryScope::system)
 SIMT_ATOMIC(int, atomicAdd, int, static_cast<int>(static_cast<unsigned>(old) + static_cast<unsigned>(value)))
 SIMT_ATOMIC(unsigned, atomicAdd, unsigned, old + value)
 SIMT_ATOMIC(unsigned long long, atomicAdd, unsigned long long, old + value)
@@ -66,14 +77,21 @@ SIMT_ATOMIC(int, atomicXor, int, old ^ value)
 SIMT_ATOMIC(unsigned, atomicXor, unsigned, old ^ value)
 SIMT_ATOMIC(unsigned long long, atomicXor, unsigned long long, old ^ value)
 #undef SIMT_ATOMIC
+#undef SIMT_ATOMIC_SCOPED
 
-#define SIMT_ATOMIC_CAS(T)                                                                         \
-    T atomicCAS(T* address, T compare, T value) {                                                  \
-        return atomic_update("atomicCAS", address, __builtin_return_address(0),                    \
-                             [compare, value](T old) -> T { return old == compare ? value : old; }); \
+#define SIMT_ATOMIC_CAS(T, suffix, scope)                                                          \
+    T atomicCAS##suffix(T* address, T compare, T value) {                                          \
+        return atomic_update(                                                                      \
+            "atomicCAS" #suffix, address, __builtin_return_address(0),                             \
+            [compare, value](T old) -> T { return old == compare ? value : old; }, scope);         \
     }
-SIMT_ATOMIC_CAS(int)
-SIMT_ATOMIC_CAS(unsigned)
-SIMT_ATOMIC_CAS(unsigned long long)
-SIMT_ATOMIC_CAS(unsigned short)
+#define SIMT_ATOMIC_CAS_SCOPES(T)                                                                  \
+    SIMT_ATOMIC_CAS(T, , MemoryScope::device)                                                      \
+    SIMT_ATOMIC_CAS(T, _block, MemoryScope::block)                                                 \
+    SIMT_ATOMIC_CAS(T, _system, MemoryScope::system)
+SIMT_ATOMIC_CAS_SCOPES(int)
+SIMT_ATOMIC_CAS_SCOPES(unsigned)
+SIMT_ATOMIC_CAS_SCOPES(unsigned long long)
+SIMT_ATOMIC_CAS_SCOPES(unsigned short)
+#undef SIMT_ATOMIC_CAS_SCOPES
 #undef SIMT_ATOMIC_CAS

@@ -84,15 +84,18 @@ int __all_sync(unsigned mask, int predicate) {
 }
 unsigned __activemask() { return engine_for("__activemask").activemask(__builtin_return_address(0)); }
 
-// The emulator is sequentially consistent; fences only let other threads run.
+// Fences order memory for the global-memory checks (and relaxed visibility), by scope.
+using simt::detail::MemoryScope;
 void __threadfence() {
-    engine_for("__threadfence").fence_point(__builtin_return_address(0));
+    engine_for("__threadfence").fence_point(__builtin_return_address(0), MemoryScope::device);
 }
 void __threadfence_block() {
-    engine_for("__threadfence_block").fence_point(__builtin_return_address(0));
+    engine_for("__threadfence_block")
+        .fence_point(__builtin_return_address(0), MemoryScope::block);
 }
 void __threadfence_system() {
-    engine_for("__threadfence_system").fence_point(__builtin_return_address(0));
+    engine_for("__threadfence_system")
+        .fence_point(__builtin_return_address(0), MemoryScope::system);
 }
 void __nanosleep(unsigned) { engine_for("__nanosleep").sleep_point(__builtin_return_address(0)); }
 

@@ -8,6 +8,7 @@
 #include <new>
 #include <sstream>
 
+#include "checks/global_memory_checker.h"
 #include "fault_format.h"
 #include "memory_registry.h"
 #include "readonly_image.h"
@@ -70,6 +71,9 @@ Engine::Engine(const LaunchRequest& request, const Options& options, size_t shar
     if (options.dispatch == Dispatch::shuffled)
         std::shuffle(dispatch_order_.begin(), dispatch_order_.end(), rng_);
     slice_limit_ = 64;
+    if (checks_)
+        global_ = std::make_unique<GlobalMemoryChecker>(request, *this, lockstep_,
+                                                        options.relaxed_visibility, options.seed);
 }
 
 Engine::~Engine() { abandon_all(); }
@@ -81,6 +85,7 @@ FaultReport Engine::run() {
         schedule();
     } catch (const AbortLaunch&) {
     }
+    if (global_) global_->launch_finished();
     g_active_engine = nullptr;
     abandon_all();
     if (fault_.kind == FaultKind::none && !findings_.empty()) {
@@ -165,6 +170,7 @@ void Engine::dispatch_block(unsigned linear) {
                             &Engine::thread_entry);
     }
     for (Warp& w : b->warps) warp_ring_.push_back(&w);
+    if (global_) global_->block_started(*b);
     if (recorder_) recorder_->block_started(b);
     resident_.push_back(std::move(block));
     note_progress();
@@ -172,6 +178,7 @@ void Engine::dispatch_block(unsigned linear) {
 
 void Engine::retire_block(Block* block) {
     if (recorder_) recorder_->block_ended(block);
+    if (global_) global_->block_finished(*block);
     if (last_block_ == block) last_block_ = nullptr;
     release_stacks(block);
     // Keep the cursor on the same next warp after the block's warps leave the ring.
@@ -361,9 +368,10 @@ void Engine::block_and_switch(Thread* me) {
 // predictor (filled by the suspending thread's calls) predicts the returns right.
 void Engine::suspend(Thread* me, Thread* next) { transfer(me, next); }
 
-void Engine::fence_point(const void* site) {
+void Engine::fence_point(const void* site, MemoryScope fence_scope) {
     RuntimeScope scope(current_);
     Thread* me = current_;
+    if (global_) global_->fence(*me, fence_scope, site);
     count_poll(me, site); // a fence in a loop may be all a spin-wait does
     switch_for_mode(me);
 }
@@ -464,6 +472,16 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
         const Region* r = memory_registry().find_range(address, bytes);
         if (!r || (kind != AccessKind::read && !r->writable_from_device)) [[unlikely]]
             check_unregistered(r, address, bytes, kind, site);
+        if ((address & (bytes - 1)) != 0 && (bytes & (bytes - 1)) == 0 && bytes <= 16)
+            [[unlikely]]
+            misaligned(address, bytes, site);
+        if (global_ && r && r->kind != RegionKind::parameters) {
+            RuntimeScope scope(me);
+            const Strength strength = kind == AccessKind::atomic ? atomic_strength_
+                                      : is_volatile             ? Strength::volatile_
+                                                                : Strength::plain;
+            global_->access(*me, *r, address, bytes, kind, strength, site);
+        }
     }
     if ((address & (bytes - 1)) != 0 && (bytes & (bytes - 1)) == 0 && bytes <= 16) [[unlikely]]
         misaligned(address, bytes, site);
@@ -659,6 +677,22 @@ void Engine::report_race(Thread* me, size_t word, Race race, const void* site) {
         site, me);
 }
 
+void Engine::report(FaultKind kind, const std::string& key,
+                    const std::function<std::string()>& message, const void* site,
+                    const Thread* culprit) {
+    report_check(kind, key, message, site, culprit);
+}
+
+std::string Engine::describe_grid_thread(uint32_t grid_thread) const {
+    const uint32_t index = grid_thread - 1;
+    const uint3 t = unflatten(index % threads_per_block_, request_.block);
+    const uint3 b = unflatten(index / threads_per_block_, request_.grid);
+    std::ostringstream s;
+    s << "thread (" << t.x << "," << t.y << "," << t.z << ") of block (" << b.x << "," << b.y
+      << "," << b.z << ")";
+    return s.str();
+}
+
 template <class What>
 void Engine::report_check(FaultKind kind, const std::string& key, What what, const void* site,
                           const Thread* culprit) {
@@ -771,6 +805,7 @@ void Engine::syncthreads_general(const void* site, int reduce_kind, int predicat
         b->barrier_result = b->barrier_reduce;
         b->at_barrier = 0;
         b->barrier_epoch++;
+        if (global_) global_->barrier_completed(*b);
         if (recorder_) [[unlikely]] {
             RuntimeScope scope(me);
             recorder_->barrier_released(b, site);
@@ -822,6 +857,58 @@ uint64_t Engine::collective(CollectiveKind kind, unsigned mask, uint64_t value, 
     return me->coll_result;
 }
 
+namespace {
+// "0-15, 20" for a lane mask.
+std::string lane_list(unsigned mask) {
+    std::ostringstream s;
+    bool first = true;
+    for (unsigned l = 0; l < 32;) {
+        if (!((mask >> l) & 1u)) {
+            ++l;
+            continue;
+        }
+        unsigned end = l;
+        while (end + 1 < 32 && ((mask >> (end + 1)) & 1u)) ++end;
+        s << (first ? "" : ", ") << l;
+        if (end > l) s << "-" << end;
+        first = false;
+        l = end + 1;
+    }
+    return s.str();
+}
+} // namespace
+
+void Engine::report_absent_lanes(Thread* arriving, unsigned absent) {
+    RuntimeScope scope(current_);
+    const Warp* w = arriving->warp;
+    const unsigned existing = w->lane_count == 32 ? ~0u : ((1u << w->lane_count) - 1);
+    const unsigned exited = absent & existing;
+    const unsigned missing = absent & ~existing;
+    const CollectiveKind kind = arriving->coll_kind;
+    const void* site = arriving->wait_site;
+    report_check(
+        FaultKind::warp_mask, "absent:" + std::to_string(reinterpret_cast<uintptr_t>(site)),
+        [&] {
+            std::ostringstream m;
+            m << to_string(kind) << " with mask 0x" << std::hex << arriving->coll_mask << std::dec
+              << " names lanes that never call it: ";
+            if (exited) m << "lane(s) " << lane_list(exited) << " of warp " << w->index << " exited";
+            if (exited && missing) m << ", and ";
+            if (missing)
+                m << "lane(s) " << lane_list(missing) << " do not exist (the block has "
+                  << threads_per_block_ << " threads)";
+            m << ". Every lane a *_sync mask names must call the same intrinsic (a GPU leaves "
+                 "the result undefined"
+              << (kind == CollectiveKind::shuffle ? ": a shuffle from an absent lane returns "
+                                                    "garbage"
+                                                  : "")
+              << "): pass the mask of the lanes that take part (__ballot_sync or "
+                 "__activemask() before the branch), or keep all lanes in the loop";
+            return m.str();
+        },
+        site, arriving);
+}
+
 void Engine::collective_mismatch(Thread* arriving, const Thread* other) {
     std::ostringstream msg;
     msg << "warp intrinsic mismatch: lane " << arriving->lane << " is at "
@@ -847,6 +934,19 @@ void Engine::try_complete_collective(Thread* arriving) {
         if (t->coll_kind != kind) [[unlikely]]
             collective_mismatch(arriving, t);
     }
+    // Shuffles and votes pair values lane by lane: the lanes must be at the same one (lines
+    // compared, since the compiler may duplicate a call). __syncwarp() may be called from
+    // different places.
+    if (kind != CollectiveKind::syncwarp) {
+        for (uint32_t m = participants; m != 0; m &= m - 1) {
+            const Thread* t = w->lanes[__builtin_ctz(m)];
+            if (t->wait_site != arriving->wait_site &&
+                !same_barrier(t->wait_site, arriving->wait_site)) [[unlikely]]
+                collective_mismatch(arriving, t);
+        }
+    }
+    if (const unsigned absent = mask & ~participants; absent != 0 && checks_) [[unlikely]]
+        report_absent_lanes(arriving, absent);
     // Everyone named is here: compute each lane's result, then release them together.
     unsigned ballot = 0;
     for (unsigned l = 0; l < w->lane_count; ++l)

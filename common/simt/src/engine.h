@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
@@ -15,6 +16,8 @@
 #include "simt/device.h"
 #include "simt/launch.h"
 #include "simt/shared.h"
+#include "checks/checker.h"
+#include "checks/global_shadow.h"
 #include "fiber.h"
 #include "memory_registry.h"
 #include "simt/options.h"
@@ -23,7 +26,10 @@
 namespace simt::detail {
 
 struct Block;
+struct BlockSync;
+class GlobalMemoryChecker;
 struct Region;
+struct ThreadSync;
 class TraceRecorder;
 struct Warp;
 
@@ -50,6 +56,7 @@ struct alignas(64) Thread {
     // kernel's.
     bool in_runtime = false;
     uint3 idx{};
+    ThreadSync* sync = nullptr; // the global-memory checker's state of the thread
     // A pending warp collective.
     CollectiveKind coll_kind = CollectiveKind::syncwarp;
     unsigned coll_mask = 0;
@@ -122,6 +129,7 @@ struct Block {
     int barrier_reduce = 0;   // __syncthreads_count/and/or accumulator
     int barrier_result = 0;
     uint32_t barrier_epoch = 1; // counts completed __syncthreads()
+    BlockSync* sync = nullptr;  // the global-memory checker's state of the block
     // Shared memory: dynamic part first, then static variables in order of first use.
     unsigned char* shared_data = nullptr; // == shared.get()
     size_t shared_capacity = 0;
@@ -141,7 +149,7 @@ struct Block {
 
 struct AbortLaunch {};
 
-class Engine {
+class Engine final : public FindingSink {
   public:
     Engine(const LaunchRequest& request, const Options& options, size_t shared_limit);
     ~Engine();
@@ -160,7 +168,12 @@ class Engine {
     uint64_t collective(CollectiveKind kind, unsigned mask, uint64_t value, int arg,
                         ShuffleKind shuffle, int width, const void* site);
     unsigned activemask(const void* site);
-    void fence_point(const void* site); // fences: let others run; may sit in a spin-wait
+    // Fences: let others run (a fence may sit in a spin-wait); the checks see their scope.
+    void fence_point(const void* site, MemoryScope scope);
+    // The scope of the atomic about to be announced (device unless a *_block atomic says so).
+    void set_atomic_scope(MemoryScope scope) {
+        atomic_strength_ = scope == MemoryScope::block ? Strength::atomic_block : Strength::atomic_device;
+    }
     void poll_point(const void* site);  // a read that may be spinning on another thread
     void note_progress() { polls_since_progress_ = 0; }
     // The head of a loop iteration in rewritten code (see simt::detail::loop_tick).
@@ -180,6 +193,12 @@ class Engine {
     TraceRecorder* recorder() const { return recorder_; }
     std::string describe_thread(const Thread& t) const;
     static ThreadState state_of(const Thread& t);
+
+    // FindingSink: how the checks report.
+    void report(FaultKind kind, const std::string& key, const std::function<std::string()>& message,
+                const void* site, const Thread* culprit) override;
+    std::string describe_grid_thread(uint32_t grid_thread) const override;
+    void spin_poll(Thread* t, const void* site) override { count_poll(t, site); }
 
   private:
     friend struct EngineAccess;
@@ -227,6 +246,7 @@ class Engine {
     collective_misuse(Thread* me, CollectiveKind kind, unsigned mask, int width, const void* site);
     [[noreturn, gnu::noinline, gnu::cold]] void collective_mismatch(Thread* arriving,
                                                                     const Thread* other);
+    [[gnu::noinline, gnu::cold]] void report_absent_lanes(Thread* arriving, unsigned absent);
     [[noreturn, gnu::noinline, gnu::cold]] void shared_out_of_bounds(uintptr_t address,
                                                                     size_t bytes, AccessKind kind,
                                                                     const void* site);
@@ -278,6 +298,8 @@ class Engine {
     uint32_t countdown_length_ = 1;
     bool lockstep_ = false;
     bool checks_ = true;
+    Strength atomic_strength_ = Strength::atomic_device;
+    std::unique_ptr<GlobalMemoryChecker> global_; // with the checks on
 
     LaunchRequest request_;
     Options options_;
@@ -444,7 +466,8 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
     } else if (address - me->stack_lo < me->stack_size) {
         return; // the thread's own locals
     } else {
-        if (!registry_->cached(address, bytes, kind != AccessKind::read)) [[unlikely]]
+        // With the checks on, the global-memory checker sees every access (general path).
+        if (checks_ || !registry_->cached(address, bytes, kind != AccessKind::read)) [[unlikely]]
             return access_general(address, bytes, kind, is_volatile, site);
     }
     if (kind == AccessKind::write) note_progress();

@@ -48,6 +48,11 @@ std::string to_string(FaultKind kind) {
     case FaultKind::invalid_launch: return "invalid launch";
     case FaultKind::shared_race: return "shared memory race";
     case FaultKind::uninitialized_read: return "uninitialized shared memory read";
+    case FaultKind::uninitialized_global_read: return "uninitialized global memory read";
+    case FaultKind::global_race: return "global memory race";
+    case FaultKind::memory_ordering: return "memory ordering";
+    case FaultKind::plain_load_spin: return "spin on a plain load";
+    case FaultKind::stale_read: return "stale value from an earlier launch";
     }
     return "fault";
 }

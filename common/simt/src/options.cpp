@@ -38,6 +38,10 @@ void apply(Options& o, const std::string& key, const std::string& value, const s
         if (value == "on" || value == "1") o.checks = true;
         else if (value == "off" || value == "0") o.checks = false;
         else throw std::invalid_argument(where + ": '" + value + "' is not on or off");
+    } else if (key == "visibility") {
+        if (value == "relaxed") o.relaxed_visibility = true;
+        else if (value == "sc") o.relaxed_visibility = false;
+        else throw std::invalid_argument(where + ": '" + value + "' is not relaxed or sc");
     } else {
         throw std::invalid_argument(where + ": unknown emulator option");
     }
@@ -77,7 +81,8 @@ void load_options_from_environment() {
                                                         {"SIMT_SEED", "seed"},
                                                         {"SIMT_SMS", "sms"},
                                                         {"SIMT_STACK_KB", "stack-kb"},
-                                                        {"SIMT_CHECKS", "checks"}};
+                                                        {"SIMT_CHECKS", "checks"},
+                                                        {"SIMT_VISIBILITY", "visibility"}};
     for (auto [env, key] : vars)
         if (const char* v = std::getenv(env)) apply(o, key, v, env);
     if (const char* q = std::getenv("SIMT_QUIET")) o.report_to_stderr = std::strcmp(q, "1") != 0;

@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "checks/global_shadow.h"
 #include "error_state.h"
 #include "memory_registry.h"
 #include "simt/options.h"
@@ -75,6 +76,7 @@ static cudaError_t allocate(void** ptr, size_t bytes, RegionKind kind, const cha
     // Fresh device memory holds garbage on a GPU; a fixed pattern makes unwritten outputs visible.
     std::memset(p, 0xCD, rounded);
     memory_registry().add(reinterpret_cast<uintptr_t>(p), bytes, kind);
+    global_shadow().forget(reinterpret_cast<uintptr_t>(p), rounded); // nothing written yet
     *ptr = p;
     return cudaSuccess;
 }
@@ -110,6 +112,7 @@ static cudaError_t release(void* ptr, bool host, const char* call) {
     Region removed;
     memory_registry().remove(reinterpret_cast<uintptr_t>(ptr), &removed);
     munmap(ptr, (removed.bytes + 4095) / 4096 * 4096);
+    global_shadow().forget(reinterpret_cast<uintptr_t>(ptr), removed.bytes);
     return cudaSuccess;
 }
 cudaError_t cudaFree(void* ptr) { return release(ptr, false, "cudaFree"); }
@@ -182,6 +185,8 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind 
                          "unknown cudaMemcpyKind " + std::to_string(static_cast<int>(kind)));
     }
     std::memmove(dst, src, bytes);
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyHostToHost)
+        global_shadow().host_wrote(reinterpret_cast<uintptr_t>(dst), bytes);
     return cudaSuccess;
 }
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind,
@@ -195,6 +200,7 @@ cudaError_t cudaMemset(void* dst, int value, size_t bytes) {
     cudaError_t error = cudaSuccess;
     if (!check_device_range(dst, bytes, "cudaMemset", "destination", &error)) return error;
     std::memset(dst, value, bytes);
+    global_shadow().host_wrote(reinterpret_cast<uintptr_t>(dst), bytes);
     return cudaSuccess;
 }
 cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t) {
@@ -254,6 +260,7 @@ cudaError_t simt_memcpy_to_symbol(const void* symbol, const void* src, size_t by
                          std::to_string(offset + bytes) + " bytes do not fit in '" + r->name +
                              "' (" + std::to_string(r->bytes) + " bytes)");
     std::memmove(reinterpret_cast<char*>(r->base) + offset, src, bytes);
+    global_shadow().host_wrote(r->base + offset, bytes);
     return cudaSuccess;
 }
 cudaError_t simt_memcpy_from_symbol(void* dst, const void* symbol, size_t bytes, size_t offset,

@@ -123,6 +123,78 @@ int atomicXor(int* address, int value);
 unsigned atomicXor(unsigned* address, unsigned value);
 unsigned long long atomicXor(unsigned long long* address, unsigned long long value);
 
+// The same with block scope (atomic among the threads of one block) and system scope.
+int atomicAdd_block(int* address, int value);
+int atomicAdd_system(int* address, int value);
+unsigned atomicAdd_block(unsigned* address, unsigned value);
+unsigned atomicAdd_system(unsigned* address, unsigned value);
+unsigned long long atomicAdd_block(unsigned long long* address, unsigned long long value);
+unsigned long long atomicAdd_system(unsigned long long* address, unsigned long long value);
+float atomicAdd_block(float* address, float value);
+float atomicAdd_system(float* address, float value);
+double atomicAdd_block(double* address, double value);
+double atomicAdd_system(double* address, double value);
+int atomicSub_block(int* address, int value);
+int atomicSub_system(int* address, int value);
+unsigned atomicSub_block(unsigned* address, unsigned value);
+unsigned atomicSub_system(unsigned* address, unsigned value);
+int atomicExch_block(int* address, int value);
+int atomicExch_system(int* address, int value);
+unsigned atomicExch_block(unsigned* address, unsigned value);
+unsigned atomicExch_system(unsigned* address, unsigned value);
+unsigned long long atomicExch_block(unsigned long long* address, unsigned long long value);
+unsigned long long atomicExch_system(unsigned long long* address, unsigned long long value);
+float atomicExch_block(float* address, float value);
+float atomicExch_system(float* address, float value);
+int atomicMin_block(int* address, int value);
+int atomicMin_system(int* address, int value);
+unsigned atomicMin_block(unsigned* address, unsigned value);
+unsigned atomicMin_system(unsigned* address, unsigned value);
+long long atomicMin_block(long long* address, long long value);
+long long atomicMin_system(long long* address, long long value);
+unsigned long long atomicMin_block(unsigned long long* address, unsigned long long value);
+unsigned long long atomicMin_system(unsigned long long* address, unsigned long long value);
+int atomicMax_block(int* address, int value);
+int atomicMax_system(int* address, int value);
+unsigned atomicMax_block(unsigned* address, unsigned value);
+unsigned atomicMax_system(unsigned* address, unsigned value);
+long long atomicMax_block(long long* address, long long value);
+long long atomicMax_system(long long* address, long long value);
+unsigned long long atomicMax_block(unsigned long long* address, unsigned long long value);
+unsigned long long atomicMax_system(unsigned long long* address, unsigned long long value);
+unsigned atomicInc_block(unsigned* address, unsigned limit);
+unsigned atomicInc_system(unsigned* address, unsigned limit);
+unsigned atomicDec_block(unsigned* address, unsigned limit);
+unsigned atomicDec_system(unsigned* address, unsigned limit);
+int atomicCAS_block(int* address, int compare, int value);
+int atomicCAS_system(int* address, int compare, int value);
+unsigned atomicCAS_block(unsigned* address, unsigned compare, unsigned value);
+unsigned atomicCAS_system(unsigned* address, unsigned compare, unsigned value);
+unsigned long long atomicCAS_block(unsigned long long* address, unsigned long long compare,
+                             unsigned long long value);
+unsigned long long atomicCAS_system(unsigned long long* address, unsigned long long compare,
+                             unsigned long long value);
+unsigned short atomicCAS_block(unsigned short* address, unsigned short compare, unsigned short value);
+unsigned short atomicCAS_system(unsigned short* address, unsigned short compare, unsigned short value);
+int atomicAnd_block(int* address, int value);
+int atomicAnd_system(int* address, int value);
+unsigned atomicAnd_block(unsigned* address, unsigned value);
+unsigned atomicAnd_system(unsigned* address, unsigned value);
+unsigned long long atomicAnd_block(unsigned long long* address, unsigned long long value);
+unsigned long long atomicAnd_system(unsigned long long* address, unsigned long long value);
+int atomicOr_block(int* address, int value);
+int atomicOr_system(int* address, int value);
+unsigned atomicOr_block(unsigned* address, unsigned value);
+unsigned atomicOr_system(unsigned* address, unsigned value);
+unsigned long long atomicOr_block(unsigned long long* address, unsigned long long value);
+unsigned long long atomicOr_system(unsigned long long* address, unsigned long long value);
+int atomicXor_block(int* address, int value);
+int atomicXor_system(int* address, int value);
+unsigned atomicXor_block(unsigned* address, unsigned value);
+unsigned atomicXor_system(unsigned* address, unsigned value);
+unsigned long long atomicXor_block(unsigned long long* address, unsigned long long value);
+unsigned long long atomicXor_system(unsigned long long* address, unsigned long long value);
+
 // Integer intrinsics (pure functions, no scheduling).
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
@@ -145,9 +217,51 @@ inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned shift) {
     uint64_t v = (uint64_t(hi) << 32) | lo;
     return static_cast<unsigned>(v >> (shift & 31));
 }
+// Cache-hinted loads and stores: the hint changes where a GPU caches the data, not what the
+// access means, so they are plain accesses here (the memory checks treat them as such), except
+// __ldcv ("fetch again, do not cache"), which behaves like a volatile load.
 template <class T>
 __attribute__((always_inline)) inline T __ldg(const T* p) {
     return *p;
+}
+template <class T>
+__attribute__((always_inline)) inline T __ldca(const T* p) {
+    return *p;
+}
+template <class T>
+__attribute__((always_inline)) inline T __ldcg(const T* p) {
+    return *p;
+}
+template <class T>
+__attribute__((always_inline)) inline T __ldcs(const T* p) {
+    return *p;
+}
+template <class T>
+__attribute__((always_inline)) inline T __ldlu(const T* p) {
+    return *p;
+}
+template <class T>
+__attribute__((always_inline)) inline T __ldcv(const T* p) {
+    if constexpr (std::is_arithmetic_v<T>)
+        return *const_cast<const volatile T*>(p);
+    else
+        return *p;
+}
+template <class T>
+__attribute__((always_inline)) inline void __stwb(T* p, T v) {
+    *p = v;
+}
+template <class T>
+__attribute__((always_inline)) inline void __stcg(T* p, T v) {
+    *p = v;
+}
+template <class T>
+__attribute__((always_inline)) inline void __stcs(T* p, T v) {
+    *p = v;
+}
+template <class T>
+__attribute__((always_inline)) inline void __stwt(T* p, T v) {
+    *p = v;
 }
 
 // CUDA's global min/max overloads for device code.

@@ -1,5 +1,6 @@
 // How the emulator schedules a launch. Read from the environment (SIMT_MODE, SIMT_DISPATCH,
-// SIMT_SEED, SIMT_SMS, SIMT_STACK_KB, SIMT_CHECKS) at first use; programs and tests may override them.
+// SIMT_SEED, SIMT_SMS, SIMT_STACK_KB, SIMT_CHECKS, SIMT_VISIBILITY) at first use; programs and
+// tests may override them.
 #pragma once
 
 #include <cstdint>
@@ -27,14 +28,17 @@ struct Options {
     // without any write in between before a spin is a deadlock.
     uint64_t spin_limit = 1u << 22;
     bool report_to_stderr = true;     // print fault reports as they happen
-    bool checks = true;               // shared-memory race and uninitialized-read checks
+    bool checks = true; // race, initialization and memory-ordering checks (shared and global)
+    // With the checks on: a block's global stores reach other blocks late and out of order
+    // unless a fence orders them, as they may on a GPU (docs/emulator.md, "Memory model").
+    bool relaxed_visibility = true;
 };
 
 Options& options();
 // Parses SIMT_* environment variables into options(); throws std::invalid_argument on bad values.
 void load_options_from_environment();
 // Consumes --simt-mode=, --simt-dispatch=, --simt-seed=, --simt-sms=, --simt-stack-kb=,
-// --simt-checks=on|off from argv
+// --simt-checks=on|off, --simt-visibility=relaxed|sc from argv
 // (shifting the rest down) and returns the new argc. Throws std::invalid_argument on bad values.
 int consume_cli_flags(int argc, char** argv);
 std::string to_string(Mode mode);

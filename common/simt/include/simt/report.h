@@ -23,6 +23,11 @@ enum class FaultKind {
     invalid_launch,     // launch configuration rejected (not sticky, like on a GPU)
     shared_race,        // two threads access a shared word between the same barriers, one writes
     uninitialized_read, // a shared word read before any thread of the block wrote it
+    uninitialized_global_read, // device memory read that nothing (host or kernel) wrote
+    global_race,        // two threads access a global word with nothing ordering them, one writes
+    memory_ordering,    // a flag seen without the fences that publish the data it announces
+    plain_load_spin,    // a spin-wait on a word read through a non-volatile, non-atomic pointer
+    stale_read,         // a flag read that saw what an earlier launch left, overwritten later
 };
 
 struct FaultReport {

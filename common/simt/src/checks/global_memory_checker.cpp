@@ -1,0 +1,512 @@
+#include "global_memory_checker.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+#include "../engine.h"
+#include "../memory_registry.h"
+#include "../source_lines.h"
+
+namespace simt::detail {
+
+void VectorClock::join(const VectorClock& other) {
+    if (other.entries.size() > entries.size()) entries.resize(other.entries.size(), 0);
+    for (size_t i = 0; i < other.entries.size(); ++i)
+        entries[i] = std::max(entries[i], other.entries[i]);
+}
+
+namespace {
+// The block's clock, made private to it before a change (snapshots share it until then).
+VectorClock& own(std::shared_ptr<VectorClock>& clock) {
+    if (!clock) clock = std::make_shared<VectorClock>();
+    else if (clock.use_count() > 1) clock = std::make_shared<VectorClock>(*clock);
+    return *clock;
+}
+
+const char* scope_fence_name(MemoryScope scope) {
+    switch (scope) {
+    case MemoryScope::block: return "__threadfence_block()";
+    case MemoryScope::device: return "__threadfence()";
+    case MemoryScope::system: return "__threadfence_system()";
+    }
+    return "a fence";
+}
+} // namespace
+
+GlobalMemoryChecker::GlobalMemoryChecker(const LaunchRequest& request, FindingSink& sink,
+                                         bool lockstep, bool relaxed_visibility, uint64_t seed)
+    : request_(request), sink_(sink), shadow_(global_shadow()), lockstep_(lockstep),
+      relaxed_visibility_(relaxed_visibility),
+      threads_per_block_(request.block.x * request.block.y * request.block.z),
+      launch_(global_shadow().begin_launch()), rng_(seed * 0x2545F4914F6CDD1Dull + 7) {
+    const uint64_t blocks = uint64_t{request.grid.x} * request.grid.y * request.grid.z;
+    if (blocks > kMaxOrderedBlocks) {
+        check_ordering_ = false;
+        std::fprintf(stderr,
+                     "simt: note: this launch has %llu blocks; ordering between blocks is "
+                     "checked for grids of up to %u blocks, so global races between blocks are "
+                     "not reported for it (the other checks stay on)\n",
+                     static_cast<unsigned long long>(blocks), kMaxOrderedBlocks);
+    }
+}
+
+void GlobalMemoryChecker::block_started(Block& b) {
+    auto& sync = blocks_[b.linear];
+    sync = std::make_unique<BlockSync>();
+    b.sync = sync.get();
+    auto& threads = threads_[b.linear];
+    threads = std::make_unique<ThreadSync[]>(b.threads.size());
+    for (size_t i = 0; i < b.threads.size(); ++i) b.threads[i].sync = &threads[i];
+}
+
+void GlobalMemoryChecker::block_finished(Block& b) {
+    for (Thread& t : b.threads) t.sync = nullptr;
+    b.sync = nullptr;
+    threads_.erase(b.linear);
+    blocks_.erase(b.linear);
+}
+
+uint32_t GlobalMemoryChecker::grid_thread(const Thread& t) const {
+    return t.block->linear * threads_per_block_ + t.linear + 1;
+}
+
+uint32_t GlobalMemoryChecker::intern(const void* site) {
+    auto [it, added] = site_ids_.emplace(site, static_cast<uint32_t>(sites_.size()));
+    if (added) sites_.push_back(site);
+    return it->second;
+}
+
+std::string GlobalMemoryChecker::line(uint32_t site) const {
+    return resolve_source(site_at(site)).to_string();
+}
+
+std::string GlobalMemoryChecker::where(const Region& r, uintptr_t word) const {
+    std::ostringstream s;
+    s << "byte " << (word - r.base) << " of ";
+    if (r.kind == RegionKind::symbol && !r.name.empty())
+        s << "__device__ variable '" << r.name << "'";
+    else
+        s << "a " << to_string(r.kind) << " of " << r.bytes << " bytes";
+    return s.str();
+}
+
+bool GlobalMemoryChecker::ordered(const Thread& t, uint32_t other, uint32_t other_clock,
+                                  uint16_t other_warp_sync) const {
+    const uint32_t self = grid_thread(t);
+    if (other == self) return true;
+    const uint32_t block = block_of(other);
+    const BlockSync& mine = *t.block->sync;
+    if (block == t.block->linear) {
+        if (other_clock < mine.barrier_clock) return true; // a __syncthreads() since
+        const uint32_t warp = ((other - 1) % threads_per_block_) / 32;
+        if (warp == t.warp->index)
+            return lockstep_ || other_warp_sync != static_cast<uint16_t>(t.warp->sync_epoch);
+        return false;
+    }
+    if (!check_ordering_) return true;
+    return mine.known && mine.known->get(block) >= other_clock;
+}
+
+void GlobalMemoryChecker::acquire(Thread& t) {
+    ThreadSync& ts = *t.sync;
+    if (ts.pending.empty()) return;
+    VectorClock& known = own(t.block->sync->known);
+    for (const ClockSnapshot& s : ts.pending) known.join(*s);
+    ts.pending.clear();
+}
+
+void GlobalMemoryChecker::release(Thread& t) {
+    BlockSync& b = *t.block->sync;
+    VectorClock& known = own(b.known);
+    known.set(t.block->linear, b.clock);
+    t.sync->release = b.known; // shared until the block's clock changes again
+    b.clock++;
+}
+
+void GlobalMemoryChecker::fence(Thread& t, MemoryScope scope, const void* site) {
+    if (!t.sync) return;
+    restore_views();
+    ThreadSync& ts = *t.sync;
+    ts.last_fence_site = site;
+    ts.last_fence_scope = scope;
+    if (scope == MemoryScope::block) return; // orders nothing for other blocks
+    ts.device_fences++;
+    acquire(t);
+    release(t);
+    // Its earlier stores are visible to the whole device now.
+    const uint32_t self = grid_thread(t);
+    for (uintptr_t w : ts.unpublished) {
+        GlobalWord& e = shadow_.word(w);
+        if (e.launch == launch_ && e.writer == self) e.visible_at = 0;
+    }
+    ts.unpublished.clear();
+}
+
+void GlobalMemoryChecker::barrier_completed(Block& b) {
+    if (!b.sync) return;
+    b.sync->clock++;
+    b.sync->barrier_clock = b.sync->clock;
+}
+
+uint32_t GlobalMemoryChecker::visibility_delay() {
+    // Stores reach other blocks after 1 to 4096 further global-memory accesses of the grid,
+    // each store on its own: out of program order.
+    return 1 + static_cast<uint32_t>(rng_() % 4096);
+}
+
+void GlobalMemoryChecker::show_old_value(uintptr_t word, uint32_t old_value) {
+    uint32_t current;
+    std::memcpy(&current, reinterpret_cast<const void*>(word), 4);
+    restore_.emplace_back(word, current);
+    std::memcpy(reinterpret_cast<void*>(word), &old_value, 4);
+}
+
+void GlobalMemoryChecker::restore_views() {
+    // The reader's load has happened (no other thread runs between its hook and its load).
+    for (auto it = restore_.rbegin(); it != restore_.rend(); ++it)
+        std::memcpy(reinterpret_cast<void*>(it->first), &it->second, 4);
+    restore_.clear();
+}
+
+void GlobalMemoryChecker::access(Thread& t, const Region& r, uintptr_t address, size_t bytes,
+                                 AccessKind kind, Strength strength, const void* site) {
+    if (!t.sync) return;
+    restore_views();
+    ++now_;
+    const uint32_t site_id = intern(site);
+    const uintptr_t first = address & ~uintptr_t{3};
+    const uintptr_t last = (address + bytes - 1) & ~uintptr_t{3};
+    const bool initcheck = r.kind == RegionKind::device;
+    ThreadSync& ts = *t.sync;
+    bool repeated = false;
+    if (kind == AccessKind::read && strength == Strength::plain) {
+        repeated = ts.last_plain_read == address && ts.last_plain_site == site_id;
+        ts.last_plain_read = address;
+        ts.last_plain_site = site_id;
+        if (repeated) sink_.spin_poll(&t, site); // a spin on a plain load nobody ends
+    }
+    if (kind != AccessKind::write && initcheck) {
+        // Uninitialized only if no word of the access was written (a struct copy may carry
+        // padding or a member nobody stored, in correct code too).
+        bool any_written = false;
+        for (uintptr_t w = first; w <= last && !any_written; w += 4)
+            any_written = shadow_.initialized(w);
+        if (!any_written)
+            sink_.report(
+                FaultKind::uninitialized_global_read, "ginit:" + std::to_string(site_id),
+                [&] {
+                    return "uninitialized global memory read: " + where(r, first) + " (" +
+                           std::to_string(bytes) +
+                           " bytes) is read, but nothing wrote it: no cudaMemcpy, cudaMemset "
+                           "or kernel store since it was allocated";
+                },
+                site, &t);
+    }
+    // The words of one store become visible to other blocks together (no torn 8-byte flags).
+    const uint32_t delay = relaxed_visibility_ && kind == AccessKind::write ? visibility_delay() : 0;
+    for (uintptr_t w = first; w <= last; w += 4)
+        check_word(t, r, w, kind, strength, site_id, repeated, delay);
+}
+
+const ThreadSync::Observation* GlobalMemoryChecker::later_flag_from(const ThreadSync& ts,
+                                                                    uintptr_t word,
+                                                                    const GlobalWord& e) const {
+    const uint32_t writer_block = block_of(e.writer);
+    const ThreadSync::Observation* best = nullptr;
+    for (const ThreadSync::Observation& o : ts.seen)
+        if (o.word != word && o.writer_block == writer_block && o.write_time > e.write_time)
+            best = &o;
+    return best;
+}
+
+void GlobalMemoryChecker::observe(Thread& t, uintptr_t word, const GlobalWord& e,
+                                  uint32_t read_site) {
+    // A strong load that sees another block's strong store: what it may acquire, and what a
+    // later diagnosis needs.
+    auto it = strong_stores_.find(word);
+    if (it == strong_stores_.end() || it->second.writer != e.writer ||
+        it->second.write_time != e.write_time)
+        return;
+    const StrongStore& s = it->second;
+    ThreadSync& ts = *t.sync;
+    if (s.release) {
+        if (ts.pending.empty() || ts.pending.back() != s.release) ts.pending.push_back(s.release);
+        if (ts.pending.size() > 32) { // merge, so that a long look-back stays bounded
+            auto merged = std::make_shared<VectorClock>();
+            for (const ClockSnapshot& p : ts.pending) merged->join(*p);
+            ts.pending.assign(1, std::move(merged));
+        }
+    }
+    const uint32_t writer_block = block_of(e.writer);
+    if (writer_block == t.block->linear) return;
+    ThreadSync::Observation& o = ts.seen[ts.next_seen++ % ThreadSync::kObservations];
+    o.word = word;
+    o.writer_block = writer_block;
+    o.write_time = e.write_time;
+    o.flag_site = e.write_site;
+    o.read_site = read_site;
+    o.released = s.release != nullptr;
+    o.released_clock = s.release ? s.release->get(writer_block) : 0;
+    o.writer_fence_site = s.writer_fence_site;
+    o.writer_fence_scope = s.writer_fence_scope;
+    o.fences_then = ts.device_fences;
+}
+
+void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w, AccessKind kind,
+                                     Strength strength, uint32_t site, bool repeated_plain_read,
+                                     uint32_t visibility_delay) {
+    GlobalWord& e = shadow_.word(w);
+    if (e.launch != launch_) { // the first touch in this launch: earlier launches are ordered
+        e.kernel_written = e.kernel_written || e.writer != 0;
+        e.writer = e.reader = 0;
+        e.launch = launch_;
+        e.visible_at = 0;
+    }
+    const uint32_t self = grid_thread(t);
+    const uint32_t block = t.block->linear;
+    BlockSync& bs = *t.block->sync;
+    const bool reads = kind != AccessKind::write;
+    const bool writes = kind != AccessKind::read;
+    const bool atomic = is_atomic(strength);
+
+    if (atomic && e.visible_at != 0) e.visible_at = 0; // atomics act at the device's L2
+
+    if (reads && e.writer != 0 && e.writer != self &&
+        !ordered(t, e.writer, e.write_clock, e.write_warp_sync)) {
+        const uint32_t writer_block = block_of(e.writer);
+        const bool both_atomic = atomic && is_atomic(e.write_strength);
+        const bool both_strong = is_strong(strength) && is_strong(e.write_strength);
+        if (both_atomic) {
+            if (writer_block != block && (strength == Strength::atomic_block ||
+                                          e.write_strength == Strength::atomic_block))
+                report_race(t, r, w, e, Race::read_after_write, site);
+        } else if (const ThreadSync::Observation* flag =
+                       writer_block != block ? later_flag_from(*t.sync, w, e)
+                                             : nullptr) {
+            report_ordering(t, r, w, e, *flag, site);
+        } else if (!both_strong) {
+            if (repeated_plain_read)
+                report_spin(t, r, w, site, e.writer, e.write_site);
+            else
+                report_race(t, r, w, e, Race::read_after_write, site);
+        }
+        // Relaxed visibility: a store another block has not made visible yet.
+        if (relaxed_visibility_ && writer_block != block && !writes && now_ < e.visible_at)
+            show_old_value(w, e.old_value);
+    }
+    if (reads && is_strong(strength) && e.writer != 0 && e.writer != self &&
+        (!relaxed_visibility_ || now_ >= e.visible_at || block_of(e.writer) == block))
+        observe(t, w, e, site);
+    if (reads && is_strong(strength) && e.writer == 0 && e.kernel_written)
+        stale_reads_[w] = StaleRead{self, site, 0, 0}; // what an earlier launch left
+    else if (reads && !stale_reads_.empty()) {
+        auto it = stale_reads_.find(w);
+        if (it != stale_reads_.end() && it->second.reader == self) stale_reads_.erase(it);
+    }
+
+    if (writes) {
+        if (e.writer != 0 && e.writer != self &&
+            !ordered(t, e.writer, e.write_clock, e.write_warp_sync)) {
+            const bool both_atomic = atomic && is_atomic(e.write_strength);
+            const bool cross = block_of(e.writer) != block;
+            if (both_atomic ? (cross && (strength == Strength::atomic_block ||
+                                         e.write_strength == Strength::atomic_block))
+                            : !(is_strong(strength) && is_strong(e.write_strength)))
+                report_race(t, r, w, e, Race::write_after_write, site);
+        }
+        if (e.reader != 0 && e.reader != self &&
+            !ordered(t, e.reader, e.read_clock, e.read_warp_sync)) {
+            const bool cross = block_of(e.reader) != block;
+            if (e.read_polled && !is_strong(e.read_strength))
+                report_spin(t, r, w, e.read_site, self, site);
+            else if (!cross && !(is_strong(strength) && is_strong(e.read_strength)) &&
+                     !(atomic && is_atomic(e.read_strength)))
+                report_race(t, r, w, e, Race::write_after_read, site);
+            // Between blocks, a write after another block's unordered read is not reported: the
+            // read's value usually fed what the reader published before, which a GPU keeps in
+            // order (in-place compaction relies on it).
+        }
+        if (!stale_reads_.empty()) {
+            auto it = stale_reads_.find(w);
+            if (it != stale_reads_.end() && it->second.reader != self && !it->second.overwriter) {
+                it->second.overwriter = self;
+                it->second.overwrite_site = site;
+            }
+        }
+        if (relaxed_visibility_ && !atomic) {
+            if (now_ >= e.visible_at || e.writer == 0)
+                std::memcpy(&e.old_value, reinterpret_cast<const void*>(w), 4);
+            e.visible_at = now_ + visibility_delay;
+            ThreadSync& ts = *t.sync;
+            if (ts.unpublished.size() < 4096) {
+                ts.unpublished.push_back(w);
+            } else {
+                e.visible_at = 0; // bounded memory: this one is visible at once
+            }
+        }
+        e.writer = self;
+        e.write_clock = bs.clock;
+        e.write_time = now_;
+        e.write_site = site;
+        e.write_warp_sync = static_cast<uint16_t>(t.warp->sync_epoch);
+        e.write_strength = strength;
+        shadow_.mark_initialized(w);
+        if (is_strong(strength)) {
+            const ThreadSync& ts = *t.sync;
+            StrongStore& s = strong_stores_[w];
+            ClockSnapshot carried = ts.release;
+            if (atomic && kind == AccessKind::atomic && s.release && carried != s.release) {
+                // A read-modify-write continues the release sequence of the word.
+                if (carried) {
+                    auto joined = std::make_shared<VectorClock>(*s.release);
+                    joined->join(*carried);
+                    carried = std::move(joined);
+                } else {
+                    carried = s.release;
+                }
+            }
+            s = StrongStore{self, now_, std::move(carried), ts.last_fence_site,
+                            ts.last_fence_scope};
+        } else if (!strong_stores_.empty()) {
+            strong_stores_.erase(w);
+        }
+    }
+    if (reads && kind != AccessKind::atomic) {
+        e.reader = self;
+        e.read_clock = bs.clock;
+        e.read_site = site;
+        e.read_warp_sync = static_cast<uint16_t>(t.warp->sync_epoch);
+        e.read_strength = strength;
+        e.read_polled = repeated_plain_read;
+    } else if (kind == AccessKind::atomic) {
+        e.reader = 0; // its read is part of the write
+    }
+}
+
+void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, const GlobalWord& e,
+                                      Race race, uint32_t site) {
+    const bool against_write = race != Race::write_after_read;
+    const uint32_t other = against_write ? e.writer : e.reader;
+    const uint32_t other_site = against_write ? e.write_site : e.read_site;
+    const Strength other_strength = against_write ? e.write_strength : e.read_strength;
+    const bool cross = block_of(other) != t.block->linear;
+    const char* tag = race == Race::write_after_read   ? "gwar:"
+                      : race == Race::read_after_write ? "graw:"
+                                                       : "gwaw:";
+    sink_.report(
+        FaultKind::global_race,
+        tag + std::to_string(other_site) + ":" + std::to_string(site),
+        [&] {
+            std::ostringstream m;
+            const std::string them = sink_.describe_grid_thread(other);
+            m << "global memory race ("
+              << (race == Race::read_after_write    ? "read after write"
+                  : race == Race::write_after_write ? "write after write"
+                                                    : "write after read")
+              << "): " << where(r, w) << " was " << (against_write ? "written" : "read")
+              << " by " << them << " at " << line(other_site) << " and is "
+              << (race == Race::read_after_write ? "read" : "written") << " here";
+            if (is_atomic(other_strength) && cross &&
+                (other_strength == Strength::atomic_block ||
+                 is_atomic(race == Race::read_after_write ? other_strength : Strength::plain))) {
+                m << ": a *_block atomic is atomic only among the threads of one block; blocks "
+                     "that share a word need the device-wide atomics (atomicAdd, atomicCAS, ...)";
+            } else if (!cross) {
+                m << " with no __syncthreads() between them"
+                  << (((other - 1) % threads_per_block_) / 32 == t.warp->index
+                          ? " (same warp: lanes need __syncwarp() between them)"
+                          : "");
+            } else if (race == Race::write_after_write) {
+                m << ": two blocks write the same word with nothing ordering the writes, so "
+                     "which value stays depends on timing (give each block its own part of the "
+                     "output, or use an atomic)";
+            } else {
+                m << " by another block with nothing ordering the two: a block sees another "
+                     "block's store only through a kernel boundary, or through a flag that the "
+                     "writer sets after a __threadfence() and the reader checks (volatile or "
+                     "atomic) before a __threadfence() of its own";
+            }
+            return m.str();
+        },
+        site_at(site), &t);
+}
+
+void GlobalMemoryChecker::report_ordering(Thread& t, const Region& r, uintptr_t w,
+                                          const GlobalWord& e,
+                                          const ThreadSync::Observation& flag, uint32_t site) {
+    const bool writer_fenced = flag.released && flag.released_clock >= e.write_clock;
+    const ThreadSync& ts = *t.sync;
+    sink_.report(
+        FaultKind::memory_ordering,
+        std::string(writer_fenced ? "mp-reader:" : "mp-writer:") + std::to_string(flag.flag_site) +
+            ":" + std::to_string(site),
+        [&] {
+            std::ostringstream m;
+            m << "memory ordering: " << where(r, w) << " was written by "
+              << sink_.describe_grid_thread(e.writer) << " at " << line(e.write_site)
+              << ", and this thread read the flag that " << "block's thread set at "
+              << line(flag.flag_site) << " (read at " << line(flag.read_site)
+              << "), but nothing orders the value before this read: ";
+            if (!writer_fenced) {
+                m << "the flag at " << line(flag.flag_site)
+                  << " was written with no __threadfence() after the value at "
+                  << line(e.write_site) << ", so another block may see the new flag with the old "
+                  << "value";
+                if (flag.writer_fence_site && flag.writer_fence_scope == MemoryScope::block)
+                    m << " (the __threadfence_block() at "
+                      << resolve_source(flag.writer_fence_site).to_string()
+                      << " orders the stores only for the writer's own block)";
+            } else {
+                m << "there is no __threadfence() between the read of the flag at "
+                  << line(flag.read_site) << " and this read, so it may see the value from "
+                  << "before the flag";
+                if (ts.last_fence_site && ts.last_fence_scope == MemoryScope::block)
+                    m << " (" << scope_fence_name(MemoryScope::block) << " at "
+                      << resolve_source(ts.last_fence_site).to_string()
+                      << " orders nothing for other blocks)";
+            }
+            return m.str();
+        },
+        site_at(site), &t);
+}
+
+void GlobalMemoryChecker::report_spin(Thread& culprit, const Region& r, uintptr_t w,
+                                      uint32_t poll_site, uint32_t writer, uint32_t write_site) {
+    sink_.report(
+        FaultKind::plain_load_spin, "spin:" + std::to_string(poll_site),
+        [&] {
+            return "spin on a plain load: " + where(r, w) + " is polled at " + line(poll_site) +
+                   " through a non-volatile, non-atomic pointer while " +
+                   sink_.describe_grid_thread(writer) + " writes it at " + line(write_site) +
+                   ". The compiler may load it once and spin on the register forever (nvcc "
+                   "does): read it through a volatile pointer or an atomic, with a "
+                   "__threadfence() after it before reading what it announces";
+        },
+        site_at(poll_site), &culprit);
+}
+
+void GlobalMemoryChecker::launch_finished() {
+    restore_views();
+    for (const auto& [word, s] : stale_reads_) {
+        if (!s.overwriter) continue;
+        const Region* r = memory_registry().find(word);
+        if (!r) continue;
+        sink_.report(
+            FaultKind::stale_read, "stale:" + std::to_string(s.read_site),
+            [&] {
+                return "stale value from an earlier launch: " + where(*r, word) + " was read by " +
+                       sink_.describe_grid_thread(s.reader) + " at " + line(s.read_site) +
+                       ", which saw what a kernel of an earlier launch left there; " +
+                       sink_.describe_grid_thread(s.overwriter) + " writes it only later, at " +
+                       line(s.overwrite_site) +
+                       ". Reset flags and descriptors (cudaMemset) before every launch that "
+                       "uses them";
+            },
+            site_at(s.read_site), nullptr);
+    }
+    stale_reads_.clear();
+}
+
+} // namespace simt::detail

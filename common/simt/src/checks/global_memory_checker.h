@@ -1,0 +1,152 @@
+// Global-memory checks: uninitialized reads, races between threads and between blocks decided by
+// happens-before (not by luck of the schedule), message passing without the fences it needs,
+// spins on plain loads, tile status left over from an earlier launch, and relaxed visibility
+// (a block's stores reach other blocks late and out of order unless a fence orders them).
+//
+// The model follows what CUDA's memory model promises:
+// - Kernel boundaries and host synchronization order everything.
+// - Within a block, __syncthreads() orders all threads; a warp-wide intrinsic orders the lanes
+//   it names.
+// - Between blocks, only release and acquire order: a device-scope fence (__threadfence()) before
+//   a strong store (volatile or atomic) makes the store release what the block did before the
+//   fence; a strong load that sees that store, followed by a device-scope fence, acquires it.
+//   Block-scope fences and *_block atomics order nothing for other blocks.
+// Blocks carry vector clocks (one entry per block of the grid); a release stores a snapshot of
+// the releasing block's clock with the word it wrote, an acquire joins the snapshots its thread
+// saw. Within a block, ordering is decided per thread pair as for shared memory.
+#pragma once
+
+#include <memory>
+#include <random>
+#include <unordered_map>
+#include <vector>
+
+#include "checker.h"
+#include "global_shadow.h"
+#include "simt/launch.h"
+
+namespace simt::detail {
+
+// A vector clock over the blocks of one grid.
+struct VectorClock {
+    std::vector<uint32_t> entries;
+    uint32_t get(uint32_t block) const { return block < entries.size() ? entries[block] : 0; }
+    void set(uint32_t block, uint32_t clock) {
+        if (block >= entries.size()) entries.resize(block + 1, 0);
+        entries[block] = clock;
+    }
+    void join(const VectorClock& other);
+};
+using ClockSnapshot = std::shared_ptr<const VectorClock>;
+
+struct BlockSync {
+    uint32_t clock = 1;         // advances at every barrier and device-scope fence
+    uint32_t barrier_clock = 1; // the clock right after the block's last __syncthreads()
+    std::shared_ptr<VectorClock> known; // what the block has acquired (copied on write)
+};
+
+struct ThreadSync {
+    ClockSnapshot release; // from the thread's last device-scope fence
+    std::vector<ClockSnapshot> pending; // releases its strong loads saw since its last fence
+    const void* last_fence_site = nullptr;
+    MemoryScope last_fence_scope = MemoryScope::block;
+    uint32_t device_fences = 0;
+    // The last strong loads that saw another block's strong store ("flags"), for diagnosis.
+    struct Observation {
+        uintptr_t word = 0;
+        uint32_t writer_block = ~0u;
+        uint32_t write_time = 0;
+        uint32_t flag_site = 0;  // where the flag was written
+        uint32_t read_site = 0;  // where this thread read it
+        bool released = false;   // a device-scope fence of the writer came before the flag
+        uint32_t released_clock = 0; // the writer's clock that release covers
+        const void* writer_fence_site = nullptr;
+        MemoryScope writer_fence_scope = MemoryScope::block;
+        uint32_t fences_then = 0; // this thread's device fences when it read the flag
+    };
+    static constexpr unsigned kObservations = 4;
+    Observation seen[kObservations];
+    unsigned next_seen = 0;
+    uintptr_t last_plain_read = 0;
+    uint32_t last_plain_site = 0;
+    std::vector<uintptr_t> unpublished; // its stores not yet visible to other blocks
+};
+
+class GlobalMemoryChecker final : public Checker {
+  public:
+    GlobalMemoryChecker(const LaunchRequest& request, FindingSink& sink, bool lockstep,
+                        bool relaxed_visibility, uint64_t seed);
+    void block_started(Block& b) override;
+    void block_finished(Block& b) override;
+    void access(Thread& t, const Region& r, uintptr_t address, size_t bytes, AccessKind kind,
+                Strength strength, const void* site) override;
+    void fence(Thread& t, MemoryScope scope, const void* site) override;
+    void barrier_completed(Block& b) override;
+    void launch_finished() override;
+
+    // More blocks than this and the vector clocks would cost too much: inter-block ordering is
+    // not checked for the launch (said once on stderr); the other checks stay on.
+    static constexpr unsigned kMaxOrderedBlocks = 16384;
+
+  private:
+    struct StrongStore { // the latest strong store to a word, with what it releases
+        uint32_t writer = 0;
+        uint32_t write_time = 0;
+        ClockSnapshot release;
+        const void* writer_fence_site = nullptr;
+        MemoryScope writer_fence_scope = MemoryScope::block;
+    };
+    struct StaleRead { // a strong load that saw what an earlier launch's kernel left
+        uint32_t reader = 0;
+        uint32_t read_site = 0;
+        uint32_t overwriter = 0; // the thread of this launch that wrote it afterwards
+        uint32_t overwrite_site = 0;
+    };
+    enum class Race : uint8_t { read_after_write, write_after_write, write_after_read };
+
+    void check_word(Thread& t, const Region& r, uintptr_t word, AccessKind kind, Strength strength,
+                    uint32_t site, bool repeated_plain_read, uint32_t visibility_delay);
+    bool ordered(const Thread& t, uint32_t other, uint32_t other_clock,
+                 uint16_t other_warp_sync) const;
+    uint32_t grid_thread(const Thread& t) const;
+    uint32_t block_of(uint32_t grid_thread) const { return (grid_thread - 1) / threads_per_block_; }
+    uint32_t intern(const void* site);
+    const void* site_at(uint32_t id) const { return sites_[id]; }
+    std::string where(const Region& r, uintptr_t word) const;
+    std::string line(uint32_t site) const;
+    void observe(Thread& t, uintptr_t word, const GlobalWord& e, uint32_t read_site);
+    // A flag this thread saw that the writer of `e` set after writing `e` (message passing).
+    const ThreadSync::Observation* later_flag_from(const ThreadSync& ts, uintptr_t word,
+                                                   const GlobalWord& e) const;
+    void report_race(Thread& t, const Region& r, uintptr_t word, const GlobalWord& e, Race race,
+                     uint32_t site);
+    void report_ordering(Thread& t, const Region& r, uintptr_t word, const GlobalWord& e,
+                         const ThreadSync::Observation& flag, uint32_t site);
+    void report_spin(Thread& culprit, const Region& r, uintptr_t word, uint32_t poll_site,
+                     uint32_t writer, uint32_t write_site);
+    void acquire(Thread& t);
+    void release(Thread& t);
+    void show_old_value(uintptr_t word, uint32_t old_value);
+    void restore_views();
+    uint32_t visibility_delay();
+
+    const LaunchRequest& request_;
+    FindingSink& sink_;
+    GlobalShadow& shadow_;
+    bool lockstep_;
+    bool relaxed_visibility_;
+    bool check_ordering_ = true;
+    uint32_t threads_per_block_;
+    uint16_t launch_;
+    uint32_t now_ = 1; // global-memory accesses so far: the clock of relaxed visibility
+    std::mt19937_64 rng_;
+    std::vector<const void*> sites_{nullptr};
+    std::unordered_map<const void*, uint32_t> site_ids_;
+    std::unordered_map<uintptr_t, StrongStore> strong_stores_;
+    std::unordered_map<uintptr_t, StaleRead> stale_reads_;
+    std::vector<std::pair<uintptr_t, uint32_t>> restore_; // words showing an old value
+    std::unordered_map<unsigned, std::unique_ptr<BlockSync>> blocks_;
+    std::unordered_map<unsigned, std::unique_ptr<ThreadSync[]>> threads_;
+};
+
+} // namespace simt::detail

@@ -1,0 +1,57 @@
+#include "global_shadow.h"
+
+namespace simt::detail {
+
+GlobalShadow::Page* GlobalShadow::page(uintptr_t address, bool create) {
+    const uintptr_t key = address >> kPageShift;
+    if (key == last_key_) return last_page_;
+    auto it = pages_.find(key);
+    if (it == pages_.end()) {
+        if (!create) return nullptr;
+        it = pages_.emplace(key, std::make_unique<Page>()).first;
+    }
+    last_key_ = key;
+    last_page_ = it->second.get();
+    return last_page_;
+}
+
+GlobalWord& GlobalShadow::word(uintptr_t address) {
+    Page* p = page(address, true);
+    if (!p->words) p->words = std::make_unique<GlobalWord[]>(kWordsPerPage);
+    return p->words[word_index(address)];
+}
+
+void GlobalShadow::host_wrote(uintptr_t base, size_t bytes) {
+    if (bytes == 0) return;
+    const uintptr_t first = base & ~uintptr_t{3}, end = base + bytes;
+    for (uintptr_t a = first; a < end;) {
+        Page* p = page(a, true);
+        const uintptr_t page_end = ((a >> kPageShift) + 1) << kPageShift;
+        const uintptr_t stop = end < page_end ? end : page_end;
+        for (; a < stop; a += 4) {
+            const size_t w = word_index(a);
+            p->written[w / 64] |= uint64_t{1} << (w % 64);
+            if (p->words) {
+                GlobalWord& g = p->words[w];
+                g.writer = 0;
+                g.reader = 0;
+                g.kernel_written = false;
+                g.visible_at = 0;
+            }
+        }
+    }
+}
+
+void GlobalShadow::forget(uintptr_t base, size_t bytes) {
+    const uintptr_t end = base + bytes;
+    for (uintptr_t key = base >> kPageShift; (key << kPageShift) < end; ++key) pages_.erase(key);
+    last_key_ = ~uintptr_t{0};
+    last_page_ = nullptr;
+}
+
+GlobalShadow& global_shadow() {
+    static GlobalShadow shadow;
+    return shadow;
+}
+
+} // namespace simt::detail
