@@ -508,12 +508,12 @@ __global__ void traced_scan(const int* in, int* out) {
         __syncthreads();
         src = 1 - src;
     }
-    out[t] = buffer[src][t];
+    out[blockIdx.x * 64 + t] = buffer[src][t];
 }
 
 std::string record_text(const std::vector<int>& in, uint64_t seed) {
     ModeScope scope(simt::Mode::its, seed, simt::Dispatch::shuffled);
-    DeviceVector<int> d_in(in), d_out(64);
+    DeviceVector<int> d_in(in), d_out(128);
     simt::start_tracing({.blocks = {}, .max_instructions = 1u << 20});
     traced_scan<<<2, 64>>>(d_in.data(), d_out.data());
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);

@@ -124,6 +124,7 @@ __global__ void chained_blocks(volatile int* flags, int* values) {
         if (b > 0) {
             while (flags[b - 1] == 0) {
             }
+            __threadfence(); // the value is read after the flag that announced it
             prefix = values[b - 1];
         }
         values[b] = prefix + b + 1;

@@ -97,14 +97,39 @@ class ScheduleScope {
 
 // ---- scans ----------------------------------------------------------------------------------
 
+// The hint for a kernel that failed, from what the emulator reported (on a GPU only the error).
+std::string fault_hint() {
+#ifdef SCANLAB_BACKEND_SIMT
+    switch (simt::last_fault().kind) {
+    case simt::FaultKind::memory_ordering:
+        return "the emulator's report above names the fence that is missing. With separate "
+               "descriptors, publish() stores the value, then __threadfence(), then the flag; "
+               "read() loads the flag, then __threadfence(), then the value the flag announces. "
+               "Without the first fence another block may see the new flag with the old value; "
+               "without the second, the reader may load the value before the flag";
+    case simt::FaultKind::plain_load_spin:
+        return "the report above names a descriptor polled through a plain pointer: the "
+               "compiler may load it once and spin on the register forever (nvcc does). Read "
+               "descriptors through a `volatile` pointer";
+    case simt::FaultKind::stale_read:
+        return "a tile read a descriptor that still held what the previous scan left there: "
+               "every descriptor must be X (cleared) before each launch";
+    case simt::FaultKind::uninitialized_global_read:
+        return "the report above names a read of device memory nothing wrote: a descriptor "
+               "value read without its flag saying A or P, or flags that were not cleared";
+    default: break;
+    }
+#endif
+    return "the kernel failed: the emulator's report above names the line. A deadlock: a block "
+           "waited for a tile that never published (tile ids must come from the counter; every "
+           "tile publishes A, or P for tile 0, BEFORE it looks back; a lane must stop polling "
+           "once its tile is not X). Out of bounds: the last, partial tile, or a look-back lane "
+           "reading the descriptor of a tile below 0";
+}
+
 std::string lab_hint(int tile, int n, bool faulted) {
     const int tiles = (n + tile - 1) / tile;
-    if (faulted)
-        return "the kernel failed: the emulator's report above names the line. A deadlock: a "
-               "block waited for a tile that never published (tile ids must come from the "
-               "counter; every tile publishes A, or P for tile 0, BEFORE it looks back; a lane "
-               "must stop polling once its tile is not X). Out of bounds: the last, partial "
-               "tile, or a look-back lane reading the descriptor of a tile below 0";
+    if (faulted) return fault_hint();
     if (tiles <= 1)
         return "n fits in one tile: this is only the block scan (lab 05) and tile 0, which "
                "publishes P at once and needs no look-back";

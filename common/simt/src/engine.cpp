@@ -50,7 +50,8 @@ const char* to_string(CollectiveKind kind) {
 }
 
 Engine::Engine(const LaunchRequest& request, const Options& options, size_t shared_limit)
-    : request_(request), options_(options), shared_limit_(shared_limit) {
+    : shared_(*this, options.mode == Mode::lockstep), request_(request), options_(options),
+      shared_limit_(shared_limit) {
     threads_per_block_ = request.block.x * request.block.y * request.block.z;
     warps_per_block_ = (threads_per_block_ + 31) / 32;
     const unsigned blocks = request.grid.x * request.grid.y * request.grid.z;
@@ -436,23 +437,6 @@ void Engine::check_unregistered(const Region* r, uintptr_t address, size_t bytes
           "write to " + std::string(to_string(r->kind)) + ", which is read-only in kernels", site);
 }
 
-const SharedAllocation* Engine::shared_variable_at(const Block* b, size_t offset) const {
-    for (const SharedAllocation& v : b->shared_vars)
-        if (offset - v.offset < v.bytes) return &v;
-    return nullptr;
-}
-
-std::string Engine::describe_shared(const Block* b, size_t offset) const {
-    const SharedAllocation* v = shared_variable_at(b, offset);
-    std::ostringstream s;
-    if (v)
-        s << "byte " << (offset - v->offset) << " of '" << v->name << "' (" << v->bytes
-          << " bytes)";
-    else
-        s << "shared offset " << offset;
-    return s.str();
-}
-
 void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
                             const void* site) {
     Thread* me = current_;
@@ -462,26 +446,18 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
         trace_before(me, address, bytes, kind, site);
     }
     const uintptr_t offset = address - b->shared_base();
+    const Region* global = nullptr; // device memory the global-memory checks look at
     if (offset < b->shared_capacity) {
         if (offset + bytes > b->shared_used) [[unlikely]]
             shared_out_of_bounds(address, bytes, kind, site);
-        if (checks_) check_shared_access(me, offset, bytes, kind, site);
+        if (checks_) shared_.access(*me, offset, bytes, kind, site);
     } else if (address - me->stack_lo < me->stack_size) {
         return; // the thread's own locals
     } else {
         const Region* r = memory_registry().find_range(address, bytes);
         if (!r || (kind != AccessKind::read && !r->writable_from_device)) [[unlikely]]
             check_unregistered(r, address, bytes, kind, site);
-        if ((address & (bytes - 1)) != 0 && (bytes & (bytes - 1)) == 0 && bytes <= 16)
-            [[unlikely]]
-            misaligned(address, bytes, site);
-        if (global_ && r && r->kind != RegionKind::parameters) {
-            RuntimeScope scope(me);
-            const Strength strength = kind == AccessKind::atomic ? atomic_strength_
-                                      : is_volatile             ? Strength::volatile_
-                                                                : Strength::plain;
-            global_->access(*me, *r, address, bytes, kind, strength, site);
-        }
+        if (global_ && r && r->kind != RegionKind::parameters) global = r;
     }
     if ((address & (bytes - 1)) != 0 && (bytes & (bytes - 1)) == 0 && bytes <= 16) [[unlikely]]
         misaligned(address, bytes, site);
@@ -489,7 +465,16 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
         note_progress();
     else if (is_volatile && kind == AccessKind::read)
         poll_point(site); // atomics decide for themselves: only a change is progress
+    const Strength strength = kind == AccessKind::atomic ? atomic_strength_ // (set just before)
+                              : is_volatile             ? Strength::volatile_
+                                                        : Strength::plain;
     switch_for_mode(me);
+    if (global) {
+        // After the switch, just before the access itself happens: no other thread runs between
+        // this check (which may show the thread an old value, relaxed visibility) and the access.
+        RuntimeScope scope(me);
+        global_->access(*me, *global, address, bytes, kind, strength, site);
+    }
     if (recorder_) [[unlikely]]
         trace_after(me);
 }
@@ -515,166 +500,6 @@ void Engine::switch_lane(Thread* me) {
         next = lane_from(w, next_random());
     }
     if (next && next != me) return suspend(me, next);
-}
-
-void Engine::check_shared_access(Thread* me, size_t offset, size_t bytes, AccessKind kind,
-                                 const void* site) {
-    Block* b = me->block;
-    // Most accesses hit the variable of the block's last access, and one word.
-    if (offset - b->last_lo >= b->last_span || offset - b->last_lo + bytes > b->last_span)
-        find_shared_variable(me, offset, bytes, kind, site);
-    if ((offset & 3) + bytes > 4 || kind == AccessKind::atomic) {
-        check_shared_words(me, offset, bytes, kind, site);
-        return;
-    }
-    const uint32_t self = me->linear + 1;
-    const size_t word = offset / 4;
-    ShadowWord& s = b->shadow_words[word];
-    Warp* w = me->warp;
-    if (kind == AccessKind::read) {
-        if (s.writer != self) {
-            if (s.writer == 0)
-                report_uninitialized(me, word, site);
-            else if (!ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync))
-                report_race(me, word, Race::read_after_write, site);
-        }
-        s.reader = self;
-        s.read_epoch = b->barrier_epoch;
-        s.read_warp_sync = w->sync_epoch;
-        s.read_site = site;
-    } else {
-        if (s.writer != self && s.writer != 0 &&
-            !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync))
-            report_race(me, word, Race::write_after_write, site);
-        if (s.reader != self && s.reader != 0 &&
-            !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))
-            report_race(me, word, Race::write_after_read, site);
-        s.writer = self;
-        s.write_epoch = b->barrier_epoch;
-        s.write_warp_sync = w->sync_epoch;
-        s.write_site = site;
-        s.write_atomic = false;
-    }
-}
-
-void Engine::find_shared_variable(Thread* me, size_t offset, size_t bytes, AccessKind kind,
-                                  const void* site) {
-    Block* b = me->block;
-    const SharedAllocation* v = shared_variable_at(b, offset);
-    if (v && offset + bytes <= v->offset + v->bytes) {
-        b->last_lo = v->offset;
-        b->last_span = v->bytes;
-        return;
-    }
-    RuntimeScope scope(me);
-    std::ostringstream msg;
-    msg << "out-of-bounds shared memory " << (kind == AccessKind::read ? "read" : "write") << " of "
-        << bytes << " bytes at shared offset " << offset << ": ";
-    if (v)
-        msg << "it runs past the end of '" << v->name << "' (" << v->bytes << " bytes)";
-    else if (const SharedAllocation* below = [&]() -> const SharedAllocation* {
-                 const SharedAllocation* best = nullptr;
-                 for (const SharedAllocation& x : b->shared_vars)
-                     if (x.offset + x.bytes <= offset && (!best || x.offset > best->offset))
-                         best = &x;
-                 return best;
-             }())
-        msg << (offset - (below->offset + below->bytes)) << " bytes past the end of '"
-            << below->name << "' (" << below->bytes << " bytes)";
-    else
-        msg << "no __shared__ variable is there";
-    fault(FaultKind::illegal_address, cudaErrorIllegalAddress, msg.str(), site);
-}
-
-// The general case: accesses that span several words, and atomics.
-void Engine::check_shared_words(Thread* me, size_t offset, size_t bytes, AccessKind kind,
-                                const void* site) {
-    Block* b = me->block;
-    const uint32_t self = me->linear + 1;
-    Warp* w = me->warp;
-    const size_t first = offset / 4, last = (offset + bytes - 1) / 4;
-    const bool reads = kind != AccessKind::write, writes = kind != AccessKind::read;
-    const bool atomic = kind == AccessKind::atomic;
-    if (reads) {
-        // Uninitialized only if no byte of the access was written: a GPU copies a struct with
-        // its padding (or an unwritten member) freely, and so may a correct program.
-        bool any_written = false;
-        for (size_t word = first; word <= last; ++word)
-            any_written = any_written || b->shadow_words[word].writer != 0;
-        if (!any_written) report_uninitialized(me, first, site);
-    }
-    for (size_t word = first; word <= last; ++word) {
-        ShadowWord& s = b->shadow_words[word];
-        const bool unordered_write = s.writer != 0 && s.writer != self &&
-                                     !(atomic && s.write_atomic) &&
-                                     !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync);
-        if (reads && unordered_write) report_race(me, word, Race::read_after_write, site);
-        if (writes) {
-            if (unordered_write) report_race(me, word, Race::write_after_write, site);
-            if (s.reader != 0 && s.reader != self &&
-                !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))
-                report_race(me, word, Race::write_after_read, site);
-            s.writer = self;
-            s.write_epoch = b->barrier_epoch;
-            s.write_warp_sync = w->sync_epoch;
-            s.write_site = site;
-            s.write_atomic = atomic;
-        } else {
-            s.reader = self;
-            s.read_epoch = b->barrier_epoch;
-            s.read_warp_sync = w->sync_epoch;
-            s.read_site = site;
-        }
-    }
-}
-
-void Engine::report_uninitialized(Thread* me, size_t word, const void* site) {
-    RuntimeScope scope(me);
-    report_check(
-        FaultKind::uninitialized_read,
-        "uninit:" + std::to_string(reinterpret_cast<uintptr_t>(site)),
-        [&] {
-            return "uninitialized shared memory read: " + describe_shared(me->block, word * 4) +
-                   " is read before any thread of the block wrote it";
-        },
-        site, me);
-}
-
-void Engine::report_race(Thread* me, size_t word, Race race, const void* site) {
-    RuntimeScope scope(me);
-    Block* b = me->block;
-    const ShadowWord& s = b->shadow_words[word];
-    const bool against_write = race != Race::write_after_read;
-    const uint32_t other_index = against_write ? s.writer : s.reader;
-    const Thread& other = b->threads[other_index - 1];
-    const bool same_warp = (other_index - 1) / 32 == me->warp->index;
-    const void* other_site = against_write ? s.write_site : s.read_site;
-    const char* tag = race == Race::write_after_read   ? "war:"
-                      : race == Race::read_after_write ? "raw:"
-                                                       : "waw:";
-    const std::string key = tag + std::to_string(reinterpret_cast<uintptr_t>(other_site)) + ":" +
-                            std::to_string(reinterpret_cast<uintptr_t>(site));
-    report_check(
-        FaultKind::shared_race, key,
-        [&] {
-            const std::string where = describe_shared(b, word * 4);
-            const std::string them = describe_thread(other);
-            const std::string line = resolve_source(other_site).to_string();
-            if (!against_write)
-                return "shared memory race (write after read): " + where + " was read by " + them +
-                       " at " + line +
-                       " and is overwritten here with no __syncthreads() in between "
-                       "(double-buffer, or add a barrier between the read and the write)" +
-                       (same_warp ? "; same warp: lanes need __syncwarp() between them" : "");
-            if (race == Race::read_after_write)
-                return "shared memory race (read after write): " + where + " was written by " +
-                       them + " at " + line +
-                       " and is read here with no __syncthreads() in between" +
-                       (same_warp ? " (same warp: lanes need __syncwarp() between them)" : "");
-            return "shared memory race (write after write): " + where + " was written by " + them +
-                   " at " + line + " and is written again here with no __syncthreads() in between";
-        },
-        site, me);
 }
 
 void Engine::report(FaultKind kind, const std::string& key,

@@ -18,6 +18,7 @@
 #include "simt/shared.h"
 #include "checks/checker.h"
 #include "checks/global_shadow.h"
+#include "checks/shared_memory_checker.h"
 #include "fiber.h"
 #include "memory_registry.h"
 #include "simt/options.h"
@@ -107,19 +108,6 @@ struct SharedAllocation {
     ElementInfo element{0, 1, "bytes"};
 };
 
-// What the race and initialization checks remember about one 4-byte word of shared memory.
-struct ShadowWord {
-    uint32_t writer = 0; // linear thread index + 1 of the last write; 0: never written
-    uint32_t write_epoch = 0;
-    uint32_t write_warp_sync = 0;
-    uint32_t reader = 0; // last reader + 1 in read_epoch; 0: none
-    uint32_t read_epoch = 0;
-    uint32_t read_warp_sync = 0;
-    const void* write_site = nullptr;
-    const void* read_site = nullptr;
-    bool write_atomic = false;
-};
-
 struct Block {
     uint3 idx{};
     unsigned linear = 0;
@@ -191,13 +179,17 @@ class Engine final : public FindingSink {
     const LaunchRequest& request() const { return request_; }
     void set_recorder(TraceRecorder* recorder) { recorder_ = recorder; }
     TraceRecorder* recorder() const { return recorder_; }
-    std::string describe_thread(const Thread& t) const;
     static ThreadState state_of(const Thread& t);
 
     // FindingSink: how the checks report.
     void report(FaultKind kind, const std::string& key, const std::function<std::string()>& message,
                 const void* site, const Thread* culprit) override;
     std::string describe_grid_thread(uint32_t grid_thread) const override;
+    std::string describe_thread(const Thread& t) const override;
+    [[noreturn]] void fatal(FaultKind kind, cudaError_t error, const std::string& what,
+                            const void* site) override {
+        fault(kind, error, what, site);
+    }
     void spin_poll(Thread* t, const void* site) override { count_poll(t, site); }
 
   private:
@@ -253,35 +245,13 @@ class Engine final : public FindingSink {
     [[gnu::noinline, gnu::cold]] void check_unregistered(const Region* r,
                                                          uintptr_t address, size_t bytes,
                                                          AccessKind kind, const void* site);
-    void check_shared_access(Thread* me, size_t offset, size_t bytes, AccessKind kind,
-                             const void* site);
-    [[gnu::noinline]] void find_shared_variable(Thread* me, size_t offset, size_t bytes,
-                                                AccessKind kind, const void* site);
-    [[gnu::noinline]] void check_shared_words(Thread* me, size_t offset, size_t bytes,
-                                              AccessKind kind, const void* site);
-    [[gnu::noinline, gnu::cold]] void report_uninitialized(Thread* me, size_t word,
-                                                           const void* site);
-    enum class Race : uint8_t { read_after_write, write_after_write, write_after_read };
-    [[gnu::noinline, gnu::cold]] void report_race(Thread* me, size_t word, Race race,
-                                                  const void* site);
     // Records a finding once per key; `what` builds the message only for a new one.
     template <class What>
     void report_check(FaultKind kind, const std::string& key, What what, const void* site,
                       const Thread* culprit);
-    const SharedAllocation* shared_variable_at(const Block* b, size_t offset) const;
-    std::string describe_shared(const Block* b, size_t offset) const;
     [[noreturn, gnu::noinline, gnu::cold]] void misaligned(uintptr_t address, size_t bytes,
                                                           const void* site);
     void check_barrier_with_exits(Block* block, Thread* exiting);
-    bool ordered(const Block* b, const Warp* w, uint32_t other, uint32_t epoch,
-                 uint32_t warp_sync) const {
-        // Two accesses of different threads are ordered by a barrier between them, or, for lanes
-        // of one warp, by a warp-wide collective between them (or by lockstep execution itself).
-        if (epoch != b->barrier_epoch) return true;
-        if ((other - 1) / 32 == w->index) return lockstep_ || warp_sync != w->sync_epoch;
-        return false;
-    }
-
     // Hot state, read on every access and switch: together at the start.
     Thread* current_ = nullptr;
     TraceRecorder* recorder_ = nullptr;
@@ -299,6 +269,7 @@ class Engine final : public FindingSink {
     bool lockstep_ = false;
     bool checks_ = true;
     Strength atomic_strength_ = Strength::atomic_device;
+    SharedMemoryChecker shared_;                  // used with the checks on
     std::unique_ptr<GlobalMemoryChecker> global_; // with the checks on
 
     LaunchRequest request_;
@@ -435,34 +406,8 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
     if (offset < b->shared_capacity) {
         if (offset + bytes > b->shared_used) [[unlikely]]
             return access_general(address, bytes, kind, is_volatile, site);
-        if (checks_) {
-            // The variable of the block's last access, one word (aligned, at most 4 bytes).
-            const size_t in_var = offset - b->last_lo;
-            if (in_var >= b->last_span || in_var + bytes > b->last_span || bytes > 4) [[unlikely]]
-                return access_general(address, bytes, kind, is_volatile, site);
-            const uint32_t self = me->linear + 1;
-            ShadowWord& s = b->shadow_words[offset / 4];
-            if (kind == AccessKind::read) {
-                if (s.writer != self && (s.writer == 0 || !ordered(b, w, s.writer, s.write_epoch,
-                                                                   s.write_warp_sync))) [[unlikely]]
-                    return access_general(address, bytes, kind, is_volatile, site);
-                s.reader = self;
-                s.read_epoch = b->barrier_epoch;
-                s.read_warp_sync = w->sync_epoch;
-                s.read_site = site;
-            } else {
-                if ((s.writer != self && s.writer != 0 &&
-                     !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync)) ||
-                    (s.reader != self && s.reader != 0 &&
-                     !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))) [[unlikely]]
-                    return access_general(address, bytes, kind, is_volatile, site);
-                s.writer = self;
-                s.write_epoch = b->barrier_epoch;
-                s.write_warp_sync = w->sync_epoch;
-                s.write_site = site;
-                s.write_atomic = false;
-            }
-        }
+        if (checks_ && !shared_.fast_access(me, b, w, offset, bytes, kind, site)) [[unlikely]]
+            return access_general(address, bytes, kind, is_volatile, site);
     } else if (address - me->stack_lo < me->stack_size) {
         return; // the thread's own locals
     } else {
@@ -475,3 +420,5 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
 }
 
 } // namespace simt::detail
+
+#include "checks/shared_memory_fast_path.h"

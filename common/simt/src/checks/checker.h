@@ -28,7 +28,12 @@ class FindingSink {
     virtual void report(FaultKind kind, const std::string& key,
                         const std::function<std::string()>& message, const void* site,
                         const Thread* culprit) = 0;
-    // "thread (x,y,z) of block (a,b,c)" for a thread numbered across the grid (see GlobalWord).
+    // Ends the launch with a fault (an access that cannot go on); never returns.
+    [[noreturn]] virtual void fatal(FaultKind kind, cudaError_t error, const std::string& what,
+                                    const void* site) = 0;
+    // "thread (x,y,z) of block (a,b,c)", for a running thread or one numbered across the grid
+    // (see GlobalWord).
+    virtual std::string describe_thread(const Thread& t) const = 0;
     virtual std::string describe_grid_thread(uint32_t grid_thread) const = 0;
     // A spin-wait's polls count towards deadlock detection.
     virtual void spin_poll(Thread* t, const void* site) = 0;

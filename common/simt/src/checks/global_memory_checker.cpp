@@ -289,8 +289,11 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w, Ac
         } else if (!both_strong) {
             if (repeated_plain_read)
                 report_spin(t, r, w, site, e.writer, e.write_site);
-            else
+            else if (!is_atomic(e.write_strength))
                 report_race(t, r, w, e, Race::read_after_write, site);
+            // A plain read of a word that atomics update is the first step of every CAS loop
+            // (`old = *p; while ((seen = atomicCAS(p, old, f(old))) != old) old = seen;`): at
+            // worst it reads an old value, which the CAS then rejects. Not reported.
         }
         // Relaxed visibility: a store another block has not made visible yet.
         if (relaxed_visibility_ && writer_block != block && !writes && now_ < e.visible_at)
@@ -321,8 +324,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w, Ac
             const bool cross = block_of(e.reader) != block;
             if (e.read_polled && !is_strong(e.read_strength))
                 report_spin(t, r, w, e.read_site, self, site);
-            else if (!cross && !(is_strong(strength) && is_strong(e.read_strength)) &&
-                     !(atomic && is_atomic(e.read_strength)))
+            else if (!cross && !atomic && !(is_strong(strength) && is_strong(e.read_strength)))
                 report_race(t, r, w, e, Race::write_after_read, site);
             // Between blocks, a write after another block's unordered read is not reported: the
             // read's value usually fed what the reader published before, which a GPU keeps in

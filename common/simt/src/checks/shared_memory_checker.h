@@ -1,0 +1,66 @@
+// Shared-memory checks: races between the threads of a block (between barriers; for lanes of one
+// warp, between warp-wide intrinsics), reads of words no thread of the block wrote, and accesses
+// that run outside the __shared__ variable they start in. Every 4-byte word of a block's shared
+// memory has a ShadowWord. The common access (one word of the variable the block touched last,
+// nothing to report) is checked inline on the engine's fast path (shared_memory_fast_path.h);
+// everything else comes here.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "checker.h"
+
+namespace simt::detail {
+
+struct SharedAllocation;
+struct Warp;
+
+// What the checks remember about one 4-byte word of shared memory.
+struct ShadowWord {
+    uint32_t writer = 0; // linear thread index + 1 of the last write; 0: never written
+    uint32_t write_epoch = 0;
+    uint32_t write_warp_sync = 0;
+    uint32_t reader = 0; // last reader + 1 in read_epoch; 0: none
+    uint32_t read_epoch = 0;
+    uint32_t read_warp_sync = 0;
+    const void* write_site = nullptr;
+    const void* read_site = nullptr;
+    bool write_atomic = false;
+};
+
+class SharedMemoryChecker {
+  public:
+    SharedMemoryChecker(FindingSink& sink, bool lockstep) : sink_(sink), lockstep_(lockstep) {}
+    // The fast path: true if the access was an ordinary one and is recorded; false to come back
+    // through access() (nothing has changed then).
+    [[gnu::always_inline]] inline bool fast_access(Thread* me, Block* b, Warp* w, size_t offset,
+                                                   size_t bytes, AccessKind kind,
+                                                   const void* site);
+    // Any access of the block's shared memory at `offset` (within what the block uses).
+    void access(Thread& thread, size_t offset, size_t bytes, AccessKind kind, const void* site);
+    // "byte 4 of 'tile' (128 bytes)"
+    std::string describe(const Block* b, size_t offset) const;
+    static const SharedAllocation* variable_at(const Block* b, size_t offset);
+
+  private:
+    enum class Race : uint8_t { read_after_write, write_after_write, write_after_read };
+    // Two accesses of different threads are ordered by a barrier between them, or, for lanes of
+    // one warp, by a warp-wide collective between them (or by lockstep execution itself).
+    inline bool ordered(const Block* b, const Warp* w, uint32_t other, uint32_t epoch,
+                        uint32_t warp_sync) const;
+    [[gnu::noinline]] void find_variable(Thread* me, size_t offset, size_t bytes, AccessKind kind,
+                                         const void* site);
+    [[gnu::noinline]] void check_words(Thread* me, size_t offset, size_t bytes, AccessKind kind,
+                                       const void* site);
+    [[gnu::noinline, gnu::cold]] void report_uninitialized(Thread* me, size_t word,
+                                                           const void* site);
+    [[gnu::noinline, gnu::cold]] void report_race(Thread* me, size_t word, Race race,
+                                                  const void* site);
+
+    FindingSink& sink_;
+    bool lockstep_;
+};
+
+} // namespace simt::detail

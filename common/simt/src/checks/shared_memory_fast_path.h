@@ -1,0 +1,46 @@
+// The inline half of the shared-memory checks (SharedMemoryChecker), on the engine's fast path of
+// every access: it needs the engine's Thread, Warp and Block, so engine.h includes it at its end.
+#pragma once
+
+namespace simt::detail {
+
+inline bool SharedMemoryChecker::ordered(const Block* b, const Warp* w, uint32_t other,
+                                         uint32_t epoch, uint32_t warp_sync) const {
+    if (epoch != b->barrier_epoch) return true;
+    if ((other - 1) / 32 == w->index) return lockstep_ || warp_sync != w->sync_epoch;
+    return false;
+}
+
+inline bool SharedMemoryChecker::fast_access(Thread* me, Block* b, Warp* w, size_t offset,
+                                             size_t bytes, AccessKind kind, const void* site) {
+    // The variable of the block's last access, one word (aligned, at most 4 bytes).
+    const size_t in_var = offset - b->last_lo;
+    if (in_var >= b->last_span || in_var + bytes > b->last_span || bytes > 4) [[unlikely]]
+        return false;
+    const uint32_t self = me->linear + 1;
+    ShadowWord& s = b->shadow_words[offset / 4];
+    if (kind == AccessKind::read) {
+        if (s.writer != self &&
+            (s.writer == 0 || !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync)))
+            [[unlikely]]
+            return false;
+        s.reader = self;
+        s.read_epoch = b->barrier_epoch;
+        s.read_warp_sync = w->sync_epoch;
+        s.read_site = site;
+    } else {
+        if ((s.writer != self && s.writer != 0 &&
+             !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync)) ||
+            (s.reader != self && s.reader != 0 &&
+             !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))) [[unlikely]]
+            return false;
+        s.writer = self;
+        s.write_epoch = b->barrier_epoch;
+        s.write_warp_sync = w->sync_epoch;
+        s.write_site = site;
+        s.write_atomic = false;
+    }
+    return true;
+}
+
+} // namespace simt::detail
