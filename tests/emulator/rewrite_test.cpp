@@ -335,6 +335,121 @@ TEST_CASE("#if 0 blocks are left alone") {
     });
 }
 
+// The head of every loop condition, as simt-rewrite inserts it.
+const std::string kTick = "::simt::detail::loop_tick()";
+
+std::string tick(const std::string& cond) {
+    return kTick + " && (" + cond + ")";
+}
+
+TEST_CASE("loop conditions get loop_tick()") {
+    run_table({
+        {"while", "while (x) f();", "while (" + tick("x") + ") f();"},
+        {"while over lines keeps lines", "while (a &&\n       b) {}",
+         "while (" + tick("a &&\n       b") + ") {}"},
+        {"|| keeps its precedence", "while (a || b) {}", "while (" + tick("a || b") + ") {}"},
+        {"nested parentheses", "while ((a || f(b, (c))) && d[i]) {}",
+         "while (" + tick("(a || f(b, (c))) && d[i]") + ") {}"},
+        {"spaces and comments inside kept", "while ( /* poll */ flag[0] == 0 ) {}",
+         "while ( /* poll */ " + tick("flag[0] == 0") + " ) {}"},
+        {"do-while", "do { f(); } while (flag[0] == 0);",
+         "do { f(); } while (" + tick("flag[0] == 0") + ");"},
+        {"do-while over lines", "do {\n  f();\n} while (a\n         && b);",
+         "do {\n  f();\n} while (" + tick("a\n         && b") + ");"},
+        {"do-while(0) in code", "do { f(); } while (0);", "do { f(); } while (" + tick("0") + ");"},
+        {"for", "for (int i = 0; i < n; ++i) s += i;",
+         "for (int i = 0; " + tick("i < n") + "; ++i) s += i;"},
+        {"for with an empty condition", "for (int i = 0; ; ++i) {}",
+         "for (int i = 0; " + kTick + "; ++i) {}"},
+        {"for (;;)", "for (;;) {}", "for (;" + kTick + ";) {}"},
+        {"for with an empty init", "for (; p != end; ) {}",
+         "for (; " + tick("p != end") + "; ) {}"},
+        {"for header over lines", "for (int i = 0;\n     i < n;\n     ++i) {}",
+         "for (int i = 0;\n     " + tick("i < n") + ";\n     ++i) {}"},
+        {"comma and ternary", "for (i = 0, j = n; i < j ? x : y; ++i, --j) {}",
+         "for (i = 0, j = n; " + tick("i < j ? x : y") + "; ++i, --j) {}"},
+        {"lambdas with ';' and braces in the header",
+         "for (auto f = [](int x) { int y = x; return y; }; f(i) < n; i = [&] { return i + 1; }()) "
+         "{}",
+         "for (auto f = [](int x) { int y = x; return y; }; " + tick("f(i) < n") +
+             "; i = [&] { return i + 1; }()) {}"},
+        {"';' in a lambda in template arguments",
+         "for (S<[] { int a = 1; return a; }()> s; s.ok<[] { return 2; }()>(); s.next()) {}",
+         "for (S<[] { int a = 1; return a; }()> s; " + tick("s.ok<[] { return 2; }()>()") +
+             "; s.next()) {}"},
+        {"braced init in the header",
+         "for (std::vector<int> v{1, 2}; v.size() < 3u; v.push_back(0))",
+         "for (std::vector<int> v{1, 2}; " + tick("v.size() < 3u") + "; v.push_back(0))"},
+        {"assignment is an expression", "while ((x = next()) != 0) {}\nwhile (x = next()) {}",
+         "while (" + tick("(x = next()) != 0") + ") {}\nwhile (" + tick("x = next()") + ") {}"},
+        {"assignment through a pointer or an index", "while (*p = *q) {}\nwhile (a[i] = f()) {}",
+         "while (" + tick("*p = *q") + ") {}\nwhile (" + tick("a[i] = f()") + ") {}"},
+        {"assignment to a member", "while (p->x = f()) {}\nwhile (s.x = f()) {}",
+         "while (" + tick("p->x = f()") + ") {}\nwhile (" + tick("s.x = f()") + ") {}"},
+        {"strcpy loop", "while (*d++ = *s++) {}\nwhile (*d++=*s++) {}",
+         "while (" + tick("*d++ = *s++") + ") {}\nwhile (" + tick("*d++=*s++") + ") {}"},
+        {"comparisons are no declaration", "while (a <= b && c != d && e >= f && g == h) {}",
+         "while (" + tick("a <= b && c != d && e >= f && g == h") + ") {}"},
+        {"a temporary is no declaration", "while (ok && T{b}.more()) {}",
+         "while (" + tick("ok && T{b}.more()") + ") {}"},
+        {"a lambda is no declaration", "while (ok && [&] { int y = 0; return y; }()) {}",
+         "while (" + tick("ok && [&] { int y = 0; return y; }()") + ") {}"},
+        {"nested loops", "while (a) { for (;;) { do {} while (b); } }",
+         "while (" + tick("a") + ") { for (;" + kTick + ";) { do {} while (" + tick("b") +
+             "); } }"},
+        {"a loop inside a condition", "while (any([&] { for (int i = 0; i < n; ++i) {} }())) {}",
+         "while (" + tick("any([&] { for (int i = 0; " + tick("i < n") + "; ++i) {} }())") +
+             ") {}"},
+        {"constexpr function",
+         "constexpr int f(int n) { int s = 0; while (n > 0) s += n--; return s; }",
+         "constexpr int f(int n) { int s = 0; while (" + tick("n > 0") + ") s += n--; return s; }"},
+        {"other loops in an OpenMP loop",
+         "#pragma omp parallel for\nfor (int i = 0; i < n; ++i) {\n  x(); while (f()) {}\n}\n"
+         "#pragma omp simd\nx(); for (;;) {}",
+         "#pragma omp parallel for\nfor (int i = 0; i < n; ++i) {\n  x(); while (" + tick("f()") +
+             ") {}\n}\n#pragma omp simd\nx(); for (;" + kTick + ";) {}"},
+        {"with a launch inside", "while (f()) k<<<1, 1>>>(x);",
+         "while (" + tick("f()") + ") ::simt::launch(k, 1, 1)(x);"},
+    });
+}
+
+TEST_CASE("loops that keep their conditions") {
+    const auto same = [](const char* name, const std::string& code) {
+        return Case{name, code, code};
+    };
+    run_table({
+        same("range-based for", "for (int x : v) s += x;"),
+        same("range-based for with a reference and a ternary", "for (auto& x : c ? a : b) {}"),
+        same("range-based for with an init statement", "for (auto v = f(); int x : v) {}"),
+        same("range-based for over a braced list", "for (int x : {1, 2, 3}) {}"),
+        same("while declaring a pointer", "while (Node* n = next()) {}"),
+        same("while declaring auto", "while (auto x = f()) {}"),
+        same("while declaring a template type", "while (std::optional<int> v = get()) {}"),
+        same("while declaring a const pointer", "while (int* const p = f()) {}"),
+        same("while declaring a reference", "while (const auto& r = g()) {}"),
+        same("while declaring with decltype", "while (decltype(f()) r = f()) {}"),
+        same("while declaring with braces", "while (bool more{step()}) {}"),
+        same("while declaring a structured binding", "while (auto [k, v] = next()) {}"),
+        same("for declaring in its condition", "for (int i = 0; int c = get(i); ++i) {}"),
+        same("in #define bodies", "#define SPIN(p) while (*(p) == 0) {}\n"
+                                  "#define EACH(i, n) for (int i = 0; i < (n); ++i)\n"
+                                  "#define DO(x) do { x; } while (0)\n"
+                                  "EACH(i, 4) SPIN(q);"),
+        same("comments and literals", "// while (x) {}\n/* for (;;) {} */ s = \"while (x) {}\";\n"
+                                      "t = R\"(for (;;))\"; c = '(';"),
+        same("in #if 0", "#if 0\nwhile (x) {}\n#endif"),
+        same("a directive inside the condition", "while (a\n#ifdef X\n && b\n#endif\n) {}"),
+        same("a directive inside the for header",
+             "for (int i = 0;\n#if X\n     i < n;\n#else\n     i < m;\n#endif\n     ++i) {}"),
+        same("OpenMP loops", "#pragma omp parallel for\nfor (int i = 0; i < n; ++i) {}\n"
+                             "#pragma omp parallel for collapse(2)\n"
+                             "for (int i = 0; i < n; ++i)\n  for (int j = 0; j < n; ++j) {}\n"
+                             "#pragma acc loop\nfor (int i = 0; i < n; ++i) {\n  for (;;) {}\n}"),
+        same("names containing the keywords", "my_while(x); for_each(y); while_(z);"),
+        same("a loop keyword from a macro", "#define W while\nW (x) {}"),
+    });
+}
+
 TEST_CASE("#line header and positions") {
     CHECK(rewrite_source("", "C:\\dir\\a \"b\".cu") == "#line 1 \"C:\\\\dir\\\\a \\\"b\\\".cu\"\n");
     CHECK(rewrite_source("\xEF\xBB\xBFint x;", "t.cu") == kHeader + "int x;");
@@ -426,6 +541,49 @@ int main() {
         {"volatile_device_symbol", R"cu(
 __device__ volatile int flags[8];
 __global__ void k(int* out) { out[0] = flags[0]; }
+)cu"},
+        {"loops", R"cu(
+constexpr int loops(int n) {
+    int s = 0;
+    for (int i = 0; i < n; ++i) s += i;
+    int j = 0;
+    while (j < 3) ++j;
+    do { --j; } while (j > 0);
+    for (;;) {
+        if (s >= 0) break;
+    }
+    return s + j;
+}
+static_assert(loops(5) == 10); // evaluated at compile time, loop_tick() included
+consteval int halvings(int n) {
+    int k = 0;
+    while (n > 1) { n /= 2; ++k; }
+    return k;
+}
+static_assert(halvings(8) == 3);
+
+struct Node { Node* next; };
+
+__global__ void spin(int* flag, int* out, Node* list) {
+    while (flag[0] == 0) {}
+    do { out[0] = flag[1]; } while (flag[1] != 0);
+    for (int i = threadIdx.x; i < 64; i += blockDim.x) out[i] = i;
+    for (auto f = [](int x) { int y = x; return y; }; f(out[0]) < 0;) {}
+    for (Node* p = list; Node* q = p->next; p = q) {}
+    while (Node* p = list->next) list = p;
+    int v[3] = {1, 2, 3};
+    for (int x : v) out[0] += x;
+    out[1] = loops(static_cast<int>(threadIdx.x));
+}
+)cu"},
+        // Includes nothing and uses no CUDA: loop_tick() still resolves.
+        {"host_only_loops", R"cu(
+int main() {
+    int s = 0;
+    for (int i = 0; i < 4; ++i) s += i;
+    while (s > 2) --s;
+    return s;
+}
 )cu"},
     };
     std::vector<std::pair<std::string, std::string>> configs = {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #define __global__
 #define __device__
@@ -67,5 +68,16 @@ template <class Ref>
 TemplateLauncher<Ref> launch_template(Ref, dim3, dim3, std::size_t = 0, cudaStream_t = 0) {
     return {};
 }
+
+namespace detail {
+
+// As in simt/device.h: a runtime call, nothing in a constant expression.
+void loop_tick_runtime();
+constexpr bool loop_tick() {
+    if (!std::is_constant_evaluated()) loop_tick_runtime();
+    return true;
+}
+
+} // namespace detail
 
 } // namespace simt

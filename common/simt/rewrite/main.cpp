@@ -15,8 +15,9 @@ constexpr std::string_view usage =
     "usage: simt-rewrite INPUT.cu -o OUTPUT.cpp [--display-name NAME]\n"
     "Rewrites the CUDA syntax that a host C++ compiler cannot parse (<<<...>>> launches,\n"
     "__shared__ declarations, file-scope __device__/__constant__ variables) into calls to the\n"
-    "simt emulator runtime. Line numbers are kept; '#line 1 \"NAME\"' (default: the absolute\n"
-    "input path) makes diagnostics point at the original file.\n";
+    "simt emulator runtime, and puts ::simt::detail::loop_tick() at the head of each loop\n"
+    "condition. Line numbers are kept; '#line 1 \"NAME\"' (default: the absolute input path)\n"
+    "makes diagnostics point at the original file.\n";
 
 int fail_usage(std::string_view message) {
     std::cerr << "simt-rewrite: error: " << message << "\n" << usage;

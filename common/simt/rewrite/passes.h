@@ -22,6 +22,10 @@ void rewrite_dynamic_shared(const SourceFile& src, const ScopeMap& scopes, EditL
 // __managed__ is rejected.
 void register_device_symbols(const SourceFile& src, const ScopeMap& scopes, EditList& edits);
 
+// while (cond)  ->  while (::simt::detail::loop_tick() && (cond)), and likewise do-while and
+// for conditions, so that a polled plain load is reloaded every iteration (loop_ticks.cpp).
+void insert_loop_ticks(const SourceFile& src, EditList& edits);
+
 // __shared__ and __managed__ inside #define bodies are errors.
 void reject_in_macros(const SourceFile& src);
 

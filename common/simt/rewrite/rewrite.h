@@ -1,6 +1,7 @@
 // simt-rewrite: turns a CUDA C++ source into C++ that the host compiler accepts, for the simt
-// emulator. Only what g++ cannot parse is rewritten (launches, __shared__, device symbols), and
-// every line keeps its number so diagnostics point at the student's own file.
+// emulator. Only what g++ cannot parse is rewritten (launches, __shared__, device symbols), plus a
+// loop_tick() call at the head of each loop condition; every line keeps its number so
+// diagnostics point at the student's own file.
 #pragma once
 
 #include <stdexcept>
