@@ -15,6 +15,10 @@
 
 #include <doctest/doctest.h>
 
+#ifdef SCANLAB_BACKEND_SIMT
+#include "simt/report.h"
+#endif
+
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
@@ -96,6 +100,14 @@ std::string lab_hint(Size size, bool faulted, int deepest_passed, bool several_t
                               std::to_string(size.block_threads) + " threads per block (" +
                               std::to_string(tiles_for(size.n, tile)) + " tiles of " +
                               std::to_string(tile) + ")";
+#ifdef SCANLAB_BACKEND_SIMT
+    if (faulted && simt::last_fault().kind == simt::FaultKind::uninitialized_global_read)
+        return "the kernel failed at " + where +
+               ": the emulator's report above names a read of device memory that nothing "
+               "wrote. In this lab that is a tile total or prefix no block wrote (a grid of n / "
+               "tile blocks rounds down and leaves the last tile out: use ceil(n / tile)), or "
+               "temporary storage read before the level that fills it ran";
+#endif
     if (faulted)
         return "the kernel faulted at " + where +
                "; the emulator's report above names the line. Usually an element of the last, "

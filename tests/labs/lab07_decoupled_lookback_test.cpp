@@ -100,7 +100,23 @@ class ScheduleScope {
 // The hint for a kernel that failed, from what the emulator reported (on a GPU only the error).
 std::string fault_hint() {
 #ifdef SCANLAB_BACKEND_SIMT
-    switch (simt::last_fault().kind) {
+    // The most specific finding of the launch decides (a plain-pointer spin is also a race).
+    const simt::FaultReport& fault = simt::last_fault();
+    const auto found = [&](simt::FaultKind kind) {
+        if (fault.kind == kind) return true;
+        for (const auto& finding : fault.findings)
+            if (finding.first == kind) return true;
+        return false;
+    };
+    simt::FaultKind kind = fault.kind;
+    for (simt::FaultKind specific :
+         {simt::FaultKind::plain_load_spin, simt::FaultKind::memory_ordering,
+          simt::FaultKind::stale_read, simt::FaultKind::uninitialized_global_read})
+        if (found(specific)) {
+            kind = specific;
+            break;
+        }
+    switch (kind) {
     case simt::FaultKind::memory_ordering:
         return "the emulator's report above names the fence that is missing. With separate "
                "descriptors, publish() stores the value, then __threadfence(), then the flag; "
@@ -117,6 +133,10 @@ std::string fault_hint() {
     case simt::FaultKind::uninitialized_global_read:
         return "the report above names a read of device memory nothing wrote: a descriptor "
                "value read without its flag saying A or P, or flags that were not cleared";
+    case simt::FaultKind::global_race:
+        return "the report above names two accesses to one word of global memory with nothing "
+               "ordering them: descriptors are written and read through `volatile` pointers, "
+               "and a value only after its flag says A or P";
     default: break;
     }
 #endif

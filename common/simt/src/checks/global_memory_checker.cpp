@@ -429,6 +429,9 @@ void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, c
                      "block's store only through a kernel boundary, or through a flag that the "
                      "writer sets after a __threadfence() and the reader checks (volatile or "
                      "atomic) before a __threadfence() of its own";
+                if (race == Race::read_after_write && is_strong(other_strength))
+                    m << ". The write was volatile or atomic, as a flag's is, and this read is "
+                         "plain: read a flag the same way (volatile or atomic)";
             }
             return m.str();
         },
