@@ -157,7 +157,7 @@ __global__ void mixed_shared(const int* in, int* out, int n) {
     __syncthreads();
     atomicAdd(&static_part[t % 64], dynamic_part[n - 1 - t]);
     __syncthreads();
-    out[t] = static_part[t % 64];
+    if (blockIdx.x == 0) out[t] = static_part[t % 64]; // (the blocks compute the same values)
     if (t == 0) atomicAdd(&g_counter, 1);
 }
 

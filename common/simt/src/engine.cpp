@@ -454,7 +454,7 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
     } else if (address - me->stack_lo < me->stack_size) {
         return; // the thread's own locals
     } else {
-        const Region* r = memory_registry().find_range(address, bytes);
+        const Region* r = registry_->find_range(address, bytes);
         if (!r || (kind != AccessKind::read && !r->writable_from_device)) [[unlikely]]
             check_unregistered(r, address, bytes, kind, site);
         if (global_ && r && r->kind != RegionKind::parameters) global = r;

@@ -57,7 +57,9 @@ struct alignas(64) Thread {
     // kernel's.
     bool in_runtime = false;
     uint3 idx{};
-    ThreadSync* sync = nullptr; // the global-memory checker's state of the thread
+    ThreadSync* sync = nullptr; // the global-memory checker's state of the thread, when needed
+    uintptr_t last_plain_read = 0; // its last plain global load and site (a spin repeats them)
+    uint32_t last_plain_site = 0;
     // A pending warp collective.
     CollectiveKind coll_kind = CollectiveKind::syncwarp;
     unsigned coll_mask = 0;
@@ -411,8 +413,10 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
     } else if (address - me->stack_lo < me->stack_size) {
         return; // the thread's own locals
     } else {
-        // With the checks on, the global-memory checker sees every access (general path).
-        if (checks_ || !registry_->cached(address, bytes, kind != AccessKind::read)) [[unlikely]]
+        // With the checks on, the global-memory checker sees every access of device memory
+        // (general path); reads of the kernel's parameters stay here.
+        const Region* r = registry_->cached(address, bytes, kind != AccessKind::read);
+        if (!r || (checks_ && r->kind != RegionKind::parameters)) [[unlikely]]
             return access_general(address, bytes, kind, is_volatile, site);
     }
     if (kind == AccessKind::write) note_progress();

@@ -35,9 +35,11 @@ class MemoryRegistry {
     // Whether the access lies in one of the regions of the last few hits (and may write there if
     // `write`): the emulator's fast path, which looks no further. Kernels alternate between a
     // few regions (input, output, parameters), which one entry would keep missing.
-    bool cached(uintptr_t address, size_t bytes, bool write) const {
+    const Region* cached(uintptr_t address, size_t bytes, bool write) const {
         const Region* r = recent_containing(address);
-        return r && bytes <= r->base + r->bytes - address && (!write || r->writable_from_device);
+        return r && bytes <= r->base + r->bytes - address && (!write || r->writable_from_device)
+                   ? r
+                   : nullptr;
     }
     // A recently freed region containing address (for "use after free" in reports).
     const Region* find_freed(uintptr_t address) const;

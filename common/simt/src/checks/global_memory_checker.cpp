@@ -56,15 +56,20 @@ void GlobalMemoryChecker::block_started(Block& b) {
     auto& sync = blocks_[b.linear];
     sync = std::make_unique<BlockSync>();
     b.sync = sync.get();
-    auto& threads = threads_[b.linear];
-    threads = std::make_unique<ThreadSync[]>(b.threads.size());
-    for (size_t i = 0; i < b.threads.size(); ++i) b.threads[i].sync = &threads[i];
+}
+
+ThreadSync& GlobalMemoryChecker::sync_of(Thread& t) {
+    if (!t.sync) {
+        auto& owned = t.block->sync->threads;
+        owned.push_back(std::make_unique<ThreadSync>());
+        t.sync = owned.back().get();
+    }
+    return *t.sync;
 }
 
 void GlobalMemoryChecker::block_finished(Block& b) {
     for (Thread& t : b.threads) t.sync = nullptr;
     b.sync = nullptr;
-    threads_.erase(b.linear);
     blocks_.erase(b.linear);
 }
 
@@ -72,7 +77,7 @@ uint32_t GlobalMemoryChecker::grid_thread(const Thread& t) const {
     return t.block->linear * threads_per_block_ + t.linear + 1;
 }
 
-uint32_t GlobalMemoryChecker::intern(const void* site) {
+uint32_t GlobalMemoryChecker::intern_slow(const void* site) {
     auto [it, added] = site_ids_.emplace(site, static_cast<uint32_t>(sites_.size()));
     if (added) sites_.push_back(site);
     return it->second;
@@ -110,7 +115,7 @@ bool GlobalMemoryChecker::ordered(const Thread& t, uint32_t other, uint32_t othe
 }
 
 void GlobalMemoryChecker::acquire(Thread& t) {
-    ThreadSync& ts = *t.sync;
+    ThreadSync& ts = sync_of(t);
     if (ts.pending.empty()) return;
     VectorClock& known = own(t.block->sync->known);
     for (const ClockSnapshot& s : ts.pending) known.join(*s);
@@ -121,27 +126,28 @@ void GlobalMemoryChecker::release(Thread& t) {
     BlockSync& b = *t.block->sync;
     VectorClock& known = own(b.known);
     known.set(t.block->linear, b.clock);
-    t.sync->release = b.known; // shared until the block's clock changes again
+    sync_of(t).release = b.known; // shared until the block's clock changes again
     b.clock++;
 }
 
 void GlobalMemoryChecker::fence(Thread& t, MemoryScope scope, const void* site) {
-    if (!t.sync) return;
+    if (!t.block->sync) return;
     restore_views();
-    ThreadSync& ts = *t.sync;
+    ThreadSync& ts = sync_of(t);
     ts.last_fence_site = site;
     ts.last_fence_scope = scope;
     if (scope == MemoryScope::block) return; // orders nothing for other blocks
     ts.device_fences++;
     acquire(t);
     release(t);
-    // Its earlier stores are visible to the whole device now.
-    const uint32_t self = grid_thread(t);
-    for (uintptr_t w : ts.unpublished) {
+    // The block's earlier stores are visible to the whole device now.
+    BlockSync& b = *t.block->sync;
+    for (uintptr_t w : b.unpublished) {
         GlobalWord& e = shadow_.word(w);
-        if (e.launch == launch_ && e.writer == self) e.visible_at = 0;
+        if (e.launch == launch_ && e.writer != 0 && block_of(e.writer) == t.block->linear)
+            e.visible_at = 0;
     }
-    ts.unpublished.clear();
+    b.unpublished.clear();
 }
 
 void GlobalMemoryChecker::barrier_completed(Block& b) {
@@ -172,19 +178,18 @@ void GlobalMemoryChecker::restore_views() {
 
 void GlobalMemoryChecker::access(Thread& t, const Region& r, uintptr_t address, size_t bytes,
                                  AccessKind kind, Strength strength, const void* site) {
-    if (!t.sync) return;
+    if (!t.block->sync) return;
     restore_views();
     ++now_;
     const uint32_t site_id = intern(site);
     const uintptr_t first = address & ~uintptr_t{3};
     const uintptr_t last = (address + bytes - 1) & ~uintptr_t{3};
     const bool initcheck = r.kind == RegionKind::device;
-    ThreadSync& ts = *t.sync;
     bool repeated = false;
     if (kind == AccessKind::read && strength == Strength::plain) {
-        repeated = ts.last_plain_read == address && ts.last_plain_site == site_id;
-        ts.last_plain_read = address;
-        ts.last_plain_site = site_id;
+        repeated = t.last_plain_read == address && t.last_plain_site == site_id;
+        t.last_plain_read = address;
+        t.last_plain_site = site_id;
         if (repeated) sink_.spin_poll(&t, site); // a spin on a plain load nobody ends
     }
     if (kind != AccessKind::write && initcheck) {
@@ -230,7 +235,7 @@ void GlobalMemoryChecker::observe(Thread& t, uintptr_t word, const GlobalWord& e
         it->second.write_time != e.write_time)
         return;
     const StrongStore& s = it->second;
-    ThreadSync& ts = *t.sync;
+    ThreadSync& ts = sync_of(t);
     if (s.release) {
         if (ts.pending.empty() || ts.pending.back() != s.release) ts.pending.push_back(s.release);
         if (ts.pending.size() > 32) { // merge, so that a long look-back stays bounded
@@ -283,7 +288,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w, Ac
                                           e.write_strength == Strength::atomic_block))
                 report_race(t, r, w, e, Race::read_after_write, site);
         } else if (const ThreadSync::Observation* flag =
-                       writer_block != block ? later_flag_from(*t.sync, w, e)
+                       writer_block != block && t.sync ? later_flag_from(*t.sync, w, e)
                                              : nullptr) {
             report_ordering(t, r, w, e, *flag, site);
         } else if (!both_strong) {
@@ -341,9 +346,8 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w, Ac
             if (now_ >= e.visible_at || e.writer == 0)
                 std::memcpy(&e.old_value, reinterpret_cast<const void*>(w), 4);
             e.visible_at = now_ + visibility_delay;
-            ThreadSync& ts = *t.sync;
-            if (ts.unpublished.size() < 4096) {
-                ts.unpublished.push_back(w);
+            if (bs.unpublished.size() < 65536) {
+                bs.unpublished.push_back(w);
             } else {
                 e.visible_at = 0; // bounded memory: this one is visible at once
             }
@@ -354,9 +358,9 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w, Ac
         e.write_site = site;
         e.write_warp_sync = static_cast<uint16_t>(t.warp->sync_epoch);
         e.write_strength = strength;
-        shadow_.mark_initialized(w);
+        shadow_.mark_last_initialized();
         if (is_strong(strength)) {
-            const ThreadSync& ts = *t.sync;
+            const ThreadSync& ts = sync_of(t);
             StrongStore& s = strong_stores_[w];
             ClockSnapshot carried = ts.release;
             if (atomic && kind == AccessKind::atomic && s.release && carried != s.release) {
@@ -442,7 +446,7 @@ void GlobalMemoryChecker::report_ordering(Thread& t, const Region& r, uintptr_t 
                                           const GlobalWord& e,
                                           const ThreadSync::Observation& flag, uint32_t site) {
     const bool writer_fenced = flag.released && flag.released_clock >= e.write_clock;
-    const ThreadSync& ts = *t.sync;
+    const ThreadSync& ts = sync_of(t);
     sink_.report(
         FaultKind::memory_ordering,
         std::string(writer_fenced ? "mp-reader:" : "mp-writer:") + std::to_string(flag.flag_site) +

@@ -39,12 +39,19 @@ struct VectorClock {
 };
 using ClockSnapshot = std::shared_ptr<const VectorClock>;
 
+struct ThreadSync;
+
 struct BlockSync {
     uint32_t clock = 1;         // advances at every barrier and device-scope fence
     uint32_t barrier_clock = 1; // the clock right after the block's last __syncthreads()
     std::shared_ptr<VectorClock> known; // what the block has acquired (copied on write)
+    // Its stores not yet visible to other blocks (relaxed visibility); a device-scope fence of
+    // any of its threads publishes them (the block's clock is the block's, not each thread's).
+    std::vector<uintptr_t> unpublished;
+    std::vector<std::unique_ptr<ThreadSync>> threads; // made when a thread first needs one
 };
 
+// What a thread needs for ordering: made at its first fence or volatile/atomic access.
 struct ThreadSync {
     ClockSnapshot release; // from the thread's last device-scope fence
     std::vector<ClockSnapshot> pending; // releases its strong loads saw since its last fence
@@ -67,9 +74,6 @@ struct ThreadSync {
     static constexpr unsigned kObservations = 4;
     Observation seen[kObservations];
     unsigned next_seen = 0;
-    uintptr_t last_plain_read = 0;
-    uint32_t last_plain_site = 0;
-    std::vector<uintptr_t> unpublished; // its stores not yet visible to other blocks
 };
 
 class GlobalMemoryChecker final : public Checker {
@@ -110,7 +114,14 @@ class GlobalMemoryChecker final : public Checker {
                  uint16_t other_warp_sync) const;
     uint32_t grid_thread(const Thread& t) const;
     uint32_t block_of(uint32_t grid_thread) const { return (grid_thread - 1) / threads_per_block_; }
-    uint32_t intern(const void* site);
+    uint32_t intern(const void* site) {
+        // Kernels touch global memory from few sites: a direct-mapped cache in front of the map.
+        SiteSlot& slot = site_cache_[(reinterpret_cast<uintptr_t>(site) >> 2) % kSiteCache];
+        if (slot.site != site) slot = SiteSlot{site, intern_slow(site)};
+        return slot.id;
+    }
+    uint32_t intern_slow(const void* site);
+    ThreadSync& sync_of(Thread& t);
     const void* site_at(uint32_t id) const { return sites_[id]; }
     std::string where(const Region& r, uintptr_t word) const;
     std::string line(uint32_t site) const;
@@ -140,13 +151,18 @@ class GlobalMemoryChecker final : public Checker {
     uint16_t launch_;
     uint32_t now_ = 1; // global-memory accesses so far: the clock of relaxed visibility
     std::mt19937_64 rng_;
+    struct SiteSlot {
+        const void* site = nullptr;
+        uint32_t id = 0;
+    };
+    static constexpr size_t kSiteCache = 64;
+    SiteSlot site_cache_[kSiteCache];
     std::vector<const void*> sites_{nullptr};
     std::unordered_map<const void*, uint32_t> site_ids_;
     std::unordered_map<uintptr_t, StrongStore> strong_stores_;
     std::unordered_map<uintptr_t, StaleRead> stale_reads_;
     std::vector<std::pair<uintptr_t, uint32_t>> restore_; // words showing an old value
     std::unordered_map<unsigned, std::unique_ptr<BlockSync>> blocks_;
-    std::unordered_map<unsigned, std::unique_ptr<ThreadSync[]>> threads_;
 };
 
 } // namespace simt::detail

@@ -4,21 +4,27 @@ namespace simt::detail {
 
 GlobalShadow::Page* GlobalShadow::page(uintptr_t address, bool create) {
     const uintptr_t key = address >> kPageShift;
-    if (key == last_key_) return last_page_;
+    for (unsigned i = 0; i < kRecent; ++i)
+        if (recent_key_[i] == key) return recent_page_[i];
     auto it = pages_.find(key);
     if (it == pages_.end()) {
         if (!create) return nullptr;
         it = pages_.emplace(key, std::make_unique<Page>()).first;
     }
-    last_key_ = key;
-    last_page_ = it->second.get();
-    return last_page_;
+    const unsigned slot = next_recent_++ % kRecent;
+    recent_key_[slot] = key;
+    recent_page_[slot] = it->second.get();
+    return recent_page_[slot];
 }
 
-GlobalWord& GlobalShadow::word(uintptr_t address) {
+GlobalWord& GlobalShadow::word(uintptr_t address, bool* initialized) {
     Page* p = page(address, true);
     if (!p->words) p->words = std::make_unique<GlobalWord[]>(kWordsPerPage);
-    return p->words[word_index(address)];
+    const size_t w = word_index(address);
+    last_written_ = &p->written[w / 64];
+    last_bit_ = uint64_t{1} << (w % 64);
+    if (initialized) *initialized = (*last_written_ & last_bit_) != 0;
+    return p->words[w];
 }
 
 void GlobalShadow::host_wrote(uintptr_t base, size_t bytes) {
@@ -45,8 +51,10 @@ void GlobalShadow::host_wrote(uintptr_t base, size_t bytes) {
 void GlobalShadow::forget(uintptr_t base, size_t bytes) {
     const uintptr_t end = base + bytes;
     for (uintptr_t key = base >> kPageShift; (key << kPageShift) < end; ++key) pages_.erase(key);
-    last_key_ = ~uintptr_t{0};
-    last_page_ = nullptr;
+    for (unsigned i = 0; i < kRecent; ++i) {
+        recent_key_[i] = ~uintptr_t{0};
+        recent_page_[i] = nullptr;
+    }
 }
 
 GlobalShadow& global_shadow() {

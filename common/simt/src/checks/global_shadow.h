@@ -59,8 +59,10 @@ class GlobalShadow {
         const size_t w = word_index(address);
         p->written[w / 64] |= uint64_t{1} << (w % 64);
     }
-    // The word's entry, made on first use.
-    GlobalWord& word(uintptr_t address);
+    // The same for the word whose entry `word` returned last (no second lookup).
+    void mark_last_initialized() { *last_written_ |= last_bit_; }
+    // The word's entry, made on first use; `initialized` is set from the same page lookup.
+    GlobalWord& word(uintptr_t address, bool* initialized = nullptr);
     // The host wrote [base, base + bytes) (cudaMemcpy, cudaMemset): initialized, and no longer
     // "written by an earlier kernel".
     void host_wrote(uintptr_t base, size_t bytes);
@@ -81,8 +83,13 @@ class GlobalShadow {
     Page* page(uintptr_t address, bool create);
 
     std::unordered_map<uintptr_t, std::unique_ptr<Page>> pages_;
-    uintptr_t last_key_ = ~uintptr_t{0};
-    Page* last_page_ = nullptr;
+    // The pages of the last few lookups (kernels alternate between input and output).
+    static constexpr unsigned kRecent = 4;
+    uintptr_t recent_key_[kRecent] = {~uintptr_t{0}, ~uintptr_t{0}, ~uintptr_t{0}, ~uintptr_t{0}};
+    Page* recent_page_[kRecent] = {};
+    unsigned next_recent_ = 0;
+    uint64_t* last_written_ = nullptr;
+    uint64_t last_bit_ = 0;
     uint16_t launch_ = 0;
 };
 
