@@ -76,6 +76,13 @@ def main() -> int:
         return 1
 
     passed, failed = 0, []
+    # A lesson that quotes a report must quote what the emulator says today.
+    for m in mistakes:
+        lesson = " ".join((ROOT / m["quoted_in"]).read_text().split()) if "quoted_in" in m else ""
+        if lesson and " ".join(m["report"].split()) not in lesson:
+            failed.append(f"{m['quoted_in']} does not quote the report of '{m['name']}' as "
+                          f"the emulator words it: '{m['report']}'")
+            print(f"FAIL: {failed[-1]}", flush=True)
     for number, m in enumerate(mistakes, 1):
         label = f"lab {m['lab'][:2]}: {m['name']}"
         solution = (ROOT / "solutions" / m["lab"] / m["file"]).read_text()
