@@ -95,6 +95,22 @@ __global__ void plain_spin(int* flag, int* out) {
     }
 }
 
+// 5b. The same spin with an empty loop body: g++ (and nvcc) would load the flag once and spin on
+//     the register; the rewriter's loop head makes the emulator load it on every turn.
+__global__ void plain_spin_empty_body(int* flag, int* out) {
+    if (threadIdx.x != 0) return;
+    if (blockIdx.x == 0) {
+        for (int i = 0; i < 50; ++i) __nanosleep(100);
+        __threadfence();
+        *reinterpret_cast<volatile int*>(flag) = 1;
+    } else {
+        // BUG: plain-spin-empty-body
+        while (flag[0] == 0) {
+        }
+        *out = 1;
+    }
+}
+
 // 6. Tiles that overlap by one element: two blocks write the same word.
 __global__ void overlapping_tiles(int* out) {
     const int i = blockIdx.x * kThreads + threadIdx.x;
@@ -271,6 +287,11 @@ TEST_CASE("planted bugs: memory ordering between blocks") {
         auto f = flag();
         expect_report({FaultKind::plain_load_spin, "plain-spin"},
                       [&] { plain_spin<<<2, kThreads>>>(f.data(), out.data()); });
+    }
+    {
+        auto f = flag();
+        expect_report({FaultKind::plain_load_spin, "plain-spin-empty-body"},
+                      [&] { plain_spin_empty_body<<<2, kThreads>>>(f.data(), out.data()); });
     }
 }
 

@@ -4,7 +4,7 @@
 //   do ... while (cond);     ->  do ... while (::simt::detail::loop_tick() && (cond));
 //   for (init; cond; inc)    ->  for (init; ::simt::detail::loop_tick() && (cond); inc)
 //   for (init; ; inc)        ->  for (init; ::simt::detail::loop_tick(); inc)
-// The call is opaque to the compiler, so a loop that polls a plain (non-volatile) load reloads it
+// It is a compiler barrier, so a loop that polls a plain (non-volatile) load reloads it
 // every iteration and the emulator sees the spin (and can report it); nvcc may keep such a value
 // in a register. loop_tick() is constexpr and does nothing in a constant expression, so a
 // constexpr function with a loop still evaluates at compile time.

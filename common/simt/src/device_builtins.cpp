@@ -25,11 +25,6 @@ uint64_t shuffle(ShuffleKind kind, unsigned mask, uint64_t bits, int arg, int wi
                     __builtin_return_address(0));
 }
 
-void loop_tick_runtime() {
-    Engine* e = active_engine();
-    if (e && e->current() && !e->current()->in_runtime) e->loop_tick();
-}
-
 void* shared_variable_storage(const SharedSite& site, size_t bytes, size_t align,
                               ElementInfo element) {
     return engine_for("__shared__").shared_variable(site, bytes, align, element);

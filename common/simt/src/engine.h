@@ -166,8 +166,6 @@ class Engine final : public FindingSink {
     }
     void poll_point(const void* site);  // a read that may be spinning on another thread
     void note_progress() { polls_since_progress_ = 0; }
-    // The head of a loop iteration in rewritten code (see simt::detail::loop_tick).
-    void loop_tick() {}
     void sleep_point(const void* site); // __nanosleep: give other warps a turn
     void* shared_variable(const SharedSite& site, size_t bytes, size_t align, ElementInfo element);
     void* dynamic_shared_base(ElementInfo element);

@@ -28,13 +28,12 @@ constexpr bool shufflable = std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof
 
 namespace simt::detail {
 // The rewriter puts loop_tick() at the head of every loop condition in a .cu file
-// (`while (loop_tick() && (cond))`). The runtime call is opaque to the compiler, so a loop that
-// polls memory through a plain pointer reloads it every iteration, as the emulator must see to
-// report the spin (nvcc may keep such a load in a register and spin forever). In a constant
-// expression it does nothing.
-void loop_tick_runtime();
+// (`while (loop_tick() && (cond))`). It is a compiler barrier (an empty asm that may touch any
+// memory), so a loop that polls memory through a plain pointer reloads it every iteration, as
+// the emulator must see to report the spin (nvcc may keep such a load in a register and spin
+// forever). It costs no instruction. In a constant expression it does nothing.
 constexpr bool loop_tick() {
-    if (!std::is_constant_evaluated()) loop_tick_runtime();
+    if (!std::is_constant_evaluated()) asm volatile("" ::: "memory");
     return true;
 }
 } // namespace simt::detail

@@ -20,16 +20,21 @@ void VectorClock::join(const VectorClock& other) {
 namespace {
 // The block's clock, made private to it before a change (snapshots share it until then).
 VectorClock& own(std::shared_ptr<VectorClock>& clock) {
-    if (!clock) clock = std::make_shared<VectorClock>();
-    else if (clock.use_count() > 1) clock = std::make_shared<VectorClock>(*clock);
+    if (!clock)
+        clock = std::make_shared<VectorClock>();
+    else if (clock.use_count() > 1)
+        clock = std::make_shared<VectorClock>(*clock);
     return *clock;
 }
 
 const char* scope_fence_name(MemoryScope scope) {
     switch (scope) {
-    case MemoryScope::block: return "__threadfence_block()";
-    case MemoryScope::device: return "__threadfence()";
-    case MemoryScope::system: return "__threadfence_system()";
+    case MemoryScope::block:
+        return "__threadfence_block()";
+    case MemoryScope::device:
+        return "__threadfence()";
+    case MemoryScope::system:
+        return "__threadfence_system()";
     }
     return "a fence";
 }
@@ -40,7 +45,7 @@ GlobalMemoryChecker::GlobalMemoryChecker(const LaunchRequest& request, FindingSi
     : request_(request), sink_(sink), shadow_(global_shadow()), lockstep_(lockstep),
       relaxed_visibility_(relaxed_visibility),
       threads_per_block_(request.block.x * request.block.y * request.block.z),
-      launch_(global_shadow().begin_launch()), rng_(seed * 0x2545F4914F6CDD1Dull + 7) {
+      launch_(global_shadow().begin_launch()), rng_((seed * 0x2545F4914F6CDD1Dull + 7) | 1) {
     const uint64_t blocks = uint64_t{request.grid.x} * request.grid.y * request.grid.z;
     if (blocks > kMaxOrderedBlocks) {
         check_ordering_ = false;
@@ -159,7 +164,10 @@ void GlobalMemoryChecker::barrier_completed(Block& b) {
 uint32_t GlobalMemoryChecker::visibility_delay() {
     // Stores reach other blocks after 1 to 4096 further global-memory accesses of the grid,
     // each store on its own: out of program order.
-    return 1 + static_cast<uint32_t>(rng_() % 4096);
+    rng_ ^= rng_ << 13; // xorshift64
+    rng_ ^= rng_ >> 7;
+    rng_ ^= rng_ << 17;
+    return 1 + static_cast<uint32_t>(rng_ % 4096);
 }
 
 void GlobalMemoryChecker::show_old_value(uintptr_t word, uint32_t old_value) {
@@ -192,11 +200,13 @@ void GlobalMemoryChecker::access(Thread& t, const Region& r, uintptr_t address, 
         t.last_plain_site = site_id;
         if (repeated) sink_.spin_poll(&t, site); // a spin on a plain load nobody ends
     }
+    // One page lookup for the common one-word access: its entry and whether it was written.
+    bool any_written = false;
+    GlobalWord* single = first == last ? &shadow_.word(first, &any_written) : nullptr;
     if (kind != AccessKind::write && initcheck) {
         // Uninitialized only if no word of the access was written (a struct copy may carry
         // padding or a member nobody stored, in correct code too).
-        bool any_written = false;
-        for (uintptr_t w = first; w <= last && !any_written; w += 4)
+        for (uintptr_t w = first; w <= last && !any_written && !single; w += 4)
             any_written = shadow_.initialized(w);
         if (!any_written)
             sink_.report(
@@ -210,9 +220,14 @@ void GlobalMemoryChecker::access(Thread& t, const Region& r, uintptr_t address, 
                 site, &t);
     }
     // The words of one store become visible to other blocks together (no torn 8-byte flags).
-    const uint32_t delay = relaxed_visibility_ && kind == AccessKind::write ? visibility_delay() : 0;
+    const uint32_t delay =
+        relaxed_visibility_ && kind == AccessKind::write ? visibility_delay() : 0;
+    if (single) {
+        check_word(t, r, first, *single, kind, strength, site_id, repeated, delay);
+        return;
+    }
     for (uintptr_t w = first; w <= last; w += 4)
-        check_word(t, r, w, kind, strength, site_id, repeated, delay);
+        check_word(t, r, w, shadow_.word(w), kind, strength, site_id, repeated, delay);
 }
 
 const ThreadSync::Observation* GlobalMemoryChecker::later_flag_from(const ThreadSync& ts,
@@ -259,10 +274,9 @@ void GlobalMemoryChecker::observe(Thread& t, uintptr_t word, const GlobalWord& e
     o.fences_then = ts.device_fences;
 }
 
-void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w, AccessKind kind,
-                                     Strength strength, uint32_t site, bool repeated_plain_read,
-                                     uint32_t visibility_delay) {
-    GlobalWord& e = shadow_.word(w);
+void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w, GlobalWord& e,
+                                     AccessKind kind, Strength strength, uint32_t site,
+                                     bool repeated_plain_read, uint32_t visibility_delay) {
     if (e.launch != launch_) { // the first touch in this launch: earlier launches are ordered
         e.kernel_written = e.kernel_written || e.writer != 0;
         e.writer = e.reader = 0;
@@ -284,12 +298,11 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w, Ac
         const bool both_atomic = atomic && is_atomic(e.write_strength);
         const bool both_strong = is_strong(strength) && is_strong(e.write_strength);
         if (both_atomic) {
-            if (writer_block != block && (strength == Strength::atomic_block ||
-                                          e.write_strength == Strength::atomic_block))
+            if (writer_block != block &&
+                (strength == Strength::atomic_block || e.write_strength == Strength::atomic_block))
                 report_race(t, r, w, e, Race::read_after_write, site);
         } else if (const ThreadSync::Observation* flag =
-                       writer_block != block && t.sync ? later_flag_from(*t.sync, w, e)
-                                             : nullptr) {
+                       writer_block != block && t.sync ? later_flag_from(*t.sync, w, e) : nullptr) {
             report_ordering(t, r, w, e, *flag, site);
         } else if (!both_strong) {
             if (repeated_plain_read)
@@ -358,7 +371,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w, Ac
         e.write_site = site;
         e.write_warp_sync = static_cast<uint16_t>(t.warp->sync_epoch);
         e.write_strength = strength;
-        shadow_.mark_last_initialized();
+        shadow_.mark_initialized(w);
         if (is_strong(strength)) {
             const ThreadSync& ts = sync_of(t);
             StrongStore& s = strong_stores_[w];
@@ -402,8 +415,7 @@ void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, c
                       : race == Race::read_after_write ? "graw:"
                                                        : "gwaw:";
     sink_.report(
-        FaultKind::global_race,
-        tag + std::to_string(other_site) + ":" + std::to_string(site),
+        FaultKind::global_race, tag + std::to_string(other_site) + ":" + std::to_string(site),
         [&] {
             std::ostringstream m;
             const std::string them = sink_.describe_grid_thread(other);
@@ -411,8 +423,8 @@ void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, c
               << (race == Race::read_after_write    ? "read after write"
                   : race == Race::write_after_write ? "write after write"
                                                     : "write after read")
-              << "): " << where(r, w) << " was " << (against_write ? "written" : "read")
-              << " by " << them << " at " << line(other_site) << " and is "
+              << "): " << where(r, w) << " was " << (against_write ? "written" : "read") << " by "
+              << them << " at " << line(other_site) << " and is "
               << (race == Race::read_after_write ? "read" : "written") << " here";
             if (is_atomic(other_strength) && cross &&
                 (other_strength == Strength::atomic_block ||
@@ -443,8 +455,8 @@ void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, c
 }
 
 void GlobalMemoryChecker::report_ordering(Thread& t, const Region& r, uintptr_t w,
-                                          const GlobalWord& e,
-                                          const ThreadSync::Observation& flag, uint32_t site) {
+                                          const GlobalWord& e, const ThreadSync::Observation& flag,
+                                          uint32_t site) {
     const bool writer_fenced = flag.released && flag.released_clock >= e.write_clock;
     const ThreadSync& ts = sync_of(t);
     sink_.report(
@@ -455,9 +467,9 @@ void GlobalMemoryChecker::report_ordering(Thread& t, const Region& r, uintptr_t 
             std::ostringstream m;
             m << "memory ordering: " << where(r, w) << " was written by "
               << sink_.describe_grid_thread(e.writer) << " at " << line(e.write_site)
-              << ", and this thread read the flag that " << "block's thread set at "
-              << line(flag.flag_site) << " (read at " << line(flag.read_site)
-              << "), but nothing orders the value before this read: ";
+              << ", and this thread read the flag that "
+              << "block's thread set at " << line(flag.flag_site) << " (read at "
+              << line(flag.read_site) << "), but nothing orders the value before this read: ";
             if (!writer_fenced) {
                 m << "the flag at " << line(flag.flag_site)
                   << " was written with no __threadfence() after the value at "

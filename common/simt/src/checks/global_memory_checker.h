@@ -17,7 +17,6 @@
 #pragma once
 
 #include <memory>
-#include <random>
 #include <unordered_map>
 #include <vector>
 
@@ -42,8 +41,8 @@ using ClockSnapshot = std::shared_ptr<const VectorClock>;
 struct ThreadSync;
 
 struct BlockSync {
-    uint32_t clock = 1;         // advances at every barrier and device-scope fence
-    uint32_t barrier_clock = 1; // the clock right after the block's last __syncthreads()
+    uint32_t clock = 1;                 // advances at every barrier and device-scope fence
+    uint32_t barrier_clock = 1;         // the clock right after the block's last __syncthreads()
     std::shared_ptr<VectorClock> known; // what the block has acquired (copied on write)
     // Its stores not yet visible to other blocks (relaxed visibility); a device-scope fence of
     // any of its threads publishes them (the block's clock is the block's, not each thread's).
@@ -53,7 +52,7 @@ struct BlockSync {
 
 // What a thread needs for ordering: made at its first fence or volatile/atomic access.
 struct ThreadSync {
-    ClockSnapshot release; // from the thread's last device-scope fence
+    ClockSnapshot release;              // from the thread's last device-scope fence
     std::vector<ClockSnapshot> pending; // releases its strong loads saw since its last fence
     const void* last_fence_site = nullptr;
     MemoryScope last_fence_scope = MemoryScope::block;
@@ -63,9 +62,9 @@ struct ThreadSync {
         uintptr_t word = 0;
         uint32_t writer_block = ~0u;
         uint32_t write_time = 0;
-        uint32_t flag_site = 0;  // where the flag was written
-        uint32_t read_site = 0;  // where this thread read it
-        bool released = false;   // a device-scope fence of the writer came before the flag
+        uint32_t flag_site = 0;      // where the flag was written
+        uint32_t read_site = 0;      // where this thread read it
+        bool released = false;       // a device-scope fence of the writer came before the flag
         uint32_t released_clock = 0; // the writer's clock that release covers
         const void* writer_fence_site = nullptr;
         MemoryScope writer_fence_scope = MemoryScope::block;
@@ -108,8 +107,9 @@ class GlobalMemoryChecker final : public Checker {
     };
     enum class Race : uint8_t { read_after_write, write_after_write, write_after_read };
 
-    void check_word(Thread& t, const Region& r, uintptr_t word, AccessKind kind, Strength strength,
-                    uint32_t site, bool repeated_plain_read, uint32_t visibility_delay);
+    void check_word(Thread& t, const Region& r, uintptr_t word, GlobalWord& entry, AccessKind kind,
+                    Strength strength, uint32_t site, bool repeated_plain_read,
+                    uint32_t visibility_delay);
     bool ordered(const Thread& t, uint32_t other, uint32_t other_clock,
                  uint16_t other_warp_sync) const;
     uint32_t grid_thread(const Thread& t) const;
@@ -150,7 +150,7 @@ class GlobalMemoryChecker final : public Checker {
     uint32_t threads_per_block_;
     uint16_t launch_;
     uint32_t now_ = 1; // global-memory accesses so far: the clock of relaxed visibility
-    std::mt19937_64 rng_;
+    uint64_t rng_;     // xorshift64 state (seeded; never 0)
     struct SiteSlot {
         const void* site = nullptr;
         uint32_t id = 0;

@@ -16,7 +16,9 @@ namespace simt::detail {
 // the compiler and the hardware; volatile and atomic ones ("strong") happen as written, and two
 // strong accesses never form a data race (CUDA's memory model calls them morally strong).
 enum class Strength : uint8_t { plain, volatile_, atomic_block, atomic_device };
-inline bool is_strong(Strength s) { return s != Strength::plain; }
+inline bool is_strong(Strength s) {
+    return s != Strength::plain;
+}
 inline bool is_atomic(Strength s) {
     return s == Strength::atomic_block || s == Strength::atomic_device;
 }
@@ -59,8 +61,7 @@ class GlobalShadow {
         const size_t w = word_index(address);
         p->written[w / 64] |= uint64_t{1} << (w % 64);
     }
-    // The same for the word whose entry `word` returned last (no second lookup).
-    void mark_last_initialized() { *last_written_ |= last_bit_; }
+
     // The word's entry, made on first use; `initialized` is set from the same page lookup.
     GlobalWord& word(uintptr_t address, bool* initialized = nullptr);
     // The host wrote [base, base + bytes) (cudaMemcpy, cudaMemset): initialized, and no longer
@@ -88,8 +89,7 @@ class GlobalShadow {
     uintptr_t recent_key_[kRecent] = {~uintptr_t{0}, ~uintptr_t{0}, ~uintptr_t{0}, ~uintptr_t{0}};
     Page* recent_page_[kRecent] = {};
     unsigned next_recent_ = 0;
-    uint64_t* last_written_ = nullptr;
-    uint64_t last_bit_ = 0;
+
     uint16_t launch_ = 0;
 };
 

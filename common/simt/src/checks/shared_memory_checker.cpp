@@ -66,7 +66,7 @@ void SharedMemoryChecker::access(Thread& thread, size_t offset, size_t bytes, Ac
 }
 
 void SharedMemoryChecker::find_variable(Thread* me, size_t offset, size_t bytes, AccessKind kind,
-                                  const void* site) {
+                                        const void* site) {
     Block* b = me->block;
     const SharedAllocation* v = variable_at(b, offset);
     if (v && offset + bytes <= v->offset + v->bytes) {
@@ -96,7 +96,7 @@ void SharedMemoryChecker::find_variable(Thread* me, size_t offset, size_t bytes,
 
 // The general case: accesses that span several words, and atomics.
 void SharedMemoryChecker::check_words(Thread* me, size_t offset, size_t bytes, AccessKind kind,
-                                const void* site) {
+                                      const void* site) {
     Block* b = me->block;
     const uint32_t self = me->linear + 1;
     Warp* w = me->warp;

@@ -36,8 +36,7 @@ class SharedMemoryChecker {
     // The fast path: true if the access was an ordinary one and is recorded; false to come back
     // through access() (nothing has changed then).
     [[gnu::always_inline]] inline bool fast_access(Thread* me, Block* b, Warp* w, size_t offset,
-                                                   size_t bytes, AccessKind kind,
-                                                   const void* site);
+                                                   size_t bytes, AccessKind kind, const void* site);
     // Any access of the block's shared memory at `offset` (within what the block uses).
     void access(Thread& thread, size_t offset, size_t bytes, AccessKind kind, const void* site);
     // "byte 4 of 'tile' (128 bytes)"

@@ -20,9 +20,8 @@ inline bool SharedMemoryChecker::fast_access(Thread* me, Block* b, Warp* w, size
     const uint32_t self = me->linear + 1;
     ShadowWord& s = b->shadow_words[offset / 4];
     if (kind == AccessKind::read) {
-        if (s.writer != self &&
-            (s.writer == 0 || !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync)))
-            [[unlikely]]
+        if (s.writer != self && (s.writer == 0 || !ordered(b, w, s.writer, s.write_epoch,
+                                                           s.write_warp_sync))) [[unlikely]]
             return false;
         s.reader = self;
         s.read_epoch = b->barrier_epoch;
