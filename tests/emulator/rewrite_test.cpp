@@ -360,8 +360,10 @@ TEST_CASE("loop conditions get loop_tick()") {
         {"for", "for (int i = 0; i < n; ++i) s += i;",
          "for (int i = 0; " + tick("i < n") + "; ++i) s += i;"},
         {"for with an empty condition", "for (int i = 0; ; ++i) {}",
-         "for (int i = 0; " + kTick + "; ++i) {}"},
-        {"for (;;)", "for (;;) {}", "for (;" + kTick + ";) {}"},
+         "for (int i = 0; ;" + kTick + ", ++i) {}"},
+        {"while (true) with a body", "while (true) { if (*p) break; }",
+         "while (true) {" + kTick + "; if (*p) break; }"},
+        {"for (;;)", "for (;;) {}", "for (;;" + kTick + ") {}"},
         {"for with an empty init", "for (; p != end; ) {}",
          "for (; " + tick("p != end") + "; ) {}"},
         {"for header over lines", "for (int i = 0;\n     i < n;\n     ++i) {}",
@@ -395,7 +397,7 @@ TEST_CASE("loop conditions get loop_tick()") {
         {"a lambda is no declaration", "while (ok && [&] { int y = 0; return y; }()) {}",
          "while (" + tick("ok && [&] { int y = 0; return y; }()") + ") {}"},
         {"nested loops", "while (a) { for (;;) { do {} while (b); } }",
-         "while (" + tick("a") + ") { for (;" + kTick + ";) { do {} while (" + tick("b") +
+         "while (" + tick("a") + ") { for (;;" + kTick + ") { do {} while (" + tick("b") +
              "); } }"},
         {"a loop inside a condition", "while (any([&] { for (int i = 0; i < n; ++i) {} }())) {}",
          "while (" + tick("any([&] { for (int i = 0; " + tick("i < n") + "; ++i) {} }())") +
@@ -407,7 +409,7 @@ TEST_CASE("loop conditions get loop_tick()") {
          "#pragma omp parallel for\nfor (int i = 0; i < n; ++i) {\n  x(); while (f()) {}\n}\n"
          "#pragma omp simd\nx(); for (;;) {}",
          "#pragma omp parallel for\nfor (int i = 0; i < n; ++i) {\n  x(); while (" + tick("f()") +
-             ") {}\n}\n#pragma omp simd\nx(); for (;" + kTick + ";) {}"},
+             ") {}\n}\n#pragma omp simd\nx(); for (;;" + kTick + ") {}"},
         {"with a launch inside", "while (f()) k<<<1, 1>>>(x);",
          "while (" + tick("f()") + ") ::simt::launch(k, 1, 1)(x);"},
     });

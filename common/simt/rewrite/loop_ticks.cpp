@@ -3,7 +3,10 @@
 //   while (cond)             ->  while (::simt::detail::loop_tick() && (cond))
 //   do ... while (cond);     ->  do ... while (::simt::detail::loop_tick() && (cond));
 //   for (init; cond; inc)    ->  for (init; ::simt::detail::loop_tick() && (cond); inc)
-//   for (init; ; inc)        ->  for (init; ::simt::detail::loop_tick(); inc)
+//   for (init; ; inc)        ->  for (init; ; ::simt::detail::loop_tick(), inc)
+//   while (true) {           ->  while (true) {::simt::detail::loop_tick();
+//     (an endless loop stays visibly endless to the compiler: a function that ends in `for (;;)`
+//     with returns inside needs no return after it)
 // It is a compiler barrier, so a loop that polls a plain (non-volatile) load reloads it
 // every iteration and the emulator sees the spin (and can report it); nvcc may keep such a value
 // in a register. loop_tick() is constexpr and does nothing in a constant expression, so a
@@ -104,8 +107,10 @@ bool is_declaration(Tokens code, std::size_t first, std::size_t last) {
 void tick(const SourceFile& src, Tokens code, std::size_t first, std::size_t last,
           EditList& edits) {
     if (src.has_directive_in(code[first - 1].begin, code[last].end())) return;
-    if (first == last) { // for (init; ; inc)
-        edits.insert(code[last].begin, std::string(kTick));
+    if (first == last) {
+        // for (init; ; inc): the tick goes before the increment, so that the condition stays
+        // empty and the compiler still sees an endless loop (no "control reaches end" after it).
+        edits.insert(code[last].end(), std::string(kTick) + (is(code, last + 1, ")") ? "" : ","));
         return;
     }
     if (is_declaration(code, first, last)) return;
@@ -156,7 +161,15 @@ void insert_loop_ticks(const SourceFile& src, EditList& edits) {
         const std::size_t close = match_forward(code, i + 1);
         if (close == npos) continue;
         if (t == "while") {
-            if (close > i + 2) tick(src, code, i + 2, close, edits);
+            // `while (true) {` keeps its constant condition (an endless loop to the compiler);
+            // the tick opens the body instead.
+            const bool endless =
+                close == i + 3 && (is(code, i + 2, "true") || is(code, i + 2, "1"));
+            if (endless && is(code, close + 1, "{") &&
+                !src.has_directive_in(code[i].begin, code[close + 1].end()))
+                edits.insert(code[close + 1].end(), std::string(kTick) + ";");
+            else if (close > i + 2)
+                tick(src, code, i + 2, close, edits);
             continue;
         }
         if (i == nested_in_pragma || after_loop_pragma(src, code, i)) {
