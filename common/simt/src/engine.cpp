@@ -438,7 +438,7 @@ void Engine::check_unregistered(const Region* r, uintptr_t address, size_t bytes
 }
 
 void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
-                            const void* site) {
+                            const void* site, const Region* known) {
     Thread* me = current_;
     Block* b = me->block;
     if (recorder_) [[unlikely]] {
@@ -454,7 +454,7 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
     } else if (address - me->stack_lo < me->stack_size) {
         return; // the thread's own locals
     } else {
-        const Region* r = registry_->find_range(address, bytes);
+        const Region* r = known ? known : registry_->find_range(address, bytes);
         if (!r || (kind != AccessKind::read && !r->writable_from_device)) [[unlikely]]
             check_unregistered(r, address, bytes, kind, site);
         if (global_ && r && r->kind != RegionKind::parameters) global = r;
@@ -833,8 +833,11 @@ void* Engine::shared_variable(const SharedSite& site, size_t bytes, size_t align
                               ElementInfo element) {
     RuntimeScope scope(current_);
     Block* b = current_->block;
+    // Every thread of the block asks for each variable: the same literals again, compared as
+    // pointers before as strings.
     for (const SharedAllocation& v : b->shared_vars)
-        if (v.line == site.line && v.line > 0 && v.bytes == bytes && v.name == site.name &&
+        if (v.line == site.line && v.line > 0 && v.bytes == bytes &&
+            (v.name_literal == site.name || v.name == site.name) &&
             (v.file == site.file || std::strcmp(v.file, site.file) == 0))
             return b->shared_data + v.offset;
     align = std::max<size_t>(align, 16);
@@ -849,7 +852,7 @@ void* Engine::shared_variable(const SharedSite& site, size_t bytes, size_t align
     }
     std::memset(b->shared_data + offset, kSharedPoison, bytes);
     b->shared_vars.push_back(
-        SharedAllocation{site.name, site.file, site.line, offset, bytes, element});
+        SharedAllocation{site.name, site.file, site.line, offset, bytes, element, site.name});
     b->shared_used = offset + bytes;
     if (checks_) {
         b->shadow.resize(b->shared_used / 4 + 1);

@@ -108,6 +108,7 @@ struct SharedAllocation {
     size_t offset;
     size_t bytes;
     ElementInfo element{0, 1, "bytes"};
+    const char* name_literal = nullptr; // the declaration's string literal (the common match)
 };
 
 struct Block {
@@ -215,8 +216,10 @@ class Engine final : public FindingSink {
     [[gnu::noinline]] void suspend(Thread* me, Thread* next);
     [[gnu::always_inline]] void switch_for_mode(Thread* me);
     [[gnu::noinline]] void switch_lane(Thread* me);
+    // `known`: the region the fast path already found for the access, if any.
     [[gnu::noinline]] void access_general(uintptr_t address, size_t bytes, AccessKind kind,
-                                          bool is_volatile, const void* site);
+                                          bool is_volatile, const void* site,
+                                          const Region* known = nullptr);
     void make_runnable(Thread* t);
     void make_waiting(Thread* t, ThreadState state, const void* site);
     void try_complete_collective(Thread* arriving);
@@ -415,7 +418,7 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
         // (general path); reads of the kernel's parameters stay here.
         const Region* r = registry_->cached(address, bytes, kind != AccessKind::read);
         if (!r || (checks_ && r->kind != RegionKind::parameters)) [[unlikely]]
-            return access_general(address, bytes, kind, is_volatile, site);
+            return access_general(address, bytes, kind, is_volatile, site, r);
     }
     if (kind == AccessKind::write) note_progress();
     switch_for_mode(me); // ends in a tail call when a switch is due

@@ -371,7 +371,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w, Gl
         e.write_site = site;
         e.write_warp_sync = static_cast<uint16_t>(t.warp->sync_epoch);
         e.write_strength = strength;
-        shadow_.mark_initialized(w);
+        shadow_.mark_last_initialized(); // `e` came from the last word() call
         if (is_strong(strength)) {
             const ThreadSync& ts = sync_of(t);
             StrongStore& s = strong_stores_[w];

@@ -21,7 +21,9 @@ GlobalWord& GlobalShadow::word(uintptr_t address, bool* initialized) {
     Page* p = page(address, true);
     if (!p->words) p->words = std::make_unique<GlobalWord[]>(kWordsPerPage);
     const size_t w = word_index(address);
-    if (initialized) *initialized = (p->written[w / 64] >> (w % 64)) & 1u;
+    last_written_ = &p->written[w / 64];
+    last_bit_ = uint64_t{1} << (w % 64);
+    if (initialized) *initialized = (*last_written_ & last_bit_) != 0;
     return p->words[w];
 }
 

@@ -64,6 +64,8 @@ class GlobalShadow {
 
     // The word's entry, made on first use; `initialized` is set from the same page lookup.
     GlobalWord& word(uintptr_t address, bool* initialized = nullptr);
+    // Marks the word of the last word() call written (no second lookup).
+    void mark_last_initialized() { *last_written_ |= last_bit_; }
     // The host wrote [base, base + bytes) (cudaMemcpy, cudaMemset): initialized, and no longer
     // "written by an earlier kernel".
     void host_wrote(uintptr_t base, size_t bytes);
@@ -89,6 +91,8 @@ class GlobalShadow {
     uintptr_t recent_key_[kRecent] = {~uintptr_t{0}, ~uintptr_t{0}, ~uintptr_t{0}, ~uintptr_t{0}};
     Page* recent_page_[kRecent] = {};
     unsigned next_recent_ = 0;
+    uint64_t* last_written_ = nullptr; // the last word()'s bitmap word and bit
+    uint64_t last_bit_ = 0;
 
     uint16_t launch_ = 0;
 };
