@@ -85,124 +85,78 @@ SIMT_SHUFFLE(__shfl_down_sync, down, delta)
 SIMT_SHUFFLE(__shfl_xor_sync, xor_, laneMask)
 #undef SIMT_SHUFFLE
 
-// Atomics (global or shared memory), with CUDA's overloads.
-int atomicAdd(int* address, int value);
-unsigned atomicAdd(unsigned* address, unsigned value);
-unsigned long long atomicAdd(unsigned long long* address, unsigned long long value);
-float atomicAdd(float* address, float value);
-double atomicAdd(double* address, double value);
-int atomicSub(int* address, int value);
-unsigned atomicSub(unsigned* address, unsigned value);
-int atomicExch(int* address, int value);
-unsigned atomicExch(unsigned* address, unsigned value);
-unsigned long long atomicExch(unsigned long long* address, unsigned long long value);
-float atomicExch(float* address, float value);
-int atomicMin(int* address, int value);
-unsigned atomicMin(unsigned* address, unsigned value);
-long long atomicMin(long long* address, long long value);
-unsigned long long atomicMin(unsigned long long* address, unsigned long long value);
-int atomicMax(int* address, int value);
-unsigned atomicMax(unsigned* address, unsigned value);
-long long atomicMax(long long* address, long long value);
-unsigned long long atomicMax(unsigned long long* address, unsigned long long value);
-unsigned atomicInc(unsigned* address, unsigned limit);
-unsigned atomicDec(unsigned* address, unsigned limit);
-int atomicCAS(int* address, int compare, int value);
-unsigned atomicCAS(unsigned* address, unsigned compare, unsigned value);
-unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare,
-                             unsigned long long value);
-unsigned short atomicCAS(unsigned short* address, unsigned short compare, unsigned short value);
-int atomicAnd(int* address, int value);
-unsigned atomicAnd(unsigned* address, unsigned value);
-unsigned long long atomicAnd(unsigned long long* address, unsigned long long value);
-int atomicOr(int* address, int value);
-unsigned atomicOr(unsigned* address, unsigned value);
-unsigned long long atomicOr(unsigned long long* address, unsigned long long value);
-int atomicXor(int* address, int value);
-unsigned atomicXor(unsigned* address, unsigned value);
-unsigned long long atomicXor(unsigned long long* address, unsigned long long value);
-
-// The same with block scope (atomic among the threads of one block) and system scope.
-int atomicAdd_block(int* address, int value);
-int atomicAdd_system(int* address, int value);
-unsigned atomicAdd_block(unsigned* address, unsigned value);
-unsigned atomicAdd_system(unsigned* address, unsigned value);
-unsigned long long atomicAdd_block(unsigned long long* address, unsigned long long value);
-unsigned long long atomicAdd_system(unsigned long long* address, unsigned long long value);
-float atomicAdd_block(float* address, float value);
-float atomicAdd_system(float* address, float value);
-double atomicAdd_block(double* address, double value);
-double atomicAdd_system(double* address, double value);
-int atomicSub_block(int* address, int value);
-int atomicSub_system(int* address, int value);
-unsigned atomicSub_block(unsigned* address, unsigned value);
-unsigned atomicSub_system(unsigned* address, unsigned value);
-int atomicExch_block(int* address, int value);
-int atomicExch_system(int* address, int value);
-unsigned atomicExch_block(unsigned* address, unsigned value);
-unsigned atomicExch_system(unsigned* address, unsigned value);
-unsigned long long atomicExch_block(unsigned long long* address, unsigned long long value);
-unsigned long long atomicExch_system(unsigned long long* address, unsigned long long value);
-float atomicExch_block(float* address, float value);
-float atomicExch_system(float* address, float value);
-int atomicMin_block(int* address, int value);
-int atomicMin_system(int* address, int value);
-unsigned atomicMin_block(unsigned* address, unsigned value);
-unsigned atomicMin_system(unsigned* address, unsigned value);
-long long atomicMin_block(long long* address, long long value);
-long long atomicMin_system(long long* address, long long value);
-unsigned long long atomicMin_block(unsigned long long* address, unsigned long long value);
-unsigned long long atomicMin_system(unsigned long long* address, unsigned long long value);
-int atomicMax_block(int* address, int value);
-int atomicMax_system(int* address, int value);
-unsigned atomicMax_block(unsigned* address, unsigned value);
-unsigned atomicMax_system(unsigned* address, unsigned value);
-long long atomicMax_block(long long* address, long long value);
-long long atomicMax_system(long long* address, long long value);
-unsigned long long atomicMax_block(unsigned long long* address, unsigned long long value);
-unsigned long long atomicMax_system(unsigned long long* address, unsigned long long value);
-unsigned atomicInc_block(unsigned* address, unsigned limit);
-unsigned atomicInc_system(unsigned* address, unsigned limit);
-unsigned atomicDec_block(unsigned* address, unsigned limit);
-unsigned atomicDec_system(unsigned* address, unsigned limit);
-int atomicCAS_block(int* address, int compare, int value);
-int atomicCAS_system(int* address, int compare, int value);
-unsigned atomicCAS_block(unsigned* address, unsigned compare, unsigned value);
-unsigned atomicCAS_system(unsigned* address, unsigned compare, unsigned value);
-unsigned long long atomicCAS_block(unsigned long long* address, unsigned long long compare,
-                             unsigned long long value);
-unsigned long long atomicCAS_system(unsigned long long* address, unsigned long long compare,
-                             unsigned long long value);
-unsigned short atomicCAS_block(unsigned short* address, unsigned short compare, unsigned short value);
-unsigned short atomicCAS_system(unsigned short* address, unsigned short compare, unsigned short value);
-int atomicAnd_block(int* address, int value);
-int atomicAnd_system(int* address, int value);
-unsigned atomicAnd_block(unsigned* address, unsigned value);
-unsigned atomicAnd_system(unsigned* address, unsigned value);
-unsigned long long atomicAnd_block(unsigned long long* address, unsigned long long value);
-unsigned long long atomicAnd_system(unsigned long long* address, unsigned long long value);
-int atomicOr_block(int* address, int value);
-int atomicOr_system(int* address, int value);
-unsigned atomicOr_block(unsigned* address, unsigned value);
-unsigned atomicOr_system(unsigned* address, unsigned value);
-unsigned long long atomicOr_block(unsigned long long* address, unsigned long long value);
-unsigned long long atomicOr_system(unsigned long long* address, unsigned long long value);
-int atomicXor_block(int* address, int value);
-int atomicXor_system(int* address, int value);
-unsigned atomicXor_block(unsigned* address, unsigned value);
-unsigned atomicXor_system(unsigned* address, unsigned value);
-unsigned long long atomicXor_block(unsigned long long* address, unsigned long long value);
-unsigned long long atomicXor_system(unsigned long long* address, unsigned long long value);
+// Atomics (global or shared memory), with CUDA's overloads, each in three scopes: atomicAdd is
+// atomic across the device, atomicAdd_block only among the threads of one block, and
+// atomicAdd_system also with the host (the same as device here).
+#define SIMT_SCOPED_ATOMIC(ret, name, params)                                                      \
+    ret name params;                                                                               \
+    ret name##_block params;                                                                       \
+    ret name##_system params;
+SIMT_SCOPED_ATOMIC(int, atomicAdd, (int* address, int value))
+SIMT_SCOPED_ATOMIC(unsigned, atomicAdd, (unsigned* address, unsigned value))
+SIMT_SCOPED_ATOMIC(unsigned long long, atomicAdd,
+                   (unsigned long long* address, unsigned long long value))
+SIMT_SCOPED_ATOMIC(float, atomicAdd, (float* address, float value))
+SIMT_SCOPED_ATOMIC(double, atomicAdd, (double* address, double value))
+SIMT_SCOPED_ATOMIC(int, atomicSub, (int* address, int value))
+SIMT_SCOPED_ATOMIC(unsigned, atomicSub, (unsigned* address, unsigned value))
+SIMT_SCOPED_ATOMIC(int, atomicExch, (int* address, int value))
+SIMT_SCOPED_ATOMIC(unsigned, atomicExch, (unsigned* address, unsigned value))
+SIMT_SCOPED_ATOMIC(unsigned long long, atomicExch,
+                   (unsigned long long* address, unsigned long long value))
+SIMT_SCOPED_ATOMIC(float, atomicExch, (float* address, float value))
+SIMT_SCOPED_ATOMIC(int, atomicMin, (int* address, int value))
+SIMT_SCOPED_ATOMIC(unsigned, atomicMin, (unsigned* address, unsigned value))
+SIMT_SCOPED_ATOMIC(long long, atomicMin, (long long* address, long long value))
+SIMT_SCOPED_ATOMIC(unsigned long long, atomicMin,
+                   (unsigned long long* address, unsigned long long value))
+SIMT_SCOPED_ATOMIC(int, atomicMax, (int* address, int value))
+SIMT_SCOPED_ATOMIC(unsigned, atomicMax, (unsigned* address, unsigned value))
+SIMT_SCOPED_ATOMIC(long long, atomicMax, (long long* address, long long value))
+SIMT_SCOPED_ATOMIC(unsigned long long, atomicMax,
+                   (unsigned long long* address, unsigned long long value))
+SIMT_SCOPED_ATOMIC(unsigned, atomicInc, (unsigned* address, unsigned limit))
+SIMT_SCOPED_ATOMIC(unsigned, atomicDec, (unsigned* address, unsigned limit))
+SIMT_SCOPED_ATOMIC(int, atomicCAS, (int* address, int compare, int value))
+SIMT_SCOPED_ATOMIC(unsigned, atomicCAS, (unsigned* address, unsigned compare, unsigned value))
+SIMT_SCOPED_ATOMIC(unsigned long long, atomicCAS,
+                   (unsigned long long* address, unsigned long long compare,
+                    unsigned long long value))
+SIMT_SCOPED_ATOMIC(unsigned short, atomicCAS,
+                   (unsigned short* address, unsigned short compare, unsigned short value))
+SIMT_SCOPED_ATOMIC(int, atomicAnd, (int* address, int value))
+SIMT_SCOPED_ATOMIC(unsigned, atomicAnd, (unsigned* address, unsigned value))
+SIMT_SCOPED_ATOMIC(unsigned long long, atomicAnd,
+                   (unsigned long long* address, unsigned long long value))
+SIMT_SCOPED_ATOMIC(int, atomicOr, (int* address, int value))
+SIMT_SCOPED_ATOMIC(unsigned, atomicOr, (unsigned* address, unsigned value))
+SIMT_SCOPED_ATOMIC(unsigned long long, atomicOr,
+                   (unsigned long long* address, unsigned long long value))
+SIMT_SCOPED_ATOMIC(int, atomicXor, (int* address, int value))
+SIMT_SCOPED_ATOMIC(unsigned, atomicXor, (unsigned* address, unsigned value))
+SIMT_SCOPED_ATOMIC(unsigned long long, atomicXor,
+                   (unsigned long long* address, unsigned long long value))
+#undef SIMT_SCOPED_ATOMIC
 
 // Integer intrinsics (pure functions, no scheduling).
-inline int __popc(unsigned x) { return __builtin_popcount(x); }
-inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
-inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
+inline int __popc(unsigned x) {
+    return __builtin_popcount(x);
+}
+inline int __popcll(unsigned long long x) {
+    return __builtin_popcountll(x);
+}
+inline int __clz(int x) {
+    return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x));
+}
 inline int __clzll(long long x) {
     return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x));
 }
-inline int __ffs(int x) { return __builtin_ffs(x); }
-inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline int __ffs(int x) {
+    return __builtin_ffs(x);
+}
+inline int __ffsll(long long x) {
+    return __builtin_ffsll(x);
+}
 inline unsigned __brev(unsigned x) {
     unsigned r = 0;
     for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1u) << (31 - i);
@@ -264,19 +218,51 @@ __attribute__((always_inline)) inline void __stwt(T* p, T v) {
 }
 
 // CUDA's global min/max overloads for device code.
-inline int min(int a, int b) { return a < b ? a : b; }
-inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
-inline unsigned min(int a, unsigned b) { return min(static_cast<unsigned>(a), b); }
-inline unsigned min(unsigned a, int b) { return min(a, static_cast<unsigned>(b)); }
-inline long long min(long long a, long long b) { return a < b ? a : b; }
-inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-inline float min(float a, float b) { return a < b ? a : b; }
-inline double min(double a, double b) { return a < b ? a : b; }
-inline int max(int a, int b) { return a > b ? a : b; }
-inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
-inline unsigned max(int a, unsigned b) { return max(static_cast<unsigned>(a), b); }
-inline unsigned max(unsigned a, int b) { return max(a, static_cast<unsigned>(b)); }
-inline long long max(long long a, long long b) { return a > b ? a : b; }
-inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
-inline float max(float a, float b) { return a > b ? a : b; }
-inline double max(double a, double b) { return a > b ? a : b; }
+inline int min(int a, int b) {
+    return a < b ? a : b;
+}
+inline unsigned min(unsigned a, unsigned b) {
+    return a < b ? a : b;
+}
+inline unsigned min(int a, unsigned b) {
+    return min(static_cast<unsigned>(a), b);
+}
+inline unsigned min(unsigned a, int b) {
+    return min(a, static_cast<unsigned>(b));
+}
+inline long long min(long long a, long long b) {
+    return a < b ? a : b;
+}
+inline unsigned long long min(unsigned long long a, unsigned long long b) {
+    return a < b ? a : b;
+}
+inline float min(float a, float b) {
+    return a < b ? a : b;
+}
+inline double min(double a, double b) {
+    return a < b ? a : b;
+}
+inline int max(int a, int b) {
+    return a > b ? a : b;
+}
+inline unsigned max(unsigned a, unsigned b) {
+    return a > b ? a : b;
+}
+inline unsigned max(int a, unsigned b) {
+    return max(static_cast<unsigned>(a), b);
+}
+inline unsigned max(unsigned a, int b) {
+    return max(a, static_cast<unsigned>(b));
+}
+inline long long max(long long a, long long b) {
+    return a > b ? a : b;
+}
+inline unsigned long long max(unsigned long long a, unsigned long long b) {
+    return a > b ? a : b;
+}
+inline float max(float a, float b) {
+    return a > b ? a : b;
+}
+inline double max(double a, double b) {
+    return a > b ? a : b;
+}
