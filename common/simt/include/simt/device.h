@@ -173,48 +173,33 @@ inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned shift) {
 // Cache-hinted loads and stores: the hint changes where a GPU caches the data, not what the
 // access means, so they are plain accesses here (the memory checks treat them as such), except
 // __ldcv ("fetch again, do not cache"), which behaves like a volatile load.
-template <class T>
-__attribute__((always_inline)) inline T __ldg(const T* p) {
-    return *p;
-}
-template <class T>
-__attribute__((always_inline)) inline T __ldca(const T* p) {
-    return *p;
-}
-template <class T>
-__attribute__((always_inline)) inline T __ldcg(const T* p) {
-    return *p;
-}
-template <class T>
-__attribute__((always_inline)) inline T __ldcs(const T* p) {
-    return *p;
-}
-template <class T>
-__attribute__((always_inline)) inline T __ldlu(const T* p) {
-    return *p;
-}
+#define SIMT_PLAIN_LOAD(name)                                                                      \
+    template <class T>                                                                             \
+    __attribute__((always_inline)) inline T name(const T* p) {                                     \
+        return *p;                                                                                 \
+    }
+#define SIMT_PLAIN_STORE(name)                                                                     \
+    template <class T>                                                                             \
+    __attribute__((always_inline)) inline void name(T* p, T v) {                                   \
+        *p = v;                                                                                    \
+    }
+SIMT_PLAIN_LOAD(__ldg)
+SIMT_PLAIN_LOAD(__ldca)
+SIMT_PLAIN_LOAD(__ldcg)
+SIMT_PLAIN_LOAD(__ldcs)
+SIMT_PLAIN_LOAD(__ldlu)
+SIMT_PLAIN_STORE(__stwb)
+SIMT_PLAIN_STORE(__stcg)
+SIMT_PLAIN_STORE(__stcs)
+SIMT_PLAIN_STORE(__stwt)
+#undef SIMT_PLAIN_LOAD
+#undef SIMT_PLAIN_STORE
 template <class T>
 __attribute__((always_inline)) inline T __ldcv(const T* p) {
     if constexpr (std::is_arithmetic_v<T>)
         return *const_cast<const volatile T*>(p);
     else
         return *p;
-}
-template <class T>
-__attribute__((always_inline)) inline void __stwb(T* p, T v) {
-    *p = v;
-}
-template <class T>
-__attribute__((always_inline)) inline void __stcg(T* p, T v) {
-    *p = v;
-}
-template <class T>
-__attribute__((always_inline)) inline void __stcs(T* p, T v) {
-    *p = v;
-}
-template <class T>
-__attribute__((always_inline)) inline void __stwt(T* p, T v) {
-    *p = v;
 }
 
 // CUDA's global min/max overloads for device code.

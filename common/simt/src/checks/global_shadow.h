@@ -56,11 +56,6 @@ class GlobalShadow {
         const size_t w = word_index(address);
         return p && ((p->written[w / 64] >> (w % 64)) & 1u);
     }
-    void mark_initialized(uintptr_t address) {
-        Page* p = page(address, true);
-        const size_t w = word_index(address);
-        p->written[w / 64] |= uint64_t{1} << (w % 64);
-    }
 
     // The word's entry, made on first use; `initialized` is set from the same page lookup.
     GlobalWord& word(uintptr_t address, bool* initialized = nullptr);

@@ -46,10 +46,7 @@ void SharedMemoryChecker::access(Thread& thread, size_t offset, size_t bytes, Ac
             else if (!ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync))
                 report_race(me, word, Race::read_after_write, site);
         }
-        s.reader = self;
-        s.read_epoch = b->barrier_epoch;
-        s.read_warp_sync = w->sync_epoch;
-        s.read_site = site;
+        record_read(s, self, b, w, site);
     } else {
         if (s.writer != self && s.writer != 0 &&
             !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync))
@@ -57,11 +54,7 @@ void SharedMemoryChecker::access(Thread& thread, size_t offset, size_t bytes, Ac
         if (s.reader != self && s.reader != 0 &&
             !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))
             report_race(me, word, Race::write_after_read, site);
-        s.writer = self;
-        s.write_epoch = b->barrier_epoch;
-        s.write_warp_sync = w->sync_epoch;
-        s.write_site = site;
-        s.write_atomic = false;
+        record_write(s, self, b, w, site, false);
     }
 }
 
@@ -122,16 +115,9 @@ void SharedMemoryChecker::check_words(Thread* me, size_t offset, size_t bytes, A
             if (s.reader != 0 && s.reader != self &&
                 !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))
                 report_race(me, word, Race::write_after_read, site);
-            s.writer = self;
-            s.write_epoch = b->barrier_epoch;
-            s.write_warp_sync = w->sync_epoch;
-            s.write_site = site;
-            s.write_atomic = atomic;
+            record_write(s, self, b, w, site, atomic);
         } else {
-            s.reader = self;
-            s.read_epoch = b->barrier_epoch;
-            s.read_warp_sync = w->sync_epoch;
-            s.read_site = site;
+            record_read(s, self, b, w, site);
         }
     }
 }

@@ -49,6 +49,10 @@ class SharedMemoryChecker {
     // one warp, by a warp-wide collective between them (or by lockstep execution itself).
     inline bool ordered(const Block* b, const Warp* w, uint32_t other, uint32_t epoch,
                         uint32_t warp_sync) const;
+    static inline void record_read(ShadowWord& s, uint32_t self, const Block* b, const Warp* w,
+                                   const void* site);
+    static inline void record_write(ShadowWord& s, uint32_t self, const Block* b, const Warp* w,
+                                    const void* site, bool atomic);
     [[gnu::noinline]] void find_variable(Thread* me, size_t offset, size_t bytes, AccessKind kind,
                                          const void* site);
     [[gnu::noinline]] void check_words(Thread* me, size_t offset, size_t bytes, AccessKind kind,

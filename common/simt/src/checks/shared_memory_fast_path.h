@@ -11,6 +11,24 @@ inline bool SharedMemoryChecker::ordered(const Block* b, const Warp* w, uint32_t
     return false;
 }
 
+// What the shadow word remembers of the access that just passed the checks.
+inline void SharedMemoryChecker::record_read(ShadowWord& s, uint32_t self, const Block* b,
+                                             const Warp* w, const void* site) {
+    s.reader = self;
+    s.read_epoch = b->barrier_epoch;
+    s.read_warp_sync = w->sync_epoch;
+    s.read_site = site;
+}
+
+inline void SharedMemoryChecker::record_write(ShadowWord& s, uint32_t self, const Block* b,
+                                              const Warp* w, const void* site, bool atomic) {
+    s.writer = self;
+    s.write_epoch = b->barrier_epoch;
+    s.write_warp_sync = w->sync_epoch;
+    s.write_site = site;
+    s.write_atomic = atomic;
+}
+
 inline bool SharedMemoryChecker::fast_access(Thread* me, Block* b, Warp* w, size_t offset,
                                              size_t bytes, AccessKind kind, const void* site) {
     // The variable of the block's last access, one word (aligned, at most 4 bytes).
@@ -23,21 +41,14 @@ inline bool SharedMemoryChecker::fast_access(Thread* me, Block* b, Warp* w, size
         if (s.writer != self && (s.writer == 0 || !ordered(b, w, s.writer, s.write_epoch,
                                                            s.write_warp_sync))) [[unlikely]]
             return false;
-        s.reader = self;
-        s.read_epoch = b->barrier_epoch;
-        s.read_warp_sync = w->sync_epoch;
-        s.read_site = site;
+        record_read(s, self, b, w, site);
     } else {
         if ((s.writer != self && s.writer != 0 &&
              !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync)) ||
             (s.reader != self && s.reader != 0 &&
              !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))) [[unlikely]]
             return false;
-        s.writer = self;
-        s.write_epoch = b->barrier_epoch;
-        s.write_warp_sync = w->sync_epoch;
-        s.write_site = site;
-        s.write_atomic = false;
+        record_write(s, self, b, w, site, false);
     }
     return true;
 }
