@@ -9,13 +9,13 @@
 #include <sstream>
 
 #include "checks/global_memory_checker.h"
+#include "checks/global_memory_fast_path.h"
 #include "fault_format.h"
 #include "memory_registry.h"
 #include "readonly_image.h"
 #include "source_lines.h"
 #include "stack_pool.h"
 #include "trace_recorder.h"
-
 
 namespace simt::detail {
 
@@ -39,12 +39,18 @@ Engine* g_active_engine = nullptr;
 
 const char* to_string(CollectiveKind kind) {
     switch (kind) {
-    case CollectiveKind::syncwarp: return "__syncwarp";
-    case CollectiveKind::shuffle: return "__shfl*_sync";
-    case CollectiveKind::ballot: return "__ballot_sync";
-    case CollectiveKind::any: return "__any_sync";
-    case CollectiveKind::all: return "__all_sync";
-    case CollectiveKind::activemask: return "__activemask";
+    case CollectiveKind::syncwarp:
+        return "__syncwarp";
+    case CollectiveKind::shuffle:
+        return "__shfl*_sync";
+    case CollectiveKind::ballot:
+        return "__ballot_sync";
+    case CollectiveKind::any:
+        return "__any_sync";
+    case CollectiveKind::all:
+        return "__all_sync";
+    case CollectiveKind::activemask:
+        return "__activemask";
     }
     return "warp intrinsic";
 }
@@ -77,7 +83,9 @@ Engine::Engine(const LaunchRequest& request, const Options& options, size_t shar
                                                         options.relaxed_visibility, options.seed);
 }
 
-Engine::~Engine() { abandon_all(); }
+Engine::~Engine() {
+    abandon_all();
+}
 
 FaultReport Engine::run() {
     arm_stack_guard();
@@ -93,8 +101,7 @@ FaultReport Engine::run() {
         fault_.kind = findings_.front().kind;
         fault_.error = cudaErrorLaunchFailure;
         for (const CheckFinding& f : findings_) fault_.message += f.message;
-        if (findings_.size() >= kMaxFindings)
-            fault_.message += "simt: (more findings not shown)\n";
+        if (findings_.size() >= kMaxFindings) fault_.message += "simt: (more findings not shown)\n";
     }
     for (const CheckFinding& f : findings_) fault_.findings.emplace_back(f.kind, f.message);
     return fault_;
@@ -138,8 +145,8 @@ void Engine::dispatch_block(unsigned linear) {
     b->shared_used = (b->dynamic_bytes + 15) / 16 * 16;
     std::memset(b->shared_data, kSharedPoison, b->shared_used);
     if (b->dynamic_bytes > 0)
-        b->shared_vars.push_back(SharedAllocation{"extern __shared__ (dynamic)", "", 0, 0,
-                                                  b->dynamic_bytes});
+        b->shared_vars.push_back(
+            SharedAllocation{"extern __shared__ (dynamic)", "", 0, 0, b->dynamic_bytes});
     if (checks_) {
         b->shadow.resize(b->shared_used / 4 + 1);
         b->shadow_words = b->shadow.data();
@@ -316,8 +323,8 @@ void Engine::check_barrier_with_exits(Block* b, Thread* exiting) {
             break;
         }
     std::ostringstream msg;
-    msg << "barrier divergence: " << describe_thread(*exiting) << " exited while "
-        << b->at_barrier << " thread(s) of its block wait at __syncthreads() at "
+    msg << "barrier divergence: " << describe_thread(*exiting) << " exited while " << b->at_barrier
+        << " thread(s) of its block wait at __syncthreads() at "
         << resolve_source(b->barrier_site).to_string() << " (for example "
         << (waiting ? describe_thread(*waiting) : std::string("?"))
         << "). Every thread of a block must reach each __syncthreads(): move the early "
@@ -367,7 +374,9 @@ void Engine::block_and_switch(Thread* me) {
 // from the access hooks and __syncthreads(). The call stack of a suspended thread is then the
 // same few frames whatever it waits at, so when another thread resumes it, the CPU's return
 // predictor (filled by the suspending thread's calls) predicts the returns right.
-void Engine::suspend(Thread* me, Thread* next) { transfer(me, next); }
+void Engine::suspend(Thread* me, Thread* next) {
+    transfer(me, next);
+}
 
 void Engine::fence_point(const void* site, MemoryScope fence_scope) {
     RuntimeScope scope(current_);
@@ -437,6 +446,18 @@ void Engine::check_unregistered(const Region* r, uintptr_t address, size_t bytes
           "write to " + std::string(to_string(r->kind)) + ", which is read-only in kernels", site);
 }
 
+void Engine::access_checked_global(uintptr_t address, size_t bytes, AccessKind kind,
+                                   const void* site, const Region* r) {
+    Thread* me = current_;
+    // The general path checks after its scheduling point, so that the check sees what the load
+    // will read; here no switch may be due.
+    if (countdown_ == 1 || !global_ || !global_->fast_access(*me, *r, address, bytes, kind, site))
+        [[unlikely]]
+        return access_general(address, bytes, kind, false, site, r);
+    if (kind == AccessKind::write) note_progress();
+    --countdown_;
+}
+
 void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
                             const void* site, const Region* known) {
     Thread* me = current_;
@@ -466,8 +487,8 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
     else if (is_volatile && kind == AccessKind::read)
         poll_point(site); // atomics decide for themselves: only a change is progress
     const Strength strength = kind == AccessKind::atomic ? atomic_strength_ // (set just before)
-                              : is_volatile             ? Strength::volatile_
-                                                        : Strength::plain;
+                              : is_volatile              ? Strength::volatile_
+                                                         : Strength::plain;
     switch_for_mode(me);
     if (global) {
         // After the switch, just before the access itself happens: no other thread runs between
@@ -513,8 +534,8 @@ std::string Engine::describe_grid_thread(uint32_t grid_thread) const {
     const uint3 t = unflatten(index % threads_per_block_, request_.block);
     const uint3 b = unflatten(index / threads_per_block_, request_.grid);
     std::ostringstream s;
-    s << "thread (" << t.x << "," << t.y << "," << t.z << ") of block (" << b.x << "," << b.y
-      << "," << b.z << ")";
+    s << "thread (" << t.x << "," << t.y << "," << t.z << ") of block (" << b.x << "," << b.y << ","
+      << b.z << ")";
     return s.str();
 }
 
@@ -543,7 +564,8 @@ bool Engine::same_barrier(const void* a, const void* b) {
     auto key = std::make_pair(std::min(a, b), std::max(a, b));
     if (key == last_alias_) return last_alias_same_; // the common case: the same two sites again
     auto it = barrier_aliases_.find(key);
-    if (it == barrier_aliases_.end()) it = barrier_aliases_.emplace(key, same_source_line(a, b)).first;
+    if (it == barrier_aliases_.end())
+        it = barrier_aliases_.emplace(key, same_source_line(a, b)).first;
     last_alias_ = key;
     last_alias_same_ = it->second;
     return it->second;
@@ -717,7 +739,8 @@ void Engine::report_absent_lanes(Thread* arriving, unsigned absent) {
             std::ostringstream m;
             m << to_string(kind) << " with mask 0x" << std::hex << arriving->coll_mask << std::dec
               << " names lanes that never call it: ";
-            if (exited) m << "lane(s) " << lane_list(exited) << " of warp " << w->index << " exited";
+            if (exited)
+                m << "lane(s) " << lane_list(exited) << " of warp " << w->index << " exited";
             if (exited && missing) m << ", and ";
             if (missing)
                 m << "lane(s) " << lane_list(missing) << " do not exist (the block has "
@@ -781,16 +804,26 @@ void Engine::try_complete_collective(Thread* arriving) {
         Thread* t = w->lanes[l];
         switch (kind) {
         case CollectiveKind::syncwarp:
-        case CollectiveKind::activemask: t->coll_result = 0; break;
-        case CollectiveKind::ballot: t->coll_result = ballot; break;
-        case CollectiveKind::any: t->coll_result = ballot != 0; break;
-        case CollectiveKind::all: t->coll_result = ballot == participants; break;
+        case CollectiveKind::activemask:
+            t->coll_result = 0;
+            break;
+        case CollectiveKind::ballot:
+            t->coll_result = ballot;
+            break;
+        case CollectiveKind::any:
+            t->coll_result = ballot != 0;
+            break;
+        case CollectiveKind::all:
+            t->coll_result = ballot == participants;
+            break;
         case CollectiveKind::shuffle: {
             const int width = t->coll_width;
             const int segment = static_cast<int>(l) & ~(width - 1);
             int src = static_cast<int>(l);
             switch (t->coll_shuffle) {
-            case ShuffleKind::index: src = segment + (t->coll_arg & (width - 1)); break;
+            case ShuffleKind::index:
+                src = segment + (t->coll_arg & (width - 1));
+                break;
             case ShuffleKind::up:
                 src = static_cast<int>(l) - t->coll_arg;
                 if (src < segment) src = static_cast<int>(l);
@@ -902,8 +935,8 @@ void Engine::fault(FaultKind kind, cudaError_t error, const std::string& what, c
         aborted_ = true;
         fault_.kind = kind;
         fault_.error = error;
-        fault_.message =
-            format_fault(kind, what, culprit ? describe_thread(*culprit) : "", site, request_.kernel);
+        fault_.message = format_fault(kind, what, culprit ? describe_thread(*culprit) : "", site,
+                                      request_.kernel);
     }
     if (current_) {
         transfer(current_, nullptr);
@@ -925,8 +958,7 @@ void Engine::report_deadlock(const std::string& headline) {
             const void* where = state == ThreadState::runnable ? t.last_poll_site : t.wait_site;
             groups[{static_cast<int>(state), where}].push_back(t.linear);
         }
-        msg << "\n  block (" << block->idx.x << "," << block->idx.y << "," << block->idx.z
-            << "):";
+        msg << "\n  block (" << block->idx.x << "," << block->idx.y << "," << block->idx.z << "):";
         int shown = 0;
         for (const auto& [key, threads] : groups) {
             if (++shown > 6) {
@@ -935,11 +967,21 @@ void Engine::report_deadlock(const std::string& headline) {
             }
             const char* what = "";
             switch (static_cast<ThreadState>(key.first)) {
-            case ThreadState::at_barrier: what = "wait at __syncthreads()"; break;
-            case ThreadState::at_collective: what = "wait at a warp intrinsic (*_sync)"; break;
-            case ThreadState::runnable: what = "keep polling"; break;
-            case ThreadState::sleeping: what = "sleep"; break;
-            case ThreadState::exited: what = "exited"; break;
+            case ThreadState::at_barrier:
+                what = "wait at __syncthreads()";
+                break;
+            case ThreadState::at_collective:
+                what = "wait at a warp intrinsic (*_sync)";
+                break;
+            case ThreadState::runnable:
+                what = "keep polling";
+                break;
+            case ThreadState::sleeping:
+                what = "sleep";
+                break;
+            case ThreadState::exited:
+                what = "exited";
+                break;
             }
             msg << "\n    " << threads.size() << " thread(s) (first " << threads.front() << ") "
                 << what << " at " << resolve_source(key.second).to_string();

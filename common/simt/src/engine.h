@@ -57,7 +57,7 @@ struct alignas(64) Thread {
     // kernel's.
     bool in_runtime = false;
     uint3 idx{};
-    ThreadSync* sync = nullptr; // the global-memory checker's state of the thread, when needed
+    ThreadSync* sync = nullptr;    // the global-memory checker's state of the thread, when needed
     uintptr_t last_plain_read = 0; // its last plain global load and site (a spin repeats them)
     uint32_t last_plain_site = 0;
     // A pending warp collective.
@@ -114,10 +114,10 @@ struct SharedAllocation {
 struct Block {
     uint3 idx{};
     unsigned linear = 0;
-    unsigned live = 0;        // threads not exited
-    unsigned at_barrier = 0;  // threads waiting at __syncthreads
+    unsigned live = 0;       // threads not exited
+    unsigned at_barrier = 0; // threads waiting at __syncthreads
     const void* barrier_site = nullptr;
-    int barrier_reduce = 0;   // __syncthreads_count/and/or accumulator
+    int barrier_reduce = 0; // __syncthreads_count/and/or accumulator
     int barrier_result = 0;
     uint32_t barrier_epoch = 1; // counts completed __syncthreads()
     BlockSync* sync = nullptr;  // the global-memory checker's state of the block
@@ -163,9 +163,10 @@ class Engine final : public FindingSink {
     void fence_point(const void* site, MemoryScope scope);
     // The scope of the atomic about to be announced (device unless a *_block atomic says so).
     void set_atomic_scope(MemoryScope scope) {
-        atomic_strength_ = scope == MemoryScope::block ? Strength::atomic_block : Strength::atomic_device;
+        atomic_strength_ =
+            scope == MemoryScope::block ? Strength::atomic_block : Strength::atomic_device;
     }
-    void poll_point(const void* site);  // a read that may be spinning on another thread
+    void poll_point(const void* site); // a read that may be spinning on another thread
     void note_progress() { polls_since_progress_ = 0; }
     void sleep_point(const void* site); // __nanosleep: give other warps a turn
     void* shared_variable(const SharedSite& site, size_t bytes, size_t align, ElementInfo element);
@@ -216,6 +217,11 @@ class Engine final : public FindingSink {
     [[gnu::noinline]] void suspend(Thread* me, Thread* next);
     [[gnu::always_inline]] void switch_for_mode(Thread* me);
     [[gnu::noinline]] void switch_lane(Thread* me);
+    // A plain aligned access of device memory with the checks on: checked inline by the
+    // global-memory checker where it can, else by access_general().
+    [[gnu::noinline, gnu::hot]] void access_checked_global(uintptr_t address, size_t bytes,
+                                                           AccessKind kind, const void* site,
+                                                           const Region* r);
     // `known`: the region the fast path already found for the access, if any.
     [[gnu::noinline]] void access_general(uintptr_t address, size_t bytes, AccessKind kind,
                                           bool is_volatile, const void* site,
@@ -242,18 +248,17 @@ class Engine final : public FindingSink {
     [[noreturn, gnu::noinline, gnu::cold]] void collective_mismatch(Thread* arriving,
                                                                     const Thread* other);
     [[gnu::noinline, gnu::cold]] void report_absent_lanes(Thread* arriving, unsigned absent);
-    [[noreturn, gnu::noinline, gnu::cold]] void shared_out_of_bounds(uintptr_t address,
-                                                                    size_t bytes, AccessKind kind,
-                                                                    const void* site);
-    [[gnu::noinline, gnu::cold]] void check_unregistered(const Region* r,
-                                                         uintptr_t address, size_t bytes,
-                                                         AccessKind kind, const void* site);
+    [[noreturn, gnu::noinline, gnu::cold]] void
+    shared_out_of_bounds(uintptr_t address, size_t bytes, AccessKind kind, const void* site);
+    [[gnu::noinline, gnu::cold]] void check_unregistered(const Region* r, uintptr_t address,
+                                                         size_t bytes, AccessKind kind,
+                                                         const void* site);
     // Records a finding once per key; `what` builds the message only for a new one.
     template <class What>
     void report_check(FaultKind kind, const std::string& key, What what, const void* site,
                       const Thread* culprit);
     [[noreturn, gnu::noinline, gnu::cold]] void misaligned(uintptr_t address, size_t bytes,
-                                                          const void* site);
+                                                           const void* site);
     void check_barrier_with_exits(Block* block, Thread* exiting);
     // Hot state, read on every access and switch: together at the start.
     Thread* current_ = nullptr;
@@ -336,7 +341,9 @@ class RuntimeScope {
 
 // The engine of the launch that is running, or nullptr (host code).
 extern Engine* g_active_engine;
-inline Engine* active_engine() { return g_active_engine; }
+inline Engine* active_engine() {
+    return g_active_engine;
+}
 [[noreturn]] void outside_kernel(const char* what);
 // The running launch's engine, for device builtins; host code calling them is an error.
 inline Engine& engine_for(const char* what) {
@@ -414,11 +421,13 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
     } else if (address - me->stack_lo < me->stack_size) {
         return; // the thread's own locals
     } else {
-        // With the checks on, the global-memory checker sees every access of device memory
-        // (general path); reads of the kernel's parameters stay here.
         const Region* r = registry_->cached(address, bytes, kind != AccessKind::read);
-        if (!r || (checks_ && r->kind != RegionKind::parameters)) [[unlikely]]
+        if (!r) [[unlikely]]
             return access_general(address, bytes, kind, is_volatile, site, r);
+        // With the checks on, the global-memory checker sees every access of device memory;
+        // reads of the kernel's parameters stay here.
+        if (checks_ && r->kind != RegionKind::parameters) [[unlikely]]
+            return access_checked_global(address, bytes, kind, site, r);
     }
     if (kind == AccessKind::write) note_progress();
     switch_for_mode(me); // ends in a tail call when a switch is due

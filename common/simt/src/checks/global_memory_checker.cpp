@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "../engine.h"
+#include "global_memory_fast_path.h"
 #include "../memory_registry.h"
 #include "../source_lines.h"
 
@@ -43,7 +44,9 @@ const char* scope_fence_name(MemoryScope scope) {
 GlobalMemoryChecker::GlobalMemoryChecker(const LaunchRequest& request, FindingSink& sink,
                                          bool lockstep, bool relaxed_visibility, uint64_t seed)
     : request_(request), sink_(sink), shadow_(global_shadow()), lockstep_(lockstep),
-      relaxed_visibility_(relaxed_visibility),
+      // Relaxed visibility is about what other blocks see: a grid of one block has none.
+      relaxed_visibility_(relaxed_visibility &&
+                          uint64_t{request.grid.x} * request.grid.y * request.grid.z > 1),
       threads_per_block_(request.block.x * request.block.y * request.block.z),
       launch_(global_shadow().begin_launch()), rng_((seed * 0x2545F4914F6CDD1Dull + 7) | 1) {
     const uint64_t blocks = uint64_t{request.grid.x} * request.grid.y * request.grid.z;
@@ -78,10 +81,6 @@ void GlobalMemoryChecker::block_finished(Block& b) {
     blocks_.erase(b.linear);
 }
 
-uint32_t GlobalMemoryChecker::grid_thread(const Thread& t) const {
-    return t.block->linear * threads_per_block_ + t.linear + 1;
-}
-
 uint32_t GlobalMemoryChecker::intern_slow(const void* site) {
     auto [it, added] = site_ids_.emplace(site, static_cast<uint32_t>(sites_.size()));
     if (added) sites_.push_back(site);
@@ -100,23 +99,6 @@ std::string GlobalMemoryChecker::where(const Region& r, uintptr_t word) const {
     else
         s << "a " << to_string(r.kind) << " of " << r.bytes << " bytes";
     return s.str();
-}
-
-bool GlobalMemoryChecker::ordered(const Thread& t, uint32_t other, uint32_t other_clock,
-                                  uint16_t other_warp_sync) const {
-    const uint32_t self = grid_thread(t);
-    if (other == self) return true;
-    const uint32_t block = block_of(other);
-    const BlockSync& mine = *t.block->sync;
-    if (block == t.block->linear) {
-        if (other_clock < mine.barrier_clock) return true; // a __syncthreads() since
-        const uint32_t warp = ((other - 1) % threads_per_block_) / 32;
-        if (warp == t.warp->index)
-            return lockstep_ || other_warp_sync != static_cast<uint16_t>(t.warp->sync_epoch);
-        return false;
-    }
-    if (!check_ordering_) return true;
-    return mine.known && mine.known->get(block) >= other_clock;
 }
 
 void GlobalMemoryChecker::acquire(Thread& t) {
@@ -159,15 +141,6 @@ void GlobalMemoryChecker::barrier_completed(Block& b) {
     if (!b.sync) return;
     b.sync->clock++;
     b.sync->barrier_clock = b.sync->clock;
-}
-
-uint32_t GlobalMemoryChecker::visibility_delay() {
-    // Stores reach other blocks after 1 to 4096 further global-memory accesses of the grid,
-    // each store on its own: out of program order.
-    rng_ ^= rng_ << 13; // xorshift64
-    rng_ ^= rng_ >> 7;
-    rng_ ^= rng_ << 17;
-    return 1 + static_cast<uint32_t>(rng_ % 4096);
 }
 
 void GlobalMemoryChecker::show_old_value(uintptr_t word, uint32_t old_value) {
@@ -277,12 +250,7 @@ void GlobalMemoryChecker::observe(Thread& t, uintptr_t word, const GlobalWord& e
 void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w, GlobalWord& e,
                                      AccessKind kind, Strength strength, uint32_t site,
                                      bool repeated_plain_read, uint32_t visibility_delay) {
-    if (e.launch != launch_) { // the first touch in this launch: earlier launches are ordered
-        e.kernel_written = e.kernel_written || e.writer != 0;
-        e.writer = e.reader = 0;
-        e.launch = launch_;
-        e.visible_at = 0;
-    }
+    begin_launch_entry(e);
     const uint32_t self = grid_thread(t);
     const uint32_t block = t.block->linear;
     BlockSync& bs = *t.block->sync;
@@ -355,23 +323,8 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w, Gl
                 it->second.overwrite_site = site;
             }
         }
-        if (relaxed_visibility_ && !atomic) {
-            if (now_ >= e.visible_at || e.writer == 0)
-                std::memcpy(&e.old_value, reinterpret_cast<const void*>(w), 4);
-            e.visible_at = now_ + visibility_delay;
-            if (bs.unpublished.size() < 65536) {
-                bs.unpublished.push_back(w);
-            } else {
-                e.visible_at = 0; // bounded memory: this one is visible at once
-            }
-        }
-        e.writer = self;
-        e.write_clock = bs.clock;
-        e.write_time = now_;
-        e.write_site = site;
-        e.write_warp_sync = static_cast<uint16_t>(t.warp->sync_epoch);
-        e.write_strength = strength;
-        shadow_.mark_last_initialized(); // `e` came from the last word() call
+        if (relaxed_visibility_ && !atomic) delay_visibility(bs, w, e, visibility_delay);
+        record_write(t, self, e, strength, site);
         if (is_strong(strength)) {
             const ThreadSync& ts = sync_of(t);
             StrongStore& s = strong_stores_[w];
@@ -393,12 +346,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w, Gl
         }
     }
     if (reads && kind != AccessKind::atomic) {
-        e.reader = self;
-        e.read_clock = bs.clock;
-        e.read_site = site;
-        e.read_warp_sync = static_cast<uint16_t>(t.warp->sync_epoch);
-        e.read_strength = strength;
-        e.read_polled = repeated_plain_read;
+        record_read(t, self, e, strength, site, repeated_plain_read);
     } else if (kind == AccessKind::atomic) {
         e.reader = 0; // its read is part of the write
     }

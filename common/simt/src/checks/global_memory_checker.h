@@ -86,6 +86,11 @@ class GlobalMemoryChecker final : public Checker {
     void fence(Thread& t, MemoryScope scope, const void* site) override;
     void barrier_completed(Block& b) override;
     void launch_finished() override;
+    // The inline half (global_memory_fast_path.h): a plain one-word load or store that needs no
+    // report and touches no flag state is checked and recorded here; false hands it, unchanged
+    // except for a first-touch reset, to access().
+    [[gnu::always_inline]] inline bool fast_access(Thread& t, const Region& r, uintptr_t address,
+                                                   size_t bytes, AccessKind kind, const void* site);
 
     // More blocks than this and the vector clocks would cost too much: inter-block ordering is
     // not checked for the launch (said once on stderr); the other checks stay on.
@@ -110,9 +115,20 @@ class GlobalMemoryChecker final : public Checker {
     void check_word(Thread& t, const Region& r, uintptr_t word, GlobalWord& entry, AccessKind kind,
                     Strength strength, uint32_t site, bool repeated_plain_read,
                     uint32_t visibility_delay);
+    // Inline, in global_memory_fast_path.h.
     bool ordered(const Thread& t, uint32_t other, uint32_t other_clock,
                  uint16_t other_warp_sync) const;
     uint32_t grid_thread(const Thread& t) const;
+    void begin_launch_entry(GlobalWord& e) const;
+    void record_read(const Thread& t, uint32_t self, GlobalWord& e, Strength strength,
+                     uint32_t site, bool polled);
+    void record_write(const Thread& t, uint32_t self, GlobalWord& e, Strength strength,
+                      uint32_t site);
+    [[gnu::always_inline]] inline void delay_visibility(BlockSync& b, uintptr_t word, GlobalWord& e,
+                                                        uint32_t delay);
+    // A block's unpublished stores are remembered up to this many (then stores are visible
+    // at once), so that memory stays bounded.
+    static constexpr size_t kMaxUnpublished = 65536;
     uint32_t block_of(uint32_t grid_thread) const { return (grid_thread - 1) / threads_per_block_; }
     uint32_t intern(const void* site) {
         // Kernels touch global memory from few sites: a direct-mapped cache in front of the map.

@@ -59,7 +59,23 @@ class GlobalShadow {
 
     // The word's entry, made on first use; `initialized` is set from the same page lookup.
     GlobalWord& word(uintptr_t address, bool* initialized = nullptr);
-    // Marks the word of the last word() call written (no second lookup).
+    // The word's entry if its page is among the last few looked up and has entries, else null
+    // (then word() makes it); sets `initialized` like word(). Inline: the fast path calls it.
+    GlobalWord* cached_word(uintptr_t address, bool& initialized) {
+        const uintptr_t key = address >> kPageShift;
+        for (unsigned i = 0; i < kRecent; ++i) {
+            if (recent_key_[i] != key) continue;
+            Page* p = recent_page_[i];
+            if (!p->words) return nullptr;
+            const size_t w = word_index(address);
+            last_written_ = &p->written[w / 64];
+            last_bit_ = uint64_t{1} << (w % 64);
+            initialized = (*last_written_ & last_bit_) != 0;
+            return &p->words[w];
+        }
+        return nullptr;
+    }
+    // Marks the word of the last word() or cached_word() call written (no second lookup).
     void mark_last_initialized() { *last_written_ |= last_bit_; }
     // The host wrote [base, base + bytes) (cudaMemcpy, cudaMemset): initialized, and no longer
     // "written by an earlier kernel".
