@@ -446,16 +446,30 @@ void Engine::check_unregistered(const Region* r, uintptr_t address, size_t bytes
           "write to " + std::string(to_string(r->kind)) + ", which is read-only in kernels", site);
 }
 
-void Engine::access_checked_global(uintptr_t address, size_t bytes, AccessKind kind,
-                                   const void* site, const Region* r) {
-    Thread* me = current_;
-    // The general path checks after its scheduling point, so that the check sees what the load
-    // will read; here no switch may be due.
-    if (countdown_ == 1 || !global_ || !global_->fast_access(*me, *r, address, bytes, kind, site))
+// Plain aligned loads and stores of device memory with the checks on. The general path checks
+// after its scheduling point, so that the check sees what the load will read; here no switch may
+// be due. The fast checks call nothing, so that these need no stack frame (fiber stacks are cold
+// in the cache, and a frame costs a miss).
+void Engine::checked_global_read(uintptr_t address, size_t bytes, const void* site,
+                                 const Region* r) {
+    if (countdown_ == 1 || !global_ || !global_->fast_read(*current_, *r, address, bytes, site))
         [[unlikely]]
-        return access_general(address, bytes, kind, false, site, r);
-    if (kind == AccessKind::write) note_progress();
+        return checked_global_slow(address, bytes, AccessKind::read, site, r);
     --countdown_;
+}
+
+void Engine::checked_global_write(uintptr_t address, size_t bytes, const void* site,
+                                  const Region* r) {
+    if (countdown_ == 1 || !global_ || !global_->fast_write(*current_, address, bytes, site))
+        [[unlikely]]
+        return checked_global_slow(address, bytes, AccessKind::write, site, r);
+    note_progress();
+    --countdown_;
+}
+
+void Engine::checked_global_slow(uintptr_t address, size_t bytes, AccessKind kind, const void* site,
+                                 const Region* r) {
+    access_general(address, bytes, kind, false, site, r);
 }
 
 void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,

@@ -217,11 +217,14 @@ class Engine final : public FindingSink {
     [[gnu::noinline]] void suspend(Thread* me, Thread* next);
     [[gnu::always_inline]] void switch_for_mode(Thread* me);
     [[gnu::noinline]] void switch_lane(Thread* me);
-    // A plain aligned access of device memory with the checks on: checked inline by the
+    // A plain aligned load or store of device memory with the checks on: checked inline by the
     // global-memory checker where it can, else by access_general().
-    [[gnu::noinline, gnu::hot]] void access_checked_global(uintptr_t address, size_t bytes,
-                                                           AccessKind kind, const void* site,
-                                                           const Region* r);
+    [[gnu::noinline, gnu::hot]] void checked_global_read(uintptr_t address, size_t bytes,
+                                                         const void* site, const Region* r);
+    [[gnu::noinline, gnu::hot]] void checked_global_write(uintptr_t address, size_t bytes,
+                                                          const void* site, const Region* r);
+    [[gnu::noinline]] void checked_global_slow(uintptr_t address, size_t bytes, AccessKind kind,
+                                               const void* site, const Region* r);
     // `known`: the region the fast path already found for the access, if any.
     [[gnu::noinline]] void access_general(uintptr_t address, size_t bytes, AccessKind kind,
                                           bool is_volatile, const void* site,
@@ -427,7 +430,8 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
         // With the checks on, the global-memory checker sees every access of device memory;
         // reads of the kernel's parameters stay here.
         if (checks_ && r->kind != RegionKind::parameters) [[unlikely]]
-            return access_checked_global(address, bytes, kind, site, r);
+            return kind == AccessKind::read ? checked_global_read(address, bytes, site, r)
+                                            : checked_global_write(address, bytes, site, r);
     }
     if (kind == AccessKind::write) note_progress();
     switch_for_mode(me); // ends in a tail call when a switch is due

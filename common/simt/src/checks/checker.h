@@ -32,7 +32,7 @@ class FindingSink {
     [[noreturn]] virtual void fatal(FaultKind kind, cudaError_t error, const std::string& what,
                                     const void* site) = 0;
     // "thread (x,y,z) of block (a,b,c)", for a running thread or one numbered across the grid
-    // (see GlobalWord).
+    // (see GlobalWrite).
     virtual std::string describe_thread(const Thread& t) const = 0;
     virtual std::string describe_grid_thread(uint32_t grid_thread) const = 0;
     // A spin-wait's polls count towards deadlock detection.

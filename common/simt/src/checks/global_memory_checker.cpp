@@ -18,6 +18,14 @@ void VectorClock::join(const VectorClock& other) {
         entries[i] = std::max(entries[i], other.entries[i]);
 }
 
+void AddressList::grow() {
+    const size_t capacity = capacity_ ? capacity_ * 2 : 256;
+    auto data = std::make_unique<uintptr_t[]>(capacity);
+    if (size_) std::memcpy(data.get(), data_.get(), size_ * sizeof(uintptr_t));
+    data_ = std::move(data);
+    capacity_ = capacity;
+}
+
 namespace {
 // The block's clock, made private to it before a change (snapshots share it until then).
 VectorClock& own(std::shared_ptr<VectorClock>& clock) {
@@ -48,7 +56,8 @@ GlobalMemoryChecker::GlobalMemoryChecker(const LaunchRequest& request, FindingSi
       relaxed_visibility_(relaxed_visibility &&
                           uint64_t{request.grid.x} * request.grid.y * request.grid.z > 1),
       threads_per_block_(request.block.x * request.block.y * request.block.z),
-      launch_(global_shadow().begin_launch()), rng_((seed * 0x2545F4914F6CDD1Dull + 7) | 1) {
+      rng_((seed * 0x2545F4914F6CDD1Dull + 7) | 1) {
+    shadow_.begin_launch(); // what earlier launches recorded is ordered before this one
     const uint64_t blocks = uint64_t{request.grid.x} * request.grid.y * request.grid.z;
     if (blocks > kMaxOrderedBlocks) {
         check_ordering_ = false;
@@ -76,7 +85,8 @@ ThreadSync& GlobalMemoryChecker::sync_of(Thread& t) {
 }
 
 void GlobalMemoryChecker::block_finished(Block& b) {
-    for (Thread& t : b.threads) t.sync = nullptr;
+    if (!b.sync->threads.empty()) // (most blocks made none: no need to touch every thread)
+        for (Thread& t : b.threads) t.sync = nullptr;
     b.sync = nullptr;
     blocks_.erase(b.linear);
 }
@@ -130,9 +140,9 @@ void GlobalMemoryChecker::fence(Thread& t, MemoryScope scope, const void* site) 
     // The block's earlier stores are visible to the whole device now.
     BlockSync& b = *t.block->sync;
     for (uintptr_t w : b.unpublished) {
-        GlobalWord& e = shadow_.word(w);
-        if (e.launch == launch_ && e.writer != 0 && block_of(e.writer) == t.block->linear)
-            e.visible_at = 0;
+        const GlobalShadow::Word word = shadow_.word(w);
+        if (word.written_now() && block_of(word.write().writer) == t.block->linear)
+            word.write().visible_at = 0;
     }
     b.unpublished.clear();
 }
@@ -173,13 +183,11 @@ void GlobalMemoryChecker::access(Thread& t, const Region& r, uintptr_t address, 
         t.last_plain_site = site_id;
         if (repeated) sink_.spin_poll(&t, site); // a spin on a plain load nobody ends
     }
-    // One page lookup for the common one-word access: its entry and whether it was written.
-    bool any_written = false;
-    GlobalWord* single = first == last ? &shadow_.word(first, &any_written) : nullptr;
     if (kind != AccessKind::write && initcheck) {
         // Uninitialized only if no word of the access was written (a struct copy may carry
         // padding or a member nobody stored, in correct code too).
-        for (uintptr_t w = first; w <= last && !any_written && !single; w += 4)
+        bool any_written = false;
+        for (uintptr_t w = first; w <= last && !any_written; w += 4)
             any_written = shadow_.initialized(w);
         if (!any_written)
             sink_.report(
@@ -195,17 +203,13 @@ void GlobalMemoryChecker::access(Thread& t, const Region& r, uintptr_t address, 
     // The words of one store become visible to other blocks together (no torn 8-byte flags).
     const uint32_t delay =
         relaxed_visibility_ && kind == AccessKind::write ? visibility_delay() : 0;
-    if (single) {
-        check_word(t, r, first, *single, kind, strength, site_id, repeated, delay);
-        return;
-    }
     for (uintptr_t w = first; w <= last; w += 4)
         check_word(t, r, w, shadow_.word(w), kind, strength, site_id, repeated, delay);
 }
 
 const ThreadSync::Observation* GlobalMemoryChecker::later_flag_from(const ThreadSync& ts,
                                                                     uintptr_t word,
-                                                                    const GlobalWord& e) const {
+                                                                    const GlobalWrite& e) const {
     const uint32_t writer_block = block_of(e.writer);
     const ThreadSync::Observation* best = nullptr;
     for (const ThreadSync::Observation& o : ts.seen)
@@ -214,7 +218,7 @@ const ThreadSync::Observation* GlobalMemoryChecker::later_flag_from(const Thread
     return best;
 }
 
-void GlobalMemoryChecker::observe(Thread& t, uintptr_t word, const GlobalWord& e,
+void GlobalMemoryChecker::observe(Thread& t, uintptr_t word, const GlobalWrite& e,
                                   uint32_t read_site) {
     // A strong load that sees another block's strong store: what it may acquire, and what a
     // later diagnosis needs.
@@ -247,48 +251,54 @@ void GlobalMemoryChecker::observe(Thread& t, uintptr_t word, const GlobalWord& e
     o.fences_then = ts.device_fences;
 }
 
-void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w, GlobalWord& e,
-                                     AccessKind kind, Strength strength, uint32_t site,
-                                     bool repeated_plain_read, uint32_t visibility_delay) {
-    begin_launch_entry(e);
+void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
+                                     GlobalShadow::Word word, AccessKind kind, Strength strength,
+                                     uint32_t site, bool repeated_plain_read,
+                                     uint32_t visibility_delay) {
     const uint32_t self = grid_thread(t);
     const uint32_t block = t.block->linear;
     BlockSync& bs = *t.block->sync;
     const bool reads = kind != AccessKind::write;
     const bool writes = kind != AccessKind::read;
     const bool atomic = is_atomic(strength);
+    // The last write and read of this launch, if any.
+    GlobalWrite* const e = word.written_now() ? &word.write() : nullptr;
+    const GlobalRead* const last_read = word.read_now() ? &word.read() : nullptr;
 
-    if (atomic && e.visible_at != 0) e.visible_at = 0; // atomics act at the device's L2
+    if (e && atomic && e->visible_at != 0) e->visible_at = 0; // atomics act at the device's L2
 
-    if (reads && e.writer != 0 && e.writer != self &&
-        !ordered(t, e.writer, e.write_clock, e.write_warp_sync)) {
-        const uint32_t writer_block = block_of(e.writer);
-        const bool both_atomic = atomic && is_atomic(e.write_strength);
-        const bool both_strong = is_strong(strength) && is_strong(e.write_strength);
+    if (reads && e && e->writer != self &&
+        !ordered(t, e->writer, e->write_clock, e->write_warp_sync)) {
+        const uint32_t writer_block = block_of(e->writer);
+        const bool both_atomic = atomic && is_atomic(e->write_strength);
+        const bool both_strong = is_strong(strength) && is_strong(e->write_strength);
         if (both_atomic) {
             if (writer_block != block &&
-                (strength == Strength::atomic_block || e.write_strength == Strength::atomic_block))
-                report_race(t, r, w, e, Race::read_after_write, site);
-        } else if (const ThreadSync::Observation* flag =
-                       writer_block != block && t.sync ? later_flag_from(*t.sync, w, e) : nullptr) {
-            report_ordering(t, r, w, e, *flag, site);
+                (strength == Strength::atomic_block || e->write_strength == Strength::atomic_block))
+                report_race(t, r, w, Race::read_after_write, e->writer, e->write_site,
+                            e->write_strength, site);
+        } else if (const ThreadSync::Observation* flag = writer_block != block && t.sync
+                                                             ? later_flag_from(*t.sync, w, *e)
+                                                             : nullptr) {
+            report_ordering(t, r, w, *e, *flag, site);
         } else if (!both_strong) {
             if (repeated_plain_read)
-                report_spin(t, r, w, site, e.writer, e.write_site);
-            else if (!is_atomic(e.write_strength))
-                report_race(t, r, w, e, Race::read_after_write, site);
+                report_spin(t, r, w, site, e->writer, e->write_site);
+            else if (!is_atomic(e->write_strength))
+                report_race(t, r, w, Race::read_after_write, e->writer, e->write_site,
+                            e->write_strength, site);
             // A plain read of a word that atomics update is the first step of every CAS loop
             // (`old = *p; while ((seen = atomicCAS(p, old, f(old))) != old) old = seen;`): at
             // worst it reads an old value, which the CAS then rejects. Not reported.
         }
         // Relaxed visibility: a store another block has not made visible yet.
-        if (relaxed_visibility_ && writer_block != block && !writes && now_ < e.visible_at)
-            show_old_value(w, e.old_value);
+        if (relaxed_visibility_ && writer_block != block && !writes && now_ < e->visible_at)
+            show_old_value(w, e->old_value);
     }
-    if (reads && is_strong(strength) && e.writer != 0 && e.writer != self &&
-        (!relaxed_visibility_ || now_ >= e.visible_at || block_of(e.writer) == block))
-        observe(t, w, e, site);
-    if (reads && is_strong(strength) && e.writer == 0 && e.kernel_written)
+    if (reads && is_strong(strength) && e && e->writer != self &&
+        (!relaxed_visibility_ || now_ >= e->visible_at || block_of(e->writer) == block))
+        observe(t, w, *e, site);
+    if (reads && is_strong(strength) && !e && word.kernel_left())
         stale_reads_[w] = StaleRead{self, site, 0, 0}; // what an earlier launch left
     else if (reads && !stale_reads_.empty()) {
         auto it = stale_reads_.find(w);
@@ -296,22 +306,24 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w, Gl
     }
 
     if (writes) {
-        if (e.writer != 0 && e.writer != self &&
-            !ordered(t, e.writer, e.write_clock, e.write_warp_sync)) {
-            const bool both_atomic = atomic && is_atomic(e.write_strength);
-            const bool cross = block_of(e.writer) != block;
+        if (e && e->writer != self && !ordered(t, e->writer, e->write_clock, e->write_warp_sync)) {
+            const bool both_atomic = atomic && is_atomic(e->write_strength);
+            const bool cross = block_of(e->writer) != block;
             if (both_atomic ? (cross && (strength == Strength::atomic_block ||
-                                         e.write_strength == Strength::atomic_block))
-                            : !(is_strong(strength) && is_strong(e.write_strength)))
-                report_race(t, r, w, e, Race::write_after_write, site);
+                                         e->write_strength == Strength::atomic_block))
+                            : !(is_strong(strength) && is_strong(e->write_strength)))
+                report_race(t, r, w, Race::write_after_write, e->writer, e->write_site,
+                            e->write_strength, site);
         }
-        if (e.reader != 0 && e.reader != self &&
-            !ordered(t, e.reader, e.read_clock, e.read_warp_sync)) {
-            const bool cross = block_of(e.reader) != block;
-            if (e.read_polled && !is_strong(e.read_strength))
-                report_spin(t, r, w, e.read_site, self, site);
-            else if (!cross && !atomic && !(is_strong(strength) && is_strong(e.read_strength)))
-                report_race(t, r, w, e, Race::write_after_read, site);
+        if (last_read && last_read->reader != self &&
+            !ordered(t, last_read->reader, last_read->read_clock, last_read->read_warp_sync)) {
+            const bool cross = block_of(last_read->reader) != block;
+            if (last_read->read_polled && !is_strong(last_read->read_strength))
+                report_spin(t, r, w, last_read->read_site, self, site);
+            else if (!cross && !atomic &&
+                     !(is_strong(strength) && is_strong(last_read->read_strength)))
+                report_race(t, r, w, Race::write_after_read, last_read->reader,
+                            last_read->read_site, last_read->read_strength, site);
             // Between blocks, a write after another block's unordered read is not reported: the
             // read's value usually fed what the reader published before, which a GPU keeps in
             // order (in-place compaction relies on it).
@@ -323,41 +335,38 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w, Gl
                 it->second.overwrite_site = site;
             }
         }
-        if (relaxed_visibility_ && !atomic) delay_visibility(bs, w, e, visibility_delay);
-        record_write(t, self, e, strength, site);
+        if (relaxed_visibility_ && !atomic) delay_visibility<true>(bs, w, word, visibility_delay);
+        record_write(t, self, word, strength, site);
         if (is_strong(strength)) {
             const ThreadSync& ts = sync_of(t);
-            StrongStore& s = strong_stores_[w];
+            StrongStore& st = strong_stores_[w];
             ClockSnapshot carried = ts.release;
-            if (atomic && kind == AccessKind::atomic && s.release && carried != s.release) {
+            if (atomic && kind == AccessKind::atomic && st.release && carried != st.release) {
                 // A read-modify-write continues the release sequence of the word.
                 if (carried) {
-                    auto joined = std::make_shared<VectorClock>(*s.release);
+                    auto joined = std::make_shared<VectorClock>(*st.release);
                     joined->join(*carried);
                     carried = std::move(joined);
                 } else {
-                    carried = s.release;
+                    carried = st.release;
                 }
             }
-            s = StrongStore{self, now_, std::move(carried), ts.last_fence_site,
-                            ts.last_fence_scope};
+            st = StrongStore{self, now_, std::move(carried), ts.last_fence_site,
+                             ts.last_fence_scope};
         } else if (!strong_stores_.empty()) {
             strong_stores_.erase(w);
         }
     }
-    if (reads && kind != AccessKind::atomic) {
-        record_read(t, self, e, strength, site, repeated_plain_read);
-    } else if (kind == AccessKind::atomic) {
-        e.reader = 0; // its read is part of the write
-    }
+    if (reads && kind != AccessKind::atomic)
+        record_read(t, self, word, strength, site, repeated_plain_read);
+    else if (kind == AccessKind::atomic)
+        word.clear_read_now(); // its read is part of the write
 }
 
-void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, const GlobalWord& e,
-                                      Race race, uint32_t site) {
+void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, Race race,
+                                      uint32_t other, uint32_t other_site, Strength other_strength,
+                                      uint32_t site) {
     const bool against_write = race != Race::write_after_read;
-    const uint32_t other = against_write ? e.writer : e.reader;
-    const uint32_t other_site = against_write ? e.write_site : e.read_site;
-    const Strength other_strength = against_write ? e.write_strength : e.read_strength;
     const bool cross = block_of(other) != t.block->linear;
     const char* tag = race == Race::write_after_read   ? "gwar:"
                       : race == Race::read_after_write ? "graw:"
@@ -403,7 +412,7 @@ void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, c
 }
 
 void GlobalMemoryChecker::report_ordering(Thread& t, const Region& r, uintptr_t w,
-                                          const GlobalWord& e, const ThreadSync::Observation& flag,
+                                          const GlobalWrite& e, const ThreadSync::Observation& flag,
                                           uint32_t site) {
     const bool writer_fenced = flag.released && flag.released_clock >= e.write_clock;
     const ThreadSync& ts = sync_of(t);

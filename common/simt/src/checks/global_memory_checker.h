@@ -40,13 +40,33 @@ using ClockSnapshot = std::shared_ptr<const VectorClock>;
 
 struct ThreadSync;
 
+// A growing list of word addresses whose fast append calls nothing (has_room() first).
+class AddressList {
+  public:
+    size_t size() const { return size_; }
+    bool has_room() const { return size_ < capacity_; }
+    void push(uintptr_t address) {
+        if (!has_room()) grow();
+        data_[size_++] = address;
+    }
+    void push_into_room(uintptr_t address) { data_[size_++] = address; }
+    void clear() { size_ = 0; }
+    const uintptr_t* begin() const { return data_.get(); }
+    const uintptr_t* end() const { return data_.get() + size_; }
+
+  private:
+    void grow();
+    std::unique_ptr<uintptr_t[]> data_;
+    size_t size_ = 0, capacity_ = 0;
+};
+
 struct BlockSync {
     uint32_t clock = 1;                 // advances at every barrier and device-scope fence
     uint32_t barrier_clock = 1;         // the clock right after the block's last __syncthreads()
     std::shared_ptr<VectorClock> known; // what the block has acquired (copied on write)
     // Its stores not yet visible to other blocks (relaxed visibility); a device-scope fence of
     // any of its threads publishes them (the block's clock is the block's, not each thread's).
-    std::vector<uintptr_t> unpublished;
+    AddressList unpublished;
     std::vector<std::unique_ptr<ThreadSync>> threads; // made when a thread first needs one
 };
 
@@ -87,10 +107,12 @@ class GlobalMemoryChecker final : public Checker {
     void barrier_completed(Block& b) override;
     void launch_finished() override;
     // The inline half (global_memory_fast_path.h): a plain one-word load or store that needs no
-    // report and touches no flag state is checked and recorded here; false hands it, unchanged
-    // except for a first-touch reset, to access().
-    [[gnu::always_inline]] inline bool fast_access(Thread& t, const Region& r, uintptr_t address,
-                                                   size_t bytes, AccessKind kind, const void* site);
+    // report and touches no flag state is checked and recorded here, calling nothing; false
+    // hands it, unchanged, to access().
+    [[gnu::always_inline]] inline bool fast_read(Thread& t, const Region& r, uintptr_t address,
+                                                 size_t bytes, const void* site);
+    [[gnu::always_inline]] inline bool fast_write(Thread& t, uintptr_t address, size_t bytes,
+                                                  const void* site);
 
     // More blocks than this and the vector clocks would cost too much: inter-block ordering is
     // not checked for the launch (said once on stderr); the other checks stay on.
@@ -112,20 +134,20 @@ class GlobalMemoryChecker final : public Checker {
     };
     enum class Race : uint8_t { read_after_write, write_after_write, write_after_read };
 
-    void check_word(Thread& t, const Region& r, uintptr_t word, GlobalWord& entry, AccessKind kind,
-                    Strength strength, uint32_t site, bool repeated_plain_read,
+    void check_word(Thread& t, const Region& r, uintptr_t address, GlobalShadow::Word word,
+                    AccessKind kind, Strength strength, uint32_t site, bool repeated_plain_read,
                     uint32_t visibility_delay);
     // Inline, in global_memory_fast_path.h.
     bool ordered(const Thread& t, uint32_t other, uint32_t other_clock,
                  uint16_t other_warp_sync) const;
     uint32_t grid_thread(const Thread& t) const;
-    void begin_launch_entry(GlobalWord& e) const;
-    void record_read(const Thread& t, uint32_t self, GlobalWord& e, Strength strength,
+    void record_read(const Thread& t, uint32_t self, GlobalShadow::Word word, Strength strength,
                      uint32_t site, bool polled);
-    void record_write(const Thread& t, uint32_t self, GlobalWord& e, Strength strength,
+    void record_write(const Thread& t, uint32_t self, GlobalShadow::Word word, Strength strength,
                       uint32_t site);
-    [[gnu::always_inline]] inline void delay_visibility(BlockSync& b, uintptr_t word, GlobalWord& e,
-                                                        uint32_t delay);
+    template <bool Grow>
+    [[gnu::always_inline]] inline void delay_visibility(BlockSync& b, uintptr_t address,
+                                                        GlobalShadow::Word word, uint32_t delay);
     // A block's unpublished stores are remembered up to this many (then stores are visible
     // at once), so that memory stays bounded.
     static constexpr size_t kMaxUnpublished = 65536;
@@ -136,18 +158,24 @@ class GlobalMemoryChecker final : public Checker {
         if (slot.site != site) slot = SiteSlot{site, intern_slow(site)};
         return slot.id;
     }
+    // The site's id if the cache has it, else 0 (the fast path then leaves the access to
+    // access(), which interns it).
+    uint32_t cached_site(const void* site) const {
+        const SiteSlot& slot = site_cache_[(reinterpret_cast<uintptr_t>(site) >> 2) % kSiteCache];
+        return slot.site == site ? slot.id : 0;
+    }
     uint32_t intern_slow(const void* site);
     ThreadSync& sync_of(Thread& t);
     const void* site_at(uint32_t id) const { return sites_[id]; }
     std::string where(const Region& r, uintptr_t word) const;
     std::string line(uint32_t site) const;
-    void observe(Thread& t, uintptr_t word, const GlobalWord& e, uint32_t read_site);
+    void observe(Thread& t, uintptr_t word, const GlobalWrite& e, uint32_t read_site);
     // A flag this thread saw that the writer of `e` set after writing `e` (message passing).
     const ThreadSync::Observation* later_flag_from(const ThreadSync& ts, uintptr_t word,
-                                                   const GlobalWord& e) const;
-    void report_race(Thread& t, const Region& r, uintptr_t word, const GlobalWord& e, Race race,
-                     uint32_t site);
-    void report_ordering(Thread& t, const Region& r, uintptr_t word, const GlobalWord& e,
+                                                   const GlobalWrite& e) const;
+    void report_race(Thread& t, const Region& r, uintptr_t word, Race race, uint32_t other,
+                     uint32_t other_site, Strength other_strength, uint32_t site);
+    void report_ordering(Thread& t, const Region& r, uintptr_t word, const GlobalWrite& e,
                          const ThreadSync::Observation& flag, uint32_t site);
     void report_spin(Thread& culprit, const Region& r, uintptr_t word, uint32_t poll_site,
                      uint32_t writer, uint32_t write_site);
@@ -164,7 +192,6 @@ class GlobalMemoryChecker final : public Checker {
     bool relaxed_visibility_;
     bool check_ordering_ = true;
     uint32_t threads_per_block_;
-    uint16_t launch_;
     uint32_t now_ = 1; // global-memory accesses so far: the clock of relaxed visibility
     uint64_t rng_;     // xorshift64 state (seeded; never 0)
     struct SiteSlot {

@@ -17,14 +17,16 @@ GlobalShadow::Page* GlobalShadow::page(uintptr_t address, bool create) {
     return recent_page_[slot];
 }
 
-GlobalWord& GlobalShadow::word(uintptr_t address, bool* initialized) {
+GlobalShadow::Word GlobalShadow::word(uintptr_t address) {
     Page* p = page(address, true);
-    if (!p->words) p->words = std::make_unique<GlobalWord[]>(kWordsPerPage);
-    const size_t w = word_index(address);
-    last_written_ = &p->written[w / 64];
-    last_bit_ = uint64_t{1} << (w % 64);
-    if (initialized) *initialized = (*last_written_ & last_bit_) != 0;
-    return p->words[w];
+    if (!p->writes) {
+        // Records are read only where a bitmap says they belong to the running launch: no
+        // need to clear them.
+        p->writes.reset(new GlobalWrite[kWordsPerPage]);
+        p->reads.reset(new GlobalRead[kWordsPerPage]);
+    }
+    if (p->launch != launch_) p->begin_launch(launch_);
+    return Word(p, word_index(address));
 }
 
 void GlobalShadow::host_wrote(uintptr_t base, size_t bytes) {
@@ -36,14 +38,11 @@ void GlobalShadow::host_wrote(uintptr_t base, size_t bytes) {
         const uintptr_t stop = end < page_end ? end : page_end;
         for (; a < stop; a += 4) {
             const size_t w = word_index(a);
-            p->written[w / 64] |= uint64_t{1} << (w % 64);
-            if (p->words) {
-                GlobalWord& g = p->words[w];
-                g.writer = 0;
-                g.reader = 0;
-                g.kernel_written = false;
-                g.visible_at = 0;
-            }
+            const uint64_t bit = uint64_t{1} << (w % 64);
+            p->written[w / 64] |= bit;
+            p->written_now[w / 64] &= ~bit;
+            p->read_now[w / 64] &= ~bit;
+            p->kernel_left[w / 64] &= ~bit;
         }
     }
 }

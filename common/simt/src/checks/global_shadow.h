@@ -3,10 +3,17 @@
 // (race and ordering checks). Pages of shadow are made on first use, so a large allocation costs
 // memory only where kernels touch it. It lives as long as the program: host copies between
 // launches mark memory as written.
+//
+// The last write and the last read of a word are kept apart (GlobalWrite, GlobalRead), and
+// per-page bitmaps say which of them belong to the running launch: a load touches only the read
+// record (and the write record only when a kernel wrote the word in this launch), a store only
+// the write record. Most words are touched once per launch, so this is most of the checks' cost
+// in memory traffic.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <unordered_map>
 
@@ -23,32 +30,64 @@ inline bool is_atomic(Strength s) {
     return s == Strength::atomic_block || s == Strength::atomic_device;
 }
 
-// The last write and read of one word in one launch. Threads are numbered across the grid
-// (block * threads per block + thread + 1; 0 is nobody), clocks are the accessing block's.
-struct GlobalWord {
-    uint32_t writer = 0;
-    uint32_t write_clock = 0;
-    uint32_t write_time = 0; // the checker's event count at the write: program and real order
-    uint32_t reader = 0;
-    uint32_t read_clock = 0;
-    uint32_t write_site = 0; // interned code addresses
-    uint32_t read_site = 0;
-    uint16_t write_warp_sync = 0;
-    uint16_t read_warp_sync = 0;
-    uint16_t launch = 0; // the launch the fields above belong to
-    Strength write_strength = Strength::plain;
-    Strength read_strength = Strength::plain;
-    bool read_polled = false;    // the read repeated the reader's previous plain read (a spin)
-    bool kernel_written = false; // last written by a kernel (not the host) in an earlier launch
-    // Relaxed visibility: other blocks see old_value until the event count reaches visible_at.
-    uint32_t old_value = 0;
-    uint32_t visible_at = 0;
+// The last write of a word in the running launch. Threads are numbered across the grid
+// (block * threads per block + thread + 1); clocks are the writing block's.
+struct alignas(32) GlobalWrite {
+    uint32_t writer;
+    uint32_t write_clock;
+    uint32_t write_time; // the checker's access count at the write: program and real order
+    uint32_t write_site; // interned code address
+    // Relaxed visibility: other blocks see old_value until the access count reaches visible_at.
+    uint32_t old_value;
+    uint32_t visible_at;
+    uint16_t write_warp_sync;
+    Strength write_strength;
+};
+
+// The last read of a word in the running launch (atomics count as writes only).
+struct alignas(16) GlobalRead {
+    uint32_t reader;
+    uint32_t read_clock;
+    uint32_t read_site;
+    uint16_t read_warp_sync;
+    Strength read_strength;
+    bool read_polled; // the read repeated the reader's previous plain read (a spin)
 };
 
 class GlobalShadow {
+    struct Page;
+
   public:
     static constexpr unsigned kPageShift = 12; // 4 KiB: allocations are page-aligned
     static constexpr size_t kWordsPerPage = (size_t{1} << kPageShift) / 4;
+
+    // One word's shadow in the running launch.
+    class Word {
+      public:
+        Word() = default;
+        bool initialized() const { return test(page_->written); }
+        void mark_initialized() { set(page_->written); }
+        // A kernel wrote or read the word in this launch: write() or read() is its record.
+        bool written_now() const { return test(page_->written_now); }
+        bool read_now() const { return test(page_->read_now); }
+        // Last written by a kernel of an earlier launch (and not by the host since).
+        bool kernel_left() const { return test(page_->kernel_left); }
+        // The records; hold stale data until the matching *_now() is true.
+        GlobalWrite& write() const { return page_->writes[index_]; }
+        GlobalRead& read() const { return page_->reads[index_]; }
+        void set_written_now() { set(page_->written_now); }
+        void set_read_now() { set(page_->read_now); }
+        void clear_read_now() { page_->read_now[index_ / 64] &= ~bit(); }
+
+      private:
+        friend class GlobalShadow;
+        Word(Page* page, size_t index) : page_(page), index_(index) {}
+        uint64_t bit() const { return uint64_t{1} << (index_ % 64); }
+        bool test(const uint64_t* bits) const { return (bits[index_ / 64] & bit()) != 0; }
+        void set(uint64_t* bits) { bits[index_ / 64] |= bit(); }
+        Page* page_ = nullptr;
+        size_t index_ = 0;
+    };
 
     // Whether the word at `address` was ever written (by the host or a kernel).
     bool initialized(uintptr_t address) {
@@ -56,42 +95,50 @@ class GlobalShadow {
         const size_t w = word_index(address);
         return p && ((p->written[w / 64] >> (w % 64)) & 1u);
     }
-
-    // The word's entry, made on first use; `initialized` is set from the same page lookup.
-    GlobalWord& word(uintptr_t address, bool* initialized = nullptr);
-    // The word's entry if its page is among the last few looked up and has entries, else null
-    // (then word() makes it); sets `initialized` like word(). Inline: the fast path calls it.
-    GlobalWord* cached_word(uintptr_t address, bool& initialized) {
+    // The word's shadow (records made on first use).
+    Word word(uintptr_t address);
+    // The same if its page is among the last few looked up, has records and was touched in this
+    // launch before, else false (then word() does what is needed). Inline and calling nothing:
+    // the checks' fast path uses it.
+    bool cached_word(uintptr_t address, Word& out) const {
         const uintptr_t key = address >> kPageShift;
         for (unsigned i = 0; i < kRecent; ++i) {
             if (recent_key_[i] != key) continue;
             Page* p = recent_page_[i];
-            if (!p->words) return nullptr;
-            const size_t w = word_index(address);
-            last_written_ = &p->written[w / 64];
-            last_bit_ = uint64_t{1} << (w % 64);
-            initialized = (*last_written_ & last_bit_) != 0;
-            return &p->words[w];
+            if (!p->writes || p->launch != launch_) return false;
+            out = Word(p, word_index(address));
+            return true;
         }
-        return nullptr;
+        return false;
     }
-    // Marks the word of the last word() or cached_word() call written (no second lookup).
-    void mark_last_initialized() { *last_written_ |= last_bit_; }
     // The host wrote [base, base + bytes) (cudaMemcpy, cudaMemset): initialized, and no longer
     // "written by an earlier kernel".
     void host_wrote(uintptr_t base, size_t bytes);
     // Memory that was allocated or freed: forget everything about it.
     void forget(uintptr_t base, size_t bytes);
-    // A new launch: entries of earlier launches count as ordered before it.
-    uint16_t begin_launch() {
+    // A new launch: the records of earlier launches count as ordered before it.
+    uint32_t begin_launch() {
         if (++launch_ == 0) launch_ = 1;
         return launch_;
     }
 
   private:
+    static constexpr size_t kBitmapWords = kWordsPerPage / 64;
     struct Page {
-        uint64_t written[kWordsPerPage / 64] = {};
-        std::unique_ptr<GlobalWord[]> words; // made when a kernel first touches the page
+        uint64_t written[kBitmapWords] = {};     // ever written (host or kernel)
+        uint64_t written_now[kBitmapWords] = {}; // by a kernel in launch `launch`
+        uint64_t read_now[kBitmapWords] = {};    // by a kernel in launch `launch`
+        uint64_t kernel_left[kBitmapWords] = {}; // see Word::kernel_left()
+        uint32_t launch = 0;
+        std::unique_ptr<GlobalWrite[]> writes; // made when a kernel first touches the page
+        std::unique_ptr<GlobalRead[]> reads;
+        // The first touch in a launch: what earlier launches did is ordered before it.
+        void begin_launch(uint32_t now) {
+            for (size_t i = 0; i < kBitmapWords; ++i) kernel_left[i] |= written_now[i];
+            std::memset(written_now, 0, sizeof written_now);
+            std::memset(read_now, 0, sizeof read_now);
+            launch = now;
+        }
     };
     static size_t word_index(uintptr_t address) { return (address >> 2) & (kWordsPerPage - 1); }
     Page* page(uintptr_t address, bool create);
@@ -102,10 +149,8 @@ class GlobalShadow {
     uintptr_t recent_key_[kRecent] = {~uintptr_t{0}, ~uintptr_t{0}, ~uintptr_t{0}, ~uintptr_t{0}};
     Page* recent_page_[kRecent] = {};
     unsigned next_recent_ = 0;
-    uint64_t* last_written_ = nullptr; // the last word()'s bitmap word and bit
-    uint64_t last_bit_ = 0;
 
-    uint16_t launch_ = 0;
+    uint32_t launch_ = 0;
 };
 
 GlobalShadow& global_shadow();
