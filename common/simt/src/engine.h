@@ -223,6 +223,8 @@ class Engine final : public FindingSink {
                                                          const void* site, const Region* r);
     [[gnu::noinline, gnu::hot]] void checked_global_write(uintptr_t address, size_t bytes,
                                                           const void* site, const Region* r);
+    // Their way to access_general(), which takes a seventh argument on the stack: through this
+    // six-argument call they leave by a jump and need no frame of their own.
     [[gnu::noinline]] void checked_global_slow(uintptr_t address, size_t bytes, AccessKind kind,
                                                const void* site, const Region* r);
     // `known`: the region the fast path already found for the access, if any.

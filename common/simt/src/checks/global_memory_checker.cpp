@@ -51,7 +51,7 @@ const char* scope_fence_name(MemoryScope scope) {
 
 GlobalMemoryChecker::GlobalMemoryChecker(const LaunchRequest& request, FindingSink& sink,
                                          bool lockstep, bool relaxed_visibility, uint64_t seed)
-    : request_(request), sink_(sink), shadow_(global_shadow()), lockstep_(lockstep),
+    : sink_(sink), shadow_(global_shadow()), lockstep_(lockstep),
       // Relaxed visibility is about what other blocks see: a grid of one block has none.
       relaxed_visibility_(relaxed_visibility &&
                           uint64_t{request.grid.x} * request.grid.y * request.grid.z > 1),
@@ -467,7 +467,9 @@ void GlobalMemoryChecker::report_spin(Thread& culprit, const Region& r, uintptr_
 
 void GlobalMemoryChecker::launch_finished() {
     restore_views();
-    for (const auto& [word, s] : stale_reads_) {
+    for (const auto& stale : stale_reads_) {
+        const uintptr_t word = stale.first; // (named: lambdas may not capture bindings in clang 14)
+        const StaleRead& s = stale.second;
         if (!s.overwriter) continue;
         const Region* r = memory_registry().find(word);
         if (!r) continue;

@@ -185,7 +185,6 @@ class GlobalMemoryChecker final : public Checker {
     void restore_views();
     uint32_t visibility_delay();
 
-    const LaunchRequest& request_;
     FindingSink& sink_;
     GlobalShadow& shadow_;
     bool lockstep_;
