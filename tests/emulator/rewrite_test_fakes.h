@@ -71,8 +71,9 @@ TemplateLauncher<Ref> launch_template(Ref, dim3, dim3, std::size_t = 0, cudaStre
 
 namespace detail {
 
-// As in simt/device.h: a runtime call, nothing in a constant expression.
-constexpr bool loop_tick() {
+// As in simt/device.h: a compiler barrier, nothing in a constant expression (the arguments say
+// where the loop ends).
+constexpr bool loop_tick(int = 0, int = 0) {
     if (!std::is_constant_evaluated()) asm volatile("" ::: "memory");
     return true;
 }

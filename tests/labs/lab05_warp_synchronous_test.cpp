@@ -110,9 +110,9 @@ bool check_warp_groups(lab05::WarpScanVariant variant, ScanKind kind) {
         variant == lab05::WarpScanVariant::shared_memory
             ? "the emulator's report above names the line. A shared-memory race between lanes "
               "of ONE warp means a missing __syncwarp(): the lanes of a warp do not run in "
-              "lockstep on Volta and later GPUs (run with SIMT_MODE=lockstep to see the 2011 "
-              "version pass, as it did on older GPUs). An uninitialized read means a lane read "
-              "a slot before it was written"
+              "lockstep on Volta and later GPUs (run with --simt-mode=pre-volta to see the "
+              "2011 version pass, as it did on older GPUs). An uninitialized read means a lane "
+              "read a slot before it was written"
             : "the emulator's report above names the line: every lane must execute every "
               "__shfl_up_sync (no shuffle inside `if (lane >= offset)`), with the full mask";
     const std::string wrong =

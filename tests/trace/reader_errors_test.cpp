@@ -157,7 +157,7 @@ TEST_CASE("wrong types") {
     CHECK(error_after([](Json& j) { j["launch"]["kernel"] = 7; }) ==
           "launch.kernel: expected a string, got the number 7");
     CHECK(error_after([](Json& j) { j["launch"]["mode"] = "simt"; }) ==
-          "launch.mode: the string \"simt\" is not one of \"lockstep\", \"its\"");
+          "launch.mode: the string \"simt\" is not one of \"lockstep\", \"its\", \"pre_volta\"");
     CHECK(
         error_after([](Json& j) { j["instructions"][0]["kind"] = "read"; }) ==
         "instructions[0].kind: the string \"read\" is not one of \"load\", \"store\", \"atomic\"");

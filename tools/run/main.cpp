@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
             seed = std::strtoull(argv[i] + 7, nullptr, 10);
         } else {
             std::fprintf(stderr,
-                         "usage: %s [--seed=N] [--simt-mode=its|lockstep] "
+                         "usage: %s [--seed=N] [--simt-mode=its|lockstep|pre-volta] "
                          "[--simt-dispatch=in-order|shuffled] [--simt-seed=N]\n",
                          argv[0]);
             return 2;

@@ -2,7 +2,7 @@
 // 1024-thread block) on 64 blocks of 1024 ints, one launch per block, exactly the workload of
 // lab 01's row in `scanlab run`. Prints the median elements/s of several repetitions.
 //
-//   simt_bench [--reps=N] [--simt-mode=its|lockstep] [--simt-checks=on|off] [--simt-seed=N]
+//   simt_bench [--reps=N] [--simt-mode=its|lockstep|pre-volta] [--simt-checks=on|off] [--simt-seed=N]
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
             reps = std::atoi(argv[i] + 7);
         } else {
             std::fprintf(stderr,
-                         "usage: %s [--reps=N] [--simt-mode=its|lockstep] "
+                         "usage: %s [--reps=N] [--simt-mode=its|lockstep|pre-volta] "
                          "[--simt-checks=on|off] [--simt-seed=N]\n",
                          argv[0]);
             return 2;

@@ -1,10 +1,14 @@
-// Loop heads. Every loop condition in the .cu file gets a call to ::simt::detail::loop_tick()
+// Loop heads. Every loop condition in the .cu file gets a call to ::simt::detail::loop_tick(E)
 // (simt/device.h) in front of it, on the same line:
-//   while (cond)             ->  while (::simt::detail::loop_tick() && (cond))
-//   do ... while (cond);     ->  do ... while (::simt::detail::loop_tick() && (cond));
-//   for (init; cond; inc)    ->  for (init; ::simt::detail::loop_tick() && (cond); inc)
-//   for (init; ; inc)        ->  for (init; ; ::simt::detail::loop_tick(), inc)
-//   while (true) {           ->  while (true) {::simt::detail::loop_tick();
+//   while (cond)             ->  while (::simt::detail::loop_tick(E) && (cond))
+//   do ... while (cond);     ->  do ... while (::simt::detail::loop_tick(E) && (cond));
+//   for (init; cond; inc)    ->  for (init; ::simt::detail::loop_tick(E) && (cond); inc)
+//   for (init; ; inc)        ->  for (init; ; ::simt::detail::loop_tick(E), inc)
+//   while (true) {           ->  while (true) {::simt::detail::loop_tick(E);
+// where E, `__LINE__ + lines, column * 8 + k`, says where the loop's body ends (for do-while: the
+// condition's ';'): the lockstep scheduler places the condition there, after the body, where a
+// compiled loop tests it (common/simt/src/code_order.h). __LINE__ plus a distance keeps the
+// line right under the file's own #line directives.
 //     (an endless loop stays visibly endless to the compiler: a function that ends in `for (;;)`
 //     with returns inside needs no return after it)
 // It is a compiler barrier, so a loop that polls a plain (non-volatile) load reloads it
@@ -32,7 +36,86 @@
 namespace simt::rewrite {
 namespace {
 
-constexpr std::string_view kTick = "::simt::detail::loop_tick()";
+constexpr std::string_view kTick = "::simt::detail::loop_tick(";
+
+// The statement starting at code[i]: the index of its last token (the ';' or '}'), or npos.
+std::size_t statement_end(Tokens code, std::size_t i) {
+    if (i >= code.size()) return npos;
+    const std::string_view t = code[i].text;
+    if (t == "{") return match_forward(code, i);
+    if (t == "if") {
+        std::size_t open = i + 1;
+        if (is(code, open, "constexpr") || is(code, open, "!")) ++open;
+        if (is(code, open, "consteval")) return statement_end(code, open + 1);
+        if (!is(code, open, "(")) return npos;
+        const std::size_t close = match_forward(code, open);
+        if (close == npos) return npos;
+        const std::size_t then_end = statement_end(code, close + 1);
+        if (then_end == npos || !is(code, then_end + 1, "else")) return then_end;
+        return statement_end(code, then_end + 2);
+    }
+    if (t == "for" || t == "while" || t == "switch") {
+        if (!is(code, i + 1, "(")) return npos;
+        const std::size_t close = match_forward(code, i + 1);
+        return close == npos ? npos : statement_end(code, close + 1);
+    }
+    if (t == "do") {
+        const std::size_t body_end = statement_end(code, i + 1);
+        if (body_end == npos || !is(code, body_end + 1, "while") || !is(code, body_end + 2, "("))
+            return npos;
+        const std::size_t close = match_forward(code, body_end + 2);
+        return close != npos && is(code, close + 1, ";") ? close + 1 : npos;
+    }
+    if ((t == "case" || t == "default" || code[i].kind == TokenKind::Identifier) && t != "return") {
+        // A label: `name:` or `case x:` / `default:` labels the statement after it.
+        std::size_t colon = i + 1;
+        if (t == "case")
+            while (colon < code.size() && !is(code, colon, ":") && !is(code, colon, ";")) ++colon;
+        if (is(code, colon, ":") && !is(code, colon + 1, ":") &&
+            (colon == 0 || !is(code, colon - 1, ":")))
+            return statement_end(code, colon + 1);
+    }
+    // An expression or declaration: up to its ';' (brackets, lambdas and braced
+    // initializers skipped whole).
+    for (std::size_t j = i; j < code.size(); ++j) {
+        const std::string_view u = code[j].text;
+        if (u == "(" || u == "[" || u == "{") {
+            j = match_forward(code, j);
+            if (j == npos) return npos;
+        } else if (u == ";") {
+            return j;
+        } else if (u == "}" || u == ")" || u == "]") {
+            return npos;
+        }
+    }
+    return npos;
+}
+
+// How many loops inside code(from, end) end with code[end] too (`for (..) for (..) x;`): the
+// outer loop's test comes after the inner one's, though both loops end at one token.
+int loops_ending_inside(Tokens code, std::size_t from, std::size_t end) {
+    int count = 0;
+    for (std::size_t j = from + 1; j < end; ++j) {
+        const std::string_view t = code[j].text;
+        if ((t == "for" || t == "while") && is(code, j + 1, "(") && statement_end(code, j) == end)
+            ++count;
+    }
+    return count;
+}
+
+// The call for the loop starting at code[loop], whose condition starts at code[at] and whose
+// body (or, for do-while, condition) ends with code[end]:
+// `::simt::detail::loop_tick(__LINE__ + 2, 41)`, the second number the column times 8 plus
+// the loops inside that end at the same token.
+std::string tick_call(const SourceFile& src, Tokens code, std::size_t loop, std::size_t at,
+                      std::size_t end) {
+    if (end == npos) return std::string(kTick) + ")"; // not found: ordered as a plain position
+    const SourcePosition from = src.lines().position(code[at].begin);
+    const SourcePosition to = src.lines().position(code[end].begin);
+    const int order = to.col * 8 + std::min(7, loops_ending_inside(code, loop, end));
+    return std::string(kTick) + "__LINE__ + " + std::to_string(to.line - from.line) + ", " +
+           std::to_string(order) + ")";
+}
 
 // Characters that, right before a '=', make it part of another operator (==, <=, +=, ...).
 bool joins_equals(std::string_view t) {
@@ -103,18 +186,20 @@ bool is_declaration(Tokens code, std::size_t first, std::size_t last) {
     return false;
 }
 
-// The condition is code[first, last); code[last] is the ')' or ';' that ends it.
-void tick(const SourceFile& src, Tokens code, std::size_t first, std::size_t last,
-          EditList& edits) {
+// The condition of the loop at code[loop] is code[first, last); code[last] is the ')' or ';'
+// that ends it; the loop ends with code[end].
+void tick(const SourceFile& src, Tokens code, std::size_t loop, std::size_t first, std::size_t last,
+          std::size_t end, EditList& edits) {
     if (src.has_directive_in(code[first - 1].begin, code[last].end())) return;
     if (first == last) {
         // for (init; ; inc): the tick goes before the increment, so that the condition stays
         // empty and the compiler still sees an endless loop (no "control reaches end" after it).
-        edits.insert(code[last].end(), std::string(kTick) + (is(code, last + 1, ")") ? "" : ","));
+        edits.insert(code[last].end(),
+                     tick_call(src, code, loop, last, end) + (is(code, last + 1, ")") ? "" : ","));
         return;
     }
     if (is_declaration(code, first, last)) return;
-    edits.insert(code[first].begin, std::string(kTick) + " && (");
+    edits.insert(code[first].begin, tick_call(src, code, loop, first, end) + " && (");
     edits.insert(code[last - 1].end(), ")");
 }
 
@@ -165,11 +250,13 @@ void insert_loop_ticks(const SourceFile& src, EditList& edits) {
             // the tick opens the body instead.
             const bool endless =
                 close == i + 3 && (is(code, i + 2, "true") || is(code, i + 2, "1"));
+            // The body's end; a do-while's `while (...)` (or an empty body) ends at its ';'.
+            const std::size_t end = statement_end(code, close + 1);
             if (endless && is(code, close + 1, "{") &&
                 !src.has_directive_in(code[i].begin, code[close + 1].end()))
-                edits.insert(code[close + 1].end(), std::string(kTick) + ";");
+                edits.insert(code[close + 1].end(), tick_call(src, code, i, close + 1, end) + ";");
             else if (close > i + 2)
-                tick(src, code, i + 2, close, edits);
+                tick(src, code, i, i + 2, close, end, edits);
             continue;
         }
         if (i == nested_in_pragma || after_loop_pragma(src, code, i)) {
@@ -180,7 +267,7 @@ void insert_loop_ticks(const SourceFile& src, EditList& edits) {
         std::size_t first_semi = 0;
         std::size_t second_semi = 0;
         if (for_semicolons(code, i + 1, close, first_semi, second_semi)) {
-            tick(src, code, first_semi + 1, second_semi, edits);
+            tick(src, code, i, first_semi + 1, second_semi, statement_end(code, close + 1), edits);
         }
     }
 }

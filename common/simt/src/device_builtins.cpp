@@ -14,10 +14,25 @@ namespace simt::detail {
                            " used outside a kernel: it only exists in device code");
 }
 
-uint3 thread_idx() { return engine_for("threadIdx").current()->idx; }
-uint3 block_idx() { return engine_for("blockIdx").current()->block->idx; }
-dim3 block_dim() { return engine_for("blockDim").request().block; }
-dim3 grid_dim() { return engine_for("gridDim").request().grid; }
+bool loop_points_on = false;
+
+void loop_point(int end_line, int end_order) {
+    Engine* e = active_engine();
+    if (e && e->current()) e->loop_point(__builtin_return_address(0), end_line, end_order);
+}
+
+uint3 thread_idx() {
+    return engine_for("threadIdx").current()->idx;
+}
+uint3 block_idx() {
+    return engine_for("blockIdx").current()->block->idx;
+}
+dim3 block_dim() {
+    return engine_for("blockDim").request().block;
+}
+dim3 grid_dim() {
+    return engine_for("gridDim").request().grid;
+}
 
 uint64_t shuffle(ShuffleKind kind, unsigned mask, uint64_t bits, int arg, int width) {
     return engine_for("__shfl*_sync")
@@ -58,8 +73,9 @@ int __syncthreads_or(int predicate) {
     return r;
 }
 void __syncwarp(unsigned mask) {
-    engine_for("__syncwarp").collective(CollectiveKind::syncwarp, mask, 0, 0, ShuffleKind::index,
-                                        32, __builtin_return_address(0));
+    engine_for("__syncwarp")
+        .collective(CollectiveKind::syncwarp, mask, 0, 0, ShuffleKind::index, 32,
+                    __builtin_return_address(0));
 }
 unsigned __ballot_sync(unsigned mask, int predicate) {
     return static_cast<unsigned>(engine_for("__ballot_sync")
@@ -77,7 +93,9 @@ int __all_sync(unsigned mask, int predicate) {
                                 .collective(CollectiveKind::all, mask, predicate != 0, 0,
                                             ShuffleKind::index, 32, __builtin_return_address(0)));
 }
-unsigned __activemask() { return engine_for("__activemask").activemask(__builtin_return_address(0)); }
+unsigned __activemask() {
+    return engine_for("__activemask").activemask(__builtin_return_address(0));
+}
 
 // Fences order memory for the global-memory checks (and relaxed visibility), by scope.
 using simt::detail::MemoryScope;
@@ -85,14 +103,15 @@ void __threadfence() {
     engine_for("__threadfence").fence_point(__builtin_return_address(0), MemoryScope::device);
 }
 void __threadfence_block() {
-    engine_for("__threadfence_block")
-        .fence_point(__builtin_return_address(0), MemoryScope::block);
+    engine_for("__threadfence_block").fence_point(__builtin_return_address(0), MemoryScope::block);
 }
 void __threadfence_system() {
     engine_for("__threadfence_system")
         .fence_point(__builtin_return_address(0), MemoryScope::system);
 }
-void __nanosleep(unsigned) { engine_for("__nanosleep").sleep_point(__builtin_return_address(0)); }
+void __nanosleep(unsigned) {
+    engine_for("__nanosleep").sleep_point(__builtin_return_address(0));
+}
 
 long long clock64() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -101,6 +120,6 @@ long long clock64() {
 }
 
 void __trap() {
-    engine_for("__trap").fault(simt::FaultKind::trap, cudaErrorLaunchFailure,
-                               "__trap() was called", __builtin_return_address(0));
+    engine_for("__trap").fault(simt::FaultKind::trap, cudaErrorLaunchFailure, "__trap() was called",
+                               __builtin_return_address(0));
 }

@@ -10,6 +10,7 @@
 
 #include "checks/global_memory_checker.h"
 #include "checks/global_memory_fast_path.h"
+#include "code_order.h"
 #include "fault_format.h"
 #include "memory_registry.h"
 #include "readonly_image.h"
@@ -56,7 +57,7 @@ const char* to_string(CollectiveKind kind) {
 }
 
 Engine::Engine(const LaunchRequest& request, const Options& options, size_t shared_limit)
-    : shared_(*this, options.mode == Mode::lockstep), request_(request), options_(options),
+    : shared_(*this, options.mode == Mode::pre_volta), request_(request), options_(options),
       shared_limit_(shared_limit) {
     threads_per_block_ = request.block.x * request.block.y * request.block.z;
     warps_per_block_ = (threads_per_block_ + 31) / 32;
@@ -69,7 +70,7 @@ Engine::Engine(const LaunchRequest& request, const Options& options, size_t shar
     window_ = std::max(1u, per_sm * static_cast<unsigned>(std::max(1, options.multiprocessors)));
     dispatch_order_.resize(blocks);
     for (unsigned i = 0; i < blocks; ++i) dispatch_order_[i] = i;
-    lockstep_ = options.mode == Mode::lockstep;
+    lockstep_ = runs_in_lockstep(options.mode);
     spin_limit_ = options.spin_limit;
     checks_ = options.checks;
     rng_.seed(options.seed);
@@ -79,8 +80,9 @@ Engine::Engine(const LaunchRequest& request, const Options& options, size_t shar
         std::shuffle(dispatch_order_.begin(), dispatch_order_.end(), rng_);
     slice_limit_ = 64;
     if (checks_)
-        global_ = std::make_unique<GlobalMemoryChecker>(request, *this, lockstep_,
-                                                        options.relaxed_visibility, options.seed);
+        global_ =
+            std::make_unique<GlobalMemoryChecker>(request, *this, options.mode == Mode::pre_volta,
+                                                  options.relaxed_visibility, options.seed);
 }
 
 Engine::~Engine() {
@@ -90,12 +92,14 @@ Engine::~Engine() {
 FaultReport Engine::run() {
     arm_stack_guard();
     g_active_engine = this;
+    loop_points_on = lockstep_;
     try {
         schedule();
     } catch (const AbortLaunch&) {
     }
     if (global_) global_->launch_finished();
     g_active_engine = nullptr;
+    loop_points_on = false;
     abandon_all();
     if (fault_.kind == FaultKind::none && !findings_.empty()) {
         fault_.kind = findings_.front().kind;
@@ -260,6 +264,8 @@ void Engine::run_warp(Warp* warp) {
     // The first runnable lane from the cursor on.
     const uint32_t m = warp->runnable_mask;
     if (m == 0) return;
+    if (lockstep_)
+        return transfer(nullptr, lockstep_next(warp, static_cast<int>(warp->cursor) - 1));
     const uint32_t from = warp->cursor < 32 ? m & (~0u << warp->cursor) : 0;
     transfer(nullptr, warp->lanes[__builtin_ctz(from ? from : m)]);
 }
@@ -307,7 +313,7 @@ void Engine::finish_thread(Thread* self) {
             break;
         }
     }
-    Thread* next = next_lane_after(self, true);
+    Thread* next = next_lane_after(self);
     if (!next) w->cursor = 0;
     // This stack is never resumed again; the block gives it back to the pool when it retires.
     transfer(self, next);
@@ -361,10 +367,11 @@ void Engine::make_waiting(Thread* t, ThreadState state, const void* site) {
     if (state == ThreadState::at_barrier) w->barrier_mask |= bit;
     if (state == ThreadState::at_collective) w->collective_mask |= bit;
     t->wait_site = site;
+    t->position = nullptr; // released together: in lockstep, they step first, as one
 }
 
 void Engine::block_and_switch(Thread* me) {
-    Thread* next = next_lane_after(me, true);
+    Thread* next = next_lane_after(me);
     if (next && next != me) return suspend(me, next);
     me->warp->cursor = 0;
     return suspend(me, nullptr);
@@ -383,7 +390,7 @@ void Engine::fence_point(const void* site, MemoryScope fence_scope) {
     Thread* me = current_;
     if (global_) global_->fence(*me, fence_scope, site);
     count_poll(me, site); // a fence in a loop may be all a spin-wait does
-    switch_for_mode(me);
+    switch_for_mode(me, site);
 }
 
 void Engine::poll_point(const void* site) {
@@ -395,6 +402,45 @@ void Engine::spin_deadlock() {
     report_deadlock("deadlock: threads keep polling (memory reads, warp intrinsics, barriers or "
                     "fences in a loop) while no thread writes memory: a spin-wait that cannot "
                     "finish");
+}
+
+void Engine::loop_point(const void* site, int end_line, int end_order) {
+    if (!lockstep_) return;
+    Thread* me = current_;
+    {
+        RuntimeScope scope(me);
+        me->position = loop_end_position(site, end_line, end_order);
+    }
+    return switch_lane(me, nullptr); // the lane's step ends here, before its next access
+}
+
+// Lockstep, as a SIMT stack runs a warp: the lanes at the earliest code position take one step
+// each (up to their next access or loop condition), in lane order, before any lane takes
+// another. Lanes that took different sides of a branch therefore run one side, then the other,
+// and go on together from where the sides join; lanes that skipped an access wait for the
+// others instead of running ahead.
+Thread* Engine::lockstep_next(Warp* w, int after_lane) {
+    const uint32_t m = w->runnable_mask;
+    if (m == 0) return nullptr;
+    // The rest of the current step: lanes above `after_lane` still at the step's position.
+    uint32_t rest = after_lane >= 31 ? 0u : m & (~0u << (after_lane + 1));
+    for (; rest != 0; rest &= rest - 1) {
+        Thread* t = w->lanes[__builtin_ctz(rest)];
+        if (t->position == w->step_position) return t;
+    }
+    // A new step: the earliest position any runnable lane waits at.
+    Thread* first = nullptr;
+    uint64_t earliest = UINT64_MAX;
+    for (uint32_t r = m; r != 0; r &= r - 1) {
+        Thread* t = w->lanes[__builtin_ctz(r)];
+        const uint64_t rank = t->position ? t->position->rank : 0;
+        if (rank < earliest) {
+            earliest = rank;
+            first = t;
+        }
+    }
+    w->step_position = first->position;
+    return first;
 }
 
 void Engine::sleep_point(const void* site) {
@@ -503,7 +549,7 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
     const Strength strength = kind == AccessKind::atomic ? atomic_strength_ // (set just before)
                               : is_volatile              ? Strength::volatile_
                                                          : Strength::plain;
-    switch_for_mode(me);
+    switch_for_mode(me, site);
     if (global) {
         // After the switch, just before the access itself happens: no other thread runs between
         // this check (which may show the thread an old value, relaxed visibility) and the access.
@@ -514,11 +560,15 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
         trace_after(me);
 }
 
-void Engine::switch_lane(Thread* me) {
+void Engine::switch_lane(Thread* me, const void* site) {
     Warp* w = me->warp;
     // The accesses since the last scheduling point count towards the warp's turn.
     w->slice_steps += countdown_length_;
     countdown_ = countdown_length_ = lockstep_ ? 1 : its_gap();
+    if (lockstep_ && site) {
+        RuntimeScope scope(me);
+        me->position = code_position(site); // where it waits until its next step
+    }
     if (w->slice_steps >= w->slice_limit) {
         // End of this warp's turn: let other warps (and blocks) run, e.g. the one a spin waits on.
         w->slice_steps = 0;
@@ -528,7 +578,7 @@ void Engine::switch_lane(Thread* me) {
     }
     Thread* next = nullptr;
     if (lockstep_) {
-        next = next_lane_after(me, true);
+        next = lockstep_next(w, me->lane);
     } else {
         // Independent thread scheduling: at a random sixteenth of the accesses, another lane of
         // the warp takes over. Barriers and warp intrinsics switch in every mode.
@@ -872,7 +922,7 @@ unsigned Engine::activemask(const void* site) {
     // Converged lanes are approximated by the runnable ones (the emulator does not track branches).
     (void)site;
     const unsigned mask = me->warp->runnable_mask;
-    switch_for_mode(me);
+    switch_for_mode(me, site);
     return mask;
 }
 

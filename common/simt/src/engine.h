@@ -28,6 +28,7 @@ namespace simt::detail {
 
 struct Block;
 struct BlockSync;
+struct CodePosition;
 class GlobalMemoryChecker;
 struct Region;
 struct ThreadSync;
@@ -57,7 +58,9 @@ struct alignas(64) Thread {
     // kernel's.
     bool in_runtime = false;
     uint3 idx{};
-    ThreadSync* sync = nullptr;    // the global-memory checker's state of the thread, when needed
+    ThreadSync* sync = nullptr; // the global-memory checker's state of the thread, when needed
+    // Lockstep: the code position the thread waits at (null: none yet, the earliest).
+    const CodePosition* position = nullptr;
     uintptr_t last_plain_read = 0; // its last plain global load and site (a spin repeats them)
     uint32_t last_plain_site = 0;
     // A pending warp collective.
@@ -95,7 +98,8 @@ struct Warp {
     uint32_t exited_mask = 0;
     unsigned cursor = 0;     // lane to resume first
     uint32_t sync_epoch = 1; // counts completed warp-wide collectives (__syncwarp, shuffles)
-    uint64_t round = 0;      // completed rotations over the lanes (lockstep)
+    // Lockstep: the position whose lanes are taking their step now (code_order.h).
+    const CodePosition* step_position = nullptr;
     uint64_t slice_steps = 0;
     uint64_t slice_limit = 0; // scheduling points in one turn of the warp
     Thread* lanes[32] = {};
@@ -169,6 +173,9 @@ class Engine final : public FindingSink {
     void poll_point(const void* site); // a read that may be spinning on another thread
     void note_progress() { polls_since_progress_ = 0; }
     void sleep_point(const void* site); // __nanosleep: give other warps a turn
+    // A loop condition (the rewriter's loop tick) whose body ends at end_line, order end_order: a
+    // scheduling point in lockstep, placed after the body (code_order.h).
+    void loop_point(const void* site, int end_line, int end_order);
     void* shared_variable(const SharedSite& site, size_t bytes, size_t align, ElementInfo element);
     void* dynamic_shared_base(ElementInfo element);
     // Ends the launch with a fault. From a thread it never returns (the fiber is abandoned);
@@ -211,12 +218,13 @@ class Engine final : public FindingSink {
     static void thread_entry(FiberTransfer from);
     void thread_main(Thread* self);
     [[noreturn]] void finish_thread(Thread* self);
-    Thread* next_lane_after(Thread* me, bool count_round);
+    Thread* next_lane_after(Thread* me);
+    Thread* lockstep_next(Warp* w, int after_lane);
     Thread* lane_from(Warp* warp, uint32_t scaled_start);
     void block_and_switch(Thread* me);
     [[gnu::noinline]] void suspend(Thread* me, Thread* next);
-    [[gnu::always_inline]] void switch_for_mode(Thread* me);
-    [[gnu::noinline]] void switch_lane(Thread* me);
+    [[gnu::always_inline]] void switch_for_mode(Thread* me, const void* site);
+    [[gnu::noinline]] void switch_lane(Thread* me, const void* site);
     // A plain aligned load or store of device memory with the checks on: checked inline by the
     // global-memory checker where it can, else by access_general().
     [[gnu::noinline, gnu::hot]] void checked_global_read(uintptr_t address, size_t bytes,
@@ -279,7 +287,7 @@ class Engine final : public FindingSink {
     // charged the whole gap at the scheduling point.
     uint32_t countdown_ = 1;
     uint32_t countdown_length_ = 1;
-    bool lockstep_ = false;
+    bool lockstep_ = false; // lockstep or pre-volta: scheduled by code position
     bool checks_ = true;
     Strength atomic_strength_ = Strength::atomic_device;
     SharedMemoryChecker shared_;                  // used with the checks on
@@ -380,14 +388,15 @@ inline void Engine::transfer(Thread* from, Thread* to) {
     (left ? left->ctx : scheduler_ctx_) = back.from;
 }
 
-// The next runnable lane after `me` in lane order, wrapping around (`me` itself last).
-inline Thread* Engine::next_lane_after(Thread* me, bool count_round) {
+// The lane to run after `me` stops: in lockstep by code position, else the next runnable lane
+// in lane order, wrapping around (`me` itself last).
+inline Thread* Engine::next_lane_after(Thread* me) {
     Warp* w = me->warp;
+    if (lockstep_) return lockstep_next(w, me->lane);
     const uint32_t m = w->runnable_mask;
     const unsigned l = me->lane;
     const uint32_t above = m & static_cast<uint32_t>(~uint64_t{0} << (l + 1));
     if (above) return w->lanes[__builtin_ctz(above)];
-    if (count_round) w->round++; // wrapped past the last lane: one rotation done
     return m ? w->lanes[__builtin_ctz(m)] : nullptr;
 }
 
@@ -400,9 +409,9 @@ inline Thread* Engine::lane_from(Warp* w, uint32_t scaled_start) {
     return w->lanes[__builtin_ctz(from ? from : m)];
 }
 
-inline void Engine::switch_for_mode(Thread* me) {
+inline void Engine::switch_for_mode(Thread* me, const void* site) {
     if (--countdown_ == 0) [[unlikely]]
-        switch_lane(me);
+        switch_lane(me, site);
 }
 
 // The fast path of every kernel memory access: it handles the common case (an aligned access of
@@ -436,7 +445,7 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
                                             : checked_global_write(address, bytes, site, r);
     }
     if (kind == AccessKind::write) note_progress();
-    switch_for_mode(me); // ends in a tail call when a switch is due
+    switch_for_mode(me, site); // ends in a tail call when a switch is due
 }
 
 } // namespace simt::detail

@@ -56,10 +56,9 @@ void run_launch(const LaunchRequest& r) {
                       std::to_string(r.dynamic_shared_bytes) +
                           " bytes of dynamic shared memory requested, the limit is " +
                           std::to_string(limit) +
-                          (limit == 48 * 1024
-                               ? " (raise it with cudaFuncSetAttribute("
-                                 "cudaFuncAttributeMaxDynamicSharedMemorySize))"
-                               : ""));
+                          (limit == 48 * 1024 ? " (raise it with cudaFuncSetAttribute("
+                                                "cudaFuncAttributeMaxDynamicSharedMemorySize))"
+                                              : ""));
 
     // The schedule is a function of the seed and the launch alone: rerunning a launch with the
     // same seed reproduces it exactly.
@@ -68,7 +67,9 @@ void run_launch(const LaunchRequest& r) {
     TraceSession& session = trace_session();
     std::unique_ptr<TraceRecorder> recorder;
     if (session.active) {
-        opts.mode = Mode::lockstep; // one round of a warp's lanes = one warp instruction
+        // Recorded in lockstep: one step of a warp's lanes is one warp instruction. The race
+        // checks stay as they are (pre-Volta trust only when asked for).
+        if (opts.mode == Mode::its) opts.mode = Mode::lockstep;
         recorder = std::make_unique<TraceRecorder>(session.settings, r, opts);
     }
     memory_registry().add(reinterpret_cast<uintptr_t>(r.params), r.params_bytes,

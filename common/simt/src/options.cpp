@@ -20,7 +20,9 @@ uint64_t parse_number(const std::string& what, const std::string& text, uint64_t
 void apply(Options& o, const std::string& key, const std::string& value, const std::string& where) {
     if (key == "mode") {
         auto m = parse_mode(value);
-        if (!m) throw std::invalid_argument(where + ": unknown mode '" + value + "' (lockstep, its)");
+        if (!m)
+            throw std::invalid_argument(where + ": unknown mode '" + value +
+                                        "' (its, lockstep, pre-volta)");
         o.mode = *m;
     } else if (key == "dispatch") {
         auto d = parse_dispatch(value);
@@ -35,24 +37,43 @@ void apply(Options& o, const std::string& key, const std::string& value, const s
     } else if (key == "stack-kb") {
         o.stack_bytes = parse_number(where, value, 16, 65536) * 1024;
     } else if (key == "checks") {
-        if (value == "on" || value == "1") o.checks = true;
-        else if (value == "off" || value == "0") o.checks = false;
-        else throw std::invalid_argument(where + ": '" + value + "' is not on or off");
+        if (value == "on" || value == "1")
+            o.checks = true;
+        else if (value == "off" || value == "0")
+            o.checks = false;
+        else
+            throw std::invalid_argument(where + ": '" + value + "' is not on or off");
     } else if (key == "visibility") {
-        if (value == "relaxed") o.relaxed_visibility = true;
-        else if (value == "sc") o.relaxed_visibility = false;
-        else throw std::invalid_argument(where + ": '" + value + "' is not relaxed or sc");
+        if (value == "relaxed")
+            o.relaxed_visibility = true;
+        else if (value == "sc")
+            o.relaxed_visibility = false;
+        else
+            throw std::invalid_argument(where + ": '" + value + "' is not relaxed or sc");
     } else {
         throw std::invalid_argument(where + ": unknown emulator option");
     }
 }
 } // namespace
 
-std::string to_string(Mode mode) { return mode == Mode::lockstep ? "lockstep" : "its"; }
-std::string to_string(Dispatch d) { return d == Dispatch::in_order ? "in-order" : "shuffled"; }
+std::string to_string(Mode mode) {
+    switch (mode) {
+    case Mode::lockstep:
+        return "lockstep";
+    case Mode::pre_volta:
+        return "pre-volta";
+    case Mode::its:
+        break;
+    }
+    return "its";
+}
+std::string to_string(Dispatch d) {
+    return d == Dispatch::in_order ? "in-order" : "shuffled";
+}
 std::optional<Mode> parse_mode(const std::string& t) {
     if (t == "lockstep") return Mode::lockstep;
     if (t == "its") return Mode::its;
+    if (t == "pre-volta" || t == "pre_volta") return Mode::pre_volta;
     return std::nullopt;
 }
 std::optional<Dispatch> parse_dispatch(const std::string& t) {

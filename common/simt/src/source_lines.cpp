@@ -67,6 +67,11 @@ const std::string& emulator_root() {
     return root;
 }
 
+// A frame in code the student (or the program) wrote, not in the emulator's own headers.
+bool is_users(const SourceLocation& loc) {
+    return !loc.file.empty() && loc.file.rfind(emulator_root(), 0) != 0;
+}
+
 SourceLocation parse_location(const std::string& function, const std::string& where) {
     SourceLocation loc;
     if (function != "??") loc.function = function;
@@ -263,14 +268,22 @@ std::vector<SourceLocation> resolve_sources(const std::vector<const void*>& pcs)
             // the student wants the line of their call.
             const auto& chain = chains[k];
             SourceLocation chosen;
+            size_t chosen_frame = chain.size();
             for (size_t f = 0; f + 1 < chain.size(); f += 2) {
                 SourceLocation loc = parse_location(chain[f], chain[f + 1]);
                 if (f == 0 || chosen.file.empty()) chosen = loc;
-                if (!loc.file.empty() && loc.file.rfind(emulator_root(), 0) != 0) {
+                if (is_users(loc)) {
                     chosen = loc;
+                    chosen_frame = f;
                     break;
                 }
             }
+            // The user's frames from the chosen one outwards, then outermost first.
+            for (size_t f = chosen_frame; f + 1 < chain.size(); f += 2) {
+                const SourceLocation loc = parse_location(chain[f], chain[f + 1]);
+                if (is_users(loc)) chosen.frame_lines.push_back(loc.line);
+            }
+            std::reverse(chosen.frame_lines.begin(), chosen.frame_lines.end());
             out[indices[k]] = chosen;
         }
     }
@@ -278,6 +291,8 @@ std::vector<SourceLocation> resolve_sources(const std::vector<const void*>& pcs)
     return out;
 }
 
-SourceLocation resolve_source(const void* pc) { return resolve_sources({pc}).front(); }
+SourceLocation resolve_source(const void* pc) {
+    return resolve_sources({pc}).front();
+}
 
 } // namespace simt::detail

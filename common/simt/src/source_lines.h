@@ -11,6 +11,10 @@ struct SourceLocation {
     std::string file; // empty if unknown
     int line = 0;
     std::string function;
+    // The lines of the user's frames the code position sits in, outermost (the kernel's line of
+    // the call) to innermost (`line`), through inlined functions: what orders two positions in
+    // different functions (the lockstep scheduler's code order).
+    std::vector<int> frame_lines;
     std::string to_string() const; // "file:line" (basename) or "unknown location"
 };
 

@@ -45,8 +45,9 @@ TraceRecorder::TraceRecorder(const TraceSettings& settings, const LaunchRequest&
     trace_.launch.grid = to_dim3(request.grid);
     trace_.launch.block = to_dim3(request.block);
     trace_.launch.dynamic_shared_bytes = request.dynamic_shared_bytes;
-    trace_.launch.mode =
-        options.mode == Mode::lockstep ? st::EmulatorMode::lockstep : st::EmulatorMode::its;
+    trace_.launch.mode = options.mode == Mode::lockstep    ? st::EmulatorMode::lockstep
+                         : options.mode == Mode::pre_volta ? st::EmulatorMode::pre_volta
+                                                           : st::EmulatorMode::its;
     trace_.launch.dispatch = options.dispatch == Dispatch::in_order ? st::DispatchOrder::in_order
                                                                     : st::DispatchOrder::shuffled;
     trace_.launch.seed = options.seed;

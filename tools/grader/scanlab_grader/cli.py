@@ -95,7 +95,7 @@ def make_parser() -> argparse.ArgumentParser:
                         "e.g. --cmake-arg=-DCMAKE_PREFIX_PATH=/opt/doctest")
     p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                    help="environment variable for the test programs (repeatable), "
-                        "e.g. --env SIMT_MODE=lockstep")
+                        "e.g. --env SIMT_MODE=pre-volta")
     p.add_argument("--run-as", metavar="USER",
                    help="run the test programs as this unprivileged user (the grader must run "
                         "as root; Gradescope's run_autograder does this)")

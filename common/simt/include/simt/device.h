@@ -27,13 +27,39 @@ constexpr bool shufflable = std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof
 } // namespace simt::detail
 
 namespace simt::detail {
-// The rewriter puts loop_tick() at the head of every loop condition in a .cu file
-// (`while (loop_tick() && (cond))`). It is a compiler barrier (an empty asm that may touch any
-// memory), so a loop that polls memory through a plain pointer reloads it every iteration, as
-// the emulator must see to report the spin (nvcc may keep such a load in a register and spin
-// forever). It costs no instruction. In a constant expression it does nothing.
-constexpr bool loop_tick() {
-    if (!std::is_constant_evaluated()) asm volatile("" ::: "memory");
+// True while a launch runs in lockstep: loop conditions are scheduling points then.
+extern bool loop_points_on;
+// A loop condition reached in lockstep, whose loop body ends at end_line, order end_order.
+void loop_point(int end_line, int end_order);
+
+// Reads loop_points_on without an instrumented load (kernel code may not touch host memory).
+[[gnu::always_inline]] inline bool loop_points_wanted() {
+#if defined(__x86_64__)
+    unsigned char on;
+    asm volatile("movzbl %1, %k0" : "=r"(on) : "m"(loop_points_on));
+    return on != 0;
+#elif defined(__aarch64__)
+    unsigned char on;
+    asm volatile("ldrb %w0, %1" : "=r"(on) : "m"(loop_points_on));
+    return on != 0;
+#else
+    return true; // loop_point() finds out
+#endif
+}
+
+// The rewriter puts loop_tick(where the loop's body ends: line, column) at the head of every loop
+// condition in a .cu file (`while (loop_tick(12, 5) && (cond))`). It is a compiler barrier (an
+// empty asm that may touch any memory), so a loop that polls memory through a plain pointer
+// reloads it every iteration, as the emulator must see to report the spin (nvcc may keep such a
+// load in a register and spin forever). In lockstep it is also where a lane's step ends, so that
+// lanes meet at the loop's test (code_order.h); otherwise it costs a load and a branch. In a
+// constant expression it does nothing.
+[[gnu::always_inline]] constexpr bool loop_tick(int end_line = 0, int end_order = 0) {
+    if (!std::is_constant_evaluated()) {
+        asm volatile("" ::: "memory");
+        if (loop_points_wanted()) [[unlikely]]
+            loop_point(end_line, end_order);
+    }
     return true;
 }
 } // namespace simt::detail

@@ -10,9 +10,13 @@
 namespace simt {
 
 enum class Mode {
-    lockstep, // lanes of a warp advance access by access (pre-Volta SIMT)
-    its,      // seeded random interleaving of lanes (independent thread scheduling)
+    lockstep,  // a warp's lanes run as one instruction stream, as on pre-Volta GPUs (SIMT)
+    its,       // seeded random interleaving of lanes (independent thread scheduling)
+    pre_volta, // lockstep, and the race checks also trust it: lanes of a warp count as ordered
+               // without __syncwarp(), as pre-Volta code assumed (docs/emulator.md, Modes)
 };
+// Does the mode run a warp's lanes in lockstep?
+constexpr bool runs_in_lockstep(Mode mode) { return mode != Mode::its; }
 enum class Dispatch {
     in_order, // blocks become resident in blockIdx order, as GPUs tend to do
     shuffled, // a seeded random order: exposes code that assumes blockIdx order

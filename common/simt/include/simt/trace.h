@@ -6,8 +6,8 @@
 //
 // Or, without code: SIMT_TRACE=out.json ./program records every launch of the program into
 // out.json, out.1.json, ... (SIMT_TRACE_BLOCKS=0,1 or "all"; SIMT_TRACE_MAX=instructions).
-// Recorded launches run in lockstep mode, where one round of a warp's lanes is one warp
-// instruction. See docs/trace-format.md.
+// Recorded launches run in lockstep mode (pre-volta if that is the mode set), where one step of a
+// warp's lanes is one warp instruction; the checks run as in any launch. See docs/trace-format.md.
 #pragma once
 
 #include <cstdint>

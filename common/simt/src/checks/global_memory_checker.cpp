@@ -50,8 +50,9 @@ const char* scope_fence_name(MemoryScope scope) {
 } // namespace
 
 GlobalMemoryChecker::GlobalMemoryChecker(const LaunchRequest& request, FindingSink& sink,
-                                         bool lockstep, bool relaxed_visibility, uint64_t seed)
-    : sink_(sink), shadow_(global_shadow()), lockstep_(lockstep),
+                                         bool warp_synchronous, bool relaxed_visibility,
+                                         uint64_t seed)
+    : sink_(sink), shadow_(global_shadow()), warp_synchronous_(warp_synchronous),
       // Relaxed visibility is about what other blocks see: a grid of one block has none.
       relaxed_visibility_(relaxed_visibility &&
                           uint64_t{request.grid.x} * request.grid.y * request.grid.z > 1),

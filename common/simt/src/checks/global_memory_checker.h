@@ -97,7 +97,7 @@ struct ThreadSync {
 
 class GlobalMemoryChecker final : public Checker {
   public:
-    GlobalMemoryChecker(const LaunchRequest& request, FindingSink& sink, bool lockstep,
+    GlobalMemoryChecker(const LaunchRequest& request, FindingSink& sink, bool warp_synchronous,
                         bool relaxed_visibility, uint64_t seed);
     void block_started(Block& b) override;
     void block_finished(Block& b) override;
@@ -187,7 +187,7 @@ class GlobalMemoryChecker final : public Checker {
 
     FindingSink& sink_;
     GlobalShadow& shadow_;
-    bool lockstep_;
+    bool warp_synchronous_;
     bool relaxed_visibility_;
     bool check_ordering_ = true;
     uint32_t threads_per_block_;

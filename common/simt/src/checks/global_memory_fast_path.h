@@ -26,7 +26,8 @@ inline bool GlobalMemoryChecker::ordered(const Thread& t, uint32_t other, uint32
     if (local < threads_per_block_) {
         if (other_clock < mine.barrier_clock) return true; // a __syncthreads() since
         if (local / 32 == t.warp->index)
-            return lockstep_ || other_warp_sync != static_cast<uint16_t>(t.warp->sync_epoch);
+            return warp_synchronous_ ||
+                   other_warp_sync != static_cast<uint16_t>(t.warp->sync_epoch);
         return false;
     }
     if (!check_ordering_) return true;

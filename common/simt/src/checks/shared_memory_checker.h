@@ -32,7 +32,8 @@ struct ShadowWord {
 
 class SharedMemoryChecker {
   public:
-    SharedMemoryChecker(FindingSink& sink, bool lockstep) : sink_(sink), lockstep_(lockstep) {}
+    SharedMemoryChecker(FindingSink& sink, bool warp_synchronous)
+        : sink_(sink), warp_synchronous_(warp_synchronous) {}
     // The fast path: true if the access was an ordinary one and is recorded; false to come back
     // through access() (nothing has changed then).
     [[gnu::always_inline]] inline bool fast_access(Thread* me, Block* b, Warp* w, size_t offset,
@@ -46,7 +47,8 @@ class SharedMemoryChecker {
   private:
     enum class Race : uint8_t { read_after_write, write_after_write, write_after_read };
     // Two accesses of different threads are ordered by a barrier between them, or, for lanes of
-    // one warp, by a warp-wide collective between them (or by lockstep execution itself).
+    // one warp, by a warp-wide collective between them (or, in the pre-volta mode, by lockstep
+    // execution itself).
     inline bool ordered(const Block* b, const Warp* w, uint32_t other, uint32_t epoch,
                         uint32_t warp_sync) const;
     static inline void record_read(ShadowWord& s, uint32_t self, const Block* b, const Warp* w,
@@ -63,7 +65,7 @@ class SharedMemoryChecker {
                                                   const void* site);
 
     FindingSink& sink_;
-    bool lockstep_;
+    bool warp_synchronous_;
 };
 
 } // namespace simt::detail

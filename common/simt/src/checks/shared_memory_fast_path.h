@@ -7,7 +7,7 @@ namespace simt::detail {
 inline bool SharedMemoryChecker::ordered(const Block* b, const Warp* w, uint32_t other,
                                          uint32_t epoch, uint32_t warp_sync) const {
     if (epoch != b->barrier_epoch) return true;
-    if ((other - 1) / 32 == w->index) return lockstep_ || warp_sync != w->sync_epoch;
+    if ((other - 1) / 32 == w->index) return warp_synchronous_ || warp_sync != w->sync_epoch;
     return false;
 }
 

@@ -17,7 +17,7 @@ struct EnumNames;
 
 template <>
 struct EnumNames<EmulatorMode> {
-    static constexpr std::array<std::string_view, 2> names{"lockstep", "its"};
+    static constexpr std::array<std::string_view, 3> names{"lockstep", "its", "pre_volta"};
 };
 template <>
 struct EnumNames<DispatchOrder> {

@@ -19,7 +19,7 @@ inline constexpr std::string_view kFormatName = "scanlab-trace";
 inline constexpr std::uint32_t kFormatVersion = 1;
 inline constexpr std::uint32_t kWarpSize = 32;
 
-enum class EmulatorMode : std::uint8_t { lockstep, its };
+enum class EmulatorMode : std::uint8_t { lockstep, its, pre_volta };
 enum class DispatchOrder : std::uint8_t { in_order, shuffled };
 enum class MemorySpace : std::uint8_t { shared, global };
 enum class AccessKind : std::uint8_t { load, store, atomic };

@@ -1,0 +1,33 @@
+// Code positions in source order, for the lockstep scheduler. A pre-Volta GPU runs a warp's lanes
+// as one instruction stream: lanes that take different sides of a branch run one side after the
+// other and meet again where the branches join. SIMT stacks get this effect by always running
+// the lanes at the earliest code position first; the lockstep mode does the same, with the
+// position of a waiting lane given by the access (or loop condition) it stands at.
+//
+// The order is the source's: the lines of the frames a position sits in, outermost first (the
+// kernel's line of an inlined call, then the line inside the called function), then the code
+// address for positions on one line. A loop's condition (the rewriter's loop tick, which passes
+// the line where the loop's body ends) is placed after the whole body, where a compiled loop
+// tests it, so lanes that skipped part of an iteration wait there for the others instead of
+// running into the next iteration.
+#pragma once
+
+#include <cstdint>
+
+namespace simt::detail {
+
+struct CodePosition {
+    // Orders positions: lower runs first. Ranks are renumbered when a new position is found (the
+    // relative order never changes), so compare ranks, and compare positions by address.
+    uint64_t rank = 0;
+};
+
+// The position of an access, barrier or other call at code address `pc` (a return address in
+// kernel code). Looks the line up the first time (addr2line); afterwards a table lookup.
+const CodePosition* code_position(const void* pc);
+// The position of a loop's condition at `pc`: after everything up to `end_order` (the column
+// times 8, plus the loops inside that end at the same token) of `end_line`, where the loop's
+// body ends, in the same function.
+const CodePosition* loop_end_position(const void* pc, int end_line, int end_order);
+
+} // namespace simt::detail
