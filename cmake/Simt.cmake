@@ -36,7 +36,9 @@ function(_simt_tsan_flags out)
     endif()
     # -fstack-clash-protection: a frame larger than the rest of the stack probes page by page,
     # so an overflow touches the stack's guard page first and is reported (stack_guard.cpp).
-    set(${out} -fsanitize=thread --param=tsan-instrument-func-entry-exit=0
+    # Function entry and exit hooks: the call sites a thread is in, for lockstep's code order
+    # (common/simt/src/code_order.h).
+    set(${out} -fsanitize=thread --param=tsan-instrument-func-entry-exit=1
                --param=tsan-distinguish-volatile=1 -fstack-clash-protection PARENT_SCOPE)
 endfunction()
 

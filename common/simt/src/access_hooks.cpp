@@ -62,8 +62,12 @@ struct AtomicScope {
 extern "C" {
 
 void __tsan_init() {}
-void __tsan_func_entry(void*) {}
-void __tsan_func_exit() {}
+void __tsan_func_entry(void* caller) {
+    simt::detail::enter_call(caller);
+}
+void __tsan_func_exit() {
+    simt::detail::leave_call();
+}
 void __tsan_vptr_update(void**, void*) {}
 void __tsan_vptr_read(void**) {}
 

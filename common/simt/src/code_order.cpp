@@ -37,44 +37,56 @@ class CodeOrder {
   public:
     // `end_line` 0: an access; else a loop condition placed after its body's last token, at
     // `end_order` (the column times 8, plus the loops inside that end there too) of `end_line`.
-    const CodePosition* find(const void* pc, int end_line, int end_order) {
-        const uintptr_t address = reinterpret_cast<uintptr_t>(pc);
+    const CodePosition* find(const void* pc, CallPath calls, int end_line, int end_order) {
         const uint64_t end = end_line > 0 ? static_cast<uint64_t>(end_line) << 32 |
                                                 static_cast<uint32_t>(std::max(end_order, 0))
                                           : 0;
-        Slot& slot = cache_[(address ^ end * 0x9E3779B97F4A7C15ull) % kCacheSlots];
-        if (slot.pc == address && slot.end == end) return slot.position;
+        // One 64-bit fingerprint of the call path, the address and the loop end.
+        uint64_t id = mix(reinterpret_cast<uintptr_t>(pc) ^ mix(end));
+        for (unsigned i = 0; i < calls.depth; ++i)
+            id = mix(id ^ reinterpret_cast<uintptr_t>(calls.sites[i]));
+        Slot& slot = cache_[id % kCacheSlots];
+        if (slot.id == id && slot.position) return slot.position;
         std::lock_guard lock(mutex_);
-        const auto id = std::make_pair(address, end);
-        auto known = by_pc_.find(id);
-        const CodePosition* position = known != by_pc_.end() ? known->second : insert(pc, end);
-        if (known == by_pc_.end()) by_pc_.emplace(id, position);
-        slot = Slot{address, end, position};
+        auto known = by_id_.find(id);
+        const CodePosition* position =
+            known != by_id_.end() ? known->second : insert(pc, calls, end);
+        if (known == by_id_.end()) by_id_.emplace(id, position);
+        slot = Slot{id, position};
         return position;
     }
 
   private:
-    struct PairHash {
-        size_t operator()(const std::pair<uintptr_t, uint64_t>& p) const {
-            return std::hash<uintptr_t>()(p.first) ^ std::hash<uint64_t>()(p.second) * 31;
-        }
-    };
     struct Slot {
-        uintptr_t pc = 0;
-        uint64_t end = 0;
+        uint64_t id = 0;
         const CodePosition* position = nullptr;
     };
+    static uint64_t mix(uint64_t x) { // splitmix64's finalizer
+        x ^= x >> 30;
+        x *= 0xBF58476D1CE4E5B9ull;
+        x ^= x >> 27;
+        x *= 0x94D049BB133111EBull;
+        return x ^ (x >> 31);
+    }
     static constexpr size_t kCacheSlots = 1024;
 
-    const CodePosition* insert(const void* pc, uint64_t end) {
+    const CodePosition* insert(const void* pc, CallPath calls, uint64_t end) {
         Key key;
-        key.lines = resolve_source(pc).frame_lines;
+        // The lines of each call site (the emulator's own, such as the launch's call of the
+        // kernel, have none), then those of the position itself.
+        for (unsigned i = 0; i < calls.depth; ++i) {
+            const std::vector<int> lines = resolve_source(calls.sites[i]).frame_lines;
+            key.lines.insert(key.lines.end(), lines.begin(), lines.end());
+        }
+        const size_t own = key.lines.size();
+        const std::vector<int> lines = resolve_source(pc).frame_lines;
+        key.lines.insert(key.lines.end(), lines.begin(), lines.end());
         key.pc = reinterpret_cast<uintptr_t>(pc);
         if (end != 0) {
             // The condition of a loop: at the end of its body, after every access there, and
             // the same position wherever the compiler copied the test.
             const int line = static_cast<int>(end >> 32);
-            if (key.lines.empty())
+            if (key.lines.size() == own)
                 key.lines.push_back(line);
             else
                 key.lines.back() = std::max(key.lines.back(), line);
@@ -90,7 +102,7 @@ class CodeOrder {
 
     std::mutex mutex_;
     Slot cache_[kCacheSlots];
-    std::unordered_map<std::pair<uintptr_t, uint64_t>, const CodePosition*, PairHash> by_pc_;
+    std::unordered_map<uint64_t, const CodePosition*> by_id_;
     std::map<Key, std::unique_ptr<CodePosition>, KeyLess> ordered_;
 };
 
@@ -101,12 +113,13 @@ CodeOrder& code_order() {
 
 } // namespace
 
-const CodePosition* code_position(const void* pc) {
-    return code_order().find(pc, 0, 0);
+const CodePosition* code_position(const void* pc, CallPath calls) {
+    return code_order().find(pc, calls, 0, 0);
 }
 
-const CodePosition* loop_end_position(const void* pc, int end_line, int end_order) {
-    return code_order().find(pc, end_line, end_order);
+const CodePosition* loop_end_position(const void* pc, CallPath calls, int end_line,
+                                      int end_order) {
+    return code_order().find(pc, calls, end_line, end_order);
 }
 
 } // namespace simt::detail

@@ -5,11 +5,11 @@
 // position of a waiting lane given by the access (or loop condition) it stands at.
 //
 // The order is the source's: the lines of the frames a position sits in, outermost first (the
-// kernel's line of an inlined call, then the line inside the called function), then the code
-// address for positions on one line. A loop's condition (the rewriter's loop tick, which passes
-// the line where the loop's body ends) is placed after the whole body, where a compiled loop
-// tests it, so lanes that skipped part of an iteration wait there for the others instead of
-// running into the next iteration.
+// kernel's line of a call, then the line inside the called function, through inlined and real
+// calls alike), then the code address for positions on one line. A loop's condition (the rewriter's
+// loop tick, which passes the line where the loop's body ends) is placed after the whole body,
+// where a compiled loop tests it, so lanes that skipped part of an iteration wait there for the
+// others instead of running into the next iteration.
 #pragma once
 
 #include <cstdint>
@@ -22,12 +22,20 @@ struct CodePosition {
     uint64_t rank = 0;
 };
 
+// The call sites a thread is inside (the return addresses of the non-inlined calls it made,
+// outermost first, from the kernel's own entry on), as __tsan_func_entry reports them.
+struct CallPath {
+    const void* const* sites = nullptr;
+    unsigned depth = 0;
+};
+
 // The position of an access, barrier or other call at code address `pc` (a return address in
-// kernel code). Looks the line up the first time (addr2line); afterwards a table lookup.
-const CodePosition* code_position(const void* pc);
+// kernel code), inside the calls `calls`. Looks lines up the first time (addr2line); afterwards
+// a table lookup.
+const CodePosition* code_position(const void* pc, CallPath calls);
 // The position of a loop's condition at `pc`: after everything up to `end_order` (the column
 // times 8, plus the loops inside that end at the same token) of `end_line`, where the loop's
 // body ends, in the same function.
-const CodePosition* loop_end_position(const void* pc, int end_line, int end_order);
+const CodePosition* loop_end_position(const void* pc, CallPath calls, int end_line, int end_order);
 
 } // namespace simt::detail

@@ -278,6 +278,7 @@ void Engine::thread_entry(FiberTransfer from) {
 }
 
 void Engine::thread_main(Thread* self) {
+    self->call_depth = 0;
     std::string escaped;
     try {
         request_.entry(request_.params);
@@ -404,12 +405,18 @@ void Engine::spin_deadlock() {
                     "finish");
 }
 
+namespace {
+CallPath call_path(const Thread& t) {
+    return CallPath{t.call_sites, std::min(t.call_depth, Thread::kCallSites)};
+}
+} // namespace
+
 void Engine::loop_point(const void* site, int end_line, int end_order) {
     if (!lockstep_) return;
     Thread* me = current_;
     {
         RuntimeScope scope(me);
-        me->position = loop_end_position(site, end_line, end_order);
+        me->position = loop_end_position(site, call_path(*me), end_line, end_order);
     }
     return switch_lane(me, nullptr); // the lane's step ends here, before its next access
 }
@@ -567,7 +574,8 @@ void Engine::switch_lane(Thread* me, const void* site) {
     countdown_ = countdown_length_ = lockstep_ ? 1 : its_gap();
     if (lockstep_ && site) {
         RuntimeScope scope(me);
-        me->position = code_position(site); // where it waits until its next step
+        // Where it waits until its next step.
+        me->position = code_position(site, call_path(*me));
     }
     if (w->slice_steps >= w->slice_limit) {
         // End of this warp's turn: let other warps (and blocks) run, e.g. the one a spin waits on.

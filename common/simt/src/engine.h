@@ -61,6 +61,11 @@ struct alignas(64) Thread {
     ThreadSync* sync = nullptr; // the global-memory checker's state of the thread, when needed
     // Lockstep: the code position the thread waits at (null: none yet, the earliest).
     const CodePosition* position = nullptr;
+    // The call sites of the non-inlined calls it is in, outermost first (__tsan_func_entry),
+    // for code positions inside called functions; deeper calls are counted, not kept.
+    static constexpr unsigned kCallSites = 8;
+    uint32_t call_depth = 0;
+    const void* call_sites[kCallSites] = {};
     uintptr_t last_plain_read = 0; // its last plain global load and site (a spin repeats them)
     uint32_t last_plain_site = 0;
     // A pending warp collective.
@@ -354,6 +359,21 @@ class RuntimeScope {
 
 // The engine of the launch that is running, or nullptr (host code).
 extern Engine* g_active_engine;
+
+// A kernel function was called from `caller` (a return address) or returned: kept per thread
+// for lockstep's code positions.
+inline void enter_call(const void* caller) {
+    Engine* e = g_active_engine;
+    Thread* t = e ? e->current() : nullptr;
+    if (!t || t->in_runtime) return;
+    if (t->call_depth < Thread::kCallSites) t->call_sites[t->call_depth] = caller;
+    ++t->call_depth;
+}
+inline void leave_call() {
+    Engine* e = g_active_engine;
+    Thread* t = e ? e->current() : nullptr;
+    if (t && !t->in_runtime && t->call_depth > 0) --t->call_depth;
+}
 inline Engine* active_engine() {
     return g_active_engine;
 }
