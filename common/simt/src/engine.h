@@ -101,6 +101,11 @@ struct Warp {
     Thread* lanes[32] = {};
 };
 
+// A __shared__ variable of a block (or the launch's dynamic shared memory, line 0). Two offsets:
+// `offset` is where a GPU would put it (the kernel's view: banks, traces, the shared-memory
+// limit), `storage` where it lies in the block's buffer, after a guard zone that no variable
+// uses, so that an access that runs past one variable hits no other. storage - offset is a
+// multiple of 128 bytes, so every address keeps its bank.
 struct SharedAllocation {
     std::string name;
     const char* file;
@@ -109,6 +114,8 @@ struct SharedAllocation {
     size_t bytes;
     ElementInfo element{0, 1, "bytes"};
     const char* name_literal = nullptr; // the declaration's string literal (the common match)
+    size_t storage = 0;
+    SharedExtents extents{};
 };
 
 struct Block {
@@ -121,15 +128,21 @@ struct Block {
     int barrier_result = 0;
     uint32_t barrier_epoch = 1; // counts completed __syncthreads()
     BlockSync* sync = nullptr;  // the global-memory checker's state of the block
-    // Shared memory: dynamic part first, then static variables in order of first use.
+    // Shared memory: dynamic part first, then static variables in order of first use, each
+    // after a guard zone (see SharedAllocation). Offsets into the buffer (storage) except
+    // shared_used, which counts what a GPU would use.
     unsigned char* shared_data = nullptr; // == shared.get()
     size_t shared_capacity = 0;
     size_t shared_used = 0;
+    size_t storage_used = 0;
     size_t dynamic_bytes = 0;
-    // [last_lo, last_lo + last_span): the shared variable the block's last checked access hit.
+    // [last_lo, last_lo + last_span) in the buffer: the shared variable the block's last access
+    // hit (an empty span until the first); its index in shared_vars and its first shadow word.
     size_t last_lo = 0;
     size_t last_span = 0;
-    ShadowWord* shadow_words = nullptr; // == shadow.data()
+    ShadowWord* last_shadow = nullptr;
+    size_t last_var = 0;
+    ShadowWord* shadow_words = nullptr; // == shadow.data(), one per word of shared_used
     std::vector<SharedAllocation> shared_vars;
     std::vector<ShadowWord> shadow; // one per 4-byte word of shared memory (when checks are on)
     std::unique_ptr<unsigned char[]> shared;
@@ -169,8 +182,12 @@ class Engine final : public FindingSink {
     void poll_point(const void* site); // a read that may be spinning on another thread
     void note_progress() { polls_since_progress_ = 0; }
     void sleep_point(const void* site); // __nanosleep: give other warps a turn
-    void* shared_variable(const SharedSite& site, size_t bytes, size_t align, ElementInfo element);
+    void* shared_variable(const SharedSite& site, size_t bytes, size_t align, ElementInfo element,
+                          SharedExtents extents);
     void* dynamic_shared_base(ElementInfo element);
+    // Where in the block's buffer a new shared variable at `offset` (as a GPU lays it out) lies:
+    // after a guard zone, at the same offset modulo 128 bytes.
+    size_t place_shared(Block& b, size_t offset, size_t bytes, size_t align);
     // Ends the launch with a fault. From a thread it never returns (the fiber is abandoned);
     // from the scheduler it throws AbortLaunch, which run() catches.
     [[noreturn]] void fault(FaultKind kind, cudaError_t error, const std::string& what,
@@ -253,8 +270,6 @@ class Engine final : public FindingSink {
     [[noreturn, gnu::noinline, gnu::cold]] void collective_mismatch(Thread* arriving,
                                                                     const Thread* other);
     [[gnu::noinline, gnu::cold]] void report_absent_lanes(Thread* arriving, unsigned absent);
-    [[noreturn, gnu::noinline, gnu::cold]] void
-    shared_out_of_bounds(uintptr_t address, size_t bytes, AccessKind kind, const void* site);
     [[gnu::noinline, gnu::cold]] void check_unregistered(const Region* r, uintptr_t address,
                                                          size_t bytes, AccessKind kind,
                                                          const void* site);
@@ -419,9 +434,12 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
         return access_general(address, bytes, kind, is_volatile, site);
     const uintptr_t offset = address - b->shared_base();
     if (offset < b->shared_capacity) {
-        if (offset + bytes > b->shared_used) [[unlikely]]
+        // Inside the variable of the block's last access (anything else, a guard zone included,
+        // is found and judged by the general path).
+        const size_t in_var = offset - b->last_lo;
+        if (in_var >= b->last_span || in_var + bytes > b->last_span) [[unlikely]]
             return access_general(address, bytes, kind, is_volatile, site);
-        if (checks_ && !shared_.fast_access(me, b, w, offset, bytes, kind, site)) [[unlikely]]
+        if (checks_ && !shared_.fast_access(me, b, w, in_var, bytes, kind, site)) [[unlikely]]
             return access_general(address, bytes, kind, is_volatile, site);
     } else if (address - me->stack_lo < me->stack_size) {
         return; // the thread's own locals
