@@ -144,8 +144,12 @@ void Engine::dispatch_block(unsigned linear) {
     // Room for the variables and the guard zones around them (see place_shared()); pages that
     // no variable uses are never touched.
     b->shared_capacity = 3 * shared_limit_ + 32 * 1024;
-    b->shared.reset(new unsigned char[b->shared_capacity]);
-    b->shared_data = b->shared.get();
+    // Aligned to 128 bytes, so that an address modulo 128 (its bank) is that of the offset a
+    // GPU gives it, as traces record it.
+    b->shared.reset(new unsigned char[b->shared_capacity + kSharedGuardUnit]);
+    const auto raw = reinterpret_cast<uintptr_t>(b->shared.get());
+    b->shared_data =
+        b->shared.get() + ((kSharedGuardUnit - raw % kSharedGuardUnit) % kSharedGuardUnit);
     b->shared_used = (b->dynamic_bytes + 15) / 16 * 16;
     // The dynamic part is there even when the launch gave none (0 bytes): a report then says so.
     SharedAllocation dynamic{"extern __shared__ (dynamic)", "", 0, 0, b->dynamic_bytes};

@@ -131,7 +131,7 @@ struct Block {
     // Shared memory: dynamic part first, then static variables in order of first use, each
     // after a guard zone (see SharedAllocation). Offsets into the buffer (storage) except
     // shared_used, which counts what a GPU would use.
-    unsigned char* shared_data = nullptr; // == shared.get()
+    unsigned char* shared_data = nullptr; // shared.get(), aligned up to 128 bytes
     size_t shared_capacity = 0;
     size_t shared_used = 0;
     size_t storage_used = 0;

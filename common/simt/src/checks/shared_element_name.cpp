@@ -29,12 +29,13 @@ std::string shared_element_name(const SharedAllocation& v, std::ptrdiff_t byte) 
     std::ostringstream s;
     const auto size = static_cast<std::ptrdiff_t>(v.element.size);
     if (!has_element_type(v) || byte % size != 0) {
-        s << "byte " << byte << " of " << (is_dynamic(v) ? "the dynamic shared memory" : "'" + v.name + "'");
+        s << "byte " << byte << " of "
+          << (is_dynamic(v) ? std::string("the dynamic shared memory") : "'" + v.name + "'");
         return s.str();
     }
     std::ptrdiff_t flat = byte / size;
     if (is_dynamic(v)) {
-        s << "element [" << flat << "] (" << v.element.label << ") of the dynamic shared memory";
+        s << "element [" << flat << "] (" << v.element.label << ")";
         return s.str();
     }
     if (v.extents.rank == 0) {

@@ -11,8 +11,9 @@ namespace simt::detail {
 struct SharedAllocation;
 
 // The element at `byte` bytes from the start of `v` (negative: before it), as the kernel would
-// index it: "s[256]", "s[32][0]", "element [1025] (float) of the dynamic shared memory"; or
-// "byte 5 of 's'" where the byte is not the start of an element.
+// index it: "s[256]", "s[32][0]", "element [1025] (float)" (of the dynamic shared memory, in
+// the element type of its first view); or "byte 5 of 's'" where the byte does not start an
+// element, or the type is not known.
 std::string shared_element_name(const SharedAllocation& v, std::ptrdiff_t byte);
 
 // "'s' (1024 bytes: float[256])", "the dynamic shared memory (8192 bytes given at launch)".

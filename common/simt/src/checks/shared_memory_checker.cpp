@@ -18,9 +18,10 @@ std::string SharedMemoryChecker::describe(const Block* b, size_t offset) const {
     const SharedAllocation* v = variable_at(b, offset);
     if (!v) return "shared offset " + std::to_string(offset);
     const auto byte = static_cast<std::ptrdiff_t>(offset - v->offset);
+    const std::string element = shared_element_name(*v, byte);
     std::ostringstream s;
-    s << shared_element_name(*v, byte) << " (byte " << byte << " of "
-      << shared_variable_summary(*v) << ")";
+    if (element.rfind("byte ", 0) != 0) s << element << ", "; // an element is named
+    s << "byte " << byte << " of " << shared_variable_summary(*v);
     return s.str();
 }
 
@@ -74,8 +75,8 @@ void SharedMemoryChecker::report_out_of_bounds(Thread* me, size_t storage, size_
             msg << ", " << past << " bytes past the end of " << shared_variable_summary(*before)
                 << ", at " << at(*before);
         else if (after)
-            msg << ", " << ahead << " bytes before the start of "
-                << shared_variable_summary(*after) << ", at " << at(*after);
+            msg << ", " << ahead << " bytes before the start of " << shared_variable_summary(*after)
+                << ", at " << at(*after);
         else
             msg << ": the block has no __shared__ variable";
     }

@@ -44,7 +44,7 @@ class SharedMemoryChecker {
     void locate(Thread& thread, size_t storage, size_t bytes, AccessKind kind, const void* site);
     // An access that locate() has placed, checked for races and uninitialized reads.
     void access(Thread& thread, size_t storage, size_t bytes, AccessKind kind, const void* site);
-    // "tile[1] (byte 4 of 'tile', 128 bytes)", for an offset as the kernel sees it.
+    // "tile[1], byte 4 of 'tile' (128 bytes: int[32])", for an offset as the kernel sees it.
     std::string describe(const Block* b, size_t offset) const;
     static const SharedAllocation* variable_at(const Block* b, size_t offset);
 
@@ -58,9 +58,9 @@ class SharedMemoryChecker {
                                    const void* site);
     static inline void record_write(ShadowWord& s, uint32_t self, const Block* b, const Warp* w,
                                     const void* site, bool atomic);
-    [[noreturn, gnu::noinline, gnu::cold]] void
-    report_out_of_bounds(Thread* me, size_t storage, size_t bytes, AccessKind kind,
-                         const void* site);
+    [[noreturn, gnu::noinline, gnu::cold]] void report_out_of_bounds(Thread* me, size_t storage,
+                                                                     size_t bytes, AccessKind kind,
+                                                                     const void* site);
     [[gnu::noinline]] void check_words(Thread* me, size_t offset, size_t bytes, AccessKind kind,
                                        const void* site);
     [[gnu::noinline, gnu::cold]] void report_uninitialized(Thread* me, size_t word,
