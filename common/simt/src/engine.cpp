@@ -898,16 +898,16 @@ size_t Engine::place_shared(Block& b, size_t offset, size_t bytes, size_t align)
 }
 
 void* Engine::shared_variable(const SharedSite& site, size_t bytes, size_t align,
-                              ElementInfo element, SharedExtents extents) {
+                              ElementInfo element, const SharedExtents& extents) {
     RuntimeScope scope(current_);
     Block* b = current_->block;
     // Every thread of the block asks for each variable: the same literals again, compared as
-    // pointers before as strings.
-    for (const SharedAllocation& v : b->shared_vars)
-        if (v.line == site.line && v.line > 0 && v.bytes == bytes &&
-            (v.name_literal == site.name || v.name == site.name) &&
-            (v.file == site.file || std::strcmp(v.file, site.file) == 0))
-            return b->shared_data + v.storage;
+    // pointers before as strings (after the dynamic part, which is first).
+    for (auto v = b->shared_vars.begin() + 1; v != b->shared_vars.end(); ++v)
+        if (v->line == site.line && v->bytes == bytes &&
+            (v->name_literal == site.name || v->name == site.name) &&
+            (v->file == site.file || std::strcmp(v->file, site.file) == 0))
+            return b->shared_data + v->storage;
     align = std::max<size_t>(align, 16);
     size_t offset = (b->shared_used + align - 1) / align * align;
     if (offset + bytes > shared_limit_) {
@@ -927,7 +927,7 @@ void* Engine::shared_variable(const SharedSite& site, size_t bytes, size_t align
     if (checks_) {
         b->shadow.resize(b->shared_used / 4 + 1);
         b->shadow_words = b->shadow.data();
-        b->last_span = 0; // the shadow moved: the next access finds its variable again
+        b->last_span4 = b->last_span8 = 0; // the shadow moved: find the variable again
     }
     return b->shared_data + v.storage;
 }

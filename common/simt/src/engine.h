@@ -136,10 +136,13 @@ struct Block {
     size_t shared_used = 0;
     size_t storage_used = 0;
     size_t dynamic_bytes = 0;
-    // [last_lo, last_lo + last_span) in the buffer: the shared variable the block's last access
-    // hit (an empty span until the first); its index in shared_vars and its first shadow word.
+    // The shared variable the block's last access hit (none until the first): where it starts
+    // in the buffer, its size rounded down to a multiple of 4 and of 8 bytes, its index in
+    // shared_vars and its first shadow word. An aligned access of at most 4 (8) bytes that starts
+    // less than last_span4 (last_span8) bytes into it lies wholly inside: one comparison decides.
     size_t last_lo = 0;
-    size_t last_span = 0;
+    size_t last_span4 = 0;
+    size_t last_span8 = 0;
     ShadowWord* last_shadow = nullptr;
     size_t last_var = 0;
     ShadowWord* shadow_words = nullptr; // == shadow.data(), one per word of shared_used
@@ -183,7 +186,7 @@ class Engine final : public FindingSink {
     void note_progress() { polls_since_progress_ = 0; }
     void sleep_point(const void* site); // __nanosleep: give other warps a turn
     void* shared_variable(const SharedSite& site, size_t bytes, size_t align, ElementInfo element,
-                          SharedExtents extents);
+                          const SharedExtents& extents);
     void* dynamic_shared_base(ElementInfo element);
     // Where in the block's buffer a new shared variable at `offset` (as a GPU lays it out) lies:
     // after a guard zone, at the same offset modulo 128 bytes.
@@ -433,14 +436,14 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
         ((bytes | address) & (bytes - 1)) != 0) [[unlikely]]
         return access_general(address, bytes, kind, is_volatile, site);
     const uintptr_t offset = address - b->shared_base();
-    if (offset < b->shared_capacity) {
-        // Inside the variable of the block's last access (anything else, a guard zone included,
-        // is found and judged by the general path).
-        const size_t in_var = offset - b->last_lo;
-        if (in_var >= b->last_span || in_var + bytes > b->last_span) [[unlikely]]
-            return access_general(address, bytes, kind, is_volatile, site);
+    const size_t in_var = offset - b->last_lo;
+    if (in_var < (bytes > 4 ? b->last_span8 : b->last_span4)) {
+        // Inside the shared variable of the block's last access.
         if (checks_ && !shared_.fast_access(me, b, w, in_var, bytes, kind, site)) [[unlikely]]
             return access_general(address, bytes, kind, is_volatile, site);
+    } else if (offset < b->shared_capacity) {
+        // Another variable, or none (a guard zone): found and judged by the general path.
+        return access_general(address, bytes, kind, is_volatile, site);
     } else if (address - me->stack_lo < me->stack_size) {
         return; // the thread's own locals
     } else {

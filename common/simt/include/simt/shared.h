@@ -47,7 +47,7 @@ constexpr SharedExtents shared_extents() {
 
 namespace detail {
 void* shared_variable_storage(const SharedSite& site, size_t bytes, size_t align,
-                              ElementInfo element, SharedExtents extents);
+                              ElementInfo element, const SharedExtents& extents);
 void* dynamic_shared_base(ElementInfo element);
 } // namespace detail
 
@@ -57,9 +57,9 @@ T& shared_variable(SharedSite site) {
     // several types.
     constexpr size_t natural = alignof(std::remove_all_extents_t<std::remove_cv_t<T>>);
     size_t align = site.align > 0 ? static_cast<size_t>(site.align) : natural;
-    return *static_cast<T*>(
-        detail::shared_variable_storage(site, sizeof(T), align, detail::element_info<T>(),
-                                        shared_extents<T>()));
+    static constexpr SharedExtents extents = shared_extents<T>(); // (not built on every call)
+    return *static_cast<T*>(detail::shared_variable_storage(
+        site, sizeof(T), align, detail::element_info<T>(), extents));
 }
 
 template <class T>

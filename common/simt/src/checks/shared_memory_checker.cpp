@@ -29,13 +29,14 @@ void SharedMemoryChecker::locate(Thread& thread, size_t storage, size_t bytes, A
                                  const void* site) {
     Block* b = thread.block;
     const size_t in_last = storage - b->last_lo;
-    if (in_last < b->last_span && in_last + bytes <= b->last_span) return;
+    if (in_last < b->last_span4 && in_last + bytes <= b->last_span4) return;
     // Variables lie in the buffer in the order of shared_vars.
     for (size_t i = 0; i < b->shared_vars.size(); ++i) {
         const SharedAllocation& v = b->shared_vars[i];
         if (storage - v.storage < v.bytes && storage + bytes <= v.storage + v.bytes) {
             b->last_lo = v.storage;
-            b->last_span = v.bytes;
+            b->last_span4 = v.bytes / 4 * 4;
+            b->last_span8 = v.bytes / 8 * 8;
             b->last_var = i;
             b->last_shadow = b->shadow_words ? b->shadow_words + v.offset / 4 : nullptr;
             return;

@@ -32,7 +32,7 @@ inline void SharedMemoryChecker::record_write(ShadowWord& s, uint32_t self, cons
 inline bool SharedMemoryChecker::fast_access(Thread* me, Block* b, Warp* w, size_t in_var,
                                              size_t bytes, AccessKind kind, const void* site) {
     // One word (aligned, at most 4 bytes); the engine has found it inside the variable of the
-    // block's last access, and variables start on a word.
+    // block's last access, and variables start on 16 bytes.
     if (bytes > 4) [[unlikely]]
         return false;
     const uint32_t self = me->linear + 1;
