@@ -484,6 +484,10 @@ TEST_CASE("planted bugs: dynamic shared memory carved into two arrays") {
                       [&] { carved_dynamic_overrun<<<1, n, bytes>>>(in.data(), out.data(), n); }),
         {"past the end of the dynamic shared memory (512 bytes given at launch), at element "
          "[128] (int)"});
+    // No dynamic shared memory at all.
+    expect_saying(expect_report({FaultKind::illegal_address, "dynamic-too-small"},
+                                [&] { dynamic_too_small<<<1, N, 0>>>(out.data()); }),
+                  {"4 bytes past the end of the dynamic shared memory (0 bytes given at launch)"});
     // The first array run into the second: not out of bounds of anything the emulator knows; the
     // race it causes names the element of the buffer, [64], that is b[0].
     expect_saying(expect_report({FaultKind::shared_race, "carved-first-overrun"},
