@@ -494,6 +494,8 @@ TEST_CASE("dispatch: shuffled order differs from blockIdx order and exposes bloc
 #include <scanlab/trace/trace.h>
 #include <scanlab/trace/writer.h>
 
+#include <map>
+#include <random>
 #include <sstream>
 
 #include "simt/trace.h"
@@ -622,4 +624,71 @@ TEST_CASE(
     CHECK(shared_access);
     std::ostringstream text;
     CHECK_NOTHROW(scanlab::trace::write_trace(traces[0], text)); // valid by the format's rules
+}
+
+// Guard zones lie between a block's shared variables in the emulator's buffer; traces must still
+// give each variable the offset a GPU layout gives it (its banks), and the kernel's addresses
+// must have the banks that the trace shows.
+namespace {
+__global__ void three_shared_objects(const int* in, int* out, unsigned* address_banks) {
+    extern __shared__ int dynamic_part[];
+    __shared__ char pad[20];
+    __shared__ int data[32];
+    const int t = threadIdx.x;
+    if (t < 9) dynamic_part[t] = in[t];
+    if (t < 5)
+        for (int k = 4 * t; k < 4 * t + 4; ++k) pad[k] = static_cast<char>(k);
+    __syncthreads();
+    data[t] = in[t] + pad[t % 20] + dynamic_part[t % 9] - in[t % 9];
+    __syncthreads();
+    out[t] = data[31 - t];
+    if (t == 0) {
+        address_banks[0] = static_cast<unsigned>(reinterpret_cast<uintptr_t>(dynamic_part) % 128);
+        address_banks[1] = static_cast<unsigned>(reinterpret_cast<uintptr_t>(pad) % 128);
+        address_banks[2] = static_cast<unsigned>(reinterpret_cast<uintptr_t>(data) % 128);
+    }
+}
+} // namespace
+
+TEST_CASE("traces: shared offsets are those of the layout without guard zones") {
+    std::mt19937 rng(std::random_device{}());
+    std::vector<int> in(32);
+    for (int& v : in) v = static_cast<int>(rng() % 1000) - 500;
+    DeviceVector<int> d_in(in), d_out(32);
+    DeviceVector<unsigned> d_banks(3);
+    const size_t dynamic_bytes = 36; // not a multiple of 16: the next variable is aligned up
+    simt::start_tracing({.blocks = {}, .max_instructions = 1u << 16});
+    three_shared_objects<<<1, 32, dynamic_bytes>>>(d_in.data(), d_out.data(), d_banks.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    auto traces = simt::stop_tracing();
+    REQUIRE(traces.size() == 1);
+    const auto& trace = traces[0];
+    // Back to back in order of first use, each aligned to 16 bytes: dynamic part, pad, data.
+    std::map<std::string, uint64_t> base;
+    for (const auto& m : trace.memory)
+        if (m.space == scanlab::trace::MemorySpace::shared) base[m.name] = m.base;
+    REQUIRE(base.size() == 3);
+    const uint64_t pad_base = (dynamic_bytes + 15) / 16 * 16;
+    const uint64_t data_base = (pad_base + 20 + 15) / 16 * 16;
+    CHECK(base["extern __shared__ (dynamic)"] == 0);
+    CHECK(base["pad"] == pad_base);
+    CHECK(base["data"] == data_base);
+    const auto banks = d_banks.download();
+    CHECK(banks[0] == 0);
+    CHECK(banks[1] == pad_base % 128);
+    CHECK(banks[2] == data_base % 128);
+    // The stores to `data` are recorded at the element each lane wrote, with its value.
+    bool seen = false;
+    for (const auto& w : trace.instructions) {
+        if (w.kind != scanlab::trace::AccessKind::store || trace.memory[w.memory].name != "data")
+            continue;
+        seen = true;
+        for (const auto& lane : w.lanes) {
+            CHECK(lane.offset == 4 * lane.lane);
+            CHECK(lane.value.as<int>() == in[lane.lane] + static_cast<int>(lane.lane % 20));
+        }
+    }
+    CHECK(seen);
+    const auto out = d_out.download();
+    for (int t = 0; t < 32; ++t) CHECK(out[t] == in[31 - t] + (31 - t) % 20);
 }

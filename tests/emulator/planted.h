@@ -51,11 +51,11 @@ inline simt::FaultReport run_quietly(const std::function<void()>& launch,
 }
 
 // The launch must fail with a finding of the expected kind, and the report must name the line
-// after the bug's marker.
-inline void expect_planted_report(const char* file, const Expectation& e,
-                                  const std::function<void()>& launch,
-                                  simt::Mode mode = simt::Mode::its,
-                                  simt::Dispatch dispatch = simt::Dispatch::in_order) {
+// after the bug's marker. Returns the report, for checks of what else it says.
+inline simt::FaultReport expect_planted_report(const char* file, const Expectation& e,
+                                               const std::function<void()>& launch,
+                                               simt::Mode mode = simt::Mode::its,
+                                               simt::Dispatch dispatch = simt::Dispatch::in_order) {
     const simt::FaultReport report = run_quietly(launch, mode, dispatch);
     const int line = marker_line(file, e.marker);
     REQUIRE(line > 0);
@@ -67,4 +67,5 @@ inline void expect_planted_report(const char* file, const Expectation& e,
     for (const auto& [kind, message] : report.findings) kind_found = kind_found || kind == e.kind;
     CHECK(kind_found);
     CHECK(report.message.find(where) != std::string::npos);
+    return report;
 }

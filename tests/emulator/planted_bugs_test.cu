@@ -7,6 +7,7 @@
 
 #include <fstream>
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -250,12 +251,100 @@ __global__ void failing_assert(const int* in) {
     if (in[threadIdx.x] < 0) __trap();
 }
 
+// 26. One past the end of the first of two shared arrays: on a GPU the write lands in `second`.
+__global__ void write_past_first_of_two(int* out) {
+    __shared__ int first[N];
+    __shared__ int second[N];
+    const int t = threadIdx.x;
+    first[t] = t;
+    second[t] = -t;
+    __syncthreads();
+    // BUG: past-first-write
+    first[t + 1] = 2 * t;
+    __syncthreads();
+    out[t] = second[t];
+}
+
+// 27. The same overrun as a read: on a GPU the last thread reads second[0].
+__global__ void read_past_first_of_two(const int* in, int* out) {
+    __shared__ int first[N];
+    __shared__ int second[N];
+    const int t = threadIdx.x;
+    first[t] = in[t];
+    second[t] = in[t];
+    __syncthreads();
+    // BUG: past-first-read
+    out[t] = first[t + 1] + second[t];
+}
+
+// 28. The shift that forgets thread 0, on the second of two arrays: second[-1] is first[N-1].
+__global__ void read_before_second_of_two(const int* in, int* out) {
+    __shared__ int first[N];
+    __shared__ int second[N];
+    const int t = threadIdx.x;
+    first[t] = in[t];
+    second[t] = in[t];
+    __syncthreads();
+    // BUG: before-second
+    out[t] = second[t - 1] + first[t];
+}
+
+// 29. A transpose tile padded to 33 columns, read one column past its row (column 33). Rows 0..30
+// read the next row's first element (inside 'tile': not reported); the last row reads past the end.
+__global__ void tile_row_overrun(const float* in, float* out, int column) {
+    __shared__ float tile[32][33];
+    const int t = threadIdx.x;
+    for (int r = t; r < 32; r += blockDim.x)
+        for (int j = 0; j < 33; ++j) tile[r][j] = in[r * 33 + j];
+    __syncthreads();
+    // BUG: row-overrun
+    out[t] = tile[t][column];
+}
+
+// 30. Dynamic shared memory carved into two arrays of n ints; the second one's index runs one
+// past its end, which is also the end of the whole buffer.
+__global__ void carved_dynamic_overrun(const int* in, int* out, int n) {
+    extern __shared__ int smem[];
+    int* a = smem;
+    int* b = smem + n;
+    const int t = threadIdx.x;
+    a[t] = in[t];
+    b[t] = 0;
+    __syncthreads();
+    // BUG: carved-overrun
+    b[t + 1] = a[t];
+    __syncthreads();
+    out[t] = b[t];
+}
+
+// 31. The same carving, with the FIRST array overrun: a[n] is b[0], inside the buffer. The
+// emulator cannot tell; it sees a race on b[0] and names the element of the buffer.
+__global__ void carved_dynamic_first_overrun(const int* in, int* out, int n) {
+    extern __shared__ int smem[];
+    int* a = smem;
+    int* b = smem + n;
+    const int t = threadIdx.x;
+    b[t] = in[t];
+    // BUG: carved-first-overrun
+    a[t + 1] = in[t];
+    __syncthreads();
+    out[t] = a[t] + b[t];
+}
+
 // ---------------------------------------------------------------------------------------------
 
-void expect_report(const Expectation& e, const std::function<void()>& launch,
-                   simt::Mode mode = simt::Mode::its,
-                   simt::Dispatch dispatch = simt::Dispatch::in_order) {
-    expect_planted_report(__FILE__, e, launch, mode, dispatch);
+simt::FaultReport expect_report(const Expectation& e, const std::function<void()>& launch,
+                                simt::Mode mode = simt::Mode::its,
+                                simt::Dispatch dispatch = simt::Dispatch::in_order) {
+    return expect_planted_report(__FILE__, e, launch, mode, dispatch);
+}
+
+// The report says each of `phrases`.
+void expect_saying(const simt::FaultReport& report, std::initializer_list<const char*> phrases) {
+    for (const char* phrase : phrases) {
+        INFO("expected \"" << phrase << "\" in:\n" << report.message);
+        CHECK(report.message.find(phrase) != std::string::npos);
+    }
 }
 
 using simt::FaultKind;
@@ -339,4 +428,73 @@ TEST_CASE("planted bugs: warps, deadlocks, asserts") {
         simt::Dispatch::shuffled);
     DeviceVector<int> negative(std::vector<int>(32, -1));
     expect_report({FaultKind::trap, "assert"}, [&] { failing_assert<<<1, 32>>>(negative.data()); });
+}
+
+TEST_CASE("planted bugs: an index past one __shared__ variable is out of bounds, not the next") {
+    DeviceVector<int> in(std::vector<int>(N, 3)), out(N);
+    for (const simt::Mode mode : {simt::Mode::its, simt::Mode::lockstep}) {
+        CAPTURE(simt::to_string(mode));
+        expect_saying(
+            expect_report(
+                {FaultKind::illegal_address, "past-first-write"},
+                [&] { write_past_first_of_two<<<1, N>>>(out.data()); }, mode),
+            {"write of 4 bytes, 4 bytes past the end of 'first' (256 bytes: int[64]), at first[64]",
+             "thread (63,0,0) of block (0,0,0)"});
+        expect_saying(
+            expect_report(
+                {FaultKind::illegal_address, "past-first-read"},
+                [&] { read_past_first_of_two<<<1, N>>>(in.data(), out.data()); }, mode),
+            {"read of 4 bytes, 4 bytes past the end of 'first' (256 bytes: int[64]), at first[64]",
+             "thread (63,0,0)"});
+        expect_saying(expect_report(
+                          {FaultKind::illegal_address, "before-second"},
+                          [&] { read_before_second_of_two<<<1, N>>>(in.data(), out.data()); },
+                          mode),
+                      {"4 bytes before the start of 'second' (256 bytes: int[64]), at second[-1]",
+                       "thread (0,0,0)"});
+    }
+}
+
+TEST_CASE("planted bugs: a row overrun inside a 2-D __shared__ array is caught at its last row") {
+    std::vector<float> values(32 * 33);
+    std::mt19937 rng(std::random_device{}());
+    for (float& v : values) v = static_cast<float>(rng() % 1000);
+    DeviceVector<float> in(values), out(32);
+    expect_saying(expect_report({FaultKind::illegal_address, "row-overrun"},
+                                [&] { tile_row_overrun<<<1, 32>>>(in.data(), out.data(), 33); }),
+                  {"4 bytes past the end of 'tile' (4224 bytes: float[32][33]), at tile[32][0]",
+                   "thread (31,0,0)"});
+    // Rows 0..30 alone: tile[t][33] is tile[t + 1][0], inside the variable. C++ calls the index
+    // undefined, a GPU reads the next row, and so does the emulator, without a report: it checks
+    // the bounds of variables, not of rows.
+    const simt::FaultReport report =
+        run_quietly([&] { tile_row_overrun<<<1, 31>>>(in.data(), out.data(), 33); });
+    CHECK(report.kind == FaultKind::none);
+    const std::vector<float> got = out.download();
+    for (int t = 0; t < 31; ++t) CHECK(got[t] == values[(t + 1) * 33]);
+}
+
+TEST_CASE("planted bugs: dynamic shared memory carved into two arrays") {
+    const int n = 64;
+    DeviceVector<int> in(std::vector<int>(n, 5)), out(n);
+    const size_t bytes = 2 * n * sizeof(int);
+    // Past the end of the whole buffer: out of bounds, with the element of the buffer.
+    expect_saying(
+        expect_report({FaultKind::illegal_address, "carved-overrun"},
+                      [&] { carved_dynamic_overrun<<<1, n, bytes>>>(in.data(), out.data(), n); }),
+        {"past the end of the dynamic shared memory (512 bytes given at launch), at element "
+         "[128] (int)"});
+    // No dynamic shared memory at all.
+    expect_saying(expect_report({FaultKind::illegal_address, "dynamic-too-small"},
+                                [&] { dynamic_too_small<<<1, N, 0>>>(out.data()); }),
+                  {"4 bytes past the end of the dynamic shared memory (0 bytes given at launch)"});
+    // The first array run into the second: not out of bounds of anything the emulator knows; the
+    // race it causes names the element of the buffer, [64], that is b[0].
+    expect_saying(expect_report({FaultKind::shared_race, "carved-first-overrun"},
+                                [&] {
+                                    carved_dynamic_first_overrun<<<1, n, bytes>>>(in.data(),
+                                                                                  out.data(), n);
+                                }),
+                  {"element [64] (int), byte 256 of the dynamic shared memory (512 bytes given "
+                   "at launch)"});
 }

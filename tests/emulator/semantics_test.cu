@@ -161,6 +161,34 @@ __global__ void mixed_shared(const int* in, int* out, int n) {
     if (t == 0) atomicAdd(&g_counter, 1);
 }
 
+// __shared__ arrays of different sizes and alignments side by side, after dynamic memory: each
+// is written whole and read whole (its first and last element included). The chars and shorts
+// of one 4-byte word are written by one thread: the emulator's race checks watch words.
+__global__ void mixed_alignment_shared(const int* in, double* out) {
+    extern __shared__ short halves[];
+    __shared__ char bytes[37];
+    __shared__ double wide[65];
+    __shared__ float4 quads[33];
+    __shared__ unsigned char flag;
+    const int t = threadIdx.x; // 64 threads
+    if (t < 32) {
+        halves[2 * t] = static_cast<short>(in[2 * t]);
+        halves[2 * t + 1] = static_cast<short>(in[2 * t + 1]);
+    }
+    if (t < 10)
+        for (int k = 4 * t; k < 4 * t + 4 && k < 37; ++k) bytes[k] = static_cast<char>(in[k] & 0x7f);
+    wide[t + 1] = in[t] * 0.5;
+    if (t < 33) quads[t] = make_float4(t, t + 1, t + 2, static_cast<float>(in[t]));
+    if (t == 0) {
+        wide[0] = 1.25;
+        flag = 7;
+    }
+    __syncthreads();
+    const int j = 63 - t;
+    out[blockIdx.x * 64 + t] = halves[j] + wide[j + 1] + wide[t] + quads[j % 33].w +
+                               quads[t % 33].x + bytes[j % 37] + flag;
+}
+
 __global__ void vector_loads(const int4* in, int4* out) {
     const int i = threadIdx.x;
     int4 v = in[i];
@@ -354,6 +382,27 @@ TEST_CASE("memory: dynamic and static shared memory, __constant__ and __device__
         CHECK(vout[i].x == 4 * i);
         CHECK(vout[i].w == i);
     }
+}
+
+TEST_CASE("memory: __shared__ arrays of char, double and float4 side by side") {
+    const uint64_t seed = fresh_seed();
+    INFO("seed " << seed);
+    const int blocks = 3;
+    auto in = random_ints(64, -1000, 1000, seed);
+    DeviceVector<int> d_in(in);
+    DeviceVector<double> d_out(blocks * 64);
+    mixed_alignment_shared<<<blocks, 64, 64 * sizeof(short)>>>(d_in.data(), d_out.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    auto out = d_out.download();
+    for (int b = 0; b < blocks; ++b)
+        for (int t = 0; t < 64; ++t) {
+            const int j = 63 - t;
+            const double wide_t = t == 0 ? 1.25 : in[t - 1] * 0.5;
+            const double expect = static_cast<short>(in[j]) + in[j] * 0.5 + wide_t +
+                                  static_cast<float>(in[j % 33]) + static_cast<float>(t % 33) +
+                                  static_cast<char>(in[j % 37] & 0x7f) + 7;
+            CHECK(out[b * 64 + t] == expect);
+        }
 }
 
 TEST_CASE("launch: kernel templates with the last template arguments deduced from the launch") {

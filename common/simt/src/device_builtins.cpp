@@ -41,8 +41,8 @@ uint64_t shuffle(ShuffleKind kind, unsigned mask, uint64_t bits, int arg, int wi
 }
 
 void* shared_variable_storage(const SharedSite& site, size_t bytes, size_t align,
-                              ElementInfo element) {
-    return engine_for("__shared__").shared_variable(site, bytes, align, element);
+                              ElementInfo element, const SharedExtents& extents) {
+    return engine_for("__shared__").shared_variable(site, bytes, align, element, extents);
 }
 void* dynamic_shared_base(ElementInfo element) {
     return engine_for("extern __shared__").dynamic_shared_base(element);

@@ -34,6 +34,8 @@ bool same_source_line(const void* a, const void* b) {
 }
 
 constexpr unsigned char kSharedPoison = 0xCD; // uninitialized shared memory: garbage, as on a GPU
+// Guard zones between shared variables are multiples of this: 32 banks of 4 bytes.
+constexpr size_t kSharedGuardUnit = 128;
 } // namespace
 
 Engine* g_active_engine = nullptr;
@@ -143,14 +145,21 @@ void Engine::dispatch_block(unsigned linear) {
     b->idx = unflatten(linear, request_.grid);
     b->live = threads_per_block_;
     b->dynamic_bytes = request_.dynamic_shared_bytes;
-    b->shared_capacity = std::max<size_t>(shared_limit_, 16);
-    b->shared.reset(new unsigned char[b->shared_capacity]);
-    b->shared_data = b->shared.get();
+    // Room for the variables and the guard zones around them (see place_shared()); pages that
+    // no variable uses are never touched.
+    b->shared_capacity = 3 * shared_limit_ + 32 * 1024;
+    // Aligned to 128 bytes, so that an address modulo 128 (its bank) is that of the offset a
+    // GPU gives it, as traces record it.
+    b->shared.reset(new unsigned char[b->shared_capacity + kSharedGuardUnit]);
+    const auto raw = reinterpret_cast<uintptr_t>(b->shared.get());
+    b->shared_data =
+        b->shared.get() + ((kSharedGuardUnit - raw % kSharedGuardUnit) % kSharedGuardUnit);
     b->shared_used = (b->dynamic_bytes + 15) / 16 * 16;
-    std::memset(b->shared_data, kSharedPoison, b->shared_used);
-    if (b->dynamic_bytes > 0)
-        b->shared_vars.push_back(
-            SharedAllocation{"extern __shared__ (dynamic)", "", 0, 0, b->dynamic_bytes});
+    // The dynamic part is there even when the launch gave none (0 bytes): a report then says so.
+    SharedAllocation dynamic{"extern __shared__ (dynamic)", "", 0, 0, b->dynamic_bytes};
+    dynamic.storage = place_shared(*b, 0, b->dynamic_bytes, 16);
+    std::memset(b->shared_data + dynamic.storage, kSharedPoison, b->dynamic_bytes);
+    b->shared_vars.push_back(dynamic);
     if (checks_) {
         b->shadow.resize(b->shared_used / 4 + 1);
         b->shadow_words = b->shadow.data();
@@ -471,20 +480,6 @@ void Engine::trace_after(Thread* me) {
     recorder_->executing(me);
 }
 
-void Engine::shared_out_of_bounds(uintptr_t address, size_t bytes, AccessKind kind,
-                                  const void* site) {
-    RuntimeScope scope(current_);
-    Block* b = current_->block;
-    std::ostringstream msg;
-    msg << "out-of-bounds shared memory " << (kind == AccessKind::read ? "read" : "write") << " of "
-        << bytes << " bytes at offset " << (address - b->shared_base()) << ": the block uses only "
-        << b->shared_used << " bytes of shared memory (" << b->dynamic_bytes << " dynamic";
-    for (const auto& v : b->shared_vars)
-        msg << ", '" << v.name << "' " << v.bytes << " at " << v.offset;
-    msg << ")";
-    fault(FaultKind::illegal_address, cudaErrorIllegalAddress, msg.str(), site);
-}
-
 void Engine::check_unregistered(const Region* r, uintptr_t address, size_t bytes, AccessKind kind,
                                 const void* site) {
     RuntimeScope scope(current_);
@@ -536,8 +531,7 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
     const uintptr_t offset = address - b->shared_base();
     const Region* global = nullptr; // device memory the global-memory checks look at
     if (offset < b->shared_capacity) {
-        if (offset + bytes > b->shared_used) [[unlikely]]
-            shared_out_of_bounds(address, bytes, kind, site);
+        shared_.locate(*me, offset, bytes, kind, site); // on with the checks off, too
         if (checks_) shared_.access(*me, offset, bytes, kind, site);
     } else if (address - me->stack_lo < me->stack_size) {
         return; // the thread's own locals
@@ -934,17 +928,44 @@ unsigned Engine::activemask(const void* site) {
     return mask;
 }
 
+size_t Engine::place_shared(Block& b, size_t offset, size_t bytes, size_t align) {
+    const size_t period = std::max<size_t>(kSharedGuardUnit, align);
+    auto round_up = [](size_t n, size_t unit) { return (n + unit - 1) / unit * unit; };
+    // A guard as long as the longer of the two neighbours (at least one unit): an index that
+    // runs past one variable by up to its own length (or before the next by up to its length)
+    // lands in no variable.
+    const size_t previous = b.shared_vars.empty() ? 0 : b.shared_vars.back().bytes;
+    const size_t guard = round_up(std::max({previous, bytes, size_t{1}}), kSharedGuardUnit);
+    // The lowest place past the guard that keeps offset's position modulo `period`: the banks
+    // stay as a GPU has them, and so does the alignment.
+    auto place_after = [&](size_t lowest) {
+        return lowest <= offset ? offset : offset + round_up(lowest - offset, period);
+    };
+    size_t storage = place_after(b.storage_used + guard);
+    // Only a block of very many variables fills the buffer: the guards shrink, never the data.
+    if (storage + bytes + kSharedGuardUnit > b.shared_capacity)
+        storage = place_after(b.storage_used);
+    if (storage + bytes > b.shared_capacity)
+        fault(FaultKind::invalid_launch, cudaErrorLaunchOutOfResources,
+              "the block declares more __shared__ variables than the emulator has room for "
+              "(its buffer holds " +
+                  std::to_string(b.shared_capacity) + " bytes with the alignment of each)",
+              nullptr);
+    b.storage_used = storage + bytes;
+    return storage;
+}
+
 void* Engine::shared_variable(const SharedSite& site, size_t bytes, size_t align,
-                              ElementInfo element) {
+                              ElementInfo element, const SharedExtents& extents) {
     RuntimeScope scope(current_);
     Block* b = current_->block;
     // Every thread of the block asks for each variable: the same literals again, compared as
-    // pointers before as strings.
-    for (const SharedAllocation& v : b->shared_vars)
-        if (v.line == site.line && v.line > 0 && v.bytes == bytes &&
-            (v.name_literal == site.name || v.name == site.name) &&
-            (v.file == site.file || std::strcmp(v.file, site.file) == 0))
-            return b->shared_data + v.offset;
+    // pointers before as strings (after the dynamic part, which is first).
+    for (auto v = b->shared_vars.begin() + 1; v != b->shared_vars.end(); ++v)
+        if (v->line == site.line && v->bytes == bytes &&
+            (v->name_literal == site.name || v->name == site.name) &&
+            (v->file == site.file || std::strcmp(v->file, site.file) == 0))
+            return b->shared_data + v->storage;
     align = std::max<size_t>(align, 16);
     size_t offset = (b->shared_used + align - 1) / align * align;
     if (offset + bytes > shared_limit_) {
@@ -955,24 +976,26 @@ void* Engine::shared_variable(const SharedSite& site, size_t bytes, size_t align
             << " bytes a block may use (" << b->dynamic_bytes << " of them dynamic)";
         fault(FaultKind::invalid_launch, cudaErrorLaunchOutOfResources, msg.str(), nullptr);
     }
-    std::memset(b->shared_data + offset, kSharedPoison, bytes);
-    b->shared_vars.push_back(
-        SharedAllocation{site.name, site.file, site.line, offset, bytes, element, site.name});
+    SharedAllocation v{site.name, site.file, site.line, offset, bytes, element, site.name};
+    v.extents = extents;
+    v.storage = place_shared(*b, offset, bytes, align);
+    std::memset(b->shared_data + v.storage, kSharedPoison, bytes);
+    b->shared_vars.push_back(v);
     b->shared_used = offset + bytes;
     if (checks_) {
         b->shadow.resize(b->shared_used / 4 + 1);
         b->shadow_words = b->shadow.data();
+        b->last_span4 = b->last_span8 = 0; // the shadow moved: find the variable again
     }
-    return b->shared_data + offset;
+    return b->shared_data + v.storage;
 }
 
 void* Engine::dynamic_shared_base(ElementInfo element) {
     Block* b = current_->block;
     // The first view of dynamic shared memory names its element type (for traces).
-    if (b->dynamic_bytes > 0 && !b->shared_vars.empty() && b->shared_vars.front().line == 0 &&
-        b->shared_vars.front().element.code == 0 && element.code != 0)
-        b->shared_vars.front().element = element;
-    return b->shared_data;
+    SharedAllocation& dynamic = b->shared_vars.front();
+    if (dynamic.element.code == 0 && element.code != 0) dynamic.element = element;
+    return b->shared_data + dynamic.storage;
 }
 
 std::string Engine::describe_thread(const Thread& t) const {

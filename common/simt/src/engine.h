@@ -110,6 +110,11 @@ struct Warp {
     Thread* lanes[32] = {};
 };
 
+// A __shared__ variable of a block (or the launch's dynamic shared memory, line 0). Two offsets:
+// `offset` is where a GPU would put it (the kernel's view: banks, traces, the shared-memory
+// limit), `storage` where it lies in the block's buffer, after a guard zone that no variable
+// uses, so that an access that runs past one variable hits no other. storage - offset is a
+// multiple of 128 bytes, so every address keeps its bank.
 struct SharedAllocation {
     std::string name;
     const char* file;
@@ -118,6 +123,8 @@ struct SharedAllocation {
     size_t bytes;
     ElementInfo element{0, 1, "bytes"};
     const char* name_literal = nullptr; // the declaration's string literal (the common match)
+    size_t storage = 0;
+    SharedExtents extents{};
 };
 
 struct Block {
@@ -130,15 +137,24 @@ struct Block {
     int barrier_result = 0;
     uint32_t barrier_epoch = 1; // counts completed __syncthreads()
     BlockSync* sync = nullptr;  // the global-memory checker's state of the block
-    // Shared memory: dynamic part first, then static variables in order of first use.
-    unsigned char* shared_data = nullptr; // == shared.get()
+    // Shared memory: dynamic part first, then static variables in order of first use, each
+    // after a guard zone (see SharedAllocation). Offsets into the buffer (storage) except
+    // shared_used, which counts what a GPU would use.
+    unsigned char* shared_data = nullptr; // shared.get(), aligned up to 128 bytes
     size_t shared_capacity = 0;
     size_t shared_used = 0;
+    size_t storage_used = 0;
     size_t dynamic_bytes = 0;
-    // [last_lo, last_lo + last_span): the shared variable the block's last checked access hit.
+    // The shared variable the block's last access hit (none until the first): where it starts
+    // in the buffer, its size rounded down to a multiple of 4 and of 8 bytes, its index in
+    // shared_vars and its first shadow word. An aligned access of at most 4 (8) bytes that starts
+    // less than last_span4 (last_span8) bytes into it lies wholly inside: one comparison decides.
     size_t last_lo = 0;
-    size_t last_span = 0;
-    ShadowWord* shadow_words = nullptr; // == shadow.data()
+    size_t last_span4 = 0;
+    size_t last_span8 = 0;
+    ShadowWord* last_shadow = nullptr;
+    size_t last_var = 0;
+    ShadowWord* shadow_words = nullptr; // == shadow.data(), one per word of shared_used
     std::vector<SharedAllocation> shared_vars;
     std::vector<ShadowWord> shadow; // one per 4-byte word of shared memory (when checks are on)
     std::unique_ptr<unsigned char[]> shared;
@@ -181,8 +197,12 @@ class Engine final : public FindingSink {
     // A loop condition (the rewriter's loop tick) whose body ends at end_line, order end_order: a
     // scheduling point in lockstep, placed after the body (code_order.h).
     void loop_point(const void* site, int end_line, int end_order);
-    void* shared_variable(const SharedSite& site, size_t bytes, size_t align, ElementInfo element);
+    void* shared_variable(const SharedSite& site, size_t bytes, size_t align, ElementInfo element,
+                          const SharedExtents& extents);
     void* dynamic_shared_base(ElementInfo element);
+    // Where in the block's buffer a new shared variable at `offset` (as a GPU lays it out) lies:
+    // after a guard zone, at the same offset modulo 128 bytes.
+    size_t place_shared(Block& b, size_t offset, size_t bytes, size_t align);
     // Ends the launch with a fault. From a thread it never returns (the fiber is abandoned);
     // from the scheduler it throws AbortLaunch, which run() catches.
     [[noreturn]] void fault(FaultKind kind, cudaError_t error, const std::string& what,
@@ -266,8 +286,6 @@ class Engine final : public FindingSink {
     [[noreturn, gnu::noinline, gnu::cold]] void collective_mismatch(Thread* arriving,
                                                                     const Thread* other);
     [[gnu::noinline, gnu::cold]] void report_absent_lanes(Thread* arriving, unsigned absent);
-    [[noreturn, gnu::noinline, gnu::cold]] void
-    shared_out_of_bounds(uintptr_t address, size_t bytes, AccessKind kind, const void* site);
     [[gnu::noinline, gnu::cold]] void check_unregistered(const Region* r, uintptr_t address,
                                                          size_t bytes, AccessKind kind,
                                                          const void* site);
@@ -447,11 +465,14 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
         ((bytes | address) & (bytes - 1)) != 0) [[unlikely]]
         return access_general(address, bytes, kind, is_volatile, site);
     const uintptr_t offset = address - b->shared_base();
-    if (offset < b->shared_capacity) {
-        if (offset + bytes > b->shared_used) [[unlikely]]
+    const size_t in_var = offset - b->last_lo;
+    if (in_var < (bytes > 4 ? b->last_span8 : b->last_span4)) {
+        // Inside the shared variable of the block's last access.
+        if (checks_ && !shared_.fast_access(me, b, w, in_var, bytes, kind, site)) [[unlikely]]
             return access_general(address, bytes, kind, is_volatile, site);
-        if (checks_ && !shared_.fast_access(me, b, w, offset, bytes, kind, site)) [[unlikely]]
-            return access_general(address, bytes, kind, is_volatile, site);
+    } else if (offset < b->shared_capacity) {
+        // Another variable, or none (a guard zone): found and judged by the general path.
+        return access_general(address, bytes, kind, is_volatile, site);
     } else if (address - me->stack_lo < me->stack_size) {
         return; // the thread's own locals
     } else {

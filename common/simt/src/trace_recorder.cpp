@@ -160,14 +160,16 @@ void TraceRecorder::announce(Thread* t, uintptr_t address, size_t bytes, AccessK
     st::MemorySpace space = st::MemorySpace::shared;
     ElementInfo element{0, 1, ""};
     const uintptr_t shared_lo = b->shared_base();
-    if (address - shared_lo < b->shared_used) {
-        size_t off = address - shared_lo;
+    if (address - shared_lo < b->shared_capacity) {
+        // Found by where it lies in the block's buffer; recorded at the offset a GPU gives it
+        // (SharedAllocation::offset, the memory object's base), so banks are the GPU's.
+        const size_t at = address - shared_lo;
         size_t index = b->shared_vars.size();
         for (size_t i = 0; i < b->shared_vars.size(); ++i)
-            if (off - b->shared_vars[i].offset < b->shared_vars[i].bytes) index = i;
+            if (at - b->shared_vars[i].storage < b->shared_vars[i].bytes) index = i;
         if (index == b->shared_vars.size()) return; // the checks report this access
         memory = shared_object(b, index);
-        offset = off - b->shared_vars[index].offset;
+        offset = at - b->shared_vars[index].storage;
         element = b->shared_vars[index].element;
     } else {
         const Region* r = memory_registry().find_range(address, bytes);

@@ -25,9 +25,29 @@ struct SymbolRegistration {
                        int line);
 };
 
+// The extents of a __shared__ array, outermost first (rank 0 for a scalar), so that reports can
+// name the element an access hits: "s[32][0]". Arrays of more than four dimensions have rank 0
+// here (their elements are named by their flat index).
+struct SharedExtents {
+    unsigned rank = 0;
+    size_t extent[4] = {};
+};
+
+template <class T>
+constexpr SharedExtents shared_extents() {
+    SharedExtents e;
+    if constexpr (std::rank_v<T> > 4) return e;
+    e.rank = static_cast<unsigned>(std::rank_v<T>);
+    if constexpr (std::rank_v<T> >= 1) e.extent[0] = std::extent_v<T, 0>;
+    if constexpr (std::rank_v<T> >= 2) e.extent[1] = std::extent_v<T, 1>;
+    if constexpr (std::rank_v<T> >= 3) e.extent[2] = std::extent_v<T, 2>;
+    if constexpr (std::rank_v<T> >= 4) e.extent[3] = std::extent_v<T, 3>;
+    return e;
+}
+
 namespace detail {
 void* shared_variable_storage(const SharedSite& site, size_t bytes, size_t align,
-                              ElementInfo element);
+                              ElementInfo element, const SharedExtents& extents);
 void* dynamic_shared_base(ElementInfo element);
 } // namespace detail
 
@@ -37,8 +57,9 @@ T& shared_variable(SharedSite site) {
     // several types.
     constexpr size_t natural = alignof(std::remove_all_extents_t<std::remove_cv_t<T>>);
     size_t align = site.align > 0 ? static_cast<size_t>(site.align) : natural;
-    return *static_cast<T*>(
-        detail::shared_variable_storage(site, sizeof(T), align, detail::element_info<T>()));
+    static constexpr SharedExtents extents = shared_extents<T>(); // (not built on every call)
+    return *static_cast<T*>(detail::shared_variable_storage(
+        site, sizeof(T), align, detail::element_info<T>(), extents));
 }
 
 template <class T>

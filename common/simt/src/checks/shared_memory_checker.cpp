@@ -4,6 +4,7 @@
 
 #include "../engine.h"
 #include "../source_lines.h"
+#include "shared_element_name.h"
 
 namespace simt::detail {
 
@@ -15,22 +16,81 @@ const SharedAllocation* SharedMemoryChecker::variable_at(const Block* b, size_t 
 
 std::string SharedMemoryChecker::describe(const Block* b, size_t offset) const {
     const SharedAllocation* v = variable_at(b, offset);
+    if (!v) return "shared offset " + std::to_string(offset);
+    const auto byte = static_cast<std::ptrdiff_t>(offset - v->offset);
+    const std::string element = shared_element_name(*v, byte);
     std::ostringstream s;
-    if (v)
-        s << "byte " << (offset - v->offset) << " of '" << v->name << "' (" << v->bytes
-          << " bytes)";
-    else
-        s << "shared offset " << offset;
+    if (element.rfind("byte ", 0) != 0) s << element << ", "; // an element is named
+    s << "byte " << byte << " of " << shared_variable_summary(*v);
     return s.str();
 }
 
-void SharedMemoryChecker::access(Thread& thread, size_t offset, size_t bytes, AccessKind kind,
+void SharedMemoryChecker::locate(Thread& thread, size_t storage, size_t bytes, AccessKind kind,
+                                 const void* site) {
+    Block* b = thread.block;
+    const size_t in_last = storage - b->last_lo;
+    if (in_last < b->last_span4 && in_last + bytes <= b->last_span4) return;
+    // Variables lie in the buffer in the order of shared_vars.
+    for (size_t i = 0; i < b->shared_vars.size(); ++i) {
+        const SharedAllocation& v = b->shared_vars[i];
+        if (storage - v.storage < v.bytes && storage + bytes <= v.storage + v.bytes) {
+            b->last_lo = v.storage;
+            b->last_span4 = v.bytes / 4 * 4;
+            b->last_span8 = v.bytes / 8 * 8;
+            b->last_var = i;
+            b->last_shadow = b->shadow_words ? b->shadow_words + v.offset / 4 : nullptr;
+            return;
+        }
+    }
+    report_out_of_bounds(&thread, storage, bytes, kind, site);
+}
+
+void SharedMemoryChecker::report_out_of_bounds(Thread* me, size_t storage, size_t bytes,
+                                               AccessKind kind, const void* site) {
+    RuntimeScope scope(me);
+    const Block* b = me->block;
+    std::ostringstream msg;
+    msg << "out-of-bounds shared memory " << (kind == AccessKind::read ? "read" : "write") << " of "
+        << bytes << " bytes";
+    // The first variable that does not lie wholly before the access, and the one before it.
+    const auto& vars = b->shared_vars;
+    size_t next = 0;
+    while (next < vars.size() && vars[next].storage + vars[next].bytes <= storage) ++next;
+    const SharedAllocation* after = next < vars.size() ? &vars[next] : nullptr;
+    const SharedAllocation* before = next > 0 ? &vars[next - 1] : nullptr;
+    auto at = [&](const SharedAllocation& v) {
+        return shared_element_name(v, static_cast<std::ptrdiff_t>(storage) -
+                                          static_cast<std::ptrdiff_t>(v.storage));
+    };
+    if (after && storage >= after->storage) {
+        // It starts inside a variable and runs out of it.
+        msg << " at " << at(*after) << ": it runs "
+            << storage + bytes - (after->storage + after->bytes) << " bytes past the end of "
+            << shared_variable_summary(*after);
+    } else {
+        // In a guard zone (or past them all): named after the nearer variable, the one it ran
+        // past on a tie.
+        const size_t past = before ? storage + bytes - (before->storage + before->bytes) : 0;
+        const size_t ahead = after ? after->storage - storage : 0;
+        if (before && (!after || past <= ahead))
+            msg << ", " << past << " bytes past the end of " << shared_variable_summary(*before)
+                << ", at " << at(*before);
+        else if (after)
+            msg << ", " << ahead << " bytes before the start of " << shared_variable_summary(*after)
+                << ", at " << at(*after);
+        else
+            msg << ": the block has no __shared__ variable";
+    }
+    sink_.fatal(FaultKind::illegal_address, cudaErrorIllegalAddress, msg.str(), site);
+    __builtin_unreachable(); // (g++ does not carry [[noreturn]] through the virtual call)
+}
+
+void SharedMemoryChecker::access(Thread& thread, size_t storage, size_t bytes, AccessKind kind,
                                  const void* site) {
     Thread* me = &thread;
     Block* b = me->block;
-    // Most accesses hit the variable of the block's last access, and one word.
-    if (offset - b->last_lo >= b->last_span || offset - b->last_lo + bytes > b->last_span)
-        find_variable(me, offset, bytes, kind, site);
+    // From here on offsets are the kernel's (locate() made the variable the block's last one).
+    const size_t offset = b->shared_vars[b->last_var].offset + (storage - b->last_lo);
     if ((offset & 3) + bytes > 4 || kind == AccessKind::atomic) {
         check_words(me, offset, bytes, kind, site);
         return;
@@ -56,35 +116,6 @@ void SharedMemoryChecker::access(Thread& thread, size_t offset, size_t bytes, Ac
             report_race(me, word, Race::write_after_read, site);
         record_write(s, self, b, w, site, false);
     }
-}
-
-void SharedMemoryChecker::find_variable(Thread* me, size_t offset, size_t bytes, AccessKind kind,
-                                        const void* site) {
-    Block* b = me->block;
-    const SharedAllocation* v = variable_at(b, offset);
-    if (v && offset + bytes <= v->offset + v->bytes) {
-        b->last_lo = v->offset;
-        b->last_span = v->bytes;
-        return;
-    }
-    RuntimeScope scope(me);
-    std::ostringstream msg;
-    msg << "out-of-bounds shared memory " << (kind == AccessKind::read ? "read" : "write") << " of "
-        << bytes << " bytes at shared offset " << offset << ": ";
-    if (v)
-        msg << "it runs past the end of '" << v->name << "' (" << v->bytes << " bytes)";
-    else if (const SharedAllocation* below = [&]() -> const SharedAllocation* {
-                 const SharedAllocation* best = nullptr;
-                 for (const SharedAllocation& x : b->shared_vars)
-                     if (x.offset + x.bytes <= offset && (!best || x.offset > best->offset))
-                         best = &x;
-                 return best;
-             }())
-        msg << (offset - (below->offset + below->bytes)) << " bytes past the end of '"
-            << below->name << "' (" << below->bytes << " bytes)";
-    else
-        msg << "no __shared__ variable is there";
-    sink_.fatal(FaultKind::illegal_address, cudaErrorIllegalAddress, msg.str(), site);
 }
 
 // The general case: accesses that span several words, and atomics.

@@ -1,9 +1,10 @@
-// Shared-memory checks: races between the threads of a block (between barriers; for lanes of one
-// warp, between warp-wide intrinsics), reads of words no thread of the block wrote, and accesses
-// that run outside the __shared__ variable they start in. Every 4-byte word of a block's shared
-// memory has a ShadowWord. The common access (one word of the variable the block touched last,
-// nothing to report) is checked inline on the engine's fast path (shared_memory_fast_path.h);
-// everything else comes here.
+// Shared-memory checks: accesses outside every __shared__ variable (locate(), on whether the
+// race checks are on or not: the guard zones between variables make an overrun land outside),
+// races between the threads of a block (between barriers; for lanes of one warp, between
+// warp-wide intrinsics) and reads of words no thread of the block wrote. Every 4-byte word of a
+// block's shared memory, as the kernel sees it (SharedAllocation::offset), has a ShadowWord. The
+// common access (one word of the variable the block touched last, nothing to report) is checked
+// inline on the engine's fast path (shared_memory_fast_path.h); everything else comes here.
 #pragma once
 
 #include <cstddef>
@@ -36,11 +37,15 @@ class SharedMemoryChecker {
         : sink_(sink), warp_synchronous_(warp_synchronous) {}
     // The fast path: true if the access was an ordinary one and is recorded; false to come back
     // through access() (nothing has changed then).
-    [[gnu::always_inline]] inline bool fast_access(Thread* me, Block* b, Warp* w, size_t offset,
+    // `in_var`: the offset in the block's last variable, which the engine has checked.
+    [[gnu::always_inline]] inline bool fast_access(Thread* me, Block* b, Warp* w, size_t in_var,
                                                    size_t bytes, AccessKind kind, const void* site);
-    // Any access of the block's shared memory at `offset` (within what the block uses).
-    void access(Thread& thread, size_t offset, size_t bytes, AccessKind kind, const void* site);
-    // "byte 4 of 'tile' (128 bytes)"
+    // Makes the variable that holds the access at `storage` (an offset in the block's buffer) the
+    // block's last one; an access outside every variable ends the launch with a report.
+    void locate(Thread& thread, size_t storage, size_t bytes, AccessKind kind, const void* site);
+    // An access that locate() has placed, checked for races and uninitialized reads.
+    void access(Thread& thread, size_t storage, size_t bytes, AccessKind kind, const void* site);
+    // "tile[1], byte 4 of 'tile' (128 bytes: int[32])", for an offset as the kernel sees it.
     std::string describe(const Block* b, size_t offset) const;
     static const SharedAllocation* variable_at(const Block* b, size_t offset);
 
@@ -55,8 +60,9 @@ class SharedMemoryChecker {
                                    const void* site);
     static inline void record_write(ShadowWord& s, uint32_t self, const Block* b, const Warp* w,
                                     const void* site, bool atomic);
-    [[gnu::noinline]] void find_variable(Thread* me, size_t offset, size_t bytes, AccessKind kind,
-                                         const void* site);
+    [[noreturn, gnu::noinline, gnu::cold]] void report_out_of_bounds(Thread* me, size_t storage,
+                                                                     size_t bytes, AccessKind kind,
+                                                                     const void* site);
     [[gnu::noinline]] void check_words(Thread* me, size_t offset, size_t bytes, AccessKind kind,
                                        const void* site);
     [[gnu::noinline, gnu::cold]] void report_uninitialized(Thread* me, size_t word,

@@ -29,14 +29,14 @@ inline void SharedMemoryChecker::record_write(ShadowWord& s, uint32_t self, cons
     s.write_atomic = atomic;
 }
 
-inline bool SharedMemoryChecker::fast_access(Thread* me, Block* b, Warp* w, size_t offset,
+inline bool SharedMemoryChecker::fast_access(Thread* me, Block* b, Warp* w, size_t in_var,
                                              size_t bytes, AccessKind kind, const void* site) {
-    // The variable of the block's last access, one word (aligned, at most 4 bytes).
-    const size_t in_var = offset - b->last_lo;
-    if (in_var >= b->last_span || in_var + bytes > b->last_span || bytes > 4) [[unlikely]]
+    // One word (aligned, at most 4 bytes); the engine has found it inside the variable of the
+    // block's last access, and variables start on 16 bytes.
+    if (bytes > 4) [[unlikely]]
         return false;
     const uint32_t self = me->linear + 1;
-    ShadowWord& s = b->shadow_words[offset / 4];
+    ShadowWord& s = b->last_shadow[in_var / 4];
     if (kind == AccessKind::read) {
         if (s.writer != self && (s.writer == 0 || !ordered(b, w, s.writer, s.write_epoch,
                                                            s.write_warp_sync))) [[unlikely]]
