@@ -331,6 +331,16 @@ __global__ void carved_dynamic_first_overrun(const int* in, int* out, int n) {
     out[t] = a[t] + b[t];
 }
 
+// 32. Two threads store to one char: a race even though each thread's word holds other chars.
+__global__ void two_threads_one_char(int* out) {
+    __shared__ char marks[N];
+    const int t = threadIdx.x;
+    // BUG: two-threads-one-char
+    marks[t / 2] = static_cast<char>(t);
+    __syncthreads();
+    out[t] = marks[t / 2];
+}
+
 // ---------------------------------------------------------------------------------------------
 
 simt::FaultReport expect_report(const Expectation& e, const std::function<void()>& launch,
@@ -365,6 +375,8 @@ TEST_CASE("planted bugs: shared-memory races") {
                   [&] { two_warps_same_slot<<<1, N>>>(out.data()); });
     expect_report({FaultKind::shared_race, "no-syncwarp"},
                   [&] { warp_scan_without_syncwarp<<<1, 32>>>(in.data(), out.data()); });
+    expect_report({FaultKind::shared_race, "two-threads-one-char"},
+                  [&] { two_threads_one_char<<<1, N>>>(out.data()); });
 }
 
 TEST_CASE("planted bugs: barriers") {

@@ -162,8 +162,8 @@ __global__ void mixed_shared(const int* in, int* out, int n) {
 }
 
 // __shared__ arrays of different sizes and alignments side by side, after dynamic memory: each
-// is written whole and read whole (its first and last element included). The chars and shorts
-// of one 4-byte word are written by one thread: the emulator's race checks watch words.
+// is written whole and read whole (its first and last element included); neighbouring chars
+// and shorts are written by different threads.
 __global__ void mixed_alignment_shared(const int* in, double* out) {
     extern __shared__ short halves[];
     __shared__ char bytes[37];
@@ -171,12 +171,8 @@ __global__ void mixed_alignment_shared(const int* in, double* out) {
     __shared__ float4 quads[33];
     __shared__ unsigned char flag;
     const int t = threadIdx.x; // 64 threads
-    if (t < 32) {
-        halves[2 * t] = static_cast<short>(in[2 * t]);
-        halves[2 * t + 1] = static_cast<short>(in[2 * t + 1]);
-    }
-    if (t < 10)
-        for (int k = 4 * t; k < 4 * t + 4 && k < 37; ++k) bytes[k] = static_cast<char>(in[k] & 0x7f);
+    halves[t] = static_cast<short>(in[t]);
+    if (t < 37) bytes[t] = static_cast<char>(in[t] & 0x7f);
     wide[t + 1] = in[t] * 0.5;
     if (t < 33) quads[t] = make_float4(t, t + 1, t + 2, static_cast<float>(in[t]));
     if (t == 0) {
