@@ -341,6 +341,16 @@ __global__ void two_threads_one_char(int* out) {
     out[t] = marks[t / 2];
 }
 
+// 33. Only even chars are stored; a thread reads its odd neighbour, in a word others wrote.
+__global__ void read_unwritten_char(const int* in, int* out) {
+    __shared__ char marks[N];
+    const int t = threadIdx.x;
+    if (t % 2 == 0) marks[t] = static_cast<char>(in[t]);
+    __syncthreads();
+    // BUG: unwritten-char
+    out[t] = marks[t ^ 1];
+}
+
 // ---------------------------------------------------------------------------------------------
 
 simt::FaultReport expect_report(const Expectation& e, const std::function<void()>& launch,
@@ -397,6 +407,9 @@ TEST_CASE("planted bugs: out of bounds, uninitialized, misaligned") {
                   [&] { shift_reads_before_start<<<1, N>>>(in.data(), out.data()); });
     expect_report({FaultKind::uninitialized_read, "unwritten-slot"},
                   [&] { read_unwritten_slot<<<1, N>>>(in.data(), out.data()); });
+    expect_saying(expect_report({FaultKind::uninitialized_read, "unwritten-char"},
+                                [&] { read_unwritten_char<<<1, N>>>(in.data(), out.data()); }),
+                  {"uninitialized shared memory read: marks["});
     expect_report({FaultKind::illegal_address, "unguarded"},
                   [&] { unguarded<<<2, 64>>>(small.data(), small.data()); });
     expect_report({FaultKind::illegal_address, "dynamic-too-small"},
