@@ -185,6 +185,24 @@ __global__ void mixed_alignment_shared(const int* in, double* out) {
                                quads[t % 33].x + bytes[j % 37] + flag;
 }
 
+// Exactly the 48 KiB a block may use without opting in: three static arrays and 1 KiB of
+// dynamic shared memory (256 threads).
+__global__ void all_of_shared_memory(const int* in, int* out) {
+    extern __shared__ int tail[];
+    __shared__ int a[4096];
+    __shared__ int b[4096];
+    __shared__ int c[4096 - 256];
+    const int t = threadIdx.x;
+    for (int i = t; i < 4096; i += 256) {
+        a[i] = in[i];
+        b[i] = 2 * in[i];
+        if (i < 4096 - 256) c[i] = 3 * in[i];
+    }
+    tail[t] = t;
+    __syncthreads();
+    out[blockIdx.x * 256 + t] = a[4095 - t] + b[t] + c[4095 - 256 - t] + tail[255 - t];
+}
+
 __global__ void vector_loads(const int4* in, int4* out) {
     const int i = threadIdx.x;
     int4 v = in[i];
@@ -399,6 +417,20 @@ TEST_CASE("memory: __shared__ arrays of char, double and float4 side by side") {
                                   static_cast<char>(in[j % 37] & 0x7f) + 7;
             CHECK(out[b * 64 + t] == expect);
         }
+}
+
+TEST_CASE("memory: a block may use all 48 KiB of shared memory, static and dynamic") {
+    const uint64_t seed = fresh_seed();
+    INFO("seed " << seed);
+    auto in = random_ints(4096, -1000, 1000, seed);
+    DeviceVector<int> d_in(in), d_out(2 * 256);
+    all_of_shared_memory<<<2, 256, 256 * sizeof(int)>>>(d_in.data(), d_out.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    auto out = d_out.download();
+    for (int t = 0; t < 2 * 256; ++t) {
+        const int u = t % 256;
+        CHECK(out[t] == in[4095 - u] + 2 * in[u] + 3 * in[4095 - 256 - u] + (255 - u));
+    }
 }
 
 TEST_CASE("launch: kernel templates with the last template arguments deduced from the launch") {
