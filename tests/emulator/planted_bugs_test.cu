@@ -478,6 +478,13 @@ TEST_CASE("planted bugs: an index past one __shared__ variable is out of bounds,
                       {"4 bytes before the start of 'second' (256 bytes: int[64]), at second[-1]",
                        "thread (0,0,0)"});
     }
+    // Bounds are checked with the race checks off, too.
+    const bool checks = simt::options().checks;
+    simt::options().checks = false;
+    expect_saying(expect_report({FaultKind::illegal_address, "past-first-write"},
+                                [&] { write_past_first_of_two<<<1, N>>>(out.data()); }),
+                  {"4 bytes past the end of 'first' (256 bytes: int[64]), at first[64]"});
+    simt::options().checks = checks;
 }
 
 TEST_CASE("planted bugs: a row overrun inside a 2-D __shared__ array is caught at its last row") {
