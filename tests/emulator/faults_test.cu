@@ -692,3 +692,29 @@ TEST_CASE("traces: shared offsets are those of the layout without guard zones") 
     const auto out = d_out.download();
     for (int t = 0; t < 32; ++t) CHECK(out[t] == in[31 - t] + (31 - t) % 20);
 }
+
+// The guard zones between shared variables are not the kernel's shared memory: 48 KiB in all
+// still fit (semantics_test.cu runs that launch on both backends), 4 bytes more do not.
+namespace {
+__global__ void shared_over_the_limit(int* out) {
+    extern __shared__ int tail[];
+    __shared__ int a[4096];
+    __shared__ int b[4096];
+    __shared__ int c[4096 - 256];
+    const int t = threadIdx.x;
+    a[t] = b[t] = c[t] = tail[t] = t;
+    __syncthreads();
+    out[t] = a[t] + b[t] + c[t] + tail[t];
+}
+} // namespace
+
+TEST_CASE("launch: 4 bytes of shared memory over 48 KiB do not fit") {
+    DeviceVector<int> d_out(256);
+    const auto fits = run_expecting_fault(
+        [&] { shared_over_the_limit<<<1, 256, 256 * sizeof(int)>>>(d_out.data()); });
+    CHECK(fits.kind == simt::FaultKind::none);
+    const auto over = run_expecting_fault(
+        [&] { shared_over_the_limit<<<1, 256, 257 * sizeof(int)>>>(d_out.data()); });
+    CHECK(over.error == cudaErrorLaunchOutOfResources);
+    CHECK(over.message.find("does not fit") != std::string::npos);
+}

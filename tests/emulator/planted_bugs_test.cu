@@ -331,6 +331,26 @@ __global__ void carved_dynamic_first_overrun(const int* in, int* out, int n) {
     out[t] = a[t] + b[t];
 }
 
+// 32. Two threads store to one char: a race even though each thread's word holds other chars.
+__global__ void two_threads_one_char(int* out) {
+    __shared__ char marks[N];
+    const int t = threadIdx.x;
+    // BUG: two-threads-one-char
+    marks[t / 2] = static_cast<char>(t);
+    __syncthreads();
+    out[t] = marks[t / 2];
+}
+
+// 33. Only even chars are stored; a thread reads its odd neighbour, in a word others wrote.
+__global__ void read_unwritten_char(const int* in, int* out) {
+    __shared__ char marks[N];
+    const int t = threadIdx.x;
+    if (t % 2 == 0) marks[t] = static_cast<char>(in[t]);
+    __syncthreads();
+    // BUG: unwritten-char
+    out[t] = marks[t ^ 1];
+}
+
 // ---------------------------------------------------------------------------------------------
 
 simt::FaultReport expect_report(const Expectation& e, const std::function<void()>& launch,
@@ -365,6 +385,8 @@ TEST_CASE("planted bugs: shared-memory races") {
                   [&] { two_warps_same_slot<<<1, N>>>(out.data()); });
     expect_report({FaultKind::shared_race, "no-syncwarp"},
                   [&] { warp_scan_without_syncwarp<<<1, 32>>>(in.data(), out.data()); });
+    expect_report({FaultKind::shared_race, "two-threads-one-char"},
+                  [&] { two_threads_one_char<<<1, N>>>(out.data()); });
 }
 
 TEST_CASE("planted bugs: barriers") {
@@ -385,6 +407,9 @@ TEST_CASE("planted bugs: out of bounds, uninitialized, misaligned") {
                   [&] { shift_reads_before_start<<<1, N>>>(in.data(), out.data()); });
     expect_report({FaultKind::uninitialized_read, "unwritten-slot"},
                   [&] { read_unwritten_slot<<<1, N>>>(in.data(), out.data()); });
+    expect_saying(expect_report({FaultKind::uninitialized_read, "unwritten-char"},
+                                [&] { read_unwritten_char<<<1, N>>>(in.data(), out.data()); }),
+                  {"uninitialized shared memory read: marks["});
     expect_report({FaultKind::illegal_address, "unguarded"},
                   [&] { unguarded<<<2, 64>>>(small.data(), small.data()); });
     expect_report({FaultKind::illegal_address, "dynamic-too-small"},
@@ -453,6 +478,13 @@ TEST_CASE("planted bugs: an index past one __shared__ variable is out of bounds,
                       {"4 bytes before the start of 'second' (256 bytes: int[64]), at second[-1]",
                        "thread (0,0,0)"});
     }
+    // Bounds are checked with the race checks off, too.
+    const bool checks = simt::options().checks;
+    simt::options().checks = false;
+    expect_saying(expect_report({FaultKind::illegal_address, "past-first-write"},
+                                [&] { write_past_first_of_two<<<1, N>>>(out.data()); }),
+                  {"4 bytes past the end of 'first' (256 bytes: int[64]), at first[64]"});
+    simt::options().checks = checks;
 }
 
 TEST_CASE("planted bugs: a row overrun inside a 2-D __shared__ array is caught at its last row") {

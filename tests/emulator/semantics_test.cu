@@ -162,8 +162,8 @@ __global__ void mixed_shared(const int* in, int* out, int n) {
 }
 
 // __shared__ arrays of different sizes and alignments side by side, after dynamic memory: each
-// is written whole and read whole (its first and last element included). The chars and shorts
-// of one 4-byte word are written by one thread: the emulator's race checks watch words.
+// is written whole and read whole (its first and last element included); neighbouring chars
+// and shorts are written by different threads.
 __global__ void mixed_alignment_shared(const int* in, double* out) {
     extern __shared__ short halves[];
     __shared__ char bytes[37];
@@ -171,12 +171,8 @@ __global__ void mixed_alignment_shared(const int* in, double* out) {
     __shared__ float4 quads[33];
     __shared__ unsigned char flag;
     const int t = threadIdx.x; // 64 threads
-    if (t < 32) {
-        halves[2 * t] = static_cast<short>(in[2 * t]);
-        halves[2 * t + 1] = static_cast<short>(in[2 * t + 1]);
-    }
-    if (t < 10)
-        for (int k = 4 * t; k < 4 * t + 4 && k < 37; ++k) bytes[k] = static_cast<char>(in[k] & 0x7f);
+    halves[t] = static_cast<short>(in[t]);
+    if (t < 37) bytes[t] = static_cast<char>(in[t] & 0x7f);
     wide[t + 1] = in[t] * 0.5;
     if (t < 33) quads[t] = make_float4(t, t + 1, t + 2, static_cast<float>(in[t]));
     if (t == 0) {
@@ -187,6 +183,24 @@ __global__ void mixed_alignment_shared(const int* in, double* out) {
     const int j = 63 - t;
     out[blockIdx.x * 64 + t] = halves[j] + wide[j + 1] + wide[t] + quads[j % 33].w +
                                quads[t % 33].x + bytes[j % 37] + flag;
+}
+
+// Exactly the 48 KiB a block may use without opting in: three static arrays and 1 KiB of
+// dynamic shared memory (256 threads).
+__global__ void all_of_shared_memory(const int* in, int* out) {
+    extern __shared__ int tail[];
+    __shared__ int a[4096];
+    __shared__ int b[4096];
+    __shared__ int c[4096 - 256];
+    const int t = threadIdx.x;
+    for (int i = t; i < 4096; i += 256) {
+        a[i] = in[i];
+        b[i] = 2 * in[i];
+        if (i < 4096 - 256) c[i] = 3 * in[i];
+    }
+    tail[t] = t;
+    __syncthreads();
+    out[blockIdx.x * 256 + t] = a[4095 - t] + b[t] + c[4095 - 256 - t] + tail[255 - t];
 }
 
 __global__ void vector_loads(const int4* in, int4* out) {
@@ -403,6 +417,20 @@ TEST_CASE("memory: __shared__ arrays of char, double and float4 side by side") {
                                   static_cast<char>(in[j % 37] & 0x7f) + 7;
             CHECK(out[b * 64 + t] == expect);
         }
+}
+
+TEST_CASE("memory: a block may use all 48 KiB of shared memory, static and dynamic") {
+    const uint64_t seed = fresh_seed();
+    INFO("seed " << seed);
+    auto in = random_ints(4096, -1000, 1000, seed);
+    DeviceVector<int> d_in(in), d_out(2 * 256);
+    all_of_shared_memory<<<2, 256, 256 * sizeof(int)>>>(d_in.data(), d_out.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    auto out = d_out.download();
+    for (int t = 0; t < 2 * 256; ++t) {
+        const int u = t % 256;
+        CHECK(out[t] == in[4095 - u] + 2 * in[u] + 3 * in[4095 - 256 - u] + (255 - u));
+    }
 }
 
 TEST_CASE("launch: kernel templates with the last template arguments deduced from the launch") {

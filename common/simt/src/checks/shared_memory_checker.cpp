@@ -1,5 +1,6 @@
 #include "shared_memory_checker.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "../engine.h"
@@ -91,7 +92,7 @@ void SharedMemoryChecker::access(Thread& thread, size_t storage, size_t bytes, A
     Block* b = me->block;
     // From here on offsets are the kernel's (locate() made the variable the block's last one).
     const size_t offset = b->shared_vars[b->last_var].offset + (storage - b->last_lo);
-    if ((offset & 3) + bytes > 4 || kind == AccessKind::atomic) {
+    if (bytes != 4 || (offset & 3) != 0 || kind == AccessKind::atomic) {
         check_words(me, offset, bytes, kind, site);
         return;
     }
@@ -102,23 +103,24 @@ void SharedMemoryChecker::access(Thread& thread, size_t storage, size_t bytes, A
     if (kind == AccessKind::read) {
         if (s.writer != self) {
             if (s.writer == 0)
-                report_uninitialized(me, word, site);
+                report_uninitialized(me, offset, site);
             else if (!ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync))
-                report_race(me, word, Race::read_after_write, site);
+                report_race(me, offset, Race::read_after_write, site);
         }
-        record_read(s, self, b, w, site);
+        record_read(s, self, b, w, site, kWholeWord);
     } else {
         if (s.writer != self && s.writer != 0 &&
             !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync))
-            report_race(me, word, Race::write_after_write, site);
+            report_race(me, offset, Race::write_after_write, site);
         if (s.reader != self && s.reader != 0 &&
             !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))
-            report_race(me, word, Race::write_after_read, site);
-        record_write(s, self, b, w, site, false);
+            report_race(me, offset, Race::write_after_read, site);
+        record_write(s, self, b, w, site, false, kWholeWord);
     }
 }
 
-// The general case: accesses that span several words, and atomics.
+// The general case: parts of a word, accesses that span several words, and atomics. Only the
+// bytes accessed count: two threads that write neighbouring chars of one word do not race.
 void SharedMemoryChecker::check_words(Thread* me, size_t offset, size_t bytes, AccessKind kind,
                                       const void* site) {
     Block* b = me->block;
@@ -127,48 +129,55 @@ void SharedMemoryChecker::check_words(Thread* me, size_t offset, size_t bytes, A
     const size_t first = offset / 4, last = (offset + bytes - 1) / 4;
     const bool reads = kind != AccessKind::write, writes = kind != AccessKind::read;
     const bool atomic = kind == AccessKind::atomic;
+    // The mask of the bytes of `word` that the access touches.
+    auto touched = [&](size_t word) {
+        const size_t lo = std::max(offset, word * 4), hi = std::min(offset + bytes, word * 4 + 4);
+        return static_cast<uint8_t>(((1u << (hi - lo)) - 1) << (lo - word * 4));
+    };
     if (reads) {
         // Uninitialized only if no byte of the access was written: a GPU copies a struct with
         // its padding (or an unwritten member) freely, and so may a correct program.
         bool any_written = false;
         for (size_t word = first; word <= last; ++word)
-            any_written = any_written || b->shadow_words[word].writer != 0;
-        if (!any_written) report_uninitialized(me, first, site);
+            any_written = any_written || (b->shadow_words[word].written_bytes & touched(word)) != 0;
+        if (!any_written) report_uninitialized(me, offset, site);
     }
     for (size_t word = first; word <= last; ++word) {
         ShadowWord& s = b->shadow_words[word];
+        const uint8_t mine = touched(word);
+        const size_t at = std::max(offset, word * 4); // its first byte in this word
         const bool unordered_write = s.writer != 0 && s.writer != self &&
-                                     !(atomic && s.write_atomic) &&
+                                     (s.write_bytes & mine) != 0 && !(atomic && s.write_atomic) &&
                                      !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync);
-        if (reads && unordered_write) report_race(me, word, Race::read_after_write, site);
+        if (reads && unordered_write) report_race(me, at, Race::read_after_write, site);
         if (writes) {
-            if (unordered_write) report_race(me, word, Race::write_after_write, site);
-            if (s.reader != 0 && s.reader != self &&
+            if (unordered_write) report_race(me, at, Race::write_after_write, site);
+            if (s.reader != 0 && s.reader != self && (s.read_bytes & mine) != 0 &&
                 !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))
-                report_race(me, word, Race::write_after_read, site);
-            record_write(s, self, b, w, site, atomic);
+                report_race(me, at, Race::write_after_read, site);
+            record_write(s, self, b, w, site, atomic, mine);
         } else {
-            record_read(s, self, b, w, site);
+            record_read(s, self, b, w, site, mine);
         }
     }
 }
 
-void SharedMemoryChecker::report_uninitialized(Thread* me, size_t word, const void* site) {
+void SharedMemoryChecker::report_uninitialized(Thread* me, size_t offset, const void* site) {
     RuntimeScope scope(me);
     sink_.report(
         FaultKind::uninitialized_read,
         "uninit:" + std::to_string(reinterpret_cast<uintptr_t>(site)),
         [&] {
-            return "uninitialized shared memory read: " + describe(me->block, word * 4) +
+            return "uninitialized shared memory read: " + describe(me->block, offset) +
                    " is read before any thread of the block wrote it";
         },
         site, me);
 }
 
-void SharedMemoryChecker::report_race(Thread* me, size_t word, Race race, const void* site) {
+void SharedMemoryChecker::report_race(Thread* me, size_t offset, Race race, const void* site) {
     RuntimeScope scope(me);
     Block* b = me->block;
-    const ShadowWord& s = b->shadow_words[word];
+    const ShadowWord& s = b->shadow_words[offset / 4];
     const bool against_write = race != Race::write_after_read;
     const uint32_t other_index = against_write ? s.writer : s.reader;
     const Thread& other = b->threads[other_index - 1];
@@ -182,7 +191,7 @@ void SharedMemoryChecker::report_race(Thread* me, size_t word, Race race, const 
     sink_.report(
         FaultKind::shared_race, key,
         [&] {
-            const std::string where = describe(b, word * 4);
+            const std::string where = describe(b, offset);
             const std::string them = sink_.describe_thread(other);
             const std::string line = resolve_source(other_site).to_string();
             if (!against_write)

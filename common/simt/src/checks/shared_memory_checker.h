@@ -18,7 +18,9 @@ namespace simt::detail {
 struct SharedAllocation;
 struct Warp;
 
-// What the checks remember about one 4-byte word of shared memory.
+// What the checks remember about one 4-byte word of shared memory. The masks say which of its
+// bytes (bit i: byte i) the last write and the last read touched, and which were ever written in
+// the block, so that threads may write neighbouring chars of one word, as on a GPU.
 struct ShadowWord {
     uint32_t writer = 0; // linear thread index + 1 of the last write; 0: never written
     uint32_t write_epoch = 0;
@@ -29,7 +31,11 @@ struct ShadowWord {
     const void* write_site = nullptr;
     const void* read_site = nullptr;
     bool write_atomic = false;
+    uint8_t write_bytes = 0;
+    uint8_t read_bytes = 0;
+    uint8_t written_bytes = 0;
 };
+constexpr uint8_t kWholeWord = 0xF;
 
 class SharedMemoryChecker {
   public:
@@ -56,18 +62,19 @@ class SharedMemoryChecker {
     // execution itself).
     inline bool ordered(const Block* b, const Warp* w, uint32_t other, uint32_t epoch,
                         uint32_t warp_sync) const;
+    // `bytes`: the mask of the word's bytes accessed (kWholeWord on the fast path).
     static inline void record_read(ShadowWord& s, uint32_t self, const Block* b, const Warp* w,
-                                   const void* site);
+                                   const void* site, uint8_t bytes);
     static inline void record_write(ShadowWord& s, uint32_t self, const Block* b, const Warp* w,
-                                    const void* site, bool atomic);
+                                    const void* site, bool atomic, uint8_t bytes);
     [[noreturn, gnu::noinline, gnu::cold]] void report_out_of_bounds(Thread* me, size_t storage,
                                                                      size_t bytes, AccessKind kind,
                                                                      const void* site);
     [[gnu::noinline]] void check_words(Thread* me, size_t offset, size_t bytes, AccessKind kind,
                                        const void* site);
-    [[gnu::noinline, gnu::cold]] void report_uninitialized(Thread* me, size_t word,
+    [[gnu::noinline, gnu::cold]] void report_uninitialized(Thread* me, size_t offset,
                                                            const void* site);
-    [[gnu::noinline, gnu::cold]] void report_race(Thread* me, size_t word, Race race,
+    [[gnu::noinline, gnu::cold]] void report_race(Thread* me, size_t offset, Race race,
                                                   const void* site);
 
     FindingSink& sink_;

@@ -11,9 +11,14 @@ inline bool SharedMemoryChecker::ordered(const Block* b, const Warp* w, uint32_t
     return false;
 }
 
-// What the shadow word remembers of the access that just passed the checks.
+// What the shadow word remembers of the access that just passed the checks. A thread's accesses
+// to parts of one word with nothing ordering them in between add up (a char written after its
+// neighbour); a whole word replaces what came before (a constant store on the fast path).
 inline void SharedMemoryChecker::record_read(ShadowWord& s, uint32_t self, const Block* b,
-                                             const Warp* w, const void* site) {
+                                             const Warp* w, const void* site, uint8_t bytes) {
+    const bool adds = bytes != kWholeWord && s.reader == self && s.read_epoch == b->barrier_epoch &&
+                      s.read_warp_sync == w->sync_epoch;
+    s.read_bytes = adds ? static_cast<uint8_t>(s.read_bytes | bytes) : bytes;
     s.reader = self;
     s.read_epoch = b->barrier_epoch;
     s.read_warp_sync = w->sync_epoch;
@@ -21,7 +26,13 @@ inline void SharedMemoryChecker::record_read(ShadowWord& s, uint32_t self, const
 }
 
 inline void SharedMemoryChecker::record_write(ShadowWord& s, uint32_t self, const Block* b,
-                                              const Warp* w, const void* site, bool atomic) {
+                                              const Warp* w, const void* site, bool atomic,
+                                              uint8_t bytes) {
+    const bool adds = bytes != kWholeWord && s.writer == self &&
+                      s.write_epoch == b->barrier_epoch && s.write_warp_sync == w->sync_epoch;
+    s.write_bytes = adds ? static_cast<uint8_t>(s.write_bytes | bytes) : bytes;
+    s.written_bytes =
+        bytes == kWholeWord ? kWholeWord : static_cast<uint8_t>(s.written_bytes | bytes);
     s.writer = self;
     s.write_epoch = b->barrier_epoch;
     s.write_warp_sync = w->sync_epoch;
@@ -31,9 +42,9 @@ inline void SharedMemoryChecker::record_write(ShadowWord& s, uint32_t self, cons
 
 inline bool SharedMemoryChecker::fast_access(Thread* me, Block* b, Warp* w, size_t in_var,
                                              size_t bytes, AccessKind kind, const void* site) {
-    // One word (aligned, at most 4 bytes); the engine has found it inside the variable of the
-    // block's last access, and variables start on 16 bytes.
-    if (bytes > 4) [[unlikely]]
+    // One whole word (the engine has found it aligned and inside the variable of the block's
+    // last access, and variables start on 16 bytes); a part of a word goes the general way.
+    if (bytes != 4) [[unlikely]]
         return false;
     const uint32_t self = me->linear + 1;
     ShadowWord& s = b->last_shadow[in_var / 4];
@@ -41,14 +52,14 @@ inline bool SharedMemoryChecker::fast_access(Thread* me, Block* b, Warp* w, size
         if (s.writer != self && (s.writer == 0 || !ordered(b, w, s.writer, s.write_epoch,
                                                            s.write_warp_sync))) [[unlikely]]
             return false;
-        record_read(s, self, b, w, site);
+        record_read(s, self, b, w, site, kWholeWord);
     } else {
         if ((s.writer != self && s.writer != 0 &&
              !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync)) ||
             (s.reader != self && s.reader != 0 &&
              !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))) [[unlikely]]
             return false;
-        record_write(s, self, b, w, site, false);
+        record_write(s, self, b, w, site, false, kWholeWord);
     }
     return true;
 }
