@@ -9,12 +9,14 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "chapter_segscan.cuh"
 #include "device_vector.h"
+#include "planted.h"
 #include "simt/options.h"
 #include "simt/report.h"
 #include "simt/trace.h"
@@ -22,9 +24,10 @@
 
 namespace {
 
+// One launch in `mode` (planted.h's quiet runner), with the seed set, and what it reported.
 struct Run {
-    cudaError_t error = cudaSuccess;
     simt::FaultReport report;
+    cudaError_t error() const { return report.error; }
     bool race() const {
         for (const auto& [kind, message] : report.findings)
             if (kind == simt::FaultKind::shared_race) return true;
@@ -32,19 +35,11 @@ struct Run {
     }
 };
 
-template <class F>
-Run run_in(simt::Mode mode, F launch, uint64_t seed = 1) {
-    const simt::Options saved = simt::options();
-    simt::options().mode = mode;
+Run run_in(simt::Mode mode, const std::function<void()>& launch, uint64_t seed = 1) {
+    const uint64_t saved_seed = simt::options().seed;
     simt::options().seed = seed;
-    simt::options().report_to_stderr = false;
-    simt::reset_device();
-    launch();
-    Run r;
-    r.error = cudaDeviceSynchronize();
-    r.report = simt::last_fault();
-    simt::options() = saved;
-    simt::reset_device();
+    Run r{run_quietly(launch, mode)};
+    simt::options().seed = saved_seed;
     return r;
 }
 
@@ -77,13 +72,13 @@ TEST_CASE("lockstep: the 2011 chapter's segmented warp scan gets pre-Volta's val
     // pre-volta: lockstep, and its lanes count as ordered: right values, nothing reported.
     const Run pre_volta = run_in(simt::Mode::pre_volta, launch);
     INFO("pre-volta report: " << pre_volta.report.message);
-    CHECK(pre_volta.error == cudaSuccess);
+    CHECK(pre_volta.error() == cudaSuccess);
     CHECK(d_out.download() == expect);
 
     // lockstep: the same values, and the race a Volta or later GPU may show is reported.
     const Run lockstep = run_in(simt::Mode::lockstep, launch);
     CHECK(d_out.download() == expect);
-    CHECK(lockstep.error == cudaErrorLaunchFailure);
+    CHECK(lockstep.error() == cudaErrorLaunchFailure);
     CHECK(lockstep.race());
 
     // its: reported too.
@@ -121,7 +116,7 @@ TEST_CASE("lockstep: lanes on both sides of a branch meet again where it joins; 
     const Run r = run_in(simt::Mode::lockstep,
                          [&] { stamp_order<<<1, lanes>>>(clock.data(), stamps.data()); });
     INFO("report: " << r.report.message);
-    REQUIRE(r.error == cudaSuccess);
+    REQUIRE(r.error() == cudaSuccess);
     const std::vector<int> s = stamps.download();
     auto at = [&](int lane, int k) { return s[lane * kStamps + k]; };
     int before_max = 0, then_max = 0, else_min = 1 << 30, else_max = 0, join_min = 1 << 30,
@@ -186,7 +181,7 @@ TEST_CASE("checks: a race between lanes of a warp is reported in every mode, tra
     CHECK(run_in(simt::Mode::lockstep, launch).race());
     const Run pre_volta = run_in(simt::Mode::pre_volta, launch);
     CHECK_FALSE(pre_volta.race());
-    CHECK(pre_volta.error == cudaSuccess);
+    CHECK(pre_volta.error() == cudaSuccess);
 
     // Recorded (a trace runs the launch in lockstep): the finding is still made.
     const Run traced = run_in(simt::Mode::its, [&] {
@@ -222,7 +217,7 @@ TEST_CASE("lockstep: a lane waiting on a later lane of its warp deadlocks, as be
     const Run its = run_in(simt::Mode::its,
                            [&] { wait_for_lane_31<<<1, 32>>>(fresh_flag.data(), out.data()); });
     INFO("its report: " << its.report.message);
-    CHECK(its.error == cudaSuccess);
+    CHECK(its.error() == cudaSuccess);
 }
 
 } // namespace
