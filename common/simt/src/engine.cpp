@@ -377,7 +377,9 @@ void Engine::make_waiting(Thread* t, ThreadState state, const void* site) {
     if (state == ThreadState::at_barrier) w->barrier_mask |= bit;
     if (state == ThreadState::at_collective) w->collective_mask |= bit;
     t->wait_site = site;
-    t->position = nullptr; // released together: in lockstep, they step first, as one
+    // Released together, in lockstep they step first, as one. (Only there: in `its` the field
+    // lies off the thread's hot cache line, and a barrier would touch it for every thread.)
+    if (lockstep_) t->position = nullptr;
 }
 
 void Engine::block_and_switch(Thread* me) {
