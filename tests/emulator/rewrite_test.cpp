@@ -57,7 +57,7 @@ std::string reg(const std::string& name, int line) {
 
 // A launch of a kernel named with template arguments (the rest may be deduced, simt/launch.h).
 std::string tmpl(const std::string& kernel, const std::string& config) {
-    return "::simt::launch_template([](auto simt_pick) -> decltype(simt_pick(" + kernel +
+    return "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(" + kernel +
            ")) { return simt_pick(" + kernel + "); }, " + config + ")";
 }
 
@@ -119,7 +119,9 @@ void run_table(const std::vector<Case>& cases) {
 
 TEST_CASE("kernel launches") {
     run_table({
-        {"plain", "k<<<1, 32>>>(x);", "::simt::launch(k, 1, 32)(x);"},
+        {"plain", "k<<<1, 32>>>(x);",
+         "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
+         "simt_pick(k); }, 1, 32)(x);"},
         {"qualified template", "ns::kernel<Op, T><<<g, b>>>(a, n);",
          tmpl("ns::kernel<Op, T>", "g, b") + "(a, n);"},
         {"value template args and full config", "k<int, 4><<<g, b, smem, s>>>();",
@@ -129,27 +131,43 @@ TEST_CASE("kernel launches") {
          tmpl("k<(N > 2)>", "1, 1") + "();"},
         {"template arguments left to deduction", "k<4><<<g, b>>>(ptr);",
          tmpl("k<4>", "g, b") + "(ptr);"},
-        {"global qualifier", "::k<<<1,1>>>();", "::simt::launch(::k, 1,1)();"},
+        {"global qualifier", "::k<<<1,1>>>();",
+         "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(::k)) { return "
+         "simt_pick(::k); }, 1,1)();"},
         {"template keyword", "ns::template k<T><<<1, 1>>>();",
          tmpl("ns::template k<T>", "1, 1") + "();"},
         {"spaces kept as single spaces", "k <<< grid , block >>> (x);",
-         "::simt::launch(k, grid , block) (x);"},
+         "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
+         "simt_pick(k); }, grid , block) (x);"},
         {"shift and brackets inside config", "k<<<dims[i], f(a >> 1), s.m>>>(x);",
-         "::simt::launch(k, dims[i], f(a >> 1), s.m)(x);"},
-        {"braced dim3", "k<<<dim3{2, 1}, 32>>>(x);", "::simt::launch(k, dim3{2, 1}, 32)(x);"},
-        {"return statement", "return ::k<<<1, 1>>>();", "return ::simt::launch(::k, 1, 1)();"},
+         "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
+         "simt_pick(k); }, dims[i], f(a >> 1), s.m)(x);"},
+        {"braced dim3", "k<<<dim3{2, 1}, 32>>>(x);",
+         "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
+         "simt_pick(k); }, dim3{2, 1}, 32)(x);"},
+        {"return statement", "return ::k<<<1, 1>>>();",
+         "return ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(::k)) { return "
+         "simt_pick(::k); }, 1, 1)();"},
         {"two launches on a line", "a<<<1, 1>>>(); b<<<2, 2>>>();",
-         "::simt::launch(a, 1, 1)(); ::simt::launch(b, 2, 2)();"},
+         "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(a)) { return "
+         "simt_pick(a); }, 1, 1)(); ::simt::launch_template([&](auto simt_pick) -> "
+         "decltype(simt_pick(b)) { return simt_pick(b); }, 2, 2)();"},
         {"config over lines keeps lines and columns", "k<<<grid,\n      block>>>(x);",
-         "::simt::launch(k, grid, block)\n" + pad(14) + "(x);"},
+         "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
+         "simt_pick(k); }, grid, block)\n" +
+             pad(14) + "(x);"},
         {"comment inside config dropped", "k<<<grid, /* the\n block */ 32>>>(x);",
-         "::simt::launch(k, grid, 32)\n" + pad(15) + "(x);"},
+         "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
+         "simt_pick(k); }, grid, 32)\n" +
+             pad(15) + "(x);"},
         {"in a #define", "#define L(n) k<<<n, 32>>>(p)\nL(4);",
-         "#define L(n) ::simt::launch(k, n, 32)(p)\nL(4);"},
+         "#define L(n) ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { "
+         "return simt_pick(k); }, n, 32)(p)\nL(4);"},
         {"in a #define with continuation", "#define L(n) k<float><<<n, \\\n    32>>>(p)\nL(4);",
          "#define L(n) " + tmpl("k<float>", "n, 32") + "\\\n" + pad(9) + "(p)\nL(4);"},
         {"token pasting in a #define", "#define L(n) k##n<<<1, 1>>>()",
-         "#define L(n) ::simt::launch(k##n, 1, 1)()"},
+         "#define L(n) ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k##n)) { "
+         "return simt_pick(k##n); }, 1, 1)()"},
         {"operator<< with template args is no launch", "auto p = &operator<<<int>;",
          "auto p = &operator<<<int>;"},
         {"triple closing template is no launch", "std::vector<std::vector<std::vector<int>>> v;",
@@ -215,6 +233,16 @@ TEST_CASE("static __shared__ variables") {
          "struct S {\n  __device__ void f() { " + shared("int", "x", "") + " }\n};"},
         {"#ifdef __shared__ is left alone", "#ifdef __shared__\n#endif",
          "#ifdef __shared__\n#endif"},
+        {"two declarators", in + "__shared__ int a, b;\n}",
+         out + shared("int", "a", "") + " " + shared("int", "b", "") + "\n}"},
+        {"declarators with their own bounds, one alignment",
+         in + "__shared__ __align__(16) float s[2][4], t, u[N + 1];\n}",
+         out + shared("float", "s", "[2][4]", "16") + " " + shared("float", "t", "", "16") + " " +
+             shared("float", "u", "[N + 1]", "16") + "\n}"},
+        {"commas inside template arguments and bounds",
+         in + "__shared__ Pair<int, 2> p[f(1, 2)], q;\n}",
+         out + shared("Pair<int, 2>", "p", "[f(1, 2)]") + " " + shared("Pair<int, 2>", "q", "") +
+             "\n}"},
     });
 }
 
@@ -231,8 +259,10 @@ TEST_CASE("static __shared__ errors") {
          "2:20: error: __shared__ variables cannot be initialized"},
         {"brace initializer", "void k() { __shared__ int x{0}; }", "",
          "1:28: error: __shared__ variables cannot be initialized"},
-        {"two declarators", "void k() {\n\t__shared__ int a, b;\n}", "",
-         "2:25: error: declare one __shared__ variable per statement"},
+        {"a pointer after the comma", "void k() {\n\t__shared__ int a, *b;\n}", "",
+         "2:27: error: unsupported __shared__ declarator: after a ','"},
+        {"an initializer after the comma", "void k() { __shared__ int a, b = 1; }", "",
+         "1:32: error: __shared__ variables cannot be initialized"},
         {"in a macro body", "#define DECL \\\n  __shared__ int x;\n", "",
          "2:3: error: __shared__ inside a macro body is not supported"},
         {"type before __shared__", "void k() { int __shared__ x; }", "",
@@ -259,6 +289,23 @@ TEST_CASE("extern __shared__ (dynamic shared memory)") {
         {"not an array", "void k() { extern __shared__ int n; }", "",
          "1:19: error: extern __shared__ must be an array of unknown size"},
         {"sized array", "extern __shared__ int n[4];", "", "1:8: error: extern __shared__ must be"},
+        {"two arrays in one statement", "void k() {\n  extern __shared__ int a[], b[];\n}",
+         "void k() {\n  " + dynamic_local("int", "a") + " " + dynamic_local("int", "b") + "\n}"},
+        {"a sized one among them", "extern __shared__ int a[], b[2];", "",
+         "1:8: error: extern __shared__ must be"},
+    });
+}
+
+TEST_CASE("__noinline__ becomes an attribute") {
+    run_table({
+        {"specifier", "__device__ __noinline__ int f(int x);",
+         "__device__ __attribute__((noinline)) int f(int x);"},
+        {"inside __attribute__ it is gcc's own spelling",
+         "__attribute__((__noinline__)) void g(); __attribute__((__noinline__, cold)) void h();",
+         "__attribute__((__noinline__)) void g(); __attribute__((__noinline__, cold)) void h();"},
+        {"in a macro body", "#define NOINLINE __device__ __noinline__\nNOINLINE void f();",
+         "#define NOINLINE __device__ __attribute__((noinline))\nNOINLINE void f();"},
+        {"identifiers that contain it", "int my__noinline__ = 1;", "int my__noinline__ = 1;"},
     });
 }
 
@@ -320,9 +367,11 @@ TEST_CASE("comments and literals are left alone") {
          "f(u8\"k<<<1,1>>>()\", L\"__shared__ int x;\");"},
         {"raw string", "f(R\"d(" + s + ")\"\n )d\");", "f(R\"d(" + s + ")\"\n )d\");"},
         {"char literals", "c = '\"'; d = '<'; k<<<1, 1>>>();",
-         "c = '\"'; d = '<'; ::simt::launch(k, 1, 1)();"},
+         "c = '\"'; d = '<'; ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) "
+         "{ return simt_pick(k); }, 1, 1)();"},
         {"digit separators are no char literal", "n = 1'000; k<<<n, 1>>>();",
-         "n = 1'000; ::simt::launch(k, n, 1)();"},
+         "n = 1'000; ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { "
+         "return simt_pick(k); }, n, 1)();"},
         {"header name with a quote", "#include <it's.h>\n__device__ int x;",
          "#include <it's.h>\n__device__ int x;" + reg("x", 2)},
         {"unterminated char literal ends at its line", "#if 0\nit's\n#endif\n__device__ int x;",
@@ -335,13 +384,16 @@ TEST_CASE("#if 0 blocks are left alone") {
         {"#if 0", "#if 0\n__shared__ int x = 5;\nk<<<>>>();\n#endif\n__device__ int y;",
          "#if 0\n__shared__ int x = 5;\nk<<<>>>();\n#endif\n__device__ int y;" + reg("y", 5)},
         {"#else of #if 1", "#if 1\nk<<<1, 1>>>();\n#else\n__shared__ int x = 0;\n#endif",
-         "#if 1\n::simt::launch(k, 1, 1)();\n#else\n__shared__ int x = 0;\n#endif"},
+         "#if 1\n::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
+         "simt_pick(k); }, 1, 1)();\n#else\n__shared__ int x = 0;\n#endif"},
         {"#else of #if 0 is compiled", "#if 0\nx();\n#else\nk<<<1, 1>>>();\n#endif",
-         "#if 0\nx();\n#else\n::simt::launch(k, 1, 1)();\n#endif"},
+         "#if 0\nx();\n#else\n::simt::launch_template([&](auto simt_pick) -> "
+         "decltype(simt_pick(k)) { return simt_pick(k); }, 1, 1)();\n#endif"},
         {"#define in #if 0", "#if 0\n#define L k<<<1, 1>>>\n#define S __shared__ int s;\n#endif",
          "#if 0\n#define L k<<<1, 1>>>\n#define S __shared__ int s;\n#endif"},
         {"other conditions are compiled", "#ifdef X\nk<<<1, 1>>>();\n#endif",
-         "#ifdef X\n::simt::launch(k, 1, 1)();\n#endif"},
+         "#ifdef X\n::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
+         "simt_pick(k); }, 1, 1)();\n#endif"},
         {"nested in #if 0", "#if 0\n#if 1\nk<<<1, 1>>>();\n#else\n#endif\nk<<<>>>();\n#endif",
          "#if 0\n#if 1\nk<<<1, 1>>>();\n#else\n#endif\nk<<<>>>();\n#endif"},
         {"brace in #if 0 does not open a scope", "#if 0\nvoid f() {\n#endif\n__device__ int z;",
@@ -425,7 +477,9 @@ TEST_CASE("loop conditions get loop_tick()") {
          "#pragma omp parallel for\nfor (int i = 0; i < n; ++i) {\n  x(); while (" + tick("f()") +
              ") {}\n}\n#pragma omp simd\nx(); for (;;" + kTick + ") {}"},
         {"with a launch inside", "while (f()) k<<<1, 1>>>(x);",
-         "while (" + tick("f()") + ") ::simt::launch(k, 1, 1)(x);"},
+         "while (" + tick("f()") +
+             ") ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
+             "simt_pick(k); }, 1, 1)(x);"},
     });
 }
 
@@ -575,6 +629,18 @@ __global__ void deduced(const T* in, T* out) { out[threadIdx.x] = in[threadIdx.x
 #define LAUNCH(g) plain<<<g, \
                          32>>>(nullptr)
 
+// Several variables in one __shared__ statement; __noinline__; a kernel template whose
+// arguments all come from the launch (here from a lambda).
+__device__ __noinline__ int twice(int v) { return 2 * v; }
+template <class F>
+__global__ void apply(int* out, F f) {
+    __shared__ int a, b[32];
+    extern __shared__ float d1[], d2[];
+    a = 1;
+    b[threadIdx.x] = f(twice(a)) + static_cast<int>(d1[0] + d2[0]);
+    out[threadIdx.x] = b[threadIdx.x];
+}
+
 int main() {
     scan<int, 4><<<dim3(2, 1), 32, 0, 0>>>(nullptr, 3);
     scan<float, 8><<<1,
@@ -583,6 +649,9 @@ int main() {
     ::plain<<<1, 1>>>(nullptr);
     int* data = nullptr;
     deduced<2><<<1, 32>>>(data, data);
+    apply<<<1, 32>>>(data, [](int v) { return v + 1; });
+    void (*fp)(int*) = plain;
+    fp<<<1, 1>>>(data);
 }
 )cu"},
         {"volatile_device_symbol", R"cu(

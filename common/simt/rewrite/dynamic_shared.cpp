@@ -18,15 +18,19 @@ void rewrite_dynamic_shared(const SourceFile& src, const ScopeMap& scopes, EditL
         if (code[i].kind != TokenKind::Identifier || code[i].text != "__shared__") continue;
         if (!is_extern_shared(code, i)) continue; // the static pass's
         const SharedDecl d = parse_shared_decl(src, i);
-        if (d.dims != "[]") {
-            src.fail(code[i], "extern __shared__ must be an array of unknown size, e.g. "
-                              "'extern __shared__ float buffer[];'");
-        }
         const std::string handle = "::simt::DynamicShared<" + d.spec + ">";
-        std::string text =
-            scopes.at_file_scope(i)
-                ? "[[maybe_unused]] static constexpr " + handle + " " + d.name + "{};"
-                : "[[maybe_unused]] " + d.spec + "* const " + d.name + " = " + handle + "{};";
+        std::string text;
+        for (const SharedDeclarator& v : d.declarators) {
+            if (v.dims != "[]") {
+                src.fail(code[i], "extern __shared__ must be an array of unknown size, e.g. "
+                                  "'extern __shared__ float buffer[];'");
+            }
+            if (!text.empty()) text += ' ';
+            text +=
+                scopes.at_file_scope(i)
+                    ? "[[maybe_unused]] static constexpr " + handle + " " + v.name + "{};"
+                    : "[[maybe_unused]] " + d.spec + "* const " + v.name + " = " + handle + "{};";
+        }
         edits.replace(src, code[d.first].begin, code[d.semi].end(), std::move(text), false);
         i = d.semi;
     }

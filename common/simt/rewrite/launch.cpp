@@ -135,16 +135,16 @@ void rewrite_stream(const SourceFile& src, Tokens toks, std::size_t floor, bool 
             src.fail(toks[i], "a preprocessor directive inside a kernel launch is not supported "
                               "by the simt emulator");
         }
-        // A kernel named with template arguments may leave the last ones to deduction from the
-        // launch arguments, as a call does: it goes in a generic lambda that picks the
-        // specialization once the argument types are known (simt/launch.h).
+        // The kernel may be a template whose arguments (all, or the last ones) are left to
+        // deduction from the launch arguments, as in a call: `scan<<<g, b>>>(data, n)` with
+        // `template <class T> __global__ void scan(T*, int)`. A template name cannot be passed
+        // to a function, so the kernel goes in a generic lambda that picks the function once the
+        // argument types are known (simt/launch.h); a plain function is picked as it is. The
+        // capture default lets the name be a local function pointer.
         const std::string kernel = join(toks, start, i);
         const std::string config = join(toks, i + 3, config_end);
-        std::string text =
-            is(toks, i - 1, ">")
-                ? "::simt::launch_template([](auto simt_pick) -> decltype(simt_pick(" + kernel +
-                      ")) { return simt_pick(" + kernel + "); }, " + config + ")"
-                : "::simt::launch(" + kernel + ", " + config + ")";
+        std::string text = "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(" +
+                           kernel + ")) { return simt_pick(" + kernel + "); }, " + config + ")";
         edits.replace(src, begin, end, std::move(text), in_directive);
         i = config_end + 2;
     }

@@ -26,6 +26,9 @@ void register_device_symbols(const SourceFile& src, const ScopeMap& scopes, Edit
 // for conditions, so that a polled plain load is reloaded every iteration (loop_ticks.cpp).
 void insert_loop_ticks(const SourceFile& src, EditList& edits);
 
+// __noinline__ -> __attribute__((noinline)), except inside __attribute__((...)) (keywords.cpp).
+void rewrite_cuda_keywords(const SourceFile& src, EditList& edits);
+
 // __shared__ and __managed__ inside #define bodies are errors.
 void reject_in_macros(const SourceFile& src);
 

@@ -57,8 +57,10 @@ std::size_t find_declaration_start(const SourceFile& src, Tokens code, std::size
     return first;
 }
 
-// The ';' ending the declaration, rejecting initializers and declarator lists on the way.
-std::size_t find_declaration_end(const SourceFile& src, Tokens code, std::size_t at) {
+// The ';' ending the declaration, rejecting initializers on the way; the ','s that separate
+// its declarators go to `commas`.
+std::size_t find_declaration_end(const SourceFile& src, Tokens code, std::size_t at,
+                                 std::vector<std::size_t>& commas) {
     int depth = 0;
     int angle = 0; // before any initializer, '<' can only open template arguments
     for (std::size_t j = at + 1; j < code.size(); ++j) {
@@ -70,10 +72,7 @@ std::size_t find_declaration_end(const SourceFile& src, Tokens code, std::size_t
                                   "declaration (as in CUDA); assign them in the kernel, then "
                                   "__syncthreads()");
             }
-            if (t == ",") {
-                src.fail(code[j], "declare one __shared__ variable per statement for the simt "
-                                  "emulator");
-            }
+            if (t == ",") commas.push_back(j);
         }
         if (t == "(" || t == "[" || t == "{") {
             ++depth;
@@ -90,6 +89,26 @@ std::size_t find_declaration_end(const SourceFile& src, Tokens code, std::size_t
     src.fail(code[at], "expected ';' at the end of this __shared__ declaration");
 }
 
+// The declarator that ends just before `end` (a ',' or the ';'): NAME followed by [..] groups.
+// Returns the index of NAME; errors are reported at code[at].
+std::size_t parse_declarator(const SourceFile& src, Tokens code, std::size_t first, std::size_t end,
+                             std::size_t at, SharedDeclarator& out) {
+    std::size_t name = end;
+    while (name > first && is(code, name - 1, "]")) {
+        const std::size_t open = match_backward(code, name - 1);
+        if (open == npos || open <= first) break;
+        name = open;
+    }
+    out.dims = join(code, name, end);
+    if (name == first || !is_identifier(code, name - 1)) {
+        src.fail(code[at], "unsupported __shared__ declarator: the simt emulator takes "
+                           "'__shared__ TYPE NAME[DIMS], NAME2[DIMS2];'");
+    }
+    --name;
+    out.name = code[name].text;
+    return name;
+}
+
 } // namespace
 
 bool is_extern_shared(Tokens code, std::size_t at) {
@@ -103,26 +122,29 @@ SharedDecl parse_shared_decl(const SourceFile& src, std::size_t at) {
     const Tokens code = src.code();
     SharedDecl decl;
     decl.first = find_declaration_start(src, code, at);
-    decl.semi = find_declaration_end(src, code, at);
+    std::vector<std::size_t> commas;
+    decl.semi = find_declaration_end(src, code, at, commas);
     if (src.has_directive_in(code[decl.first].begin, code[decl.semi].begin)) {
         src.fail(code[at], "a preprocessor directive inside a __shared__ declaration is not "
                            "supported by the simt emulator");
     }
 
-    // Trailing [..] groups are the array bounds; the identifier before them is the name.
-    std::size_t name = decl.semi;
-    while (name > decl.first && is(code, name - 1, "]")) {
-        const std::size_t open = match_backward(code, name - 1);
-        if (open == npos || open <= decl.first) break;
-        name = open;
+    // The first declarator ends at the first ',' (or the ';'); the tokens before its name are
+    // the specifiers and the type, which every declarator shares. The others are NAME[DIMS].
+    commas.push_back(decl.semi);
+    decl.declarators.resize(commas.size());
+    const std::size_t name =
+        parse_declarator(src, code, decl.first, commas[0], at, decl.declarators[0]);
+    for (std::size_t k = 1; k < commas.size(); ++k) {
+        const std::size_t after = commas[k - 1] + 1;
+        const std::size_t other =
+            parse_declarator(src, code, after, commas[k], after, decl.declarators[k]);
+        if (other != after) {
+            src.fail(code[after],
+                     "unsupported __shared__ declarator: after a ',' the simt emulator takes "
+                     "only NAME[DIMS] (no '*', '&' or qualifiers)");
+        }
     }
-    decl.dims = join(code, name, decl.semi);
-    if (name == decl.first || !is_identifier(code, name - 1)) {
-        src.fail(code[at], "unsupported __shared__ declarator: the simt emulator takes "
-                           "'__shared__ TYPE NAME[DIMS];'");
-    }
-    --name;
-    decl.name = code[name].text;
 
     // Sort the tokens before the name into attributes, dropped specifiers, alignment, type.
     decl.align = "0";

@@ -2,10 +2,17 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "source_file.h"
 
 namespace simt::rewrite {
+
+// One variable of the statement: `a[4][33]` in `__shared__ float a[4][33], b;`.
+struct SharedDeclarator {
+    std::string name;
+    std::string dims; // "[a][b]", "[]" or ""
+};
 
 struct SharedDecl {
     std::size_t first = 0; // first token of the declaration (static, volatile... included)
@@ -14,16 +21,15 @@ struct SharedDecl {
     std::string attributes; // [[...]] groups, re-emitted in front
     std::string spec;       // the type: cv-qualifiers kept; static, extern, __shared__,
                             // __device__ and __align__(n) dropped
-    std::string name;
-    std::string dims;  // "[a][b]", "[]" or ""
+    std::vector<SharedDeclarator> declarators; // in source order, at least one
     std::string align; // the __align__/alignas argument, "0" when there is none
 };
 
 // code[at] is a __shared__ token: is `extern` among the specifiers before it?
 bool is_extern_shared(Tokens code, std::size_t at);
 
-// code[at] is a __shared__ token. Throws (through src.fail) for what is not one plain variable
-// declaration: initializers, several declarators, a directive in the middle, odd declarators.
+// code[at] is a __shared__ token. Throws (through src.fail) for what is not a plain variable
+// declaration: initializers, a directive in the middle, declarators other than NAME[DIMS].
 SharedDecl parse_shared_decl(const SourceFile& src, std::size_t at);
 
 } // namespace simt::rewrite

@@ -1,7 +1,7 @@
 // Static __shared__ variables become references into the runtime's per-block arena:
 //   __shared__ float a[4][33];
 //   float (&a)[4][33] = ::simt::shared_variable<float[4][33]>(::simt::SharedSite{...});
-// (a scalar becomes `T& x = ...`)
+// (a scalar becomes `T& x = ...`; `__shared__ int a, b[4];` becomes two such declarations)
 // so every later use of `a` in the kernel compiles unchanged and all threads of a block see
 // the same storage. The site (name, file, line) lets the runtime name it in reports.
 #include "passes.h"
@@ -18,12 +18,17 @@ void rewrite_static_shared(const SourceFile& src, const ScopeMap& scopes, EditLi
                               "emulator; declare it inside the kernel");
         }
         const SharedDecl d = parse_shared_decl(src, i);
+        // One declaration per variable, all on the statement's line.
         std::string text;
-        if (!d.attributes.empty()) text += d.attributes + ' ';
-        // `T& x` rather than `T (&x)`: the same declaration, without -Wparentheses noise.
-        text += d.dims.empty() ? d.spec + "& " + d.name : d.spec + " (&" + d.name + ")" + d.dims;
-        text += " = ::simt::shared_variable<" + d.spec + d.dims + ">(::simt::SharedSite{\"" +
-                d.name + "\", __FILE__, __LINE__, " + d.align + "});";
+        for (const SharedDeclarator& v : d.declarators) {
+            if (!text.empty()) text += ' ';
+            if (!d.attributes.empty()) text += d.attributes + ' ';
+            // `T& x` rather than `T (&x)`: the same declaration, without -Wparentheses noise.
+            text +=
+                v.dims.empty() ? d.spec + "& " + v.name : d.spec + " (&" + v.name + ")" + v.dims;
+            text += " = ::simt::shared_variable<" + d.spec + v.dims + ">(::simt::SharedSite{\"" +
+                    v.name + "\", __FILE__, __LINE__, " + d.align + "});";
+        }
         edits.replace(src, code[d.first].begin, code[d.semi].end(), std::move(text), false);
         i = d.semi;
     }

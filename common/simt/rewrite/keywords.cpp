@@ -1,0 +1,36 @@
+// CUDA keywords that cannot be macros on the host compiler. `__noinline__` is one: libstdc++
+// itself writes `__attribute__((__noinline__))`, so a `#define __noinline__ ...` in the compat
+// headers would break the standard library. It is rewritten where it stands as a specifier, in
+// code and in #define bodies, and left alone inside `__attribute__((...))`.
+#include "passes.h"
+
+namespace simt::rewrite {
+namespace {
+
+void rewrite_stream(const SourceFile& src, Tokens toks, std::size_t floor, bool in_directive,
+                    EditList& edits) {
+    for (std::size_t i = floor; i < toks.size(); ++i) {
+        if (toks[i].kind != TokenKind::Identifier) continue;
+        if (toks[i].text == "__attribute__" && is(toks, i + 1, "(")) {
+            const std::size_t close = match_forward(toks, i + 1);
+            if (close == npos) return; // unbalanced: the compiler will say so
+            i = close;
+            continue;
+        }
+        if (toks[i].text == "__noinline__") {
+            edits.replace(src, toks[i].begin, toks[i].end(), "__attribute__((noinline))",
+                          in_directive);
+        }
+    }
+}
+
+} // namespace
+
+void rewrite_cuda_keywords(const SourceFile& src, EditList& edits) {
+    rewrite_stream(src, src.code(), 0, false, edits);
+    for (const Directive& d : src.lexed().directives) {
+        if (d.is_define) rewrite_stream(src, src.define_body(d), 0, true, edits);
+    }
+}
+
+} // namespace simt::rewrite
