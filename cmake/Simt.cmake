@@ -85,10 +85,14 @@ function(simt_target_cuda_sources target scope)
         string(SUBSTRING "${hash}" 0 8 hash)
         set(gen "${CMAKE_CURRENT_BINARY_DIR}/simt_gen/${target}/${stem}.${hash}.cu.cpp")
         file(RELATIVE_PATH shown "${CMAKE_SOURCE_DIR}" "${abs}")
+        # The rewriter also rewrites the headers the .cu includes with #include "x.cuh" (found
+        # next to their includer) into ${gen}.headers/; its depfile lists them, so editing a
+        # header reruns the rewrite.
         add_custom_command(
             OUTPUT "${gen}"
-            COMMAND $<TARGET_FILE:simt-rewrite> "${abs}" -o "${gen}"
+            COMMAND $<TARGET_FILE:simt-rewrite> "${abs}" -o "${gen}" --depfile "${gen}.d"
             DEPENDS "${abs}" simt-rewrite
+            DEPFILE "${gen}.d"
             COMMENT "simt-rewrite ${shown}"
             VERBATIM)
 

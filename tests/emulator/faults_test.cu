@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "planted.h"
+#include "planted_in_header.cuh"
 #include "device_vector.h"
 #include "simt/options.h"
 #include "simt/report.h"
@@ -301,6 +303,14 @@ TEST_CASE("illegal address: shared memory out of bounds names the variable") {
     INFO("report: " << report.message);
     CHECK(report.kind == simt::FaultKind::illegal_address);
     CHECK(report.message.find("'tile'") != std::string::npos);
+}
+
+TEST_CASE("illegal address: a bug in an included header is reported at the header's line") {
+    DeviceVector<int> out(32);
+    const simt::FaultReport report = expect_planted_report(
+        planted_in_header_file(), {simt::FaultKind::illegal_address, "header-past-end"},
+        [&] { shared_past_end_in_header<<<1, 32>>>(out.data()); });
+    CHECK(report.message.find("past the end of 'tile'") != std::string::npos);
 }
 
 TEST_CASE("stack overflow: a large local array is a reported fault, not a crashed process") {

@@ -10,9 +10,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <string>
 #include <vector>
 
+#include "rewrite/header_copies.h"
 #include "rewrite/rewrite.h"
 
 namespace {
@@ -564,6 +566,115 @@ TEST_CASE("#line header and positions") {
     }
 }
 
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh directory of files for one test, removed afterwards.
+struct TempTree {
+    fs::path root;
+    TempTree() {
+        root = fs::temp_directory_path() /
+               ("simt_rewrite_tree_" +
+                std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+        fs::create_directories(root);
+    }
+    ~TempTree() {
+        std::error_code ignored;
+        fs::remove_all(root, ignored);
+    }
+    fs::path write(const std::string& relative, const std::string& text) const {
+        const fs::path path = root / relative;
+        fs::create_directories(path.parent_path());
+        std::ofstream(path, std::ios::binary) << text;
+        return path;
+    }
+    static std::string read(const fs::path& path) {
+        std::ifstream in(path, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    }
+};
+
+// The path inside `#include "..."` on the given 1-based line of `text`.
+std::string included_path(const std::string& text, int line) {
+    std::size_t at = 0;
+    for (int i = 1; i < line; ++i) at = text.find('\n', at) + 1;
+    const std::size_t open = text.find('"', text.find("#include", at));
+    return text.substr(open + 1, text.find('"', open + 1) - open - 1);
+}
+
+} // namespace
+
+TEST_CASE("headers included with quotes are rewritten too") {
+    TempTree tree;
+    const fs::path cu = tree.write("k.cu", "#include <cstdio>\n"
+                                           "#include \"sub/scan.cuh\"\n"
+                                           "#include \"absent.h\"\n"
+                                           "#if 0\n#include \"sub/scan.cuh\"\n#endif\n");
+    const fs::path scan = tree.write("sub/scan.cuh", "#pragma once\n"
+                                                     "#include \"../sub/util.h\"\n"
+                                                     "__device__ void f() {\n"
+                                                     "  __shared__ int a, b[4];\n"
+                                                     "  while (a) {}\n"
+                                                     "}\n");
+    const fs::path util = tree.write("sub/util.h", "#pragma once\n#include \"scan.cuh\"\n");
+    const fs::path copies = tree.root / "copies";
+
+    simt::rewrite::HeaderCopies headers(copies);
+    const std::string out = headers.rewrite(cu, "k.cu");
+    // The .cu's include points at a copy; absent headers, <...> and #if 0 are left alone.
+    const std::string scan_copy = included_path(out, 3);
+    CHECK(fs::path(scan_copy).is_absolute());
+    CHECK(scan_copy.starts_with(fs::absolute(copies).string()));
+    CHECK(out.find("#include <cstdio>") != std::string::npos);
+    CHECK(out.find("#include \"absent.h\"") != std::string::npos);
+    CHECK(out.find("#if 0\n#include \"sub/scan.cuh\"\n#endif") != std::string::npos);
+
+    // The copy is rewritten (both __shared__ variables, the loop tick) and names the original.
+    const std::string copied = TempTree::read(scan_copy);
+    CHECK(copied.starts_with("#line 1 \"" + scan.lexically_normal().string() + "\"\n"));
+    CHECK(copied.find(shared("int", "a", "") + " " + shared("int", "b", "[4]")) !=
+          std::string::npos);
+    CHECK(copied.find("loop_tick") != std::string::npos);
+
+    // Its own include, spelled through "..", leads to util.h's copy, whose include of scan.cuh
+    // (a cycle, cut by #pragma once) leads back to the same copy of scan.cuh.
+    const std::string util_copy = included_path(copied, 3);
+    CHECK(util_copy != scan_copy);
+    CHECK(included_path(TempTree::read(util_copy), 3) == scan_copy);
+
+    // What a depfile needs: the input and each header once.
+    const auto& inputs = headers.inputs();
+    REQUIRE(inputs.size() == 3);
+    CHECK(inputs[0] == cu);
+    CHECK(fs::equivalent(inputs[1], scan));
+    CHECK(fs::equivalent(inputs[2], util));
+
+    // A second run with nothing changed leaves the copies alone (no rebuilds downstream).
+    const auto stamp = fs::last_write_time(scan_copy);
+    simt::rewrite::HeaderCopies again(copies);
+    CHECK(again.rewrite(cu, "k.cu") == out);
+    CHECK(fs::last_write_time(scan_copy) == stamp);
+}
+
+TEST_CASE("an error in an included header names the header and the include chain") {
+    TempTree tree;
+    const fs::path cu = tree.write("k.cu", "// first line\n#include \"a.cuh\"\n");
+    const fs::path a = tree.write("a.cuh", "#include \"b.cuh\"\n");
+    const fs::path b = tree.write("b.cuh", "__device__ void f() {\n  __shared__ int x = 0;\n}\n");
+    simt::rewrite::HeaderCopies headers(tree.root / "copies");
+    try {
+        (void)headers.rewrite(cu, "k.cu");
+        FAIL("expected an error");
+    } catch (const simt::rewrite::RewriteFailure& e) {
+        const std::string expected = "In file included from " + a.lexically_normal().string() +
+                                     ":1:\nIn file included from k.cu:2:\n" +
+                                     b.lexically_normal().string() +
+                                     ":2:20: error: __shared__ variables cannot be initialized";
+        CHECK(std::string(e.what()).starts_with(expected));
+    }
+}
+
 #ifdef SIMT_REWRITE_TEST_CXX
 namespace {
 
@@ -572,18 +683,23 @@ std::string quote(const std::string& s) {
 }
 
 // Rewrites `source` and compiles it with -fsyntax-only and `flags`: 0 when it compiles.
-int compile_rewritten(const std::string& name, const std::string& source,
-                      const std::string& flags) {
+int compile_rewritten(const std::string& name, const std::string& source, const std::string& flags,
+                      std::string* log = nullptr) {
     const auto dir = std::filesystem::temp_directory_path() /
                      ("simt_rewrite_test_" +
                       std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
     std::filesystem::create_directories(dir);
     const auto file = dir / (name + ".cpp");
     std::ofstream(file) << rewrite_source(source, name + ".cu");
-    const std::string command = std::string(SIMT_REWRITE_TEST_CXX) +
-                                " -std=c++20 -fsyntax-only -Wall -Wextra -x c++ " + flags + " " +
-                                quote(file.string()) + " 2>&1";
+    const std::string command =
+        std::string(SIMT_REWRITE_TEST_CXX) + " -std=c++20 -fsyntax-only -Wall -Wextra -x c++ " +
+        flags + " " + quote(file.string()) + " > " + quote((dir / "log").string()) + " 2>&1";
     const int status = std::system(command.c_str());
+    const std::string output = TempTree::read(dir / "log");
+    if (log)
+        *log = output;
+    else
+        std::cout << output;
     std::filesystem::remove_all(dir);
     return status;
 }
@@ -719,4 +835,27 @@ int main() {
         }
     }
 }
+#ifdef SIMT_REWRITE_TEST_SIMT_ROOT
+// What the emulator does not run fails to compile, and the error names the feature.
+TEST_CASE("unsupported CUDA library headers fail to compile with the feature named") {
+    const std::string root = SIMT_REWRITE_TEST_SIMT_ROOT;
+    const std::string flags =
+        "-include cuda_runtime.h -I" + quote(root + "/compat") + " -I" + quote(root + "/include");
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"#include <cuda/std/atomic>\n", "cuda::std::atomic (<cuda/std/atomic>) is not supported"},
+        {"#include <cuda/std/barrier>\n", "cuda::std::barrier (<cuda/std/barrier>) is not"},
+        {"#include <cuda/atomic>\n", "<cuda/atomic> (cuda::atomic) is not supported"},
+        {"#include <cuda/pipeline>\n", "<cuda/pipeline> (cuda::pipeline) is not supported"},
+    };
+    for (const auto& [source, message] : cases) {
+        SUBCASE(source.c_str()) {
+            std::string log;
+            CHECK(compile_rewritten("unsupported", source, flags, &log) != 0);
+            CAPTURE(log);
+            CHECK(log.find(message) != std::string::npos);
+        }
+    }
+}
+#endif
+
 #endif

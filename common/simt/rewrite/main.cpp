@@ -1,27 +1,41 @@
-// simt-rewrite INPUT.cu -o OUTPUT.cpp [--display-name NAME]
+// simt-rewrite INPUT.cu -o OUTPUT.cpp [--display-name NAME] [--header-dir DIR] [--depfile FILE]
 // The build step that lets the host compiler take a .cu file; see docs/simtcc.md.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <string_view>
 
-#include "rewrite.h"
+#include "header_copies.h"
 
 namespace {
 
 constexpr std::string_view usage =
-    "usage: simt-rewrite INPUT.cu -o OUTPUT.cpp [--display-name NAME]\n"
+    "usage: simt-rewrite INPUT.cu -o OUTPUT.cpp [--display-name NAME] [--header-dir DIR]\n"
+    "                    [--depfile FILE]\n"
     "Rewrites the CUDA syntax that a host C++ compiler cannot parse (<<<...>>> launches,\n"
     "__shared__ declarations, file-scope __device__/__constant__ variables) into calls to the\n"
     "simt emulator runtime, and puts ::simt::detail::loop_tick() at the head of each loop\n"
     "condition. Line numbers are kept; '#line 1 \"NAME\"' (default: the absolute input path)\n"
-    "makes diagnostics point at the original file.\n";
+    "makes diagnostics point at the original file.\n"
+    "Headers included with #include \"name\" that are found next to the file including them\n"
+    "are rewritten too, into DIR (default: OUTPUT.headers), and included from there.\n"
+    "--depfile writes a Make-style dependency file: OUTPUT depends on INPUT and those headers.\n";
 
 int fail_usage(std::string_view message) {
     std::cerr << "simt-rewrite: error: " << message << "\n" << usage;
     return 2;
+}
+
+// A path in a Make-style depfile: spaces, '#' and '$' escaped.
+std::string depfile_path(const std::filesystem::path& path) {
+    std::string out;
+    for (char c : std::filesystem::absolute(path).lexically_normal().string()) {
+        if (c == ' ' || c == '#') out += '\\';
+        if (c == '$') out += '$';
+        out += c;
+    }
+    return out;
 }
 
 } // namespace
@@ -30,15 +44,21 @@ int main(int argc, char** argv) {
     std::string input;
     std::string output;
     std::string display_name;
+    std::string header_dir;
+    std::string depfile;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         if (arg == "-h" || arg == "--help") {
             std::cout << usage;
             return 0;
         }
-        if (arg == "-o" || arg == "--display-name") {
+        if (arg == "-o" || arg == "--display-name" || arg == "--header-dir" || arg == "--depfile") {
             if (i + 1 == argc) return fail_usage(std::string(arg) + " needs a value");
-            (arg == "-o" ? output : display_name) = argv[++i];
+            std::string& value = arg == "-o"               ? output
+                                 : arg == "--display-name" ? display_name
+                                 : arg == "--header-dir"   ? header_dir
+                                                           : depfile;
+            value = argv[++i];
         } else if (arg.starts_with("-") && arg.size() > 1) {
             return fail_usage("unknown option '" + std::string(arg) + "'");
         } else if (input.empty()) {
@@ -51,45 +71,24 @@ int main(int argc, char** argv) {
     if (display_name.empty()) {
         display_name = std::filesystem::absolute(input).lexically_normal().string();
     }
+    if (header_dir.empty()) header_dir = output + ".headers";
 
-    std::ifstream in(input, std::ios::binary);
-    if (!in) {
-        std::cerr << "simt-rewrite: error: cannot read '" << input << "'\n";
-        return 1;
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-
-    std::string result;
     try {
-        result = simt::rewrite::rewrite_source(buffer.str(), display_name);
-    } catch (const simt::rewrite::RewriteError& e) {
-        std::cerr << simt::rewrite::format_error(e, display_name) << "\n";
-        return 1;
-    }
-
-    // Write beside the target and rename, so an interrupted build never leaves half a file
-    // that looks up to date.
-    const std::filesystem::path out_path(output);
-    const std::filesystem::path tmp_path = out_path.string() + ".tmp";
-    if (out_path.has_parent_path()) {
-        std::error_code ignored; // a real problem shows up as "cannot write" below
-        std::filesystem::create_directories(out_path.parent_path(), ignored);
-    }
-    {
-        std::ofstream out(tmp_path, std::ios::binary | std::ios::trunc);
-        out << result;
-        if (!out.flush()) {
-            std::cerr << "simt-rewrite: error: cannot write '" << tmp_path.string() << "'\n";
-            return 1;
+        simt::rewrite::HeaderCopies copies(header_dir);
+        const std::string result = copies.rewrite(input, display_name);
+        // The output is written even when unchanged: build tools compare its time with the
+        // inputs'.
+        const std::filesystem::path out_path(output);
+        std::error_code ignored;
+        std::filesystem::remove(out_path, ignored);
+        simt::rewrite::write_if_changed(out_path, result);
+        if (!depfile.empty()) {
+            std::string deps = depfile_path(output) + ":";
+            for (const auto& file : copies.inputs()) deps += " \\\n  " + depfile_path(file);
+            simt::rewrite::write_if_changed(depfile, deps + "\n");
         }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp_path, out_path, ec);
-    if (ec) {
-        std::cerr << "simt-rewrite: error: cannot write '" << output << "': " << ec.message()
-                  << "\n";
-        std::filesystem::remove(tmp_path, ec);
+    } catch (const simt::rewrite::RewriteFailure& e) {
+        std::cerr << e.what() << "\n";
         return 1;
     }
     return 0;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "edits.h"
+#include "rewrite.h"
 #include "scope.h"
 #include "source_file.h"
 
@@ -28,6 +29,10 @@ void insert_loop_ticks(const SourceFile& src, EditList& edits);
 
 // __noinline__ -> __attribute__((noinline)), except inside __attribute__((...)) (keywords.cpp).
 void rewrite_cuda_keywords(const SourceFile& src, EditList& edits);
+
+// #include "name" -> #include "<path of the rewritten copy>" where `redirect` gives one.
+void redirect_quoted_includes(const SourceFile& src, const IncludeRedirect& redirect,
+                              EditList& edits);
 
 // __shared__ and __managed__ inside #define bodies are errors.
 void reject_in_macros(const SourceFile& src);

@@ -29,7 +29,8 @@ std::string quoted(std::string_view s) {
 
 } // namespace
 
-std::string rewrite_source(std::string_view text, std::string_view display_name) {
+std::string rewrite_source(std::string_view text, std::string_view display_name,
+                           const IncludeRedirect& redirect) {
     // A UTF-8 byte order mark would land after our #line and be a stray character there.
     if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
 
@@ -43,6 +44,7 @@ std::string rewrite_source(std::string_view text, std::string_view display_name)
     rewrite_launches(src, edits);
     rewrite_cuda_keywords(src, edits);
     insert_loop_ticks(src, edits);
+    redirect_quoted_includes(src, redirect, edits);
     return "#line 1 " + quoted(display_name) + "\n" + edits.apply(src);
 }
 

@@ -4,6 +4,8 @@
 // diagnostics point at the student's own file.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -24,9 +26,15 @@ class RewriteError : public std::runtime_error {
     std::string message_;
 };
 
+// Asked for each `#include "name"` (outside `#if 0`) with the name as written and the line of
+// the directive: the path of a rewritten copy of that header to include instead, or nothing to
+// leave the line as it is (header_copies.h builds one that follows the student's headers).
+using IncludeRedirect = std::function<std::optional<std::string>(std::string_view name, int line)>;
+
 // The whole transform: `#line 1 "<display_name>"` followed by the rewritten text.
 // Throws RewriteError for constructs the emulator cannot run.
-std::string rewrite_source(std::string_view text, std::string_view display_name);
+std::string rewrite_source(std::string_view text, std::string_view display_name,
+                           const IncludeRedirect& redirect = {});
 
 // "file:line:col: error: message", the format editors and IDEs jump from.
 std::string format_error(const RewriteError& error, std::string_view file);

@@ -18,9 +18,10 @@
 #define __managed__                                                                                \
     _Pragma("GCC error \"__managed__ variables are not supported by the simt emulator\"")
 
-// A __shared__ that reaches the compiler was not rewritten (for example it came out of a macro).
+// A __shared__ that reaches the compiler was not rewritten (it came out of a macro, or out of a
+// header included with <...> or found only through -I).
 #define __shared__                                                                                 \
-    _Pragma("GCC error \"__shared__ here is not supported by the simt emulator (only plain declarations in the .cu file itself are rewritten)\"")
+    _Pragma("GCC error \"__shared__ here is not supported by the simt emulator (only plain declarations in the .cu file and in the headers it includes with quotes from its own folder are rewritten)\"")
 
 #define SIMT_BACKEND 1
 
