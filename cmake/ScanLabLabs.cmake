@@ -10,6 +10,7 @@
 #                                     (the test objects are compiled once per backend and shared
 #                                     by both flavours: they only see the interface header)
 #   test       lab<NN>.<F>.<B>        LABELS lab<NN>;<F>;<B> (+ gpu on cuda); exit code 77 = skipped
+# (the test executables and tests only with SCANLAB_BUILD_TESTS, the libraries always)
 # Both flavours see labs/<NN>_<name>/ on their include path: the solution uses the same
 # interface header the student gets.
 #
@@ -77,18 +78,20 @@ function(scanlab_add_lab)
     set(interface_dir "${SCANLAB_LABS_ROOT}/labs/${folder}")
     set(tests_dir "${SCANLAB_LABS_ROOT}/tests")
     foreach(backend IN LISTS SCANLAB_BACKENDS)
-        _scanlab_test_main(${backend})
-        set(objects ${lab}_test_objects_${backend})
-        add_library(${objects} OBJECT "${tests_dir}/labs/${arg_TEST}")
-        _scanlab_test_usage(${objects} ${backend})
-        target_include_directories(${objects} PRIVATE "${interface_dir}")
-        if(backend STREQUAL "simt")
-            # Graded tests that need the emulator itself (traces, bank conflicts).
-            foreach(extra IN LISTS arg_SIMT_TESTS)
-                target_sources(${objects} PRIVATE "${tests_dir}/labs/${extra}")
-            endforeach()
-            if(arg_SIMT_TESTS)
-                target_link_libraries(${objects} PUBLIC scanlab_trace)
+        if(SCANLAB_BUILD_TESTS)
+            _scanlab_test_main(${backend})
+            set(objects ${lab}_test_objects_${backend})
+            add_library(${objects} OBJECT "${tests_dir}/labs/${arg_TEST}")
+            _scanlab_test_usage(${objects} ${backend})
+            target_include_directories(${objects} PRIVATE "${interface_dir}")
+            if(backend STREQUAL "simt")
+                # Graded tests that need the emulator itself (traces, bank conflicts).
+                foreach(extra IN LISTS arg_SIMT_TESTS)
+                    target_sources(${objects} PRIVATE "${tests_dir}/labs/${extra}")
+                endforeach()
+                if(arg_SIMT_TESTS)
+                    target_link_libraries(${objects} PUBLIC scanlab_trace)
+                endif()
             endif()
         endif()
 
@@ -113,6 +116,9 @@ function(scanlab_add_lab)
                 INCLUDE_DIRS "${interface_dir}"
                 LINK scanlab_api)
 
+            if(NOT SCANLAB_BUILD_TESTS)
+                continue() # a benchmark-only build: the lab libraries without their tests
+            endif()
             # The tests see only the interface header, never the lab's sources: student and
             # solution link the same compiled tests (each test file is compiled once per backend).
             set(tests "${lab}_tests_${flavour}_${backend}")
