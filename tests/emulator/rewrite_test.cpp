@@ -837,6 +837,9 @@ int main() {
 }
 #ifdef SIMT_REWRITE_TEST_SIMT_ROOT
 // What the emulator does not run fails to compile, and the error names the feature.
+#define CG                                                                                         \
+    "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"                    \
+    "namespace cg = cooperative_groups;\n__global__ void k() { "
 TEST_CASE("unsupported CUDA library headers fail to compile with the feature named") {
     const std::string root = SIMT_REWRITE_TEST_SIMT_ROOT;
     const std::string flags =
@@ -846,6 +849,15 @@ TEST_CASE("unsupported CUDA library headers fail to compile with the feature nam
         {"#include <cuda/std/barrier>\n", "cuda::std::barrier (<cuda/std/barrier>) is not"},
         {"#include <cuda/atomic>\n", "<cuda/atomic> (cuda::atomic) is not supported"},
         {"#include <cuda/pipeline>\n", "<cuda/pipeline> (cuda::pipeline) is not supported"},
+        {CG "cg::coalesced_threads(); }",
+         "cooperative_groups::coalesced_threads (coalesced_group) is not supported"},
+        {CG "cg::this_multi_grid(); }", "cooperative_groups::this_multi_grid is not supported"},
+        {CG "auto t = cg::tiled_partition<32>(cg::this_thread_block()); t.match_any(1); }",
+         "thread_block_tile::match_any is not supported"},
+        {CG "cg::tiled_partition<64>(cg::this_thread_block()); }",
+         "supports thread_block_tile sizes 1, 2, 4, 8, 16 and 32"},
+        {CG "cg::reduce(cg::this_thread_block(), 1, cg::plus<int>()); }",
+         "cg::reduce on the simt emulator takes a thread_block_tile of 1 to 32 threads"},
     };
     for (const auto& [source, message] : cases) {
         SUBCASE(source.c_str()) {
@@ -856,6 +868,7 @@ TEST_CASE("unsupported CUDA library headers fail to compile with the feature nam
         }
     }
 }
+#undef CG
 #endif
 
 #endif

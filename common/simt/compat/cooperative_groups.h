@@ -1,2 +1,325 @@
+// Cooperative groups on the simt emulator: the thread block, static tiles of 1 to 32 threads
+// (one warp or a power-of-two part of one), and groups of either kind behind `thread_group`.
+// Everything is built on the emulator's own barriers and warp intrinsics (__syncthreads,
+// __syncwarp(mask), __shfl*_sync(mask, ..., width), __ballot_sync, __any_sync, __all_sync), so the
+// checks see through the API: lanes of a tile are unordered until a tile operation, a tile
+// sync() from diverged lanes is reported, and so on. Every member is always inlined, because the
+// runtime finds the user's line from its callers' return addresses.
+//
+// Not here, and loud: grid_group::sync() (grid-wide sync needs a cooperative launch: a run-time
+// "unsupported feature" fault), multi-grid groups, coalesced_threads(), labeled and binary
+// partitions, tiles of more than 32 threads, tile match_any/match_all and memcpy_async (compile
+// errors that name them, when used). Reductions and scans: cooperative_groups/reduce.h, scan.h.
 #pragma once
-#error "cooperative groups are not supported by the simt emulator yet: use __syncthreads, __syncwarp and the *_sync warp intrinsics"
+
+#include <cuda_runtime.h>
+
+#include <cstring>
+#include <type_traits>
+
+#define SIMT_CG_INLINE __attribute__((always_inline)) inline
+
+namespace cooperative_groups {
+namespace details {
+
+template <class>
+inline constexpr bool always_false = false;
+
+// The rank of the calling thread in its block, x fastest (as CUDA ranks them).
+SIMT_CG_INLINE unsigned block_rank() {
+    const uint3 t = threadIdx;
+    const dim3 d = blockDim;
+    return (t.z * d.y + t.y) * d.x + t.x;
+}
+SIMT_CG_INLINE unsigned block_threads() {
+    const dim3 d = blockDim;
+    return d.x * d.y * d.z;
+}
+
+// The lanes of the calling thread's warp that are in its tile of `size` threads.
+SIMT_CG_INLINE unsigned tile_mask(unsigned size) {
+    if (size >= 32) return 0xffffffffu;
+    const unsigned lane = block_rank() % 32;
+    return ((1u << size) - 1u) << (lane / size * size);
+}
+
+// A tile shuffle of any trivially copyable type: the types the warp shuffles take go through one
+// shuffle, others in 4-byte pieces (as CUDA's tile shuffles accept any such type).
+template <class T, class Shuffle>
+SIMT_CG_INLINE T shuffle_any(const T& value, Shuffle shuffle) {
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "cooperative groups shuffle trivially copyable types only");
+    if constexpr (::simt::detail::shufflable<T>) {
+        return shuffle(value);
+    } else {
+        constexpr unsigned words = (sizeof(T) + 3) / 4;
+        unsigned in[words] = {};
+        unsigned out[words];
+        std::memcpy(in, &value, sizeof(T));
+        for (unsigned i = 0; i < words; ++i) out[i] = shuffle(in[i]);
+        T result;
+        std::memcpy(&result, out, sizeof(T));
+        return result;
+    }
+}
+
+} // namespace details
+
+class thread_group;
+
+// The threads of the calling block. Its sync() is __syncthreads().
+class thread_block {
+  public:
+    SIMT_CG_INLINE static void sync() { __syncthreads(); }
+    SIMT_CG_INLINE static unsigned thread_rank() { return details::block_rank(); }
+    SIMT_CG_INLINE static unsigned size() { return details::block_threads(); }
+    SIMT_CG_INLINE static unsigned long long num_threads() { return details::block_threads(); }
+    SIMT_CG_INLINE static dim3 group_index() { return blockIdx; }
+    SIMT_CG_INLINE static dim3 thread_index() { return threadIdx; }
+    SIMT_CG_INLINE static dim3 group_dim() { return blockDim; }
+    SIMT_CG_INLINE static dim3 dim_threads() { return blockDim; }
+    operator thread_group() const;
+
+  private:
+    friend thread_block this_thread_block();
+    thread_block() = default;
+};
+
+SIMT_CG_INLINE thread_block this_thread_block() {
+    return thread_block();
+}
+
+// A tile of Size consecutive threads of the block (by thread_rank), Size a power of two from 1
+// to 32: a tile never spans two warps, so its sync is a __syncwarp over its lanes and its
+// shuffles and votes are the warp's, with the tile's lane mask and width.
+template <unsigned Size, class Parent = void>
+class thread_block_tile;
+
+template <unsigned Size>
+class thread_block_tile<Size, void> {
+    static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
+                  "the simt emulator supports thread_block_tile sizes 1, 2, 4, 8, 16 and 32 (a "
+                  "power of two, at most a warp)");
+
+  public:
+    static constexpr unsigned num_threads_value = Size;
+
+    SIMT_CG_INLINE void sync() const { __syncwarp(mask_); }
+    SIMT_CG_INLINE unsigned thread_rank() const { return details::block_rank() % Size; }
+    SIMT_CG_INLINE static constexpr unsigned size() { return Size; }
+    SIMT_CG_INLINE static constexpr unsigned long long num_threads() { return Size; }
+    // Which tile of its parent this is, and how many tiles the parent was cut into.
+    SIMT_CG_INLINE unsigned meta_group_rank() const { return meta_rank_; }
+    SIMT_CG_INLINE unsigned meta_group_size() const { return meta_size_; }
+
+    template <class T>
+    SIMT_CG_INLINE T shfl(T value, int source_rank) const {
+        return details::shuffle_any(value, [&](auto v) {
+            return __shfl_sync(mask_, v, source_rank, static_cast<int>(Size));
+        });
+    }
+    template <class T>
+    SIMT_CG_INLINE T shfl_up(T value, unsigned delta) const {
+        return details::shuffle_any(value, [&](auto v) {
+            return __shfl_up_sync(mask_, v, static_cast<int>(delta), static_cast<int>(Size));
+        });
+    }
+    template <class T>
+    SIMT_CG_INLINE T shfl_down(T value, unsigned delta) const {
+        return details::shuffle_any(value, [&](auto v) {
+            return __shfl_down_sync(mask_, v, static_cast<int>(delta), static_cast<int>(Size));
+        });
+    }
+    template <class T>
+    SIMT_CG_INLINE T shfl_xor(T value, unsigned lane_mask) const {
+        return details::shuffle_any(value, [&](auto v) {
+            return __shfl_xor_sync(mask_, v, static_cast<int>(lane_mask), static_cast<int>(Size));
+        });
+    }
+    SIMT_CG_INLINE int any(int predicate) const { return __any_sync(mask_, predicate); }
+    SIMT_CG_INLINE int all(int predicate) const { return __all_sync(mask_, predicate); }
+    // Bit i is the predicate of the tile's thread i (not of warp lane i), as in CUDA.
+    SIMT_CG_INLINE unsigned ballot(int predicate) const {
+        const unsigned bits = __ballot_sync(mask_, predicate);
+        return Size == 32 ? bits
+                          : (bits >> (details::block_rank() % 32 / Size * Size)) & mask_low();
+    }
+    template <class T>
+    unsigned long long match_any(T) const {
+        static_assert(details::always_false<T>,
+                      "thread_block_tile::match_any is not supported by the simt emulator");
+        return 0;
+    }
+    template <class T>
+    unsigned long long match_all(T, int&) const {
+        static_assert(details::always_false<T>,
+                      "thread_block_tile::match_all is not supported by the simt emulator");
+        return 0;
+    }
+
+    operator thread_group() const;
+
+    // What tiled_partition makes: the calling thread's tile, the meta_rank-th of meta_size.
+    SIMT_CG_INLINE thread_block_tile(unsigned meta_rank, unsigned meta_size)
+        : mask_(details::tile_mask(Size)), meta_rank_(meta_rank), meta_size_(meta_size) {}
+
+  private:
+    static constexpr unsigned mask_low() { return Size == 32 ? 0xffffffffu : (1u << Size) - 1u; }
+
+    unsigned mask_;
+    unsigned meta_rank_;
+    unsigned meta_size_;
+};
+
+// The tile as tiled_partition returns it, knowing its parent's type; it converts to the plain
+// thread_block_tile<Size>, which is what most code names.
+template <unsigned Size, class Parent>
+class thread_block_tile : public thread_block_tile<Size, void> {
+  public:
+    using thread_block_tile<Size, void>::thread_block_tile;
+};
+
+namespace details {
+// The size of a static tile type, 0 for anything else.
+template <class G>
+constexpr unsigned static_tile_size = 0;
+template <unsigned Size, class P>
+constexpr unsigned static_tile_size<thread_block_tile<Size, P>> = Size;
+} // namespace details
+
+// tiled_partition<Size>(block) and tiled_partition<Size>(a larger tile).
+template <unsigned Size, class Parent>
+SIMT_CG_INLINE thread_block_tile<Size, Parent> tiled_partition(const Parent& parent) {
+    constexpr unsigned parent_tile = details::static_tile_size<Parent>;
+    static_assert(std::is_same_v<Parent, thread_block> || parent_tile != 0,
+                  "tiled_partition<N> takes a thread_block or a thread_block_tile on the simt "
+                  "emulator");
+    static_assert(parent_tile == 0 || parent_tile >= Size,
+                  "a tile can only be cut into tiles that are not larger");
+    const unsigned parent_size = static_cast<unsigned>(parent.num_threads());
+    return thread_block_tile<Size, Parent>(parent.thread_rank() / Size,
+                                           (parent_size + Size - 1) / Size);
+}
+
+// thread_group: a block or a tile behind one type, chosen at run time (`void f(thread_group g)`).
+// tiled_partition(group, n) with a run-time n makes one too, for n a power of two up to 32.
+class thread_group {
+  public:
+    SIMT_CG_INLINE void sync() const {
+        if (tile_size_ == 0)
+            __syncthreads();
+        else
+            __syncwarp(details::tile_mask(tile_size_));
+    }
+    SIMT_CG_INLINE unsigned thread_rank() const {
+        return tile_size_ == 0 ? details::block_rank() : details::block_rank() % tile_size_;
+    }
+    SIMT_CG_INLINE unsigned size() const {
+        return tile_size_ == 0 ? details::block_threads() : tile_size_;
+    }
+    SIMT_CG_INLINE unsigned long long num_threads() const { return size(); }
+
+  private:
+    friend class thread_block;
+    template <unsigned, class>
+    friend class thread_block_tile;
+    friend thread_group tiled_partition(const thread_group&, unsigned);
+    explicit thread_group(unsigned tile_size) : tile_size_(tile_size) {}
+    unsigned tile_size_; // 0: the whole block
+};
+
+inline thread_block::operator thread_group() const {
+    return thread_group(0);
+}
+template <unsigned Size>
+thread_block_tile<Size, void>::operator thread_group() const {
+    return thread_group(Size);
+}
+
+SIMT_CG_INLINE thread_group tiled_partition(const thread_group& parent, unsigned tile_size) {
+    const bool power_of_two = tile_size != 0 && (tile_size & (tile_size - 1)) == 0;
+    if (!power_of_two || tile_size > 32 || tile_size > parent.size())
+        ::simt::detail::unsupported("cooperative_groups::tiled_partition(group, n) for n that is "
+                                    "not a power of two from 1 to 32 within the group");
+    return thread_group(tile_size);
+}
+
+// The calling thread alone.
+SIMT_CG_INLINE thread_block_tile<1, void> this_thread() {
+    return tiled_partition<1>(this_thread_block());
+}
+
+// Free-function forms.
+template <class Group>
+SIMT_CG_INLINE void sync(const Group& g) {
+    g.sync();
+}
+template <class Group>
+SIMT_CG_INLINE unsigned thread_rank(const Group& g) {
+    return g.thread_rank();
+}
+template <class Group>
+SIMT_CG_INLINE unsigned long long group_size(const Group& g) {
+    return g.num_threads();
+}
+
+// The whole grid: ranks and sizes work; sync() does not (it needs a cooperative launch, which the
+// emulator does not provide), and says so when it is reached.
+class grid_group {
+  public:
+    SIMT_CG_INLINE static void sync() {
+        ::simt::detail::unsupported("grid-wide synchronization (cooperative_groups::grid_group::"
+                                    "sync, cudaLaunchCooperativeKernel)");
+    }
+    SIMT_CG_INLINE static unsigned long long thread_rank() {
+        return block_rank() * details::block_threads() + details::block_rank();
+    }
+    SIMT_CG_INLINE static unsigned long long num_threads() {
+        return num_blocks() * details::block_threads();
+    }
+    SIMT_CG_INLINE static unsigned long long size() { return num_threads(); }
+    SIMT_CG_INLINE static unsigned long long block_rank() {
+        const uint3 b = blockIdx;
+        const dim3 g = gridDim;
+        return (1ull * b.z * g.y + b.y) * g.x + b.x;
+    }
+    SIMT_CG_INLINE static unsigned long long num_blocks() {
+        const dim3 g = gridDim;
+        return 1ull * g.x * g.y * g.z;
+    }
+    SIMT_CG_INLINE static dim3 group_dim() { return gridDim; }
+    SIMT_CG_INLINE static dim3 dim_blocks() { return gridDim; }
+    SIMT_CG_INLINE static dim3 block_index() { return blockIdx; }
+    // Whether the launch was cooperative: never, on the emulator.
+    SIMT_CG_INLINE static bool is_valid() { return false; }
+};
+
+SIMT_CG_INLINE grid_group this_grid() {
+    return grid_group();
+}
+
+template <class U = void>
+auto this_multi_grid() {
+    static_assert(details::always_false<U>,
+                  "cooperative_groups::this_multi_grid is not supported by the simt emulator");
+}
+template <class U = void>
+auto coalesced_threads() {
+    static_assert(details::always_false<U>,
+                  "cooperative_groups::coalesced_threads (coalesced_group) is not supported by "
+                  "the simt emulator; use a thread_block_tile");
+}
+template <class Group>
+auto labeled_partition(const Group&, int) {
+    static_assert(details::always_false<Group>,
+                  "cooperative_groups::labeled_partition is not supported by the simt emulator");
+}
+template <class Group>
+auto binary_partition(const Group&, bool) {
+    static_assert(details::always_false<Group>,
+                  "cooperative_groups::binary_partition is not supported by the simt emulator");
+}
+
+} // namespace cooperative_groups
+
+#undef SIMT_CG_INLINE

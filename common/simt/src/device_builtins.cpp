@@ -120,6 +120,20 @@ long long clock64() {
 }
 
 void __trap() {
-    engine_for("__trap").fault(simt::FaultKind::trap, cudaErrorLaunchFailure, "__trap() was called",
-                               __builtin_return_address(0));
+    simt::detail::Engine& engine = engine_for("__trap");
+    simt::detail::RuntimeScope scope(
+        engine.current()); // the message's std::string is runtime work (below)
+    engine.fault(simt::FaultKind::trap, cudaErrorLaunchFailure, "__trap() was called",
+                 __builtin_return_address(0));
+}
+
+void simt::detail::unsupported(const char* feature) {
+    Engine& engine = engine_for(feature);
+    // The message is built as runtime work: the std::string code it runs may be the copy the
+    // linker took from an instrumented kernel file, whose accesses the checks must not see.
+    RuntimeScope scope(engine.current());
+    std::string what = feature;
+    what += " is not supported by the simt emulator";
+    engine.fault(simt::FaultKind::unsupported, cudaErrorNotSupported, what,
+                 __builtin_return_address(0));
 }

@@ -82,6 +82,12 @@ void __threadfence_system();
 void __nanosleep(unsigned ns);
 long long clock64(); // clock() is the C library's, as it is in CUDA device code
 [[noreturn]] void __trap();
+namespace simt::detail {
+// Ends the launch with an "unsupported feature" fault that names `feature` (for device-side APIs
+// whose use can only be seen at run time, e.g. a grid-wide sync). Call it directly from the
+// user's code or from an always-inlined wrapper: the report names the caller's line.
+[[noreturn]] void unsupported(const char* feature);
+} // namespace simt::detail
 
 // Warp vote.
 unsigned __ballot_sync(unsigned mask, int predicate);
