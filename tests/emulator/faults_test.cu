@@ -305,6 +305,46 @@ TEST_CASE("illegal address: shared memory out of bounds names the variable") {
     CHECK(report.message.find("'tile'") != std::string::npos);
 }
 
+// Each thread stores its own bytes: three flags per thread, so neighbouring threads share words
+// (NVIDIA's simpleVoteIntrinsics sample does this). No two threads store the same byte.
+__global__ void flags_per_thread(bool* flags, char* same_byte) {
+    bool* mine = flags + 3 * threadIdx.x;
+    mine[0] = threadIdx.x % 2 == 0;
+    mine[1] = threadIdx.x % 3 == 0;
+    mine[2] = true;
+    if (same_byte && threadIdx.x < 2) same_byte[0] = static_cast<char>(threadIdx.x); // a race
+}
+
+TEST_CASE("checks: threads storing neighbouring bytes of a global word do not race") {
+    DeviceVector<bool> flags(3 * 96);
+    DeviceVector<char> shared_byte(4);
+    const simt::FaultReport clean =
+        run_quietly([&] { flags_per_thread<<<1, 96>>>(flags.data(), nullptr); });
+    INFO("report: " << clean.message);
+    CHECK(clean.kind == simt::FaultKind::none);
+    flags_per_thread<<<1, 96>>>(flags.data(), nullptr);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<bool> host = [&] {
+        std::vector<char> raw(3 * 96);
+        REQUIRE(cudaMemcpy(raw.data(), flags.data(), raw.size(), cudaMemcpyDeviceToHost) ==
+                cudaSuccess);
+        return std::vector<bool>(raw.begin(), raw.end());
+    }();
+    for (int t = 0; t < 96; ++t) {
+        CHECK(host[3 * t] == (t % 2 == 0));
+        CHECK(host[3 * t + 1] == (t % 3 == 0));
+        CHECK(host[3 * t + 2]);
+    }
+    // Two threads storing the same byte still race.
+    const simt::FaultReport race =
+        run_quietly([&] { flags_per_thread<<<1, 96>>>(flags.data(), shared_byte.data()); });
+    INFO("report: " << race.message);
+    bool found = race.kind == simt::FaultKind::global_race;
+    for (const auto& [kind, message] : race.findings)
+        found = found || kind == simt::FaultKind::global_race;
+    CHECK(found);
+}
+
 TEST_CASE("illegal address: a bug in an included header is reported at the header's line") {
     DeviceVector<int> out(32);
     const simt::FaultReport report = expect_planted_report(

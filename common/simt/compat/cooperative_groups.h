@@ -7,9 +7,10 @@
 // runtime finds the user's line from its callers' return addresses.
 //
 // Not here, and loud: grid_group::sync() (grid-wide sync needs a cooperative launch: a run-time
-// "unsupported feature" fault), multi-grid groups, coalesced_threads(), labeled and binary
-// partitions, tiles of more than 32 threads, tile match_any/match_all and memcpy_async (compile
-// errors that name them, when used). Reductions and scans: cooperative_groups/reduce.h, scan.h.
+// "unsupported feature" fault), and, as compile errors that name them where they are used:
+// multi-grid groups, clusters, coalesced_threads(), labeled and binary partitions, tiles of more
+// than 32 threads (block_tile_memory), tile match_any/match_all, memcpy_async/wait/wait_prior,
+// invoke_one. Reductions and scans: cooperative_groups/reduce.h, scan.h.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -194,8 +195,8 @@ SIMT_CG_INLINE thread_block_tile<Size, Parent> tiled_partition(const Parent& par
     static_assert(std::is_same_v<Parent, thread_block> || parent_tile != 0,
                   "tiled_partition<N> takes a thread_block or a thread_block_tile on the simt "
                   "emulator");
-    static_assert(parent_tile == 0 || parent_tile >= Size,
-                  "a tile can only be cut into tiles that are not larger");
+    static_assert(parent_tile == 0 || parent_tile > Size,
+                  "tiled_partition<N>(tile) needs N smaller than the tile's size (as nvcc does)");
     const unsigned parent_size = static_cast<unsigned>(parent.num_threads());
     return thread_block_tile<Size, Parent>(parent.thread_rank() / Size,
                                            (parent_size + Size - 1) / Size);
@@ -319,6 +320,48 @@ auto binary_partition(const Group&, bool) {
     static_assert(details::always_false<Group>,
                   "cooperative_groups::binary_partition is not supported by the simt emulator");
 }
+template <class U = void>
+auto this_cluster() {
+    static_assert(details::always_false<U>, "cooperative_groups::this_cluster (thread block "
+                                            "clusters) is not supported by the simt emulator");
+}
+template <class Group, class... Args>
+void memcpy_async(const Group&, Args&&...) {
+    static_assert(details::always_false<Group>,
+                  "cooperative_groups::memcpy_async is not supported by the simt emulator: copy "
+                  "with plain loads and stores, then sync() the group");
+}
+template <class Group>
+void wait(const Group&) {
+    static_assert(details::always_false<Group>,
+                  "cooperative_groups::wait (of memcpy_async) is not supported by the simt "
+                  "emulator");
+}
+template <unsigned Stage, class Group>
+void wait_prior(const Group&) {
+    static_assert(details::always_false<Group>,
+                  "cooperative_groups::wait_prior (of memcpy_async) is not supported by the simt "
+                  "emulator");
+}
+template <class Group, class... Args>
+void invoke_one(const Group&, Args&&...) {
+    static_assert(details::always_false<Group>,
+                  "cooperative_groups::invoke_one is not supported by the simt emulator: write "
+                  "`if (g.thread_rank() == 0) f();`");
+}
+template <class Group, class... Args>
+auto invoke_one_broadcast(const Group&, Args&&...) {
+    static_assert(details::always_false<Group>,
+                  "cooperative_groups::invoke_one_broadcast is not supported by the simt "
+                  "emulator: call f in thread_rank() 0 and broadcast with g.shfl()");
+}
+// On a GPU, tiles larger than a warp keep their state in this memory.
+template <unsigned Bytes, unsigned MaxThreads = 1024>
+struct block_tile_memory {
+    static_assert(details::always_false<block_tile_memory>,
+                  "cooperative_groups::block_tile_memory (tiles of more than 32 threads) is not "
+                  "supported by the simt emulator");
+};
 
 } // namespace cooperative_groups
 

@@ -10,3 +10,11 @@
 #include "simt/launch.h"
 #include "simt/shared.h"
 #include "simt/device.h"
+
+// The toolkit's header guards, which code tests to see whether the runtime API is there (NVIDIA's
+// samples' helper_cuda.h defines its runtime helpers under `#ifdef __CUDA_RUNTIME_H__`).
+#define __CUDA_RUNTIME_H__
+#define __DRIVER_TYPES_H__
+#define CUDART_VERSION 13000
+// The calling convention of host callbacks (empty on Linux).
+#define CUDART_CB

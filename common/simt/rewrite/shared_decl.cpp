@@ -11,8 +11,32 @@ bool is_align_keyword(std::string_view t) {
     return t == "__align__" || t == "alignas";
 }
 
+// Keywords that end a statement's head: what comes after them is not a declaration's specifier
+// list that started before them.
+bool is_statement_keyword(std::string_view t) {
+    return t == "return" || t == "else" || t == "do" || t == "case" || t == "default" ||
+           t == "goto" || t == "throw" || t == "co_return" || t == "co_yield" || t == "co_await";
+}
+
+// The specifiers before __shared__ may include the type, as CUDA allows
+// (`extern double __shared__ sdata[];`, `unsigned int __shared__ count;`).
 bool is_kept_prefix(std::string_view t) {
-    return is_dropped_specifier(t) || t == "volatile" || t == "const";
+    return !is_statement_keyword(t);
+}
+
+// code[close] is a '>' that may close template arguments: the index of its '<', or npos.
+std::size_t match_angle_backward(Tokens code, std::size_t close) {
+    int depth = 0;
+    for (std::size_t j = close + 1; j-- > 0;) {
+        const std::string_view t = code[j].text;
+        if (t == ">")
+            ++depth;
+        else if (t == "<" && --depth == 0)
+            return j;
+        else if (t == ";" || t == "{" || t == "}")
+            return npos;
+    }
+    return npos;
 }
 
 bool starts_attribute(Tokens toks, std::size_t i) {
@@ -28,6 +52,17 @@ std::size_t walk_back_specifiers(Tokens code, std::size_t at) {
         if (code[prev].kind == TokenKind::Identifier && is_kept_prefix(t)) {
             first = prev;
             continue;
+        }
+        if (t == "::") { // a qualified type name
+            first = prev;
+            continue;
+        }
+        if (t == ">") {
+            const std::size_t open = match_angle_backward(code, prev);
+            if (open != npos && open > 0 && is_identifier(code, open - 1)) {
+                first = open;
+                continue;
+            }
         }
         if (t == ")" || (t == "]" && is(code, prev - 1, "]"))) {
             const std::size_t open = match_backward(code, prev);

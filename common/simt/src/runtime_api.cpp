@@ -55,7 +55,7 @@ using namespace simt::detail;
 
 #define SIMT_STICKY_GUARD()                                                                        \
     do {                                                                                           \
-        if (error_state().sticky != cudaSuccess) return error_state().sticky;                     \
+        if (error_state().sticky != cudaSuccess) return error_state().sticky;                      \
     } while (0)
 
 static cudaError_t allocate(void** ptr, size_t bytes, RegionKind kind, const char* call) {
@@ -90,7 +90,13 @@ cudaError_t cudaMallocManaged(void** ptr, size_t bytes, unsigned int) {
 cudaError_t cudaMallocHost(void** ptr, size_t bytes) {
     return allocate(ptr, bytes, RegionKind::pinned_host, "cudaMallocHost");
 }
-cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned int) {
+cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned int flags) {
+    // Portable and write-combined change nothing here; mapped memory would be read by kernels
+    // through a device pointer that the emulator does not hand out.
+    if (flags & cudaHostAllocMapped)
+        return api_error(cudaErrorNotSupported, "cudaHostAlloc",
+                         "cudaHostAllocMapped (zero-copy host memory) is not supported by the "
+                         "simt emulator");
     return allocate(ptr, bytes, RegionKind::pinned_host, "cudaHostAlloc");
 }
 
@@ -98,9 +104,9 @@ static cudaError_t release(void* ptr, bool host, const char* call) {
     SIMT_STICKY_GUARD();
     if (!ptr) return cudaSuccess;
     const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(ptr));
-    const bool right_kind = r && (host ? r->kind == RegionKind::pinned_host
-                                       : (r->kind == RegionKind::device ||
-                                          r->kind == RegionKind::managed));
+    const bool right_kind =
+        r && (host ? r->kind == RegionKind::pinned_host
+                   : (r->kind == RegionKind::device || r->kind == RegionKind::managed));
     if (!r || r->base != reinterpret_cast<uintptr_t>(ptr) || !right_kind) {
         std::string why = hex(ptr) + " was not returned by " +
                           (host ? "cudaMallocHost" : "cudaMalloc") +
@@ -115,8 +121,12 @@ static cudaError_t release(void* ptr, bool host, const char* call) {
     global_shadow().forget(reinterpret_cast<uintptr_t>(ptr), removed.bytes);
     return cudaSuccess;
 }
-cudaError_t cudaFree(void* ptr) { return release(ptr, false, "cudaFree"); }
-cudaError_t cudaFreeHost(void* ptr) { return release(ptr, true, "cudaFreeHost"); }
+cudaError_t cudaFree(void* ptr) {
+    return release(ptr, false, "cudaFree");
+}
+cudaError_t cudaFreeHost(void* ptr) {
+    return release(ptr, true, "cudaFreeHost");
+}
 
 // Checks that [p, p+bytes) lies in device-accessible memory (or, for host sides, that it does not
 // overlap device memory in a way that suggests a swapped argument).
@@ -130,13 +140,11 @@ static bool check_device_range(const void* p, size_t bytes, const std::string& c
         return false;
     }
     if (reinterpret_cast<uintptr_t>(p) + bytes > r->base + r->bytes) {
-        *error = api_error(cudaErrorInvalidValue, call,
-                           std::string("copying ") + std::to_string(bytes) + " bytes at the " +
-                               side + " runs " +
-                               std::to_string(reinterpret_cast<uintptr_t>(p) + bytes -
-                                              (r->base + r->bytes)) +
-                               " bytes past the end of its " + std::to_string(r->bytes) +
-                               "-byte allocation");
+        *error = api_error(
+            cudaErrorInvalidValue, call,
+            std::string("copying ") + std::to_string(bytes) + " bytes at the " + side + " runs " +
+                std::to_string(reinterpret_cast<uintptr_t>(p) + bytes - (r->base + r->bytes)) +
+                " bytes past the end of its " + std::to_string(r->bytes) + "-byte allocation");
         return false;
     }
     return true;
@@ -179,7 +187,8 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind 
         if (!check_device_range(dst, bytes, call + "(DeviceToDevice)", "destination", &error))
             return error;
         break;
-    case cudaMemcpyHostToHost: break;
+    case cudaMemcpyHostToHost:
+        break;
     default:
         return api_error(cudaErrorInvalidMemcpyDirection, call,
                          "unknown cudaMemcpyKind " + std::to_string(static_cast<int>(kind)));
@@ -223,9 +232,15 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void* ptr) 
     *a = cudaPointerAttributes{cudaMemoryTypeUnregistered, 0, nullptr, nullptr};
     if (!r) return cudaSuccess;
     switch (r->kind) {
-    case RegionKind::pinned_host: a->type = cudaMemoryTypeHost; break;
-    case RegionKind::managed: a->type = cudaMemoryTypeManaged; break;
-    default: a->type = cudaMemoryTypeDevice; break;
+    case RegionKind::pinned_host:
+        a->type = cudaMemoryTypeHost;
+        break;
+    case RegionKind::managed:
+        a->type = cudaMemoryTypeManaged;
+        break;
+    default:
+        a->type = cudaMemoryTypeDevice;
+        break;
     }
     a->devicePointer = const_cast<void*>(ptr);
     if (r->kind != RegionKind::device) a->hostPointer = const_cast<void*>(ptr);
@@ -233,8 +248,8 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void* ptr) 
 }
 
 // __device__ / __constant__ symbols, registered by the rewriter at static initialization.
-simt::SymbolRegistration::SymbolRegistration(const volatile void* address, size_t bytes, const char* name,
-                                             const char*, int) {
+simt::SymbolRegistration::SymbolRegistration(const volatile void* address, size_t bytes,
+                                             const char* name, const char*, int) {
     memory_registry().add(reinterpret_cast<uintptr_t>(const_cast<const void*>(address)), bytes,
                           RegionKind::symbol, name);
 }
@@ -307,7 +322,8 @@ cudaError_t cudaPeekAtLastError() {
 const char* cudaGetErrorName(cudaError_t e) {
     switch (e) {
 #define SIMT_NAME(x)                                                                               \
-    case x: return #x;
+    case x:                                                                                        \
+        return #x;
         SIMT_NAME(cudaSuccess)
         SIMT_NAME(cudaErrorInvalidValue)
         SIMT_NAME(cudaErrorMemoryAllocation)
@@ -338,25 +354,44 @@ const char* cudaGetErrorName(cudaError_t e) {
 
 const char* cudaGetErrorString(cudaError_t e) {
     switch (e) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorLaunchFailure: return "unspecified launch failure";
-    case cudaErrorLaunchTimeout: return "the launch timed out and was terminated (deadlock)";
-    case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
-    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorInvalidSymbol: return "invalid device symbol";
-    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
-    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
-    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
-    case cudaErrorMisalignedAddress: return "misaligned address";
-    case cudaErrorAssert: return "device-side assert triggered";
-    case cudaErrorHardwareStackError: return "hardware stack error";
-    case cudaErrorInvalidDevice: return "invalid device ordinal";
-    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
-    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-    case cudaErrorNotSupported: return "operation not supported";
-    default: return cudaGetErrorName(e);
+    case cudaSuccess:
+        return "no error";
+    case cudaErrorInvalidValue:
+        return "invalid argument";
+    case cudaErrorMemoryAllocation:
+        return "out of memory";
+    case cudaErrorLaunchFailure:
+        return "unspecified launch failure";
+    case cudaErrorLaunchTimeout:
+        return "the launch timed out and was terminated (deadlock)";
+    case cudaErrorLaunchOutOfResources:
+        return "too many resources requested for launch";
+    case cudaErrorInvalidConfiguration:
+        return "invalid configuration argument";
+    case cudaErrorInvalidSymbol:
+        return "invalid device symbol";
+    case cudaErrorInvalidDevicePointer:
+        return "invalid device pointer";
+    case cudaErrorInvalidMemcpyDirection:
+        return "invalid copy direction for memcpy";
+    case cudaErrorIllegalAddress:
+        return "an illegal memory access was encountered";
+    case cudaErrorMisalignedAddress:
+        return "misaligned address";
+    case cudaErrorAssert:
+        return "device-side assert triggered";
+    case cudaErrorHardwareStackError:
+        return "hardware stack error";
+    case cudaErrorInvalidDevice:
+        return "invalid device ordinal";
+    case cudaErrorNoDevice:
+        return "no CUDA-capable device is detected";
+    case cudaErrorInvalidResourceHandle:
+        return "invalid resource handle";
+    case cudaErrorNotSupported:
+        return "operation not supported";
+    default:
+        return cudaGetErrorName(e);
     }
 }
 
@@ -409,6 +444,18 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
     p->memoryClockRate = 0;
     p->memoryBusWidth = 0;
     p->concurrentKernels = 0;
+    p->computeMode = cudaComputeModeDefault;
+    p->integrated = 0;
+    p->canMapHostMemory = 0; // no zero-copy: cudaHostAlloc(..., cudaHostAllocMapped) is refused
+    p->unifiedAddressing = 1;
+    p->managedMemory = 1;
+    p->concurrentManagedAccess = 0;
+    p->cooperativeLaunch = 0; // no grid-wide sync
+    p->asyncEngineCount = 0;  // copies and kernels do not overlap: launches are synchronous
+    p->deviceOverlap = 0;
+    p->regsPerMultiprocessor = 65536;
+    p->memPitch = 2147483647;
+    p->textureAlignment = 512;
     return cudaSuccess;
 }
 
@@ -417,16 +464,41 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     cudaDeviceProp p{};
     if (cudaError_t e = cudaGetDeviceProperties(&p, device); e != cudaSuccess) return e;
     switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
-    case cudaDevAttrWarpSize: *value = p.warpSize; break;
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
-    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrMaxThreadsPerBlock:
+        *value = p.maxThreadsPerBlock;
+        break;
+    case cudaDevAttrMaxSharedMemoryPerBlock:
+        *value = static_cast<int>(p.sharedMemPerBlock);
+        break;
+    case cudaDevAttrWarpSize:
+        *value = p.warpSize;
+        break;
+    case cudaDevAttrMultiProcessorCount:
+        *value = p.multiProcessorCount;
+        break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor:
+        *value = p.maxThreadsPerMultiProcessor;
+        break;
+    case cudaDevAttrComputeCapabilityMajor:
+        *value = p.major;
+        break;
+    case cudaDevAttrComputeCapabilityMinor:
+        *value = p.minor;
+        break;
+    case cudaDevAttrL2CacheSize:
+        *value = p.l2CacheSize;
+        break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin:
         *value = static_cast<int>(p.sharedMemPerBlockOptin);
+        break;
+    case cudaDevAttrClockRate:
+        *value = p.clockRate;
+        break;
+    case cudaDevAttrIntegrated:
+        *value = p.integrated;
+        break;
+    case cudaDevAttrComputeMode:
+        *value = p.computeMode;
         break;
     default:
         return api_error(cudaErrorInvalidValue, "cudaDeviceGetAttribute",
@@ -450,7 +522,9 @@ cudaError_t cudaRuntimeGetVersion(int* v) {
 struct simt_stream {
     unsigned flags;
 };
-cudaError_t cudaStreamCreate(cudaStream_t* s) { return cudaStreamCreateWithFlags(s, 0); }
+cudaError_t cudaStreamCreate(cudaStream_t* s) {
+    return cudaStreamCreateWithFlags(s, 0);
+}
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int flags) {
     SIMT_STICKY_GUARD();
     if (!s) return api_error(cudaErrorInvalidValue, "cudaStreamCreate", "null pointer");
@@ -466,13 +540,38 @@ cudaError_t cudaStreamSynchronize(cudaStream_t) {
     SIMT_STICKY_GUARD();
     return cudaSuccess;
 }
+cudaError_t cudaEventQuery(cudaEvent_t e) {
+    SIMT_STICKY_GUARD();
+    if (!e) return api_error(cudaErrorInvalidResourceHandle, "cudaEventQuery", "null event");
+    return cudaSuccess; // recorded work is done: launches and copies are synchronous
+}
+cudaError_t cudaStreamQuery(cudaStream_t) {
+    SIMT_STICKY_GUARD();
+    return cudaSuccess; // all its work is done: launches and copies are synchronous
+}
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                  void* user_data, unsigned int flags) {
+    if (!callback || flags != 0)
+        return api_error(cudaErrorInvalidValue, "cudaStreamAddCallback",
+                         !callback ? "null callback" : "flags must be 0");
+    callback(stream, error_state().sticky, user_data);
+    return cudaSuccess;
+}
+cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t fn, void* user_data) {
+    SIMT_STICKY_GUARD();
+    if (!fn) return api_error(cudaErrorInvalidValue, "cudaLaunchHostFunc", "null function");
+    fn(user_data);
+    return cudaSuccess;
+}
 
 // Events time host wall-clock: the emulator's own speed, not a GPU's.
 struct simt_event {
     std::chrono::steady_clock::time_point when;
     bool recorded = false;
 };
-cudaError_t cudaEventCreate(cudaEvent_t* e) { return cudaEventCreateWithFlags(e, 0); }
+cudaError_t cudaEventCreate(cudaEvent_t* e) {
+    return cudaEventCreateWithFlags(e, 0);
+}
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned int) {
     SIMT_STICKY_GUARD();
     if (!e) return api_error(cudaErrorInvalidValue, "cudaEventCreate", "null pointer");
@@ -500,8 +599,7 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
     if (!ms || !start || !end)
         return api_error(cudaErrorInvalidValue, "cudaEventElapsedTime", "null argument");
     if (!start->recorded || !end->recorded)
-        return api_error(cudaErrorNotReady, "cudaEventElapsedTime",
-                         "an event was never recorded");
+        return api_error(cudaErrorNotReady, "cudaEventElapsedTime", "an event was never recorded");
     *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
     return cudaSuccess;
 }
@@ -528,5 +626,58 @@ cudaError_t simt_occupancy_max_active_blocks(int* blocks, const void*, int block
     int by_threads = 2048 / block_size;
     int by_smem = dynamic_smem ? static_cast<int>((228 * 1024) / (dynamic_smem + 1024)) : 32;
     *blocks = std::max(0, std::min({32, by_threads, by_smem}));
+    return cudaSuccess;
+}
+
+cudaError_t simt_occupancy_max_potential_block_size(int* min_grid, int* block_size,
+                                                    size_t dynamic_smem, int block_size_limit) {
+    SIMT_STICKY_GUARD();
+    if (!min_grid || !block_size || block_size_limit < 0)
+        return api_error(cudaErrorInvalidValue, "cudaOccupancyMaxPotentialBlockSize",
+                         "bad arguments");
+    const int limit = block_size_limit == 0 ? 1024 : std::min(1024, block_size_limit);
+    int best = 0, best_threads = -1, best_blocks = 0;
+    for (int size = 32; size <= limit; size += 32) {
+        int blocks = 0;
+        simt_occupancy_max_active_blocks(&blocks, nullptr, size, dynamic_smem);
+        if (blocks * size >= best_threads) {
+            best = size;
+            best_threads = blocks * size;
+            best_blocks = blocks;
+        }
+    }
+    if (best == 0) { // a limit under one warp
+        best = limit;
+        simt_occupancy_max_active_blocks(&best_blocks, nullptr, best, dynamic_smem);
+    }
+    *block_size = best;
+    *min_grid = best_blocks * simt::options().multiprocessors;
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned int flags) {
+    SIMT_STICKY_GUARD();
+    if (!ptr || bytes == 0)
+        return api_error(cudaErrorInvalidValue, "cudaHostRegister", "null pointer or no bytes");
+    if (flags & cudaHostRegisterMapped)
+        return api_error(cudaErrorNotSupported, "cudaHostRegister",
+                         "cudaHostRegisterMapped (zero-copy host memory) is not supported by the "
+                         "simt emulator");
+    return cudaSuccess;
+}
+cudaError_t cudaHostUnregister(void* ptr) {
+    SIMT_STICKY_GUARD();
+    if (!ptr) return api_error(cudaErrorInvalidValue, "cudaHostUnregister", "null pointer");
+    return cudaSuccess;
+}
+static unsigned g_device_flags = 0;
+cudaError_t cudaSetDeviceFlags(unsigned int flags) {
+    SIMT_STICKY_GUARD();
+    g_device_flags = flags;
+    return cudaSuccess;
+}
+cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
+    if (!flags) return api_error(cudaErrorInvalidValue, "cudaGetDeviceFlags", "null pointer");
+    *flags = g_device_flags;
     return cudaSuccess;
 }

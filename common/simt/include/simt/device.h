@@ -283,3 +283,34 @@ inline float max(float a, float b) {
 inline double max(double a, double b) {
     return a > b ? a : b;
 }
+// The integer min/max functions of CUDA's math API under their own names.
+inline unsigned umin(unsigned a, unsigned b) {
+    return a < b ? a : b;
+}
+inline unsigned umax(unsigned a, unsigned b) {
+    return a > b ? a : b;
+}
+inline long long llmin(long long a, long long b) {
+    return a < b ? a : b;
+}
+inline long long llmax(long long a, long long b) {
+    return a > b ? a : b;
+}
+inline unsigned long long ullmin(unsigned long long a, unsigned long long b) {
+    return a < b ? a : b;
+}
+inline unsigned long long ullmax(unsigned long long a, unsigned long long b) {
+    return a > b ? a : b;
+}
+
+// 24-bit multiplies: the low 32 bits of the product of the operands' low 24 bits (sign-extended
+// for __mul24), as the hardware computes them.
+inline int __mul24(int a, int b) {
+    const auto low24 = [](int v) {
+        return static_cast<long long>(static_cast<int>(static_cast<unsigned>(v) << 8) >> 8);
+    };
+    return static_cast<int>(static_cast<unsigned long long>(low24(a) * low24(b)));
+}
+inline unsigned __umul24(unsigned a, unsigned b) {
+    return static_cast<unsigned>(static_cast<unsigned long long>(a & 0xFFFFFFu) * (b & 0xFFFFFFu));
+}

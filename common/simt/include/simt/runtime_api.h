@@ -37,6 +37,10 @@ cudaError_t cudaMallocHost(T** ptr, size_t bytes) {
     return cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
 }
 template <class T>
+cudaError_t cudaHostAlloc(T** ptr, size_t bytes, unsigned int flags) {
+    return cudaHostAlloc(reinterpret_cast<void**>(ptr), bytes, flags);
+}
+template <class T>
 cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t bytes, size_t offset = 0,
                                cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
     return simt_memcpy_to_symbol(&symbol, src, bytes, offset, kind);
@@ -70,12 +74,21 @@ cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+// Host callbacks in a stream. Work in a stream is done when it returns on the emulator, so the
+// callback runs at once, on the calling thread, with the device's error state.
+using cudaStreamCallback_t = void (*)(cudaStream_t stream, cudaError_t status, void* user_data);
+using cudaHostFn_t = void (*)(void* user_data);
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                  void* user_data, unsigned int flags);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data);
 
 cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 
 // Kernel attributes are keyed by the kernel's address.
@@ -92,3 +105,21 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F* kernel
     return simt_occupancy_max_active_blocks(blocks, reinterpret_cast<const void*>(kernel),
                                             block_size, dynamic_smem);
 }
+// The block size with the most resident threads per multiprocessor by the rules above (the
+// largest, at equal occupancy), and the grid that fills every multiprocessor with it.
+cudaError_t simt_occupancy_max_potential_block_size(int* min_grid, int* block_size,
+                                                    size_t dynamic_smem, int block_size_limit);
+template <class F>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, F* /*kernel*/,
+                                               size_t dynamic_smem = 0, int block_size_limit = 0) {
+    return simt_occupancy_max_potential_block_size(min_grid, block_size, dynamic_smem,
+                                                   block_size_limit);
+}
+
+// Page-locking host memory: copies from it work as from any host memory. Kernels cannot read it
+// through a mapped pointer (cudaHostRegisterMapped is refused, like cudaHostAllocMapped).
+cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned int flags);
+cudaError_t cudaHostUnregister(void* ptr);
+// Device flags (scheduling, cudaDeviceMapHost) change nothing on the emulator.
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaGetDeviceFlags(unsigned int* flags);

@@ -121,6 +121,16 @@ enum cudaDeviceAttr : int {
     cudaDevAttrComputeCapabilityMinor = 76,
     cudaDevAttrL2CacheSize = 38,
     cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+    cudaDevAttrClockRate = 13,
+    cudaDevAttrIntegrated = 18,
+    cudaDevAttrComputeMode = 20,
+};
+
+enum cudaComputeMode : int {
+    cudaComputeModeDefault = 0,
+    cudaComputeModeExclusive = 1,
+    cudaComputeModeProhibited = 2,
+    cudaComputeModeExclusiveProcess = 3,
 };
 
 enum cudaMemoryType : int {
@@ -158,6 +168,26 @@ struct cudaDeviceProp {
     int memoryClockRate;
     int memoryBusWidth;
     int concurrentKernels;
+    int computeMode;
+    int integrated;
+    int canMapHostMemory;
+    int unifiedAddressing;
+    int managedMemory;
+    int concurrentManagedAccess;
+    int cooperativeLaunch;
+    int asyncEngineCount;
+    int deviceOverlap;
+    int kernelExecTimeoutEnabled;
+    int ECCEnabled;
+    int pciBusID;
+    int pciDeviceID;
+    int pciDomainID;
+    size_t memPitch;
+    size_t textureAlignment;
+    size_t sharedMemPerMultiprocessorOptin;
+    int regsPerMultiprocessor;
+    int pageableMemoryAccess;
+    int hostNativeAtomicSupported;
 };
 
 struct simt_stream;
@@ -168,4 +198,21 @@ using cudaEvent_t = simt_event*;
 #define cudaStreamNonBlocking 0x01
 #define cudaEventDefault 0x00
 #define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02 // refused: no zero-copy access from kernels
+#define cudaHostAllocWriteCombined 0x04
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02 // refused, as cudaHostAllocMapped
+#define cudaHostRegisterIoMemory 0x04
+#define cudaHostRegisterReadOnly 0x08
+#define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceMapHost 0x08
+#define cudaDeviceLmemResizeToMax 0x10
+#define cudaDeviceBlockingSync 0x04 // the old name of cudaDeviceScheduleBlockingSync
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
 #define cudaMemAttachGlobal 0x01

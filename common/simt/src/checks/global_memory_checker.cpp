@@ -205,7 +205,8 @@ void GlobalMemoryChecker::access(Thread& t, const Region& r, uintptr_t address, 
     const uint32_t delay =
         relaxed_visibility_ && kind == AccessKind::write ? visibility_delay() : 0;
     for (uintptr_t w = first; w <= last; w += 4)
-        check_word(t, r, w, shadow_.word(w), kind, strength, site_id, repeated, delay);
+        check_word(t, r, w, shadow_.word(w), kind, strength, site_id, repeated, delay,
+                   word_bytes(w, address, bytes));
 }
 
 const ThreadSync::Observation* GlobalMemoryChecker::later_flag_from(const ThreadSync& ts,
@@ -255,20 +256,23 @@ void GlobalMemoryChecker::observe(Thread& t, uintptr_t word, const GlobalWrite& 
 void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
                                      GlobalShadow::Word word, AccessKind kind, Strength strength,
                                      uint32_t site, bool repeated_plain_read,
-                                     uint32_t visibility_delay) {
+                                     uint32_t visibility_delay, uint8_t bytes) {
     const uint32_t self = grid_thread(t);
     const uint32_t block = t.block->linear;
     BlockSync& bs = *t.block->sync;
     const bool reads = kind != AccessKind::write;
     const bool writes = kind != AccessKind::read;
     const bool atomic = is_atomic(strength);
-    // The last write and read of this launch, if any.
+    // The last write and read of this launch, if any, and whether they share a byte with this
+    // access (only then can they race with it).
     GlobalWrite* const e = word.written_now() ? &word.write() : nullptr;
     const GlobalRead* const last_read = word.read_now() ? &word.read() : nullptr;
+    const bool write_overlaps = e && (e->write_bytes & bytes) != 0;
+    const bool read_overlaps = last_read && (last_read->read_bytes & bytes) != 0;
 
     if (e && atomic && e->visible_at != 0) e->visible_at = 0; // atomics act at the device's L2
 
-    if (reads && e && e->writer != self &&
+    if (reads && write_overlaps && e->writer != self &&
         !ordered(t, e->writer, e->write_clock, e->write_warp_sync)) {
         const uint32_t writer_block = block_of(e->writer);
         const bool both_atomic = atomic && is_atomic(e->write_strength);
@@ -307,7 +311,8 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
     }
 
     if (writes) {
-        if (e && e->writer != self && !ordered(t, e->writer, e->write_clock, e->write_warp_sync)) {
+        if (write_overlaps && e->writer != self &&
+            !ordered(t, e->writer, e->write_clock, e->write_warp_sync)) {
             const bool both_atomic = atomic && is_atomic(e->write_strength);
             const bool cross = block_of(e->writer) != block;
             if (both_atomic ? (cross && (strength == Strength::atomic_block ||
@@ -316,7 +321,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
                 report_race(t, r, w, Race::write_after_write, e->writer, e->write_site,
                             e->write_strength, site);
         }
-        if (last_read && last_read->reader != self &&
+        if (read_overlaps && last_read->reader != self &&
             !ordered(t, last_read->reader, last_read->read_clock, last_read->read_warp_sync)) {
             const bool cross = block_of(last_read->reader) != block;
             if (last_read->read_polled && !is_strong(last_read->read_strength))
@@ -337,7 +342,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
             }
         }
         if (relaxed_visibility_ && !atomic) delay_visibility<true>(bs, w, word, visibility_delay);
-        record_write(t, self, word, strength, site);
+        record_write(t, self, word, strength, site, bytes);
         if (is_strong(strength)) {
             const ThreadSync& ts = sync_of(t);
             StrongStore& st = strong_stores_[w];
@@ -359,7 +364,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
         }
     }
     if (reads && kind != AccessKind::atomic)
-        record_read(t, self, word, strength, site, repeated_plain_read);
+        record_read(t, self, word, strength, site, repeated_plain_read, bytes);
     else if (kind == AccessKind::atomic)
         word.clear_read_now(); // its read is part of the write
 }

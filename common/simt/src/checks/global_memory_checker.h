@@ -134,17 +134,18 @@ class GlobalMemoryChecker final : public Checker {
     };
     enum class Race : uint8_t { read_after_write, write_after_write, write_after_read };
 
+    // `bytes`: the mask of the word's bytes the access touches (bit i: byte i).
     void check_word(Thread& t, const Region& r, uintptr_t address, GlobalShadow::Word word,
                     AccessKind kind, Strength strength, uint32_t site, bool repeated_plain_read,
-                    uint32_t visibility_delay);
+                    uint32_t visibility_delay, uint8_t bytes);
     // Inline, in global_memory_fast_path.h.
     bool ordered(const Thread& t, uint32_t other, uint32_t other_clock,
                  uint16_t other_warp_sync) const;
     uint32_t grid_thread(const Thread& t) const;
     void record_read(const Thread& t, uint32_t self, GlobalShadow::Word word, Strength strength,
-                     uint32_t site, bool polled);
+                     uint32_t site, bool polled, uint8_t bytes);
     void record_write(const Thread& t, uint32_t self, GlobalShadow::Word word, Strength strength,
-                      uint32_t site);
+                      uint32_t site, uint8_t bytes);
     template <bool Grow>
     [[gnu::always_inline]] inline void delay_visibility(BlockSync& b, uintptr_t address,
                                                         GlobalShadow::Word word, uint32_t delay);

@@ -34,9 +34,16 @@ inline bool GlobalMemoryChecker::ordered(const Thread& t, uint32_t other, uint32
     return mine.known && mine.known->get(block_of(other)) >= other_clock;
 }
 
+// The bytes of the word at `word` that [address, address + bytes) covers (bit i: byte i).
+inline uint8_t word_bytes(uintptr_t word, uintptr_t address, size_t bytes) {
+    const uintptr_t lo = address > word ? address : word;
+    const uintptr_t hi = address + bytes < word + 4 ? address + bytes : word + 4;
+    return static_cast<uint8_t>(((1u << (hi - lo)) - 1u) << (lo - word));
+}
+
 inline void GlobalMemoryChecker::record_read(const Thread& t, uint32_t self,
                                              GlobalShadow::Word word, Strength strength,
-                                             uint32_t site, bool polled) {
+                                             uint32_t site, bool polled, uint8_t bytes) {
     GlobalRead& e = word.read();
     e.reader = self;
     e.read_clock = t.block->sync->clock;
@@ -44,12 +51,13 @@ inline void GlobalMemoryChecker::record_read(const Thread& t, uint32_t self,
     e.read_warp_sync = static_cast<uint16_t>(t.warp->sync_epoch);
     e.read_strength = strength;
     e.read_polled = polled;
+    e.read_bytes = bytes & 0xF;
     word.set_read_now();
 }
 
 inline void GlobalMemoryChecker::record_write(const Thread& t, uint32_t self,
                                               GlobalShadow::Word word, Strength strength,
-                                              uint32_t site) {
+                                              uint32_t site, uint8_t bytes) {
     GlobalWrite& e = word.write();
     e.writer = self;
     e.write_clock = t.block->sync->clock;
@@ -57,6 +65,7 @@ inline void GlobalMemoryChecker::record_write(const Thread& t, uint32_t self,
     e.write_site = site;
     e.write_warp_sync = static_cast<uint16_t>(t.warp->sync_epoch);
     e.write_strength = strength;
+    e.write_bytes = bytes;
     if (!word.written_now()) {
         e.visible_at = 0;
         word.set_written_now();
@@ -101,16 +110,18 @@ inline bool GlobalMemoryChecker::fast_read(Thread& t, const Region& r, uintptr_t
     if (!t.block->sync || (address & 3) + bytes > 4 || site_id == 0 || !restore_.empty() ||
         !stale_reads_.empty() || !shadow_.cached_word(address, word))
         return false;
+    const uint8_t mine = word_bytes(address & ~uintptr_t{3}, address, bytes);
     if (word.written_now()) {
         const GlobalWrite& e = word.write();
-        if (!ordered(t, e.writer, e.write_clock, e.write_warp_sync)) return false;
+        if ((e.write_bytes & mine) && !ordered(t, e.writer, e.write_clock, e.write_warp_sync))
+            return false;
     }
     const bool repeated = t.last_plain_read == address && t.last_plain_site == site_id;
     if (repeated || (r.kind == RegionKind::device && !word.initialized())) return false;
     ++now_;
     t.last_plain_read = address;
     t.last_plain_site = site_id;
-    record_read(t, grid_thread(t), word, Strength::plain, site_id, false);
+    record_read(t, grid_thread(t), word, Strength::plain, site_id, false, mine);
     return true;
 }
 
@@ -123,18 +134,21 @@ inline bool GlobalMemoryChecker::fast_write(Thread& t, uintptr_t address, size_t
         !stale_reads_.empty() || !strong_stores_.empty() ||
         (relaxed_visibility_ && !b->unpublished.has_room()) || !shadow_.cached_word(address, word))
         return false;
+    const uint8_t mine = word_bytes(address & ~uintptr_t{3}, address, bytes);
     if (word.written_now()) {
         const GlobalWrite& e = word.write();
-        if (!ordered(t, e.writer, e.write_clock, e.write_warp_sync)) return false;
+        if ((e.write_bytes & mine) && !ordered(t, e.writer, e.write_clock, e.write_warp_sync))
+            return false;
     }
     if (word.read_now()) {
         const GlobalRead& e = word.read();
-        if (!ordered(t, e.reader, e.read_clock, e.read_warp_sync)) return false;
+        if ((e.read_bytes & mine) && !ordered(t, e.reader, e.read_clock, e.read_warp_sync))
+            return false;
     }
     ++now_;
     if (relaxed_visibility_)
         delay_visibility<false>(*b, address & ~uintptr_t{3}, word, visibility_delay());
-    record_write(t, grid_thread(t), word, Strength::plain, site_id);
+    record_write(t, grid_thread(t), word, Strength::plain, site_id, mine);
     return true;
 }
 

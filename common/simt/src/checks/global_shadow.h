@@ -4,6 +4,10 @@
 // memory only where kernels touch it. It lives as long as the program: host copies between
 // launches mark memory as written.
 //
+// Races are between accesses that share a byte: threads that store neighbouring bytes of one
+// word (a bool or char per thread) do not race, on a GPU or here. Each record keeps the bytes
+// its access touched.
+//
 // The last write and the last read of a word are kept apart (GlobalWrite, GlobalRead), and
 // per-page bitmaps say which of them belong to the running launch: a load touches only the read
 // record (and the write record only when a kernel wrote the word in this launch), a store only
@@ -42,6 +46,7 @@ struct alignas(32) GlobalWrite {
     uint32_t visible_at;
     uint16_t write_warp_sync;
     Strength write_strength;
+    uint8_t write_bytes; // bit i: the write stored byte i of the word
 };
 
 // The last read of a word in the running launch (atomics count as writes only).
@@ -51,7 +56,8 @@ struct alignas(16) GlobalRead {
     uint32_t read_site;
     uint16_t read_warp_sync;
     Strength read_strength;
-    bool read_polled; // the read repeated the reader's previous plain read (a spin)
+    uint8_t read_bytes : 4;  // bit i: the read loaded byte i of the word
+    uint8_t read_polled : 1; // the read repeated the reader's previous plain read (a spin)
 };
 
 class GlobalShadow {

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Builds NVIDIA's cuda-samples programs that need no graphics and no CUDA libraries with simtcc
+# and runs them on the simt emulator: the compatibility table of docs/emulator.md.
+#
+#   scripts/compat-samples.sh SAMPLES_CHECKOUT [BUILD_DIR] [OUTPUT]
+#
+# SAMPLES_CHECKOUT: a checkout of https://github.com/NVIDIA/cuda-samples (nothing is downloaded
+# here). BUILD_DIR: a configured and built Scan Lab tree (default build/; needs bin/simtcc).
+# OUTPUT: the table (default docs/compat-samples.txt). One line per sample: name, result, why.
+# Results: pass (exit 0 and the sample's own check passed), build fails, run fails, timeout.
+set -uo pipefail
+
+samples="${1:?usage: scripts/compat-samples.sh SAMPLES_CHECKOUT [BUILD_DIR] [OUTPUT]}"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$(cd "${2:-$root/build}" && pwd)" || exit 2
+output="${3:-$root/docs/compat-samples.txt}"
+simtcc="$build/bin/simtcc"
+[[ -x "$simtcc" ]] || { echo "compat-samples: no $simtcc (build the tree first)" >&2; exit 2; }
+[[ -d "$samples/Samples" && -d "$samples/Common" ]] ||
+    { echo "compat-samples: $samples is not a cuda-samples checkout" >&2; exit 2; }
+samples="$(cd "$samples" && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+run_limit=120 # seconds per sample on the emulator
+
+# folder | arguments (smaller problem sizes where the sample takes them, so that the emulator,
+# which runs every thread on one CPU core, finishes in time)
+list=(
+    "0_Introduction/asyncAPI|"
+    "0_Introduction/clock|"
+    "0_Introduction/fp16ScalarProduct|"
+    "0_Introduction/matrixMul|-wA=64 -hA=64 -wB=64 -hB=64"
+    "0_Introduction/mergeSort|"
+    "0_Introduction/simpleAWBarrier|"
+    "0_Introduction/simpleAssert|"
+    "0_Introduction/simpleAtomicIntrinsics|"
+    "0_Introduction/simpleAttributes|"
+    "0_Introduction/simpleCallback|"
+    "0_Introduction/simpleCooperativeGroups|"
+    "0_Introduction/simpleOccupancy|"
+    "0_Introduction/simplePrintf|"
+    "0_Introduction/simpleStreams|"
+    "0_Introduction/simpleTemplates|"
+    "0_Introduction/simpleVoteIntrinsics|"
+    "0_Introduction/simpleZeroCopy|"
+    "0_Introduction/systemWideAtomics|"
+    "0_Introduction/template|"
+    "0_Introduction/vectorAdd|"
+    "2_Concepts_and_Techniques/convolutionSeparable|"
+    "2_Concepts_and_Techniques/dct8x8|"
+    "2_Concepts_and_Techniques/eigenvalues|"
+    "2_Concepts_and_Techniques/histogram|"
+    "2_Concepts_and_Techniques/inlinePTX|"
+    "2_Concepts_and_Techniques/interval|"
+    "2_Concepts_and_Techniques/radixSortThrust|"
+    "2_Concepts_and_Techniques/reduction|--n=65536"
+    "2_Concepts_and_Techniques/reductionMultiBlockCG|"
+    "2_Concepts_and_Techniques/scalarProd|"
+    "2_Concepts_and_Techniques/scan|"
+    "2_Concepts_and_Techniques/shfl_scan|"
+    "2_Concepts_and_Techniques/sortingNetworks|"
+    "2_Concepts_and_Techniques/threadFenceReduction|--n=65536"
+    "3_CUDA_Features/binaryPartitionCG|"
+    "3_CUDA_Features/globalToShmemAsyncCopy|"
+    "3_CUDA_Features/newdelete|"
+    "3_CUDA_Features/simpleCudaGraphs|"
+    "3_CUDA_Features/warpAggregatedAtomicsCG|"
+    "6_Performance/alignedTypes|"
+    "6_Performance/transpose|dimX=256 dimY=256"
+)
+
+# The first line that says why, from a log: a compiler error, an emulator report, a failed check.
+first_reason() {
+    grep -m1 -E "error:|#error|simt: |FAIL|[Ff]ailed|Assertion|terminate called|not supported|No such" "$1" |
+        sed -E "s#$work/[^ :]*/##g; s#$samples/##g; s#$root/##g; s/^[[:space:]]+//" | cut -c1-150
+}
+
+: >"$work/table"
+total=${#list[@]}
+index=0
+for entry in "${list[@]}"; do
+    index=$((index + 1))
+    folder="${entry%%|*}"
+    args="${entry#*|}"
+    name="${folder##*/}"
+    dir="$samples/Samples/$folder"
+    printf '[%2d/%d] %-28s ' "$index" "$total" "$name" >&2
+    if [[ ! -d "$dir" ]]; then
+        echo "missing" >&2
+        printf '%s|missing|not in this checkout\n' "$name" >>"$work/table"
+        continue
+    fi
+    mapfile -t sources < <(find "$dir" -maxdepth 1 \( -name '*.cu' -o -name '*.cpp' \) | sort)
+    exe="$work/$name/$name"
+    mkdir -p "$work/$name"
+    if ! (cd "$dir" && "$simtcc" -O2 -I "$samples/Common" -I "$dir" -o "$exe" "${sources[@]}") \
+        >"$work/$name/build.log" 2>&1; then
+        why="$(first_reason "$work/$name/build.log")"
+        [[ -z "$why" ]] && why="$(tail -1 "$work/$name/build.log" | cut -c1-150)"
+        echo "build fails: $why" >&2
+        printf '%s|build fails|%s\n' "$name" "$why" >>"$work/table"
+        continue
+    fi
+    # shellcheck disable=SC2086 # the arguments are words
+    (cd "$dir" && timeout "$run_limit" "$exe" $args) >"$work/$name/run.log" 2>&1
+    status=$?
+    if [[ $status -eq 124 ]]; then
+        result="timeout"
+        why="still running after ${run_limit} s"
+    elif [[ $status -eq 0 ]] && ! grep -qiE "test failed|FAILED|Result = FAIL" "$work/$name/run.log"; then
+        result="pass"
+        why="$(grep -m1 -iE "passed|Result = PASS|Test.*PASS|correct" "$work/$name/run.log" |
+            sed -E 's/^[[:space:]]+//' | cut -c1-100)"
+        [[ -z "$why" ]] && why="exit 0"
+    else
+        result="run fails"
+        why="$(first_reason "$work/$name/run.log")"
+        [[ -z "$why" ]] && why="exit $status: $(tail -1 "$work/$name/run.log" | cut -c1-100)"
+    fi
+    [[ -n "$args" ]] && why="$why (run with: $args)"
+    echo "$result: $why" >&2
+    printf '%s|%s|%s\n' "$name" "$result" "$why" >>"$work/table"
+done
+
+{
+    echo "# NVIDIA cuda-samples on the simt emulator: scripts/compat-samples.sh"
+    echo "# samples commit: ${SAMPLES_COMMIT:-$(git -C "$samples" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
+    echo "# sample|result|why"
+    cat "$work/table"
+    echo "# $(grep -c '|pass|' "$work/table") of $total pass"
+} >"$output"
+echo "compat-samples: $(grep -c '|pass|' "$work/table") of $total pass; table in $output" >&2
