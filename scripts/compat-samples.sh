@@ -72,7 +72,7 @@ list=(
 # The first line that says why, from a log: a compiler error, an emulator report, a failed check.
 first_reason() {
     grep -m1 -E "error:|#error|simt: |FAIL|[Ff]ailed|Assertion|terminate called|not supported|No such" "$1" |
-        sed -E "s#$work/[^ :]*/##g; s#$samples/##g; s#$root/##g; s/^[[:space:]]+//" | cut -c1-150
+        sed -E "s#$work/[^ :]*/##g; s#$samples/##g; s#$root/##g; s/^[[:space:]]+//" | sed "s/[‘’]/'/g" | cut -c1-150
 }
 
 : >"$work/table"
@@ -96,7 +96,7 @@ for entry in "${list[@]}"; do
     if ! (cd "$dir" && "$simtcc" -O2 -I "$samples/Common" -I "$dir" -o "$exe" "${sources[@]}") \
         >"$work/$name/build.log" 2>&1; then
         why="$(first_reason "$work/$name/build.log")"
-        [[ -z "$why" ]] && why="$(tail -1 "$work/$name/build.log" | cut -c1-150)"
+        [[ -z "$why" ]] && why="$(tail -1 "$work/$name/build.log" | sed "s/[‘’]/'/g" | cut -c1-150)"
         echo "build fails: $why" >&2
         printf '%s|build fails|%s\n' "$name" "$why" >>"$work/table"
         continue
@@ -107,7 +107,7 @@ for entry in "${list[@]}"; do
     if [[ $status -eq 124 ]]; then
         result="timeout"
         why="still running after ${run_limit} s"
-    elif [[ $status -eq 0 ]] && ! grep -qiE "test failed|FAILED|Result = FAIL" "$work/$name/run.log"; then
+    elif [[ $status -eq 0 ]] && ! grep -qE "[Tt]est failed|FAILED|Result = FAIL" "$work/$name/run.log"; then
         result="pass"
         why="$(grep -m1 -iE "passed|Result = PASS|Test.*PASS|correct" "$work/$name/run.log" |
             sed -E 's/^[[:space:]]+//' | cut -c1-100)"

@@ -304,11 +304,17 @@ auto this_multi_grid() {
     static_assert(details::always_false<U>,
                   "cooperative_groups::this_multi_grid is not supported by the simt emulator");
 }
+// Declared so that code naming it meets the refusal of coalesced_threads(), not an unknown name.
+class coalesced_group {
+  public:
+    coalesced_group() = delete;
+};
 template <class U = void>
-auto coalesced_threads() {
+coalesced_group coalesced_threads() {
     static_assert(details::always_false<U>,
                   "cooperative_groups::coalesced_threads (coalesced_group) is not supported by "
                   "the simt emulator; use a thread_block_tile");
+    __builtin_unreachable();
 }
 template <class Group>
 auto labeled_partition(const Group&, int) {
@@ -362,6 +368,13 @@ struct block_tile_memory {
                   "cooperative_groups::block_tile_memory (tiles of more than 32 threads) is not "
                   "supported by the simt emulator");
 };
+template <unsigned Bytes, unsigned MaxThreads>
+thread_block this_thread_block(block_tile_memory<Bytes, MaxThreads>&) {
+    static_assert(details::always_false<block_tile_memory<Bytes, MaxThreads>>,
+                  "cooperative_groups::this_thread_block(block_tile_memory&) (tiles of more than "
+                  "32 threads) is not supported by the simt emulator");
+    return this_thread_block();
+}
 
 } // namespace cooperative_groups
 

@@ -1,4 +1,5 @@
 // Checks a launch the way the CUDA runtime does, then runs the grid on an Engine.
+#include <atomic>
 #include <memory>
 #include <sstream>
 
@@ -30,15 +31,35 @@ void reject(cudaError_t error, const LaunchRequest& r, const std::string& why) {
 }
 } // namespace
 
+// One launch runs at a time, on the host thread that made it: the engine, the memory registry
+// and the error state are not shared between host threads.
+static std::atomic<bool> g_launch_running{false};
+static thread_local bool t_running_launch = false;
+
 void run_launch(const LaunchRequest& r) {
     ErrorState& state = error_state();
     if (state.sticky != cudaSuccess) return; // a broken context runs nothing, as on a GPU
-    if (active_engine()) {
+    if (t_running_launch) {
         reject(cudaErrorNotSupported, r,
                "launching a kernel from device code (dynamic parallelism) is not supported by the "
                "simt emulator");
         return;
     }
+    bool idle = false;
+    if (!g_launch_running.compare_exchange_strong(idle, true)) {
+        reject(cudaErrorNotSupported, r,
+               "this launch came from a second host thread while another kernel was running: "
+               "launches from several host threads at once are not supported by the simt "
+               "emulator");
+        return;
+    }
+    struct Running {
+        Running() { t_running_launch = true; }
+        ~Running() {
+            t_running_launch = false;
+            g_launch_running = false;
+        }
+    } running;
     const dim3 b = r.block, g = r.grid;
     const unsigned long long threads = 1ull * b.x * b.y * b.z;
     if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0)
