@@ -24,10 +24,11 @@ enum class Group {
 
 /// What the entry is to the comparison.
 enum class Role {
-    memcpy,   // the copy the fractions of memcpy divide by (one per group)
-    cub,      // the CUB scan the fractions of CUB divide by (one per group)
-    baseline, // another reference point (e.g. CUB ExclusiveSum); not divided by
-    lab,      // a lab's reference solution
+    memcpy,     // the copy the fractions of memcpy divide by (one per group)
+    cub,        // the CUB scan the fractions of CUB divide by (one per group)
+    cub_second, // a second CUB reference the tables also divide by (at most one per group)
+    baseline,   // another reference point (e.g. CUB ExclusiveSum); not divided by
+    lab,        // a lab's reference solution
 };
 
 /// What out[0..n) must hold after a call, checked at every size.
@@ -66,6 +67,10 @@ struct Entry {
     std::function<void(std::int64_t n)> prepare = {};
     /// Optional, after the last size: free what prepare() or the calls kept.
     std::function<void()> release = {};
+    /// True when a call waits for the GPU before it returns (e.g. it frees memory, which waits
+    /// for the kernels): its batches cannot be held back until enqueued (gpu_hold.h), so their
+    /// time includes the host's part of each call.
+    bool waits_for_gpu = false;
 };
 
 std::vector<Entry>& entries();
@@ -77,5 +82,8 @@ struct Register {
 
 /// CUB's version as "major.minor.patch" (from baselines.cu, which nvcc compiles).
 std::string cub_version();
+/// CUB's device scan algorithm and the tile shape it uses for int32 sums on a GPU of compute
+/// capability `cc` (e.g. 90), from CUB's own tuning tables.
+std::string cub_algorithm(int cc);
 
 } // namespace scanlab::bench

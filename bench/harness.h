@@ -13,25 +13,37 @@ namespace scanlab::bench {
 
 enum class Status { ok, wrong, error };
 
+/// A ratio of two entries' times, taken round by round (the rounds interleave the entries, so
+/// round r of both ran within milliseconds of each other): the median over the rounds and the
+/// quartiles, the spread. NaN where there is nothing to compare.
+struct Ratio {
+    double median = 0, low = 0, high = 0;
+};
+
 /// One entry at one size.
 struct Result {
     const Entry* entry = nullptr;
     std::int64_t n = 0;
     int sets = 1;            // input/output buffer sets the calls rotated through
-    int calls_per_batch = 0; // back-to-back calls between two events
-    int batches = 0;         // timed batches; the time per call is the median over them
+    int calls_per_batch = 0; // back-to-back calls between two events, one batch per round
+    bool gpu_time = true;    // false: the calls wait for the GPU, the time includes the host's
     Status status = Status::error;
-    double median_us = 0, min_us = 0, max_us = 0; // time per call, valid when status is ok
-    std::string detail;                           // what was wrong, or the error
-    // Filled in once every entry has run (fill_ratios); NaN where there is nothing to compare.
-    double frac_memcpy = 0; // memcpy's time / this time, same n (1.0: as fast as the copy)
-    double frac_cub = 0;    // the group's CUB scan's time / this time, same n
+    std::vector<double> per_round_us; // time per call in each round, in round order
+    // Over the rounds, valid when status is ok: median, quartiles (the spread), extremes.
+    double median_us = 0, low_us = 0, high_us = 0, min_us = 0, max_us = 0;
+    std::string detail; // what was wrong, or the error
+    // Filled in once every entry has run (fill_ratios): the time of the memcpy, of the group's
+    // CUB scan and of its second CUB reference (if any) at the same n, divided by this time.
+    Ratio of_memcpy, of_cub, of_second;
 
     bool ok() const { return status == Status::ok; }
     double elements_per_s() const { return double(n) / (median_us * 1e-6); }
     /// n reads + n writes of 4 bytes over the time (what a copy of the same array also moves).
     double gb_per_s() const { return 8.0 * double(n) / (median_us * 1e3); }
 };
+
+/// Sets the time statistics of a measured result from its per_round_us.
+void summarize(Result& result);
 
 /// The machine and the settings, for the JSON and the table headers.
 struct RunInfo {
@@ -48,11 +60,12 @@ struct RunInfo {
     int driver_api_version = 0;    // cudaDriverGetVersion, e.g. 13000
     int runtime_version = 0;       // cudaRuntimeGetVersion
     std::string cub_version;
+    std::string cub_algorithm; // CUB's scan algorithm and its tile shape for int32 on this GPU
     // From nvidia-smi after the run (empty where it could not be read): key -> value as printed.
     std::vector<std::pair<std::string, std::string>> smi;
     std::string timestamp_utc; // when the run started, ISO 8601
     std::uint64_t seed = 0;
-    int batches = 0;
+    int rounds = 0;
     double target_batch_us = 0;
     std::int64_t rotation_bytes = 0; // in + out bytes the buffer sets of one size span at least
     int mean_segment = 0;

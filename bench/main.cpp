@@ -12,6 +12,7 @@
 // input/output buffer sets, so that a size whose data fits in L2 is not measured from the cache;
 // the outputs of every set the timed calls wrote are checked afterwards.
 #include "bench.h"
+#include "gpu_hold.h"
 #include "harness.h"
 
 #include <scanlab/cuda_check.h>
@@ -56,13 +57,14 @@ constexpr int kLowValue = -3;
 constexpr std::int64_t kRotationBytes = std::int64_t(256) << 20;
 constexpr int kMaxSets = 1024;
 constexpr int kWarmupCalls = 3;
+constexpr double kGpuWarmUpSeconds = 0.5;
 constexpr int kMaxCallsPerBatch = 64;
 constexpr int kMeanSegment = 1024; // segment lengths uniform in [1, 2 * kMeanSegment - 1]
 
 struct Settings {
     std::filesystem::path out = "bench-out";
     std::uint64_t seed = 0;
-    int batches = 31;
+    int rounds = 21;
     double target_batch_us = 200;
     int min_log2 = 16, max_log2 = 28;
     std::vector<std::string> only; // lab entries whose name contains one of these; empty: all
@@ -72,10 +74,11 @@ struct Settings {
 [[noreturn]] void usage(const char* argv0, const std::string& error) {
     if (!error.empty()) std::fprintf(stderr, "scanlab_bench: %s\n", error.c_str());
     std::fprintf(stderr,
-                 "usage: %s --out DIR [--seed N] [--batches B] [--min-log2 L] [--max-log2 L]\n"
+                 "usage: %s --out DIR [--seed N] [--rounds R] [--min-log2 L] [--max-log2 L]\n"
                  "       [--only NAME,...] [--list]\n"
                  "  --out DIR       where results.csv, results.json and tables.md go\n"
-                 "  --batches B     timed batches per entry and size (odd; default 31)\n"
+                 "  --rounds R      timed rounds per size, each a batch of every entry (odd;\n"
+                 "                  default 21)\n"
                  "  --min-log2/--max-log2  sizes 2^L of the global and segmented scans,\n"
                  "                  every second power of two (default 16 and 28, at most 28)\n"
                  "  --only          run only the lab entries whose name contains one of these\n"
@@ -103,8 +106,8 @@ Settings parse(int argc, char** argv) {
                 s.out = value(i);
             else if (key == "--seed")
                 s.seed = std::stoull(value(i));
-            else if (key == "--batches")
-                s.batches = std::stoi(value(i));
+            else if (key == "--rounds")
+                s.rounds = std::stoi(value(i));
             else if (key == "--min-log2")
                 s.min_log2 = std::stoi(value(i));
             else if (key == "--max-log2")
@@ -123,8 +126,8 @@ Settings parse(int argc, char** argv) {
     } catch (const std::logic_error&) { // stoi/stoull: not a number, or out of range
         usage(argv[0], "a numeric argument is not a number");
     }
-    if (s.batches < 1) usage(argv[0], "--batches must be at least 1");
-    if (s.batches % 2 == 0) ++s.batches; // an odd count has a middle value
+    if (s.rounds < 1) usage(argv[0], "--rounds must be at least 1");
+    if (s.rounds % 2 == 0) ++s.rounds; // an odd count has a middle value
     // 28: the largest n whose prefix sums of values in [-3, 4] cannot overflow an int32.
     if (s.min_log2 < 10 || s.max_log2 > 28 || s.min_log2 > s.max_log2)
         usage(argv[0], "sizes must satisfy 10 <= min-log2 <= max-log2 <= 28");
@@ -148,7 +151,7 @@ struct Pool {
     std::int64_t elements = 0;
     std::vector<std::int32_t> in, keys;
     std::vector<std::uint8_t> heads;
-    DeviceBuffer<std::int32_t> d_in, d_out, d_keys, d_heads32;
+    DeviceBuffer<std::int32_t> d_in, d_keys, d_heads32;
     DeviceBuffer<std::uint8_t> d_heads;
     std::vector<std::int32_t> staging; // outputs downloaded for the checks
 };
@@ -164,7 +167,6 @@ void make_pool(Pool& pool, std::int64_t elements, std::uint64_t seed, bool segme
             pool.in[j] = kLowValue + static_cast<std::int32_t>(bits & 7);
     }
     pool.d_in = DeviceBuffer<std::int32_t>(pool.in);
-    pool.d_out = DeviceBuffer<std::int32_t>(count);
     if (segmented) {
         // Segment ids: consecutive runs of random length, each a new id.
         pool.keys.resize(count);
@@ -214,11 +216,12 @@ Plan make_plan(const Pool& pool, Group group, std::int64_t n) {
 }
 
 /// Checks out[0, sets * n) (downloaded into pool.staging); empty if right, else where and how.
-std::string check(const Entry& e, Pool& pool, const Plan& plan, int sets) {
+std::string check(const Entry& e, Pool& pool, const Plan& plan,
+                  const DeviceBuffer<std::int32_t>& out, int sets) {
     const auto count = static_cast<std::size_t>(sets * plan.n);
     if (pool.staging.size() < count) pool.staging.resize(count);
     SCANLAB_CUDA_CHECK(
-        cudaMemcpy(pool.staging.data(), pool.d_out.data(), count * 4, cudaMemcpyDeviceToHost));
+        cudaMemcpy(pool.staging.data(), out.data(), count * 4, cudaMemcpyDeviceToHost));
     const std::int32_t* got = pool.staging.data();
     const std::int32_t* in = pool.in.data();
     const std::int32_t* ref = plan.expected.data();
@@ -249,118 +252,186 @@ std::string check(const Entry& e, Pool& pool, const Plan& plan, int sets) {
     return s.str();
 }
 
-/// Events that stamp the boundaries of consecutive batches.
-class Stamps {
+/// One CUDA event pair per batch: the start and the end of the batch on the GPU.
+class EventPair {
   public:
-    explicit Stamps(int count) {
-        events_.list.reserve(static_cast<std::size_t>(count));
-        for (int i = 0; i < count; ++i) {
-            cudaEvent_t ev = nullptr;
-            SCANLAB_CUDA_CHECK(cudaEventCreate(&ev));
-            events_.list.push_back(ev);
+    EventPair() {
+        SCANLAB_CUDA_CHECK(cudaEventCreate(&start_));
+        if (cudaEventCreate(&end_) != cudaSuccess) {
+            (void)cudaEventDestroy(start_);
+            throw std::runtime_error("cudaEventCreate failed");
         }
     }
-    void record(int i) { SCANLAB_CUDA_CHECK(cudaEventRecord(at(i), 0)); }
-    double us_between(int a, int b) const {
-        SCANLAB_CUDA_CHECK(cudaEventSynchronize(at(b)));
+    ~EventPair() {
+        (void)cudaEventDestroy(start_);
+        (void)cudaEventDestroy(end_);
+    }
+    EventPair(const EventPair&) = delete;
+    EventPair& operator=(const EventPair&) = delete;
+    void record_start() { SCANLAB_CUDA_CHECK(cudaEventRecord(start_, 0)); }
+    void record_end() { SCANLAB_CUDA_CHECK(cudaEventRecord(end_, 0)); }
+    double us() const {
+        SCANLAB_CUDA_CHECK(cudaEventSynchronize(end_));
         float ms = 0;
-        SCANLAB_CUDA_CHECK(cudaEventElapsedTime(&ms, at(a), at(b)));
+        SCANLAB_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, end_));
         return double(ms) * 1e3;
     }
 
   private:
-    cudaEvent_t at(int i) const { return events_.list[static_cast<std::size_t>(i)]; }
-    // A member, so that its destructor also runs when the constructor throws half-way.
-    struct Owned {
-        std::vector<cudaEvent_t> list;
-        Owned() = default;
-        Owned(const Owned&) = delete;
-        Owned& operator=(const Owned&) = delete;
-        ~Owned() {
-            for (auto ev : list) (void)cudaEventDestroy(ev);
-        }
-    } events_;
+    cudaEvent_t start_ = nullptr, end_ = nullptr;
 };
 
-Result measure(const Entry& e, Pool& pool, const Plan& plan, const Settings& settings) {
-    Result r;
+/// One entry at one size while its size is measured: its own output buffer (so that the other
+/// entries' calls, interleaved with its own, do not overwrite what is checked at the end), the
+/// number of calls so far (which set the next call uses) and its result.
+struct Slot {
+    const Entry* entry = nullptr;
+    DeviceBuffer<std::int32_t> out;
+    std::int64_t calls = 0;
+    Result result;
+};
+
+Operands operands(const Pool& pool, const Plan& plan, Slot& slot) {
+    const std::int64_t offset = (slot.calls++ % plan.sets) * plan.n;
+    Operands op;
+    op.in = pool.d_in.data() + offset;
+    op.out = slot.out.data() + offset;
+    op.n = plan.n;
+    if (plan.group == Group::segmented) {
+        op.keys = pool.d_keys.data() + offset;
+        op.heads = pool.d_heads.data() + offset;
+        op.heads32 = pool.d_heads32.data() + offset;
+    }
+    return op;
+}
+
+/// Runs `calls` calls of the slot's entry between two events and returns the GPU time per call.
+/// The GPU is held while the host enqueues them (gpu_hold.h), except for an entry that waits for
+/// the GPU inside its calls: its time then includes the host's part of each call.
+double batch(Slot& slot, const Pool& pool, const Plan& plan, GpuHold& hold, int calls) {
+    const Entry& e = *slot.entry;
+    EventPair events;
+    std::uint32_t ticket = 0;
+    if (!e.waits_for_gpu) ticket = hold.hold();
+    events.record_start();
+    for (int c = 0; c < calls; ++c) e.call(operands(pool, plan, slot));
+    events.record_end();
+    if (!e.waits_for_gpu) hold.release(ticket);
+    const double us = events.us();
+    SCANLAB_CUDA_CHECK(cudaGetLastError());
+    if (hold.timed_out())
+        throw std::runtime_error("a call waited for the GPU while the GPU waited for the batch to "
+                                 "be enqueued; declare the entry with waits_for_gpu");
+    return us / calls;
+}
+
+void poison(DeviceBuffer<std::int32_t>& out) {
+    SCANLAB_CUDA_CHECK(cudaMemset(out.data(), kPoisonByte, out.size() * 4));
+    SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+/// Before the rounds: one checked call on poisoned output (a wrong entry is never timed), then a
+/// warm-up that also estimates the time per call and so the calls per batch.
+void start(Slot& slot, Pool& pool, const Plan& plan, GpuHold& hold, const Settings& settings) {
+    const Entry& e = *slot.entry;
+    Result& r = slot.result;
     r.entry = &e;
     r.n = plan.n;
     r.sets = plan.sets;
-    const std::int64_t n = plan.n;
-    auto operands = [&](std::int64_t call) {
-        const std::int64_t offset = (call % plan.sets) * n;
-        Operands op;
-        op.in = pool.d_in.data() + offset;
-        op.out = pool.d_out.data() + offset;
-        op.n = n;
-        if (plan.group == Group::segmented) {
-            op.keys = pool.d_keys.data() + offset;
-            op.heads = pool.d_heads.data() + offset;
-            op.heads32 = pool.d_heads32.data() + offset;
-        }
-        return op;
-    };
-    auto poison = [&](std::int64_t sets) {
-        SCANLAB_CUDA_CHECK(
-            cudaMemset(pool.d_out.data(), kPoisonByte, static_cast<std::size_t>(sets * n) * 4));
-        SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
-    };
+    r.gpu_time = !e.waits_for_gpu;
     (void)cudaGetLastError(); // a non-sticky error left from before is not this entry's
     try {
-        if (e.prepare) e.prepare(n);
-        // 1. One call on poisoned output, checked: a wrong entry is never timed.
-        poison(1);
-        e.call(operands(0));
+        if (e.prepare) e.prepare(plan.n);
+        slot.out = DeviceBuffer<std::int32_t>(static_cast<std::size_t>(plan.sets * plan.n));
+        poison(slot.out);
+        e.call(operands(pool, plan, slot));
         SCANLAB_CUDA_CHECK(cudaGetLastError());
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
-        if (std::string wrong = check(e, pool, plan, 1); !wrong.empty()) {
+        if (std::string wrong = check(e, pool, plan, slot.out, 1); !wrong.empty()) {
             r.status = Status::wrong;
             r.detail = wrong;
-            return r;
+            return;
         }
-        // 2. Warm-up, which also estimates the time of one call.
-        Stamps warm(2);
-        warm.record(0);
-        for (int c = 1; c <= kWarmupCalls; ++c) e.call(operands(c));
-        warm.record(1);
-        const double estimate_us = std::max(warm.us_between(0, 1) / kWarmupCalls, 0.5);
+        const double estimate_us = std::max(batch(slot, pool, plan, hold, kWarmupCalls), 0.5);
         r.calls_per_batch = static_cast<int>(std::clamp(
             std::ceil(settings.target_batch_us / estimate_us), 1.0, double(kMaxCallsPerBatch)));
-        r.batches = settings.batches;
-        // 3. Timed batches on freshly poisoned output, rotating through the sets.
-        const std::int64_t calls = std::int64_t(r.batches) * r.calls_per_batch;
-        const int written = static_cast<int>(std::min<std::int64_t>(calls, plan.sets));
-        poison(written);
-        Stamps stamps(r.batches + 1);
-        std::int64_t call = 0;
-        stamps.record(0);
-        for (int b = 0; b < r.batches; ++b) {
-            for (int k = 0; k < r.calls_per_batch; ++k) e.call(operands(call++));
-            stamps.record(b + 1);
-        }
-        SCANLAB_CUDA_CHECK(cudaGetLastError());
-        SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
-        std::vector<double> per_call;
-        for (int b = 0; b < r.batches; ++b)
-            per_call.push_back(stamps.us_between(b, b + 1) / r.calls_per_batch);
-        // 4. Every set the timed calls wrote must hold the right result.
-        if (std::string wrong = check(e, pool, plan, written); !wrong.empty()) {
-            r.status = Status::wrong;
-            r.detail = "after the timed calls: " + wrong;
-            return r;
-        }
-        std::sort(per_call.begin(), per_call.end());
-        r.median_us = per_call[per_call.size() / 2];
-        r.min_us = per_call.front();
-        r.max_us = per_call.back();
+        (void)batch(slot, pool, plan, hold, r.calls_per_batch); // warm-up at the final shape
         r.status = Status::ok;
     } catch (const std::exception& ex) {
         r.status = Status::error;
         r.detail = ex.what();
-        (void)cudaGetLastError(); // clear a non-sticky error so that the next entry can run
+        (void)cudaGetLastError();
     }
-    return r;
+}
+
+/// After the rounds: every set the calls wrote must hold the right result; then the statistics.
+void finish(Slot& slot, Pool& pool, const Plan& plan) {
+    Result& r = slot.result;
+    if (r.ok()) {
+        try {
+            const int written = static_cast<int>(std::min<std::int64_t>(slot.calls, plan.sets));
+            if (std::string wrong = check(*slot.entry, pool, plan, slot.out, written);
+                !wrong.empty()) {
+                r.status = Status::wrong;
+                r.detail = "after the timed calls: " + wrong;
+            }
+        } catch (const std::exception& ex) {
+            r.status = Status::error;
+            r.detail = ex.what();
+            (void)cudaGetLastError();
+        }
+    }
+    if (r.ok()) summarize(r);
+    slot.out = DeviceBuffer<std::int32_t>(); // the next size needs the memory
+}
+
+/// Measures every entry of one size: after each entry's start(), `rounds` rounds in which every
+/// entry runs one timed batch, in turn (A B C, then C B A, ...), so that a slow drift of the
+/// GPU's clocks or temperature falls on all entries alike and each round's times can be compared
+/// pairwise.
+std::vector<Result> measure_size(const std::vector<const Entry*>& todo, Pool& pool,
+                                 const Plan& plan, GpuHold& hold, const Settings& settings) {
+    std::vector<Slot> slots(todo.size());
+    for (std::size_t i = 0; i < todo.size(); ++i) {
+        slots[i].entry = todo[i];
+        start(slots[i], pool, plan, hold, settings);
+    }
+    for (int round = 0; round < settings.rounds; ++round) {
+        for (std::size_t k = 0; k < slots.size(); ++k) {
+            Slot& slot = slots[round % 2 == 0 ? k : slots.size() - 1 - k];
+            Result& r = slot.result;
+            if (!r.ok()) continue;
+            try {
+                r.per_round_us.push_back(batch(slot, pool, plan, hold, r.calls_per_batch));
+            } catch (const std::exception& ex) {
+                r.status = Status::error;
+                r.detail = ex.what();
+                (void)cudaGetLastError(); // clear a non-sticky error so that the others can run
+            }
+        }
+    }
+    std::vector<Result> results;
+    for (Slot& slot : slots) {
+        finish(slot, pool, plan);
+        results.push_back(std::move(slot.result));
+    }
+    return results;
+}
+
+/// Copies part of the input for half a second before anything is measured, so that the first
+/// entries do not run while the GPU's clocks are still rising from idle.
+void warm_up_gpu(const Pool& pool) {
+    const std::size_t count =
+        static_cast<std::size_t>(std::min<std::int64_t>(pool.elements, 1 << 26));
+    DeviceBuffer<std::int32_t> scratch(count);
+    const auto begin = std::chrono::steady_clock::now();
+    while (std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() <
+           kGpuWarmUpSeconds) {
+        for (int k = 0; k < 4; ++k)
+            SCANLAB_CUDA_CHECK(cudaMemcpyAsync(scratch.data(), pool.d_in.data(), count * 4,
+                                               cudaMemcpyDeviceToDevice, 0));
+        SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
+    }
 }
 
 std::vector<std::int64_t> sizes_of(Group group, const Settings& s) {
@@ -386,12 +457,14 @@ int role_rank(Role role) {
         return 0;
     case Role::cub:
         return 1;
-    case Role::baseline:
+    case Role::cub_second:
         return 2;
-    case Role::lab:
+    case Role::baseline:
         return 3;
+    case Role::lab:
+        return 4;
     }
-    return 4;
+    return 5;
 }
 
 std::string timestamp_utc() {
@@ -467,10 +540,11 @@ RunInfo describe_device(const Settings& s) {
     (void)cudaDriverGetVersion(&info.driver_api_version);
     (void)cudaRuntimeGetVersion(&info.runtime_version);
     info.cub_version = cub_version();
+    info.cub_algorithm = cub_algorithm(prop.major * 10 + prop.minor);
     (void)cudaGetLastError(); // an attribute this device lacks is no error of the first entry
     info.timestamp_utc = timestamp_utc();
     info.seed = s.seed;
-    info.batches = s.batches;
+    info.rounds = s.rounds;
     info.target_batch_us = s.target_batch_us;
     info.rotation_bytes = kRotationBytes;
     info.mean_segment = kMeanSegment;
@@ -498,9 +572,9 @@ int run(const Settings& settings) {
     RunInfo info = describe_device(settings);
     std::filesystem::create_directories(settings.out);
     std::printf(
-        "scanlab_bench on %s (%d SMs, L2 %lld MiB), seed %llu, %d batches; output in %s\n",
+        "scanlab_bench on %s (%d SMs, L2 %lld MiB), seed %llu, %d rounds; output in %s\n",
         info.device_name.c_str(), info.sm_count, static_cast<long long>(info.l2_bytes >> 20),
-        static_cast<unsigned long long>(settings.seed), settings.batches, settings.out.c_str());
+        static_cast<unsigned long long>(settings.seed), settings.rounds, settings.out.c_str());
     std::fflush(stdout);
 
     // A group runs when a lab is in it (its baselines alone would be a waste of the run); the
@@ -524,6 +598,8 @@ int run(const Settings& settings) {
     const std::int64_t pool_elements = std::max(largest, kRotationBytes / 8);
     make_pool(pool, pool_elements, settings.seed, any_segmented);
 
+    warm_up_gpu(pool);
+    GpuHold hold;
     std::vector<Result> results;
     for (const Group group : {Group::single_block, Group::global, Group::segmented}) {
         for (const std::int64_t n : sizes_of(group, settings)) {
@@ -533,16 +609,16 @@ int run(const Settings& settings) {
             if (todo.empty()) continue;
             const Plan plan = make_plan(pool, group, n);
             std::printf("%-13s n = %-6s", to_string(group), format_n(n).c_str());
-            for (const Entry* e : todo) {
-                results.push_back(measure(*e, pool, plan, settings));
-                const Result& r = results.back();
+            std::fflush(stdout);
+            for (Result& r : measure_size(todo, pool, plan, hold, settings)) {
                 if (r.ok())
-                    std::printf(" | %s %.1f us", e->label.c_str(), r.median_us);
+                    std::printf(" | %s %.1f us", r.entry->label.c_str(), r.median_us);
                 else
-                    std::printf(" | %s %s", e->label.c_str(), to_string(r.status));
-                std::fflush(stdout);
+                    std::printf(" | %s %s", r.entry->label.c_str(), to_string(r.status));
+                results.push_back(std::move(r));
             }
             std::printf("\n");
+            std::fflush(stdout);
         }
     }
     for (const Entry& e : all)

@@ -26,6 +26,8 @@ const char* to_string(Role role) {
         return "memcpy";
     case Role::cub:
         return "cub";
+    case Role::cub_second:
+        return "cub_second";
     case Role::baseline:
         return "baseline";
     case Role::lab:
@@ -130,9 +132,46 @@ std::string device_line(const RunInfo& info) {
 }
 
 std::string method_line(const RunInfo& info) {
-    return format("int32 inclusive sum of random data; time per call = median of %d batches of "
-                  "back-to-back calls; %s",
-                  info.batches, info.timestamp_utc.c_str());
+    return format("int32 inclusive sums of random data; GPU time per call: median over %d rounds, "
+                  "each a batch of back-to-back calls of every entry in turn, queued while the GPU "
+                  "was held; spread: quartiles over the rounds; %s",
+                  info.rounds, info.timestamp_utc.c_str());
+}
+
+/// "1.05 (1.02-1.07)": a ratio's median and its quartiles; "-" if there is none.
+std::string ratio_text(const Ratio& ratio) {
+    if (std::isnan(ratio.median)) return "-";
+    return format("%.2f (%.2f-%.2f)", ratio.median, ratio.low, ratio.high);
+}
+
+/// "12.3 (12.1-12.6)": a time's median and its quartiles.
+std::string time_text(const Result& r) {
+    return number(r.median_us) + " (" + number(r.low_us) + "-" + number(r.high_us) + ")";
+}
+
+/// Linear interpolation between the closest ranks of sorted values, q in [0, 1].
+double quantile(const std::vector<double>& sorted, double q) {
+    if (sorted.empty()) return kNaN;
+    const double at = q * double(sorted.size() - 1);
+    const auto below = static_cast<std::size_t>(at);
+    const std::size_t above = std::min(below + 1, sorted.size() - 1);
+    return sorted[below] + (sorted[above] - sorted[below]) * (at - double(below));
+}
+
+/// base's time / r's time, round by round; NaN if either is missing.
+Ratio paired_ratio(const Result* base, const Result& r) {
+    Ratio ratio{kNaN, kNaN, kNaN};
+    if (base == nullptr || !r.ok()) return ratio;
+    std::vector<double> values;
+    const std::size_t rounds = std::min(base->per_round_us.size(), r.per_round_us.size());
+    for (std::size_t i = 0; i < rounds; ++i)
+        values.push_back(base->per_round_us[i] / r.per_round_us[i]);
+    if (values.empty()) return ratio;
+    std::sort(values.begin(), values.end());
+    ratio.median = quantile(values, 0.5);
+    ratio.low = quantile(values, 0.25);
+    ratio.high = quantile(values, 0.75);
+    return ratio;
 }
 
 // The short name of an entry inside its lab's table: its label without the "labNN " prefix.
@@ -180,23 +219,33 @@ std::string format_n(std::int64_t n) {
     return std::to_string(n);
 }
 
+void summarize(Result& r) {
+    std::vector<double> sorted = r.per_round_us;
+    std::sort(sorted.begin(), sorted.end());
+    r.median_us = quantile(sorted, 0.5);
+    r.low_us = quantile(sorted, 0.25);
+    r.high_us = quantile(sorted, 0.75);
+    r.min_us = sorted.empty() ? kNaN : sorted.front();
+    r.max_us = sorted.empty() ? kNaN : sorted.back();
+}
+
 void fill_ratios(std::vector<Result>& results) {
     for (Result& r : results) {
-        r.frac_memcpy = r.frac_cub = kNaN;
-        if (!r.ok()) continue;
-        const Result* copy = find(results, r.entry->group, Role::memcpy, r.n);
-        // The segmented group moves the same values as the global one: the same copy applies.
-        if (copy == nullptr) copy = find(results, Group::global, Role::memcpy, r.n);
-        if (copy != nullptr) r.frac_memcpy = copy->median_us / r.median_us;
-        if (const Result* cub = find(results, r.entry->group, Role::cub, r.n))
-            r.frac_cub = cub->median_us / r.median_us;
+        // Only entries measured in the same rounds pair up: those of the same group and size.
+        // (The segmented group runs no copy of its own; its values are the global group's, but
+        // measured in other rounds: no fraction of memcpy there.)
+        r.of_memcpy = paired_ratio(find(results, r.entry->group, Role::memcpy, r.n), r);
+        r.of_cub = paired_ratio(find(results, r.entry->group, Role::cub, r.n), r);
+        r.of_second = paired_ratio(find(results, r.entry->group, Role::cub_second, r.n), r);
     }
 }
 
 void write_csv(const std::filesystem::path& file, const std::vector<Result>& results) {
     auto out = open_for_writing(file);
-    out << "group,lab,entry,label,role,expect,n,status,median_us,min_us,max_us,elements_per_s,"
-           "gb_per_s,frac_memcpy,frac_cub,sets,calls_per_batch,batches,detail\n";
+    out << "group,lab,entry,label,role,expect,n,status,gpu_time,median_us,low_us,high_us,min_us,"
+           "max_us,elements_per_s,gb_per_s,of_memcpy,of_memcpy_low,of_memcpy_high,of_cub,"
+           "of_cub_low,of_cub_high,of_second,of_second_low,of_second_high,sets,calls_per_batch,"
+           "rounds,per_round_us,detail\n";
     for (const Result& r : results) {
         const Entry& e = *r.entry;
         out << to_string(e.group) << ',' << e.lab << ',' << e.name << ',' << csv_field(e.label)
@@ -204,16 +253,23 @@ void write_csv(const std::filesystem::path& file, const std::vector<Result>& res
             << (r.ok()                      ? "ok"
                 : r.status == Status::wrong ? "wrong"
                                             : "error")
-            << ',';
+            << ',' << (r.gpu_time ? "yes" : "no") << ',';
         if (r.ok()) {
-            out << format("%.4f,%.4f,%.4f,%.6g,%.6g,", r.median_us, r.min_us, r.max_us,
-                          r.elements_per_s(), r.gb_per_s())
-                << json_number(r.frac_memcpy) << ',' << json_number(r.frac_cub) << ',';
+            out << format("%.4f,%.4f,%.4f,%.4f,%.4f,%.6g,%.6g,", r.median_us, r.low_us, r.high_us,
+                          r.min_us, r.max_us, r.elements_per_s(), r.gb_per_s());
+            for (const Ratio* ratio : {&r.of_memcpy, &r.of_cub, &r.of_second})
+                out << json_number(ratio->median) << ',' << json_number(ratio->low) << ','
+                    << json_number(ratio->high) << ',';
         } else {
-            out << ",,,,,,,";
+            out << std::string(16, ',');
         }
-        out << r.sets << ',' << r.calls_per_batch << ',' << r.batches << ',' << csv_field(r.detail)
-            << '\n';
+        std::string rounds;
+        for (const double us : r.per_round_us) {
+            if (!rounds.empty()) rounds += ' ';
+            rounds += format("%.3f", us);
+        }
+        out << r.sets << ',' << r.calls_per_batch << ',' << r.per_round_us.size() << ',' << rounds
+            << ',' << csv_field(r.detail) << '\n';
     }
 }
 
@@ -247,7 +303,8 @@ void write_json(const std::filesystem::path& file, const RunInfo& info,
         out << "}\n";
     }
     out << "  },\n";
-    out << "  \"settings\": {\"seed\": " << info.seed << ", \"batches\": " << info.batches
+    out << "  \"cub_algorithm\": " << json_string(info.cub_algorithm) << ",\n";
+    out << "  \"settings\": {\"seed\": " << info.seed << ", \"rounds\": " << info.rounds
         << ", \"target_batch_us\": " << json_number(info.target_batch_us)
         << ", \"rotation_bytes\": " << info.rotation_bytes
         << ", \"mean_segment_length\": " << info.mean_segment
@@ -260,22 +317,32 @@ void write_json(const std::filesystem::path& file, const RunInfo& info,
         out << (i ? "," : "") << "\n    {\"group\": \"" << to_string(e.group)
             << "\", \"lab\": " << json_string(e.lab) << ", \"entry\": " << json_string(e.name)
             << ", \"label\": " << json_string(e.label) << ", \"role\": \"" << to_string(e.role)
-            << "\", \"n\": " << r.n << ", \"status\": \""
+            << "\", \"n\": " << r.n << ", \"gpu_time\": " << (r.gpu_time ? "true" : "false")
+            << ", \"status\": \""
             << (r.ok()                      ? "ok"
                 : r.status == Status::wrong ? "wrong"
                                             : "error")
             << "\"";
         if (r.ok()) {
-            out << ", \"median_us\": " << json_number(r.median_us)
-                << ", \"min_us\": " << json_number(r.min_us)
+            auto ratio = [&](const char* name, const Ratio& x) {
+                out << ", \"" << name << "\": [" << json_number(x.median) << ", "
+                    << json_number(x.low) << ", " << json_number(x.high) << "]";
+            };
+            out << ", \"median_us\": " << json_number(r.median_us) << ", \"quartiles_us\": ["
+                << json_number(r.low_us) << ", " << json_number(r.high_us)
+                << "], \"min_us\": " << json_number(r.min_us)
                 << ", \"max_us\": " << json_number(r.max_us)
                 << ", \"elements_per_s\": " << json_number(r.elements_per_s())
-                << ", \"gb_per_s\": " << json_number(r.gb_per_s())
-                << ", \"frac_memcpy\": " << json_number(r.frac_memcpy)
-                << ", \"frac_cub\": " << json_number(r.frac_cub);
+                << ", \"gb_per_s\": " << json_number(r.gb_per_s());
+            ratio("of_memcpy", r.of_memcpy);
+            ratio("of_cub", r.of_cub);
+            ratio("of_second", r.of_second);
         }
         out << ", \"sets\": " << r.sets << ", \"calls_per_batch\": " << r.calls_per_batch
-            << ", \"batches\": " << r.batches;
+            << ", \"per_round_us\": [";
+        for (std::size_t k = 0; k < r.per_round_us.size(); ++k)
+            out << (k ? ", " : "") << json_number(r.per_round_us[k]);
+        out << "]";
         if (!r.detail.empty()) out << ", \"detail\": " << json_string(r.detail);
         out << "}";
     }
@@ -286,97 +353,125 @@ void write_tables_md(const std::filesystem::path& file, const RunInfo& info,
                      const std::vector<Result>& results) {
     auto out = open_for_writing(file);
     out << "# scanlab_bench tables\n\n"
-        << "Each block below goes into the lab's README, section \"Speed on a GPU\", between its "
-           "markers.\n\n";
-    const std::string about = "Measured on " + device_line(info) + ".\n" + method_line(info) +
-                              " (`scanlab_bench`, see docs/benchmarks.md).\n\n";
-    auto cell = [](const Result* r) -> std::string {
-        if (r == nullptr) return "";
-        return r->ok() ? number(r->median_us) : to_string(r->status);
+        << "Each block below goes into a lab's README, section \"Speed on a GPU\", between its "
+           "markers (scripts/bench-tables.py copies them).\n\n";
+    const std::string about = "Measured on " + device_line(info) + "; CUB's scan is " +
+                              info.cub_algorithm + ".\n" + method_line(info) +
+                              " (`scanlab_bench`, docs/benchmarks.md). Numbers in parentheses are "
+                              "the quartiles over the rounds: a ratio whose quartiles include "
+                              "1.00 is no measurable difference.\n\n";
+    auto find_entry = [&](const Entry* e, std::int64_t n) -> const Result* {
+        for (const Result& r : results)
+            if (r.entry == e && r.n == n) return &r;
+        return nullptr;
+    };
+    auto entries_of = [&](auto wanted) {
+        std::vector<const Entry*> list;
+        for (const Result& r : results)
+            if (wanted(*r.entry) && std::find(list.begin(), list.end(), r.entry) == list.end())
+                list.push_back(r.entry);
+        return list;
+    };
+    auto host_note = [&](const std::vector<const Entry*>& list) {
+        for (const Entry* e : list)
+            if (e->waits_for_gpu) {
+                out << "\n* its calls wait for the GPU (they free memory): the time includes the "
+                       "host's part of each call, not GPU time alone.\n";
+                return;
+            }
+    };
+    auto label_of = [](const Entry* e) {
+        return (e->lab.empty() ? e->label : short_label(*e)) + (e->waits_for_gpu ? " *" : "");
     };
 
-    // The single-block labs share one table: time per call of every single-block entry, so that
-    // each lab's README shows itself next to the others and to the baselines at the same n.
-    std::vector<const Entry*> single;
-    std::set<std::int64_t> single_sizes;
-    for (const Result& r : results) {
-        if (r.entry->group != Group::single_block) continue;
-        if (std::find(single.begin(), single.end(), r.entry) == single.end())
-            single.push_back(r.entry);
-        single_sizes.insert(r.n);
-    }
     std::set<std::string> labs;
     for (const Result& r : results)
         if (!r.entry->lab.empty()) labs.insert(r.entry->lab);
-
     for (const std::string& lab : labs) {
         out << "<!-- bench: lab" << lab << " -->\n" << about;
-        bool single_block_lab = false;
-        for (const Entry* e : single) single_block_lab = single_block_lab || e->lab == lab;
-        if (single_block_lab) {
-            out << "One call scans n elements in a single thread block: the time per call "
-                   "(microseconds, in a stream of back-to-back calls) is mostly launch latency "
-                   "and barriers, not bandwidth.\n\n| n |";
-            for (const Entry* e : single) out << ' ' << e->label << " |";
+        const auto mine = entries_of([&](const Entry& e) { return e.lab == lab; });
+        const Group group = mine.front()->group;
+        std::set<std::int64_t> sizes;
+        for (const Result& r : results)
+            if (r.entry->lab == lab) sizes.insert(r.n);
+        if (group == Group::single_block) {
+            // The single-block labs share one table, so that each lab's README shows itself next
+            // to the others and to the baselines at the same n.
+            const auto all =
+                entries_of([](const Entry& e) { return e.group == Group::single_block; });
+            out << "One call scans n elements in a single thread block: the GPU time per call "
+                   "(microseconds) is mostly launch and barrier latency, not bandwidth.\n\n| n |";
+            for (const Entry* e : all) out << ' ' << e->label << " |";
             out << "\n|---:|";
-            for (std::size_t i = 0; i < single.size(); ++i) out << "---:|";
+            for (std::size_t i = 0; i < all.size(); ++i) out << "---:|";
             out << '\n';
-            for (const std::int64_t n : single_sizes) {
+            for (const std::int64_t n : sizes) {
                 out << "| " << n << " |";
-                for (const Entry* e : single) {
-                    const Result* found = nullptr;
-                    for (const Result& r : results)
-                        if (r.entry == e && r.n == n) found = &r;
-                    out << ' ' << (found ? cell(found) : std::string("-")) << " |";
+                for (const Entry* e : all) {
+                    const Result* r = find_entry(e, n);
+                    out << ' '
+                        << (r == nullptr ? "-"
+                            : r->ok()    ? time_text(*r)
+                                         : to_string(r->status))
+                        << " |";
                 }
                 out << '\n';
             }
         } else {
-            bool segmented = false;
-            for (const Result& r : results)
-                if (r.entry->lab == lab && r.entry->group == Group::segmented) segmented = true;
-            out << "GB/s counts n reads and n writes of 4 bytes; \"of memcpy\" and \"of CUB\" are "
-                   "the time of a device-to-device copy of the same array and of "
-                << (segmented ? "`cub::DeviceScan::InclusiveSumByKey` (same segments)"
-                              : "`cub::DeviceScan::InclusiveSum`")
-                << ", divided by this time (1.00: as fast).\n\n"
-                << "| variant | n | time (µs) | Gelem/s | GB/s | of memcpy | of CUB |\n"
-                << "|---|---:|---:|---:|---:|---:|---:|\n";
-            for (const Result& r : results) {
-                if (r.entry->lab != lab) continue;
-                out << "| " << short_label(*r.entry) << " | " << format_n(r.n) << " | ";
-                if (r.ok())
-                    out << number(r.median_us) << " | " << number(r.elements_per_s() / 1e9) << " | "
-                        << number(r.gb_per_s()) << " | " << number(r.frac_memcpy) << " | "
-                        << number(r.frac_cub) << " |\n";
-                else
-                    out << to_string(r.status) << " | | | | |\n";
+            const bool segmented = group == Group::segmented;
+            out << "GB/s counts n reads and n writes of 4 bytes. \"of memcpy\": the time of a "
+                   "device-to-device copy of the same array divided by this time (1.00: as fast); "
+                << (segmented
+                        ? "\"of CUB\": the same for `cub::DeviceScan::InclusiveScan` with the "
+                          "segmented operator over (head flag, value) pairs packed in 64-bit "
+                          "words, which reads the same 1-byte flags and values as the lab; \"of "
+                          "by-key\": for `cub::DeviceScan::InclusiveSumByKey`, which reads 4-byte "
+                          "segment ids instead of the flags."
+                        : "\"of CUB\": the same for `cub::DeviceScan::InclusiveSum`.")
+                << "\n\n| variant | n | time (µs) | GB/s | of memcpy | of CUB |"
+                << (segmented ? " of by-key |" : "") << "\n|---|---:|---:|---:|---:|---:|"
+                << (segmented ? "---:|" : "") << '\n';
+            for (const Entry* e : mine) {
+                for (const std::int64_t n : sizes) {
+                    const Result* r = find_entry(e, n);
+                    if (r == nullptr) continue;
+                    out << "| " << label_of(e) << " | " << format_n(n) << " | ";
+                    if (r->ok())
+                        out << time_text(*r) << " | " << number(r->gb_per_s()) << " | "
+                            << ratio_text(r->of_memcpy) << " | " << ratio_text(r->of_cub) << " |";
+                    if (r->ok() && segmented) out << ' ' << ratio_text(r->of_second) << " |";
+                    if (r->ok())
+                        out << '\n';
+                    else
+                        out << to_string(r->status) << " | | | |" << (segmented ? " |\n" : "\n");
+                }
             }
+            host_note(mine);
         }
         out << "<!-- /bench: lab" << lab << " -->\n\n";
     }
 
     // The baselines alone, for docs/benchmarks.md.
     out << "<!-- bench: baselines -->\n"
-        << about << "| baseline | n | time (µs) | Gelem/s | GB/s | of memcpy |\n"
-        << "|---|---:|---:|---:|---:|---:|\n";
+        << about << "| baseline | n | time (µs) | GB/s | of memcpy |\n"
+        << "|---|---:|---:|---:|---:|\n";
     for (const Result& r : results) {
         if (r.entry->role == Role::lab || r.entry->group == Group::single_block) continue;
         out << "| " << r.entry->label << " | " << format_n(r.n) << " | ";
         if (r.ok())
-            out << number(r.median_us) << " | " << number(r.elements_per_s() / 1e9) << " | "
-                << number(r.gb_per_s()) << " | " << number(r.frac_memcpy) << " |\n";
+            out << time_text(r) << " | " << number(r.gb_per_s()) << " | " << ratio_text(r.of_memcpy)
+                << " |\n";
         else
-            out << to_string(r.status) << " | | | |\n";
+            out << to_string(r.status) << " | | |\n";
     }
     out << "<!-- /bench: baselines -->\n";
 }
 
 void print_summary(const RunInfo& info, const std::vector<Result>& results,
                    const std::filesystem::path& out_dir) {
-    constexpr std::size_t kLabel = 32;
-    std::printf("\n==== scanlab_bench: %s\n%s; %.0f s\n", device_line(info).c_str(),
-                method_line(info).c_str(), info.wall_s);
+    constexpr std::size_t kLabel = 34;
+    std::printf("\n==== scanlab_bench: %s\nCUB's scan: %s\n%s; %.0f s\n", device_line(info).c_str(),
+                info.cub_algorithm.c_str(), method_line(info).c_str(), info.wall_s);
 
     for (const Group group : {Group::single_block, Group::global, Group::segmented}) {
         std::vector<const Entry*> rows;
@@ -388,44 +483,48 @@ void print_summary(const RunInfo& info, const std::vector<Result>& results,
         }
         if (rows.empty()) continue;
         const bool single = group == Group::single_block;
-        if (single)
-            std::printf("\nsingle block: time per call (us); one call scans n elements in one "
-                        "thread block\n");
-        else if (group == Group::global)
-            std::printf("\nglobal scan: GB/s (n reads + n writes of 4 bytes); fractions at the "
-                        "largest n\n");
-        else
-            std::printf("\nsegmented scan (random segments, mean %d): GB/s of the values; CUB = "
-                        "InclusiveSumByKey\n",
-                        info.mean_segment);
-        std::printf("%-*s", int(kLabel), "entry");
-        for (const std::int64_t n : sizes)
-            std::printf(" %7s", single ? std::to_string(n).c_str() : format_n(n).c_str());
-        if (!single) std::printf(" %7s %7s", "memcpy", "CUB");
-        std::printf("\n");
-        for (const Entry* e : rows) {
-            std::printf("%-*s", int(kLabel), fit(e->label, kLabel).c_str());
-            const Result* largest = nullptr; // at the largest n this entry ran
-            for (const std::int64_t n : sizes) {
-                const Result* found = nullptr;
-                for (const Result& r : results)
-                    if (r.entry == e && r.n == n) found = &r;
-                std::string text = "-";
-                if (found != nullptr) {
-                    text = found->ok() ? number(single ? found->median_us : found->gb_per_s())
-                                       : to_string(found->status);
-                    largest = found;
-                }
-                std::printf(" %7s", text.c_str());
+        auto cell = [&](const Entry* e, std::int64_t n, bool ratio) -> std::string {
+            for (const Result& r : results) {
+                if (r.entry != e || r.n != n) continue;
+                if (!r.ok()) return to_string(r.status);
+                if (!ratio) return number(single ? r.median_us : r.gb_per_s());
+                if (std::isnan(r.of_cub.median)) return "-";
+                return format("%.2f[%.2f,%.2f]", r.of_cub.median, r.of_cub.low, r.of_cub.high);
             }
-            if (!single) {
-                const bool ok = largest != nullptr && largest->ok();
-                std::printf(" %7s %7s", ok ? number(largest->frac_memcpy).c_str() : "-",
-                            ok ? number(largest->frac_cub).c_str() : "-");
-            }
+            return "-";
+        };
+        auto table = [&](bool ratio, int width) {
+            std::printf("%-*s", int(kLabel), "entry");
+            for (const std::int64_t n : sizes)
+                std::printf(" %*s", width,
+                            single ? std::to_string(n).c_str() : format_n(n).c_str());
             std::printf("\n");
+            for (const Entry* e : rows) {
+                if (ratio && (e->role == Role::memcpy || e->role == Role::cub)) continue;
+                std::printf("%-*s", int(kLabel),
+                            fit(e->label + (e->waits_for_gpu ? " *" : ""), kLabel).c_str());
+                for (const std::int64_t n : sizes)
+                    std::printf(" %*s", width, cell(e, n, ratio).c_str());
+                std::printf("\n");
+            }
+        };
+        if (single) {
+            std::printf("\nsingle block: GPU time per call (us), median over the rounds\n");
+            table(false, 7);
+            continue;
         }
+        std::printf("\n%s: GB/s (n reads + n writes of 4 bytes), median over the rounds\n",
+                    group == Group::global ? "global scan" : "segmented scan (random segments)");
+        table(false, 7);
+        std::printf("\n%s: of CUB (%s), median [quartiles] of the round-by-round ratios\n",
+                    group == Group::global ? "global scan" : "segmented scan",
+                    group == Group::global ? "InclusiveSum"
+                                           : "InclusiveScan of (flag, value) pairs, same inputs");
+        table(true, 16);
     }
+    bool waits = false;
+    for (const Result& r : results) waits = waits || !r.gpu_time;
+    if (waits) std::printf("\n* the calls wait for the GPU: host time included\n");
 
     int bad = 0;
     for (const Result& r : results) {

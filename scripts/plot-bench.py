@@ -5,7 +5,7 @@
 
   throughput.png    GB/s against n for every global and segmented entry, with the copy, CUB and
                     the memory's peak as reference lines
-  fraction.png      each lab entry's fraction of a device-to-device copy (and CUB's) against n
+  fraction.png      each entry's time as a fraction of CUB's in the same rounds, with its spread
   single_block.png  time per call of the single-block labs (01-03) against n
 
 Needs matplotlib (Debian: python3-matplotlib). A size whose result was wrong has no number: its
@@ -43,7 +43,8 @@ def read_results(csv_path):
         for row in csv.DictReader(f):
             ok = row["status"] == "ok"
             row["n"] = float(row["n"])
-            for key in ("median_us", "gb_per_s", "elements_per_s", "frac_memcpy", "frac_cub"):
+            for key in ("median_us", "gb_per_s", "elements_per_s", "of_memcpy", "of_memcpy_low",
+                        "of_memcpy_high", "of_cub", "of_cub_low", "of_cub_high"):
                 row[key] = number(row[key]) if ok else math.nan
             rows.append(row)
     return rows
@@ -65,7 +66,7 @@ def style(role, group="global"):
     """How a line looks: the baselines are black or grey, the labs take the colour cycle."""
     if role == "memcpy":
         return dict(color="black", linewidth=2.2, linestyle="-")
-    if role == "cub" and group == "segmented":
+    if role in ("cub", "cub_second") and group == "segmented":
         return dict(color="dimgrey", linewidth=1.6, linestyle="-.")
     if role == "cub":
         return dict(color="black", linewidth=1.6, linestyle="--")
@@ -125,29 +126,33 @@ def plot_throughput(rows, info, path):
 
 
 def plot_fraction(rows, info, path):
-    fig, ax = plt.subplots(figsize=(10.5, 5.2))
-    ns, drawn = [], False
-    for group in ("global", "segmented"):
+    """Each entry's time as a fraction of CUB's in the same rounds (median, and the quartiles as
+    a band): above 1.0 is faster than CUB."""
+    groups = [g for g in ("global", "segmented") if series(rows, g)]
+    if not groups:
+        return False
+    fig, axes = plt.subplots(1, len(groups), figsize=(7.5 * len(groups), 5.2), squeeze=False)
+    for ax, group in zip(axes[0], groups):
+        ns = []
         for label, role, points in series(rows, group).values():
-            if role == "memcpy":
+            if role in ("memcpy", "cub"):
                 continue
             xs = [n for n, _ in points]
-            ys = [r["frac_memcpy"] for _, r in points]
+            ys = [r["of_cub"] for _, r in points]
             if all(math.isnan(y) for y in ys):
                 continue
             ns += xs
-            name = label + (" (segmented)" if group == "segmented" and role == "lab" else "")
-            ax.plot(xs, ys, label=name, **style(role, group))
-            drawn = True
-    if not drawn:
-        plt.close(fig)
-        return False
-    ax.axhline(1.0, color="black", linewidth=2.2, label="memcpy d2d (same bytes)")
-    log2_axis(ax, ns)
-    ax.set_ylim(0, 1.15)
-    ax.set_ylabel("fraction of a device-to-device copy (copy time / scan time)")
-    ax.set_title("how close each scan gets to the copy of the same array")
-    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
+            line, = ax.plot(xs, ys, label=label, **style(role, group))
+            ax.fill_between(xs, [r["of_cub_low"] for _, r in points],
+                            [r["of_cub_high"] for _, r in points], color=line.get_color(),
+                            alpha=0.2)
+        cub = ("CUB InclusiveScan of (flag, value) pairs, same inputs" if group == "segmented"
+               else "CUB InclusiveSum")
+        ax.axhline(1.0, color="black", linewidth=2.2, label=cub)
+        log2_axis(ax, ns)
+        ax.set_ylabel("CUB's time / this time (band: quartiles over the rounds)")
+        ax.set_title(f"{group} scan: against {cub}")
+        ax.legend(fontsize=7, loc="lower right")
     fig.suptitle(caption(info), fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
