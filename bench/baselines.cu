@@ -214,5 +214,58 @@ Register cub_pairs{{"", "cub.segmented_pairs", "CUB InclusiveScan of (flag, valu
                     },
                     [] { pairs_temp.release(); }}};
 
+// The types group: for each other value type, a copy of the same bytes and CUB's InclusiveSum.
+template <class T>
+struct TypedBaselines {
+    inline static TempStorage temp;
+
+    static void copy(const Operands& op) {
+        SCANLAB_CUDA_CHECK(cudaMemcpyAsync(op.typed_out, op.typed_in,
+                                           static_cast<std::size_t>(op.n) * sizeof(T),
+                                           cudaMemcpyDeviceToDevice, 0));
+    }
+    static void inclusive(const Operands& op) {
+        std::size_t bytes = temp.bytes;
+        SCANLAB_CUDA_CHECK(cub::DeviceScan::InclusiveSum(
+            temp.buffer.data(), bytes, static_cast<const T*>(op.typed_in),
+            static_cast<T*>(op.typed_out), items(op.n), 0));
+    }
+    static void size(std::int64_t n) {
+        std::size_t bytes = 0;
+        SCANLAB_CUDA_CHECK(cub::DeviceScan::InclusiveSum(
+            nullptr, bytes, static_cast<const T*>(nullptr), static_cast<T*>(nullptr), items(n), 0));
+        temp.reserve(bytes);
+    }
+
+    TypedBaselines(ValueType type, const std::string& name) {
+        Entry copy_entry{"",
+                         "memcpy." + name,
+                         "memcpy d2d " + name,
+                         Group::types,
+                         Role::memcpy,
+                         Expect::copy,
+                         kAnyN,
+                         &copy};
+        copy_entry.value = type;
+        entries().push_back(copy_entry);
+        Entry cub_entry{"",
+                        "cub.inclusive_sum." + name,
+                        "CUB InclusiveSum " + name,
+                        Group::types,
+                        Role::cub,
+                        Expect::inclusive,
+                        kCubMaxN,
+                        &inclusive,
+                        &size,
+                        [] { temp.release(); }};
+        cub_entry.value = type;
+        entries().push_back(cub_entry);
+    }
+};
+
+TypedBaselines<float> float_baselines{ValueType::f32, "float"};
+TypedBaselines<std::int64_t> int64_baselines{ValueType::i64, "int64"};
+TypedBaselines<double> double_baselines{ValueType::f64, "double"};
+
 } // namespace
 } // namespace scanlab::bench

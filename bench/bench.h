@@ -19,8 +19,15 @@ namespace scanlab::bench {
 enum class Group {
     single_block, // one thread block per call (n <= 2048): time per call, a latency measure
     global,       // any n: throughput, against memcpy and cub::DeviceScan::InclusiveSum
-    segmented,    // any n, random segments: against memcpy and cub::DeviceScan::InclusiveSumByKey
+    segmented,    // any n, random segments: against memcpy and two CUB segmented scans
+    types,        // any n, other value types: against a copy of the same bytes and CUB, per type
 };
+
+/// The value type of an entry's input and output. Every group but `types` is int32.
+enum class ValueType { i32, f32, i64, f64 };
+inline int value_bytes(ValueType type) {
+    return type == ValueType::i64 || type == ValueType::f64 ? 8 : 4;
+}
 
 /// What the entry is to the comparison.
 enum class Role {
@@ -50,6 +57,9 @@ struct Operands {
     const std::int32_t* keys = nullptr;
     const std::uint8_t* heads = nullptr;
     const std::int32_t* heads32 = nullptr; // the same heads as 0/1 int32, for an int-flag API
+    // Types group only (in and out are then null): n elements of the entry's value type.
+    const void* typed_in = nullptr;
+    void* typed_out = nullptr;
 };
 
 struct Entry {
@@ -71,6 +81,7 @@ struct Entry {
     /// for the kernels): its batches cannot be held back until enqueued (gpu_hold.h), so their
     /// time includes the host's part of each call.
     bool waits_for_gpu = false;
+    ValueType value = ValueType::i32; // other than i32 only in the types group
 };
 
 std::vector<Entry>& entries();

@@ -38,8 +38,10 @@ struct Result {
 
     bool ok() const { return status == Status::ok; }
     double elements_per_s() const { return double(n) / (median_us * 1e-6); }
-    /// n reads + n writes of 4 bytes over the time (what a copy of the same array also moves).
-    double gb_per_s() const { return 8.0 * double(n) / (median_us * 1e3); }
+    /// n reads + n writes of one element over the time (what a copy of the same array moves).
+    double gb_per_s() const {
+        return 2.0 * value_bytes(entry->value) * double(n) / (median_us * 1e3);
+    }
 };
 
 /// Sets the time statistics of a measured result from its per_round_us.
@@ -89,5 +91,6 @@ void print_summary(const RunInfo& info, const std::vector<Result>& results,
 std::string format_n(std::int64_t n); // "2^20" for powers of two, else the number
 const char* to_string(Status status);
 const char* to_string(Group group);
+const char* to_string(ValueType type);
 
 } // namespace scanlab::bench

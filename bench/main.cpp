@@ -47,9 +47,9 @@ std::vector<Entry>& entries() {
 
 namespace {
 
-// 0xCDCDCDCD = -842150451: below every prefix sum of 2^28 values >= -3, so never a valid output.
-constexpr int kPoisonByte = 0xCD;
-constexpr std::int32_t kPoison = static_cast<std::int32_t>(0xCDCDCDCDu);
+// Every byte of an output is 0xCD before a call: as int32 -842150451, below every prefix sum of
+// 2^28 values >= -3; as int64 as low; as float or double not an integer. Never a valid output.
+constexpr unsigned char kPoisonByte = 0xCD;
 // Values are uniform in [kLowValue, kLowValue + 7]: no prefix of up to 2^28 of them overflows.
 constexpr int kLowValue = -3;
 // Each size's buffer sets span at least this many input + output bytes (about five times the
@@ -153,8 +153,44 @@ struct Pool {
     std::vector<std::uint8_t> heads;
     DeviceBuffer<std::int32_t> d_in, d_keys, d_heads32;
     DeviceBuffer<std::uint8_t> d_heads;
-    std::vector<std::int32_t> staging; // outputs downloaded for the checks
+    // The types group: values -1 and +1 (from `in`), so that every sum of them, a random walk of
+    // at most 2^28 steps with no drift (typically within a few times 2^14 of 0), stays far below
+    // 2^24 and is exact in float too: the outputs of every type can be checked exactly, whatever
+    // order the scan adds them in.
+    std::vector<std::int32_t> small;
+    DeviceBuffer<unsigned char> d_typed[4]; // `small` as each ValueType, made when first needed
+    std::vector<unsigned char> staging;     // outputs downloaded for the checks
 };
+
+template <class T>
+DeviceBuffer<unsigned char> upload_as(const std::vector<std::int32_t>& values) {
+    std::vector<T> converted(values.begin(), values.end());
+    DeviceBuffer<unsigned char> buffer(converted.size() * sizeof(T));
+    SCANLAB_CUDA_CHECK(
+        cudaMemcpy(buffer.data(), converted.data(), buffer.size(), cudaMemcpyHostToDevice));
+    return buffer;
+}
+
+const unsigned char* typed_input(Pool& pool, ValueType type) {
+    auto& buffer = pool.d_typed[static_cast<int>(type)];
+    if (buffer.size() == 0) {
+        switch (type) {
+        case ValueType::i32:
+            buffer = upload_as<std::int32_t>(pool.small);
+            break;
+        case ValueType::f32:
+            buffer = upload_as<float>(pool.small);
+            break;
+        case ValueType::i64:
+            buffer = upload_as<std::int64_t>(pool.small);
+            break;
+        case ValueType::f64:
+            buffer = upload_as<double>(pool.small);
+            break;
+        }
+    }
+    return buffer.data();
+}
 
 void make_pool(Pool& pool, std::int64_t elements, std::uint64_t seed, bool segmented) {
     pool.elements = elements;
@@ -167,6 +203,9 @@ void make_pool(Pool& pool, std::int64_t elements, std::uint64_t seed, bool segme
             pool.in[j] = kLowValue + static_cast<std::int32_t>(bits & 7);
     }
     pool.d_in = DeviceBuffer<std::int32_t>(pool.in);
+    pool.small.resize(count);
+    // -1 or +1 with equal chances (the parity of a uniform draw): a walk with no drift.
+    for (std::size_t i = 0; i < count; ++i) pool.small[i] = (pool.in[i] - kLowValue) % 2 ? 1 : -1;
     if (segmented) {
         // Segment ids: consecutive runs of random length, each a new id.
         pool.keys.resize(count);
@@ -208,24 +247,50 @@ Plan make_plan(const Pool& pool, Group group, std::int64_t n) {
         std::int32_t running = 0;
         for (std::size_t i = start; i < start + static_cast<std::size_t>(n); ++i) {
             if (group == Group::segmented && pool.heads[i]) running = 0;
-            running += pool.in[i];
+            running += group == Group::types ? pool.small[i] : pool.in[i];
             plan.expected[i] = running;
         }
     }
     return plan;
 }
 
+/// Element i of a downloaded output as a double (exact: every valid output is a small integer).
+double element(const unsigned char* bytes, ValueType type, std::size_t i) {
+    switch (type) {
+    case ValueType::i32: {
+        std::int32_t v;
+        std::memcpy(&v, bytes + 4 * i, 4);
+        return v;
+    }
+    case ValueType::f32: {
+        float v;
+        std::memcpy(&v, bytes + 4 * i, 4);
+        return v;
+    }
+    case ValueType::i64: {
+        std::int64_t v;
+        std::memcpy(&v, bytes + 8 * i, 8);
+        return static_cast<double>(v);
+    }
+    case ValueType::f64: {
+        double v;
+        std::memcpy(&v, bytes + 8 * i, 8);
+        return v;
+    }
+    }
+    return 0;
+}
+
 /// Checks out[0, sets * n) (downloaded into pool.staging); empty if right, else where and how.
 std::string check(const Entry& e, Pool& pool, const Plan& plan,
-                  const DeviceBuffer<std::int32_t>& out, int sets) {
+                  const DeviceBuffer<unsigned char>& out, int sets) {
     const auto count = static_cast<std::size_t>(sets * plan.n);
-    if (pool.staging.size() < count) pool.staging.resize(count);
-    SCANLAB_CUDA_CHECK(
-        cudaMemcpy(pool.staging.data(), out.data(), count * 4, cudaMemcpyDeviceToHost));
-    const std::int32_t* got = pool.staging.data();
-    const std::int32_t* in = pool.in.data();
+    const std::size_t bytes = count * static_cast<std::size_t>(value_bytes(e.value));
+    if (pool.staging.size() < bytes) pool.staging.resize(bytes);
+    SCANLAB_CUDA_CHECK(cudaMemcpy(pool.staging.data(), out.data(), bytes, cudaMemcpyDeviceToHost));
+    const std::int32_t* in = plan.group == Group::types ? pool.small.data() : pool.in.data();
     const std::int32_t* ref = plan.expected.data();
-    auto expected = [&](std::size_t i) -> std::int32_t {
+    auto expected = [&](std::size_t i) -> double {
         switch (e.expect) {
         case Expect::copy:
             return in[i];
@@ -239,7 +304,7 @@ std::string check(const Entry& e, Pool& pool, const Plan& plan,
     };
     std::size_t wrong = 0, first = 0;
     for (std::size_t i = 0; i < count; ++i) {
-        if (got[i] != expected(i)) {
+        if (element(pool.staging.data(), e.value, i) != expected(i)) {
             if (wrong++ == 0) first = i;
         }
     }
@@ -247,8 +312,13 @@ std::string check(const Entry& e, Pool& pool, const Plan& plan,
     const auto n = static_cast<std::size_t>(plan.n);
     std::ostringstream s;
     s << wrong << " of " << count << " outputs wrong; first: set " << first / n << ", index "
-      << first % n << ": expected " << expected(first) << ", got " << got[first];
-    if (got[first] == kPoison) s << " (never written)";
+      << first % n << ": expected " << expected(first) << ", got "
+      << element(pool.staging.data(), e.value, first);
+    if (std::all_of(
+            pool.staging.begin() + static_cast<std::ptrdiff_t>(first * value_bytes(e.value)),
+            pool.staging.begin() + static_cast<std::ptrdiff_t>((first + 1) * value_bytes(e.value)),
+            [](unsigned char c) { return c == kPoisonByte; }))
+        s << " (never written)";
     return s.str();
 }
 
@@ -286,17 +356,23 @@ class EventPair {
 /// number of calls so far (which set the next call uses) and its result.
 struct Slot {
     const Entry* entry = nullptr;
-    DeviceBuffer<std::int32_t> out;
+    DeviceBuffer<unsigned char> out;
     std::int64_t calls = 0;
     Result result;
 };
 
-Operands operands(const Pool& pool, const Plan& plan, Slot& slot) {
+Operands operands(Pool& pool, const Plan& plan, Slot& slot) {
     const std::int64_t offset = (slot.calls++ % plan.sets) * plan.n;
     Operands op;
-    op.in = pool.d_in.data() + offset;
-    op.out = slot.out.data() + offset;
     op.n = plan.n;
+    if (plan.group == Group::types) {
+        const std::int64_t bytes = offset * value_bytes(slot.entry->value);
+        op.typed_in = typed_input(pool, slot.entry->value) + bytes;
+        op.typed_out = slot.out.data() + bytes;
+        return op;
+    }
+    op.in = pool.d_in.data() + offset;
+    op.out = reinterpret_cast<std::int32_t*>(slot.out.data()) + offset;
     if (plan.group == Group::segmented) {
         op.keys = pool.d_keys.data() + offset;
         op.heads = pool.d_heads.data() + offset;
@@ -308,7 +384,7 @@ Operands operands(const Pool& pool, const Plan& plan, Slot& slot) {
 /// Runs `calls` calls of the slot's entry between two events and returns the GPU time per call.
 /// The GPU is held while the host enqueues them (gpu_hold.h), except for an entry that waits for
 /// the GPU inside its calls: its time then includes the host's part of each call.
-double batch(Slot& slot, const Pool& pool, const Plan& plan, GpuHold& hold, int calls) {
+double batch(Slot& slot, Pool& pool, const Plan& plan, GpuHold& hold, int calls) {
     const Entry& e = *slot.entry;
     EventPair events;
     std::uint32_t ticket = 0;
@@ -325,8 +401,8 @@ double batch(Slot& slot, const Pool& pool, const Plan& plan, GpuHold& hold, int 
     return us / calls;
 }
 
-void poison(DeviceBuffer<std::int32_t>& out) {
-    SCANLAB_CUDA_CHECK(cudaMemset(out.data(), kPoisonByte, out.size() * 4));
+void poison(DeviceBuffer<unsigned char>& out) {
+    SCANLAB_CUDA_CHECK(cudaMemset(out.data(), kPoisonByte, out.size()));
     SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -342,7 +418,8 @@ void start(Slot& slot, Pool& pool, const Plan& plan, GpuHold& hold, const Settin
     (void)cudaGetLastError(); // a non-sticky error left from before is not this entry's
     try {
         if (e.prepare) e.prepare(plan.n);
-        slot.out = DeviceBuffer<std::int32_t>(static_cast<std::size_t>(plan.sets * plan.n));
+        slot.out = DeviceBuffer<unsigned char>(static_cast<std::size_t>(plan.sets * plan.n) *
+                                               static_cast<std::size_t>(value_bytes(e.value)));
         poison(slot.out);
         e.call(operands(pool, plan, slot));
         SCANLAB_CUDA_CHECK(cudaGetLastError());
@@ -382,7 +459,7 @@ void finish(Slot& slot, Pool& pool, const Plan& plan) {
         }
     }
     if (r.ok()) summarize(r);
-    slot.out = DeviceBuffer<std::int32_t>(); // the next size needs the memory
+    slot.out = DeviceBuffer<unsigned char>(); // the next size needs the memory
 }
 
 /// Measures every entry of one size: after each entry's start(), `rounds` rounds in which every
@@ -601,7 +678,7 @@ int run(const Settings& settings) {
     warm_up_gpu(pool);
     GpuHold hold;
     std::vector<Result> results;
-    for (const Group group : {Group::single_block, Group::global, Group::segmented}) {
+    for (const Group group : {Group::single_block, Group::global, Group::segmented, Group::types}) {
         for (const std::int64_t n : sizes_of(group, settings)) {
             std::vector<const Entry*> todo;
             for (const Entry& e : all)

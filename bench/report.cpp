@@ -113,10 +113,14 @@ std::ofstream open_for_writing(const std::filesystem::path& file) {
     return out;
 }
 
-/// The result of the entry with `role` in `group` at n, if it was measured correctly.
-const Result* find(const std::vector<Result>& results, Group group, Role role, std::int64_t n) {
+/// The result of the entry with `role` in `group` at n for the value type, if it was measured
+/// correctly.
+const Result* find(const std::vector<Result>& results, Group group, Role role, std::int64_t n,
+                   ValueType value) {
     for (const Result& r : results)
-        if (r.entry->group == group && r.entry->role == role && r.n == n && r.ok()) return &r;
+        if (r.entry->group == group && r.entry->role == role && r.n == n &&
+            r.entry->value == value && r.ok())
+            return &r;
     return nullptr;
 }
 
@@ -206,6 +210,22 @@ const char* to_string(Group group) {
         return "global";
     case Group::segmented:
         return "segmented";
+    case Group::types:
+        return "types";
+    }
+    return "?";
+}
+
+const char* to_string(ValueType type) {
+    switch (type) {
+    case ValueType::i32:
+        return "int32";
+    case ValueType::f32:
+        return "float";
+    case ValueType::i64:
+        return "int64";
+    case ValueType::f64:
+        return "double";
     }
     return "?";
 }
@@ -234,9 +254,10 @@ void fill_ratios(std::vector<Result>& results) {
         // Only entries measured in the same rounds pair up: those of the same group and size.
         // (The segmented group runs no copy of its own; its values are the global group's, but
         // measured in other rounds: no fraction of memcpy there.)
-        r.of_memcpy = paired_ratio(find(results, r.entry->group, Role::memcpy, r.n), r);
-        r.of_cub = paired_ratio(find(results, r.entry->group, Role::cub, r.n), r);
-        r.of_second = paired_ratio(find(results, r.entry->group, Role::cub_second, r.n), r);
+        const Entry& e = *r.entry;
+        r.of_memcpy = paired_ratio(find(results, e.group, Role::memcpy, r.n, e.value), r);
+        r.of_cub = paired_ratio(find(results, e.group, Role::cub, r.n, e.value), r);
+        r.of_second = paired_ratio(find(results, e.group, Role::cub_second, r.n, e.value), r);
     }
 }
 
@@ -387,16 +408,68 @@ void write_tables_md(const std::filesystem::path& file, const RunInfo& info,
     std::set<std::string> labs;
     for (const Result& r : results)
         if (!r.entry->lab.empty()) labs.insert(r.entry->lab);
-    for (const std::string& lab : labs) {
-        out << "<!-- bench: lab" << lab << " -->\n" << about;
-        const auto mine = entries_of([&](const Entry& e) { return e.lab == lab; });
-        const Group group = mine.front()->group;
+    // A throughput table (global, segmented or types group) of some entries.
+    auto throughput_table = [&](Group group, const std::vector<const Entry*>& list) {
         std::set<std::int64_t> sizes;
         for (const Result& r : results)
-            if (r.entry->lab == lab) sizes.insert(r.n);
-        if (group == Group::single_block) {
+            if (std::find(list.begin(), list.end(), r.entry) != list.end()) sizes.insert(r.n);
+        const bool segmented = group == Group::segmented;
+        if (group == Group::types)
+            out << "Other value types, on values -1 and +1 (so that every float sum is exact "
+                   "and checked exactly). GB/s counts n reads and n writes of the element (4 or 8 "
+                   "bytes). \"of memcpy\": the time of a device-to-device copy of the same bytes "
+                   "divided by this time (1.00: as fast); \"of CUB\": the same for "
+                   "`cub::DeviceScan::InclusiveSum` on the same type.";
+        else
+            out << "GB/s counts n reads and n writes of 4 bytes. \"of memcpy\": the time of a "
+                   "device-to-device copy of the same array divided by this time (1.00: as fast); "
+                << (segmented
+                        ? "\"of CUB\": the same for `cub::DeviceScan::InclusiveScan` with the "
+                          "segmented operator over (head flag, value) pairs packed in 64-bit "
+                          "words, which reads the same 1-byte flags and values as the lab; \"of "
+                          "by-key\": for `cub::DeviceScan::InclusiveSumByKey`, which reads 4-byte "
+                          "segment ids instead of the flags."
+                        : "\"of CUB\": the same for `cub::DeviceScan::InclusiveSum`.");
+        out << "\n\n| variant | n | time (µs) | GB/s | of memcpy | of CUB |"
+            << (segmented ? " of by-key |" : "") << "\n|---|---:|---:|---:|---:|---:|"
+            << (segmented ? "---:|" : "") << '\n';
+        for (const Entry* e : list) {
+            for (const std::int64_t n : sizes) {
+                const Result* r = find_entry(e, n);
+                if (r == nullptr) continue;
+                out << "| " << label_of(e) << " | " << format_n(n) << " | ";
+                if (r->ok()) {
+                    out << time_text(*r) << " | " << number(r->gb_per_s()) << " | "
+                        << ratio_text(r->of_memcpy) << " | " << ratio_text(r->of_cub) << " |";
+                    if (segmented) out << ' ' << ratio_text(r->of_second) << " |";
+                    out << '\n';
+                } else {
+                    out << to_string(r->status) << " | | | |" << (segmented ? " |\n" : "\n");
+                }
+            }
+        }
+        host_note(list);
+    };
+
+    for (const std::string& lab : labs) {
+        out << "<!-- bench: lab" << lab << " -->\n" << about;
+        bool first_table = true;
+        for (const Group group :
+             {Group::single_block, Group::global, Group::segmented, Group::types}) {
+            const auto mine =
+                entries_of([&](const Entry& e) { return e.lab == lab && e.group == group; });
+            if (mine.empty()) continue;
+            if (!first_table) out << '\n';
+            first_table = false;
+            if (group != Group::single_block) {
+                throughput_table(group, mine);
+                continue;
+            }
             // The single-block labs share one table, so that each lab's README shows itself next
             // to the others and to the baselines at the same n.
+            std::set<std::int64_t> sizes;
+            for (const Result& r : results)
+                if (r.entry->lab == lab) sizes.insert(r.n);
             const auto all =
                 entries_of([](const Entry& e) { return e.group == Group::single_block; });
             out << "One call scans n elements in a single thread block: the GPU time per call "
@@ -417,36 +490,6 @@ void write_tables_md(const std::filesystem::path& file, const RunInfo& info,
                 }
                 out << '\n';
             }
-        } else {
-            const bool segmented = group == Group::segmented;
-            out << "GB/s counts n reads and n writes of 4 bytes. \"of memcpy\": the time of a "
-                   "device-to-device copy of the same array divided by this time (1.00: as fast); "
-                << (segmented
-                        ? "\"of CUB\": the same for `cub::DeviceScan::InclusiveScan` with the "
-                          "segmented operator over (head flag, value) pairs packed in 64-bit "
-                          "words, which reads the same 1-byte flags and values as the lab; \"of "
-                          "by-key\": for `cub::DeviceScan::InclusiveSumByKey`, which reads 4-byte "
-                          "segment ids instead of the flags."
-                        : "\"of CUB\": the same for `cub::DeviceScan::InclusiveSum`.")
-                << "\n\n| variant | n | time (µs) | GB/s | of memcpy | of CUB |"
-                << (segmented ? " of by-key |" : "") << "\n|---|---:|---:|---:|---:|---:|"
-                << (segmented ? "---:|" : "") << '\n';
-            for (const Entry* e : mine) {
-                for (const std::int64_t n : sizes) {
-                    const Result* r = find_entry(e, n);
-                    if (r == nullptr) continue;
-                    out << "| " << label_of(e) << " | " << format_n(n) << " | ";
-                    if (r->ok())
-                        out << time_text(*r) << " | " << number(r->gb_per_s()) << " | "
-                            << ratio_text(r->of_memcpy) << " | " << ratio_text(r->of_cub) << " |";
-                    if (r->ok() && segmented) out << ' ' << ratio_text(r->of_second) << " |";
-                    if (r->ok())
-                        out << '\n';
-                    else
-                        out << to_string(r->status) << " | | | |" << (segmented ? " |\n" : "\n");
-                }
-            }
-            host_note(mine);
         }
         out << "<!-- /bench: lab" << lab << " -->\n\n";
     }
@@ -473,7 +516,7 @@ void print_summary(const RunInfo& info, const std::vector<Result>& results,
     std::printf("\n==== scanlab_bench: %s\nCUB's scan: %s\n%s; %.0f s\n", device_line(info).c_str(),
                 info.cub_algorithm.c_str(), method_line(info).c_str(), info.wall_s);
 
-    for (const Group group : {Group::single_block, Group::global, Group::segmented}) {
+    for (const Group group : {Group::single_block, Group::global, Group::segmented, Group::types}) {
         std::vector<const Entry*> rows;
         std::set<std::int64_t> sizes;
         for (const Result& r : results) {
@@ -513,13 +556,15 @@ void print_summary(const RunInfo& info, const std::vector<Result>& results,
             table(false, 7);
             continue;
         }
-        std::printf("\n%s: GB/s (n reads + n writes of 4 bytes), median over the rounds\n",
-                    group == Group::global ? "global scan" : "segmented scan (random segments)");
+        const char* title = group == Group::global      ? "global scan"
+                            : group == Group::segmented ? "segmented scan (random segments)"
+                                                        : "other value types";
+        std::printf("\n%s: GB/s (n reads + n writes of one element), median over the rounds\n",
+                    title);
         table(false, 7);
-        std::printf("\n%s: of CUB (%s), median [quartiles] of the round-by-round ratios\n",
-                    group == Group::global ? "global scan" : "segmented scan",
-                    group == Group::global ? "InclusiveSum"
-                                           : "InclusiveScan of (flag, value) pairs, same inputs");
+        std::printf("\n%s: of CUB (%s), median [quartiles] of the round-by-round ratios\n", title,
+                    group == Group::segmented ? "InclusiveScan of (flag, value) pairs, same inputs"
+                                              : "InclusiveSum of the same type");
         table(true, 16);
     }
     bool waits = false;
