@@ -59,13 +59,36 @@ class Workspace {
     /// At least `bytes` bytes of device memory (aligned for any element type). What an earlier
     /// call left there is garbage. Reallocates only when it has to grow.
     void* reserve(std::size_t bytes) {
-        if (bytes > buffer_.size()) buffer_ = scanlab::DeviceBuffer<unsigned char>(bytes);
-        return buffer_.data();
+        layout_ = 0;
+        return grow(bytes);
     }
     std::size_t capacity() const { return buffer_.size(); }
 
+    /// For scan() and select_greater(), which keep their descriptors in two halves of the memory
+    /// and clear, in each call, the half the next call uses (lookback_scan.cu, with_descriptors):
+    /// like reserve(), and `kept` tells whether the last call laid out the memory the same way
+    /// (`layout`, a nonzero key), so that the half it cleared is ready.
+    void* reserve_kept(std::size_t bytes, std::size_t layout, bool& kept) {
+        kept = layout != 0 && layout == layout_ && bytes <= buffer_.size();
+        layout_ = layout;
+        return grow(bytes);
+    }
+    /// Which half this call uses (0 after a layout change), and the other one next time.
+    int take_half(bool kept) {
+        next_half_ = kept ? next_half_ : 0;
+        const int half = next_half_;
+        next_half_ ^= 1;
+        return half;
+    }
+
   private:
+    void* grow(std::size_t bytes) {
+        if (bytes > buffer_.size()) buffer_ = scanlab::DeviceBuffer<unsigned char>(bytes);
+        return buffer_.data();
+    }
     scanlab::DeviceBuffer<unsigned char> buffer_;
+    std::size_t layout_ = 0;
+    int next_half_ = 0;
 };
 
 /// Scans d_in[0..n) into d_out[0..n) for any n >= 0 in ONE pass over the data (n reads, n

@@ -4,6 +4,7 @@
 
 #include <scanlab/cuda_check.h>
 #include <scanlab/operators.h>
+#include <scanlab/reset_hint.h>
 #include <scanlab/tile_status_hint.h>
 
 #include <algorithm>
@@ -194,6 +195,22 @@ __device__ inline int elements_in_tile(long long n, long long start, int tile) {
     return n - start < tile ? static_cast<int>(n - start) : tile;
 }
 
+// The tile counter and descriptors that the NEXT call with the same Workspace will use (the other
+// half of it: with_descriptors below). Each launch zeroes them, every thread a few 16-byte words,
+// so that the next call needs no cudaMemset of its own: one launch per scan. The next call
+// starts only after this launch has finished (same stream), so nobody reads them meanwhile.
+struct NextCallClear {
+    uint4* words = nullptr;
+    long long count = 0;
+
+    __device__ void run() const {
+        const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
+        for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+             i += threads)
+            words[i] = make_uint4(0, 0, 0, 0);
+    }
+};
+
 // =============================================================================================
 // Part 1: tile descriptors
 // =============================================================================================
@@ -274,6 +291,17 @@ struct SeparateDescriptors {
 // the pause before the first look at all (below). About what CUB uses on this GPU.
 inline constexpr unsigned kPollPauseNs = 650;
 inline constexpr unsigned kFirstLookPauseNs = 1200;
+// The pauses pay off only in a large grid, where waiting warps would take L2 bandwidth from
+// blocks still loading their tiles. A grid of fewer blocks than this is short: every pause there
+// is added latency (CUB uses the same threshold).
+inline constexpr unsigned kPauseFromBlocks = 500;
+
+__device__ inline void pause_between_polls() {
+    if (gridDim.x >= kPauseFromBlocks) __nanosleep(kPollPauseNs);
+}
+__device__ inline void pause_before_first_look() {
+    if (gridDim.x >= kPauseFromBlocks) __nanosleep(kFirstLookPauseNs);
+}
 
 template <class Op, class DescriptorStore>
 __device__ typename Op::value_type look_back(const DescriptorStore& descriptors, int tile) {
@@ -289,8 +317,7 @@ __device__ typename Op::value_type look_back(const DescriptorStore& descriptors,
             // done wait for the others at the ballot below (lanes of a warp may diverge).
             // Between polls it sleeps: polling at full speed only adds traffic to the L2 cache
             // that the blocks doing real work need.
-            while ((status = descriptors.read(watched, value)) == kInvalid)
-                __nanosleep(kPollPauseNs);
+            while ((status = descriptors.read(watched, value)) == kInvalid) pause_between_polls();
         }
         // The nearest tile with P is the lowest lane with P; lanes beyond it are not needed.
         const unsigned with_prefix = __ballot_sync(kFullMask, status == kPrefix);
@@ -357,7 +384,7 @@ __device__ typename Op::value_type tile_exclusive_prefix(typename Op::value_type
             if (lane == 0) descriptors.publish(tile, kAggregate, aggregate);
             // Give the predecessors time to publish: a look-back that starts at once finds X,
             // or only A's, and walks far back, one window (one round trip to L2) at a time.
-            __nanosleep(kFirstLookPauseNs);
+            pause_before_first_look();
             before_tile = look_back<Op>(descriptors, tile);
             if (lane == 0) descriptors.publish(tile, kPrefix, Op::apply(before_tile, aggregate));
         }
@@ -382,7 +409,7 @@ template <class Op, int BlockThreads, int Items, class DescriptorStore>
 __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     lookback_scan_kernel(const typename Op::value_type* in, typename Op::value_type* out,
                          long long n, ScanKind kind, TileIds tile_ids, unsigned* counter,
-                         DescriptorStore descriptors) {
+                         DescriptorStore descriptors, NextCallClear next) {
     using T = typename Op::value_type;
     constexpr int kTile = BlockThreads * Items;
     __shared__ T exchange[exchange_slots<T, BlockThreads, Items>()];
@@ -399,6 +426,7 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
                                                              descriptors, tile);
     scan_own_items<Op, Items>(exchange, before, kind);
     store_from_shared<T, Items>(out + start, count, exchange);
+    next.run();
 }
 
 // =============================================================================================
@@ -412,7 +440,7 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
 template <class T, int BlockThreads, int Items, class DescriptorStore>
 __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSmRegisters<BlockThreads>)
     select_kernel(const T* in, T* out, int* count_out, int n, T threshold, TileIds tile_ids,
-                  unsigned* counter, DescriptorStore descriptors) {
+                  unsigned* counter, DescriptorStore descriptors, NextCallClear next) {
     using Count = scanlab::Sum<int>;
     constexpr int kTile = BlockThreads * Items;
     __shared__ T exchange[exchange_slots<T, BlockThreads, Items>()];
@@ -449,19 +477,22 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSmRegisters<BlockTh
     // after every earlier tile has loaded its input, and never past the start of the next tile.
     for (int j = static_cast<int>(threadIdx.x); j < kept_in_tile; j += BlockThreads)
         out[tile_first_slot + j] = exchange[j];
+    next.run();
 }
 
 // =============================================================================================
 // Host side
 // =============================================================================================
 
-// Workspace layout: the tile counter, then the descriptors, each part 256-byte aligned.
+// Workspace layout: the tile counter, then the descriptors, each part 256-byte aligned. With a
+// Workspace, two such halves: each call uses one and clears the other for the next call.
 inline std::size_t align_up(std::size_t bytes) {
     return (bytes + 255) / 256 * 256;
 }
 
-// Lays out the workspace for `tiles` descriptors of values of type V, clears the counter and the
-// flags (all X) on the device, and calls launch(counter, descriptors).
+// Lays out the workspace for `tiles` descriptors of values of type V, makes sure the counter and
+// the flags are zero (all X) and calls launch(counter, descriptors, next), where `next` is what
+// the launch must clear for the next call.
 template <class V, class Launch>
 void with_descriptors(Descriptors choice, int tiles, Workspace* workspace, Launch launch) {
     const bool packed =
@@ -471,20 +502,38 @@ void with_descriptors(Descriptors choice, int tiles, Workspace* workspace, Launc
     const std::size_t flag_bytes =
         packed ? align_up(t * sizeof(unsigned long long)) : align_up(t * sizeof(unsigned));
     const std::size_t value_bytes = packed ? 0 : 2 * align_up(t * sizeof(V));
+    const std::size_t zeroed = counter_bytes + flag_bytes; // counter and flags are contiguous
+    const std::size_t half = zeroed + value_bytes;
 
+    unsigned char* base = nullptr;
+    NextCallClear next;
     Workspace local;
-    Workspace& space = workspace != nullptr ? *workspace : local;
-    auto* base =
-        static_cast<unsigned char*>(space.reserve(counter_bytes + flag_bytes + value_bytes));
-    // Counter and flags are contiguous: one memset clears both.
-    SCANLAB_CUDA_CHECK(cudaMemsetAsync(base, 0, counter_bytes + flag_bytes));
+    if (workspace == nullptr) {
+        base = static_cast<unsigned char*>(local.reserve(half));
+        SCANLAB_CUDA_CHECK(cudaMemsetAsync(base, 0, zeroed));
+    } else {
+        // The layout: the half's size, and which descriptors (the same size may hold either).
+        const std::size_t layout = half * 2 + (packed ? 1 : 0);
+        bool kept = false;
+        auto* both = static_cast<unsigned char*>(workspace->reserve_kept(2 * half, layout, kept));
+        // The first call of this layout clears both halves; after that, each launch clears the
+        // other half for the next call.
+        if (!kept) SCANLAB_CUDA_CHECK(cudaMemsetAsync(both, 0, 2 * half));
+        const int mine = workspace->take_half(kept);
+        base = both + mine * half;
+        // The emulator's checks would take the zeros the last launch left for a stale flag.
+        if (kept) scanlab::hint_reset_by_earlier_launch(base, zeroed);
+        next.words = reinterpret_cast<uint4*>(both + (1 - mine) * half);
+        next.count = static_cast<long long>(zeroed / sizeof(uint4));
+    }
     auto* counter = reinterpret_cast<unsigned*>(base);
     unsigned char* flags = base + counter_bytes;
     if constexpr (sizeof(V) == 4) {
         if (packed) {
             // Traces recorded on the emulator show each tile's flag changes (no-op on a GPU).
             scanlab::hint_tile_status<V>(flags, t, scanlab::TileStatusLayout::packed64);
-            launch(counter, PackedDescriptors<V>{reinterpret_cast<unsigned long long*>(flags)});
+            launch(counter, PackedDescriptors<V>{reinterpret_cast<unsigned long long*>(flags)},
+                   next);
             return;
         }
     }
@@ -492,7 +541,7 @@ void with_descriptors(Descriptors choice, int tiles, Workspace* workspace, Launc
     V* inclusive = reinterpret_cast<V*>(flags + flag_bytes + align_up(t * sizeof(V)));
     scanlab::hint_tile_status<V>(flags, t, scanlab::TileStatusLayout::flags32);
     launch(counter,
-           SeparateDescriptors<V>{reinterpret_cast<unsigned*>(flags), aggregates, inclusive});
+           SeparateDescriptors<V>{reinterpret_cast<unsigned*>(flags), aggregates, inclusive}, next);
     // `local` frees its memory here; cudaFree waits for the kernel first.
 }
 
@@ -530,10 +579,10 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
 
     with_descriptors<T>(
         options.descriptors, static_cast<int>(tiles), workspace,
-        [&](unsigned* counter, auto descriptors) {
+        [&](unsigned* counter, auto descriptors, NextCallClear next) {
             lookback_scan_kernel<Op, BlockThreads, ItemsPerThread, decltype(descriptors)>
                 <<<static_cast<unsigned>(tiles), BlockThreads>>>(
-                    d_in, d_out, n, kind, options.tile_ids, counter, descriptors);
+                    d_in, d_out, n, kind, options.tile_ids, counter, descriptors, next);
             SCANLAB_CUDA_CHECK(cudaGetLastError());
         });
 }
@@ -552,13 +601,14 @@ void select_greater(const T* d_in, T* d_out, int* d_count, std::int64_t n, T thr
     }
     constexpr int kTile = BlockThreads * ItemsPerThread;
     const int tiles = static_cast<int>((n + kTile - 1) / kTile);
-    with_descriptors<int>(
-        options.descriptors, tiles, workspace, [&](unsigned* counter, auto descriptors) {
-            select_kernel<T, BlockThreads, ItemsPerThread, decltype(descriptors)>
-                <<<tiles, BlockThreads>>>(d_in, d_out, d_count, static_cast<int>(n), threshold,
-                                          options.tile_ids, counter, descriptors);
-            SCANLAB_CUDA_CHECK(cudaGetLastError());
-        });
+    with_descriptors<int>(options.descriptors, tiles, workspace,
+                          [&](unsigned* counter, auto descriptors, NextCallClear next) {
+                              select_kernel<T, BlockThreads, ItemsPerThread, decltype(descriptors)>
+                                  <<<tiles, BlockThreads>>>(
+                                      d_in, d_out, d_count, static_cast<int>(n), threshold,
+                                      options.tile_ids, counter, descriptors, next);
+                              SCANLAB_CUDA_CHECK(cudaGetLastError());
+                          });
 }
 
 } // namespace lab07

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cuda_runtime.h>
+#include <simt/checks.h>
 
 #include <string>
 #include <vector>
@@ -170,6 +171,13 @@ __global__ void chained_sum(const int* in, int* status, int* carried, int* out) 
     out[b] = before + in[b];
 }
 
+// What a kernel that clears status words for the next launch does (lab 07 clears the next call's
+// tile descriptors inside each scan instead of a cudaMemset between calls).
+__global__ void clear_words(int* words, int n) {
+    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i < n) words[i] = 0;
+}
+
 // 11. A full-mask shuffle after half of the warp has left.
 __global__ void shuffle_after_early_exit(const int* in, int* out, int n) {
     const int i = threadIdx.x;
@@ -269,13 +277,15 @@ TEST_CASE("planted bugs: memory ordering between blocks") {
     auto flag = [] { return DeviceVector<int>(std::vector<int>{0}); };
     {
         auto f = flag();
-        expect_report({FaultKind::memory_ordering, "writer-no-fence"},
-                      [&] { writer_without_fence<<<2, kThreads>>>(value.data(), f.data(), out.data()); });
+        expect_report({FaultKind::memory_ordering, "writer-no-fence"}, [&] {
+            writer_without_fence<<<2, kThreads>>>(value.data(), f.data(), out.data());
+        });
     }
     {
         auto f = flag();
-        expect_report({FaultKind::memory_ordering, "reader-no-fence"},
-                      [&] { reader_without_fence<<<2, kThreads>>>(value.data(), f.data(), out.data()); });
+        expect_report({FaultKind::memory_ordering, "reader-no-fence"}, [&] {
+            reader_without_fence<<<2, kThreads>>>(value.data(), f.data(), out.data());
+        });
     }
     {
         auto f = flag();
@@ -305,8 +315,9 @@ TEST_CASE("planted bugs: races in global memory") {
     expect_report({FaultKind::global_race, "one-word-many-blocks"},
                   [&] { every_block_writes_total<<<4, kThreads>>>(in.data(), total.data()); });
     DeviceVector<unsigned> counter(std::vector<unsigned>{0});
-    expect_report({FaultKind::global_race, "block-atomic"},
-                  [&] { block_atomic_as_grid_counter<<<4, kThreads>>>(counter.data(), out.data()); });
+    expect_report({FaultKind::global_race, "block-atomic"}, [&] {
+        block_atomic_as_grid_counter<<<4, kThreads>>>(counter.data(), out.data());
+    });
     DeviceVector<int> data(64);
     expect_report({FaultKind::global_race, "missing-block-barrier"},
                   [&] { neighbour_in_other_warp<<<1, 64>>>(data.data(), out.data()); });
@@ -319,8 +330,9 @@ TEST_CASE("planted bugs: uninitialized and stale global memory") {
     DeviceVector<int> out(std::vector<int>(kThreads, 0));
     {
         DeviceVector<int> never_written(kThreads);
-        expect_report({FaultKind::uninitialized_global_read, "uninitialized-input"},
-                      [&] { read_unwritten_input<<<1, kThreads>>>(never_written.data(), out.data()); });
+        expect_report({FaultKind::uninitialized_global_read, "uninitialized-input"}, [&] {
+            read_unwritten_input<<<1, kThreads>>>(never_written.data(), out.data());
+        });
     }
     {
         DeviceVector<int> flags(4);
@@ -338,6 +350,30 @@ TEST_CASE("planted bugs: uninitialized and stale global memory") {
             chained_sum<<<2, kThreads>>>(in.data(), status.data(), carried.data(), out.data());
         });
     }
+    {
+        // Cleared by a kernel: the zeros are what an earlier launch left, and stale as such...
+        DeviceVector<int> in(std::vector<int>{1, 2}), status(std::vector<int>{0, 0}), carried(2);
+        chained_sum<<<2, kThreads>>>(in.data(), status.data(), carried.data(), out.data());
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        // (a range that still holds the last launch's flags is not accepted as reset)
+        CHECK_FALSE(simt::accept_reset_by_earlier_launch(status.data(), 2 * sizeof(int)));
+        clear_words<<<1, 32>>>(status.data(), 2);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        expect_report({FaultKind::stale_read, "stale-status"}, [&] {
+            chained_sum<<<2, kThreads>>>(in.data(), status.data(), carried.data(), out.data());
+        });
+        // ...unless the host says that a launch reset them for the next one.
+        clear_words<<<1, 32>>>(status.data(), 2);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        CHECK(simt::accept_reset_by_earlier_launch(status.data(), 2 * sizeof(int)));
+        expect_clean("a chain whose flags the previous launch reset", [&] {
+            chained_sum<<<2, kThreads>>>(in.data(), status.data(), carried.data(), out.data());
+        });
+        CHECK(out.download()[1] == 3);
+        // Host memory is no device range.
+        int host_words[2] = {0, 0};
+        CHECK_FALSE(simt::accept_reset_by_earlier_launch(host_words, sizeof host_words));
+    }
 }
 
 TEST_CASE("planted bugs: warp masks naming absent lanes") {
@@ -347,9 +383,11 @@ TEST_CASE("planted bugs: warp masks naming absent lanes") {
 }
 
 TEST_CASE("correct multi-block patterns run with no report") {
-    DeviceVector<int> value(std::vector<int>{0}), flag(std::vector<int>{0}), out(std::vector<int>(8, 0));
-    expect_clean("message passing with both fences",
-                 [&] { message_passing_done_right<<<2, kThreads>>>(value.data(), flag.data(), out.data()); });
+    DeviceVector<int> value(std::vector<int>{0}), flag(std::vector<int>{0}),
+        out(std::vector<int>(8, 0));
+    expect_clean("message passing with both fences", [&] {
+        message_passing_done_right<<<2, kThreads>>>(value.data(), flag.data(), out.data());
+    });
     CHECK(out.download()[0] == 42);
     DeviceVector<unsigned> counter(std::vector<unsigned>{0});
     expect_clean("a device-wide atomic counter",

@@ -13,6 +13,7 @@
 #include "checks/global_shadow.h"
 #include "error_state.h"
 #include "memory_registry.h"
+#include "simt/checks.h"
 #include "simt/options.h"
 #include "simt/runtime_api.h"
 #include "simt/shared.h"
@@ -681,3 +682,19 @@ cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
     *flags = g_device_flags;
     return cudaSuccess;
 }
+
+namespace simt {
+
+bool accept_reset_by_earlier_launch(const void* device_ptr, size_t bytes) {
+    if (bytes == 0) return true;
+    const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(device_ptr));
+    if (!device_accessible(r) ||
+        reinterpret_cast<uintptr_t>(device_ptr) + bytes > r->base + r->bytes)
+        return false;
+    const auto* p = static_cast<const unsigned char*>(device_ptr);
+    if (std::any_of(p, p + bytes, [](unsigned char c) { return c != 0; })) return false;
+    detail::global_shadow().host_wrote(reinterpret_cast<uintptr_t>(device_ptr), bytes);
+    return true;
+}
+
+} // namespace simt
