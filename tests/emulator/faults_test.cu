@@ -162,6 +162,17 @@ __global__ void lookback_by_block_index(volatile int* flags) {
     }
 }
 
+// Block 0 waits on one flag, the other blocks on another; nobody writes either.
+__global__ void spin_apart(volatile int* flags) {
+    if (blockIdx.x == 0) {
+        while (flags[0] == 0) {
+        }
+    } else {
+        while (flags[1] == 0) {
+        }
+    }
+}
+
 // Spin-waits whose loop holds a warp intrinsic or a barrier: each one completes, but no thread
 // ever writes the flag, so the loop never ends.
 __global__ void spin_with_syncwarp(const int* flag) {
@@ -538,6 +549,55 @@ TEST_CASE("dispatch: shuffled order differs from blockIdx order and exposes bloc
         INFO("report: " << report.message);
         CHECK(report.kind == simt::FaultKind::deadlock);
         CHECK(report.message.find("never dispatched") != std::string::npos);
+    }
+}
+
+TEST_CASE("deadlock: blocks that wait at the same place are reported together, not one by one") {
+    // Every resident block's thread 0 spins at the same line: the report names that line once,
+    // with the number of blocks and a few of their ids, instead of a paragraph per block.
+    ModeScope scope(simt::Mode::lockstep, 7, simt::Dispatch::shuffled);
+    DeviceVector<int> flags(std::vector<int>(1024, 0));
+    auto report = run_expecting_fault([&] { lookback_by_block_index<<<1024, 32>>>(flags.data()); });
+    INFO("report: " << report.message);
+    REQUIRE(report.kind == simt::FaultKind::deadlock);
+    const std::string& m = report.message;
+    auto count = [&](const std::string& text) {
+        size_t n = 0;
+        for (size_t at = m.find(text); at != std::string::npos; at = m.find(text, at + 1)) ++n;
+        return n;
+    };
+    const std::string resident_marker = "only ";
+    const size_t at = m.find(resident_marker);
+    REQUIRE(at != std::string::npos);
+    const unsigned long resident = std::stoul(m.substr(at + resident_marker.size()));
+    CHECK(resident > 3);
+    CHECK(m.find("\n  " + std::to_string(resident) + " blocks wait alike: (") != std::string::npos);
+    CHECK(m.find(" and " + std::to_string(resident - 3) + " more; in each:") != std::string::npos);
+    CHECK(count("1 thread(s) (first 0) keep polling at faults_test.cu:") == 1);
+    CHECK(count("\n  block (") == 0);
+    CHECK(count("\n") < 8); // the headline, this paragraph, the blocks never dispatched, where
+}
+
+TEST_CASE("deadlock: blocks that wait at different places are reported apart") {
+    // Block 0 spins at one line, blocks 1-4 at another: two paragraphs, the second for 4 blocks.
+    ModeScope scope(simt::Mode::lockstep, 7);
+    DeviceVector<int> flags(std::vector<int>{0, 0});
+    auto report = run_expecting_fault([&] { spin_apart<<<5, 32>>>(flags.data()); });
+    INFO("report: " << report.message);
+    REQUIRE(report.kind == simt::FaultKind::deadlock);
+    const std::string& m = report.message;
+    const size_t first = m.find("\n  block (0,0,0):\n    32 thread(s) (first 0) keep polling at "
+                                "faults_test.cu:");
+    const size_t rest = m.find("\n  4 blocks wait alike: (1,0,0), (2,0,0), "
+                               "(3,0,0) and 1 more; in each:\n    32 thread(s) (first 0) keep "
+                               "polling at faults_test.cu:");
+    CHECK(first != std::string::npos);
+    CHECK(rest != std::string::npos);
+    // The two paragraphs name two different lines.
+    if (first != std::string::npos && rest != std::string::npos) {
+        const std::string marker = "keep polling at faults_test.cu:";
+        CHECK(std::stoi(m.substr(m.find(marker, first) + marker.size())) !=
+              std::stoi(m.substr(m.find(marker, rest) + marker.size())));
     }
 }
 

@@ -40,6 +40,15 @@ int usage() {
     return 2;
 }
 
+// A relative output path, inside the folder SCANLAB_TRACE_DIR names (if it is set).
+std::string in_trace_dir(const std::string& path) {
+    const char* dir = std::getenv("SCANLAB_TRACE_DIR");
+    if (!dir || !*dir || path.empty() || path.front() == '/') return path;
+    std::string joined = dir;
+    if (joined.back() != '/') joined += '/';
+    return joined + path;
+}
+
 const char* kind_name(st::AccessKind k) {
     return k == st::AccessKind::load ? "load" : k == st::AccessKind::store ? "store" : "atomic";
 }
@@ -157,6 +166,10 @@ int main(int argc, char** argv) {
         }
         if (out.empty()) out = "lab" + lab + (request.variant.empty() ? "" : "-" + request.variant) +
                                ".trace.json";
+        // `./scanlab trace` runs this from the repository root and names the folder for the
+        // traces, so that the paths printed below work from there (and in `./scanlab view`).
+        out = in_trace_dir(out);
+        if (!chrome.empty()) chrome = in_trace_dir(chrome);
         simt::start_tracing(settings);
         std::string what = entry->record(request);
         std::vector<st::Trace> traces = simt::stop_tracing();
@@ -182,7 +195,9 @@ int main(int argc, char** argv) {
                 std::printf("block schedule for Perfetto / chrome://tracing: %s\n", chrome.c_str());
             }
         }
-        std::printf("\nsee it: ./scanlab view %s\n", out.c_str());
+        const char* command = std::getenv("SCANLAB_COMMAND");
+        std::printf("\nsee it: %s view %s\n", command && *command ? command : "./scanlab",
+                    out.c_str());
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "scanlab trace: %s\n", e.what());

@@ -2,6 +2,7 @@
 #include "stack_guard.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -1042,46 +1043,113 @@ void Engine::fault(FaultKind kind, cudaError_t error, const std::string& what, c
     throw AbortLaunch{};
 }
 
+namespace {
+const char* waiting_for(ThreadState state) {
+    switch (state) {
+    case ThreadState::at_barrier:
+        return "wait at __syncthreads()";
+    case ThreadState::at_collective:
+        return "wait at a warp intrinsic (*_sync)";
+    case ThreadState::runnable:
+        return "keep polling";
+    case ThreadState::sleeping:
+        return "sleep";
+    case ThreadState::exited:
+        return "exited";
+    }
+    return "";
+}
+
+std::string block_name(const uint3& idx) {
+    return "(" + std::to_string(idx.x) + "," + std::to_string(idx.y) + "," + std::to_string(idx.z) +
+           ")";
+}
+} // namespace
+
 void Engine::report_deadlock(const std::string& headline) {
     RuntimeScope scope(current_);
-    std::ostringstream msg;
-    msg << headline << ".";
+    // Each resident block's threads, grouped by what they wait at (state and code position);
+    // blocks that wait at the same places are reported together, so a deadlock of hundreds of
+    // blocks stays a few lines long.
+    using Place = std::pair<int, const void*>;
+    struct Waits {
+        std::vector<Place> places;                  // in (state, site) order
+        std::vector<std::vector<unsigned>> threads; // per place, in thread order
+    };
+    struct Group {
+        std::vector<Place> places;
+        std::vector<const Block*> blocks;
+        std::vector<size_t> fewest, most; // threads per place over the blocks
+        std::vector<unsigned> first;      // per place, or UINT_MAX if they differ
+    };
+    std::vector<Group> groups;
     for (const auto& block : resident_) {
-        // Group the threads by what they wait at, in thread order.
-        std::map<std::pair<int, const void*>, std::vector<unsigned>> groups;
+        std::map<Place, std::vector<unsigned>> by_place;
         for (const Thread& t : block->threads) {
             const ThreadState state = state_of(t);
             if (state == ThreadState::exited) continue;
             const void* where = state == ThreadState::runnable ? t.last_poll_site : t.wait_site;
-            groups[{static_cast<int>(state), where}].push_back(t.linear);
+            by_place[{static_cast<int>(state), where}].push_back(t.linear);
         }
-        msg << "\n  block (" << block->idx.x << "," << block->idx.y << "," << block->idx.z << "):";
-        int shown = 0;
-        for (const auto& [key, threads] : groups) {
-            if (++shown > 6) {
+        Waits waits;
+        for (auto& [place, threads] : by_place) {
+            waits.places.push_back(place);
+            waits.threads.push_back(std::move(threads));
+        }
+        auto same = std::find_if(groups.begin(), groups.end(),
+                                 [&](const Group& g) { return g.places == waits.places; });
+        if (same == groups.end()) {
+            Group g;
+            g.places = waits.places;
+            for (const auto& threads : waits.threads) {
+                g.fewest.push_back(threads.size());
+                g.most.push_back(threads.size());
+                g.first.push_back(threads.front());
+            }
+            groups.push_back(std::move(g));
+            same = groups.end() - 1;
+        } else {
+            for (size_t i = 0; i < waits.places.size(); ++i) {
+                same->fewest[i] = std::min(same->fewest[i], waits.threads[i].size());
+                same->most[i] = std::max(same->most[i], waits.threads[i].size());
+                if (same->first[i] != waits.threads[i].front()) same->first[i] = UINT_MAX;
+            }
+        }
+        same->blocks.push_back(block.get());
+    }
+
+    std::ostringstream msg;
+    msg << headline << ".";
+    constexpr size_t kGroupsShown = 8, kBlocksNamed = 3, kPlacesShown = 6;
+    size_t blocks_left = resident_.size();
+    for (size_t g = 0; g < groups.size(); ++g) {
+        const Group& group = groups[g];
+        if (g == kGroupsShown) {
+            msg << "\n  ... and " << blocks_left << " more block(s) that wait at other places";
+            break;
+        }
+        blocks_left -= group.blocks.size();
+        if (group.blocks.size() == 1) {
+            msg << "\n  block " << block_name(group.blocks.front()->idx) << ":";
+        } else {
+            msg << "\n  " << group.blocks.size() << " blocks wait alike: ";
+            for (size_t b = 0; b < std::min(kBlocksNamed, group.blocks.size()); ++b)
+                msg << (b ? ", " : "") << block_name(group.blocks[b]->idx);
+            if (group.blocks.size() > kBlocksNamed)
+                msg << " and " << group.blocks.size() - kBlocksNamed << " more";
+            msg << "; in each:";
+        }
+        for (size_t i = 0; i < group.places.size(); ++i) {
+            if (i == kPlacesShown) {
                 msg << "\n    ...";
                 break;
             }
-            const char* what = "";
-            switch (static_cast<ThreadState>(key.first)) {
-            case ThreadState::at_barrier:
-                what = "wait at __syncthreads()";
-                break;
-            case ThreadState::at_collective:
-                what = "wait at a warp intrinsic (*_sync)";
-                break;
-            case ThreadState::runnable:
-                what = "keep polling";
-                break;
-            case ThreadState::sleeping:
-                what = "sleep";
-                break;
-            case ThreadState::exited:
-                what = "exited";
-                break;
-            }
-            msg << "\n    " << threads.size() << " thread(s) (first " << threads.front() << ") "
-                << what << " at " << resolve_source(key.second).to_string();
+            msg << "\n    " << group.fewest[i];
+            if (group.most[i] != group.fewest[i]) msg << " to " << group.most[i];
+            msg << " thread(s)";
+            if (group.first[i] != UINT_MAX) msg << " (first " << group.first[i] << ")";
+            msg << " " << waiting_for(static_cast<ThreadState>(group.places[i].first)) << " at "
+                << resolve_source(group.places[i].second).to_string();
         }
     }
     const size_t waiting = dispatch_order_.size() - next_dispatch_;
