@@ -128,7 +128,7 @@ def plot_throughput(rows, info, path):
 def plot_fraction(rows, info, path):
     """Each entry's time as a fraction of CUB's in the same rounds (median, and the quartiles as
     a band): above 1.0 is faster than CUB."""
-    groups = [g for g in ("global", "segmented") if series(rows, g)]
+    groups = [g for g in ("global", "segmented", "types") if series(rows, g)]
     if not groups:
         return False
     fig, axes = plt.subplots(1, len(groups), figsize=(7.5 * len(groups), 5.2), squeeze=False)
@@ -146,12 +146,13 @@ def plot_fraction(rows, info, path):
             ax.fill_between(xs, [r["of_cub_low"] for _, r in points],
                             [r["of_cub_high"] for _, r in points], color=line.get_color(),
                             alpha=0.2)
-        cub = ("CUB InclusiveScan of (flag, value) pairs, same inputs" if group == "segmented"
-               else "CUB InclusiveSum")
+        cub = {"segmented": "CUB InclusiveScan of (flag, value) pairs, same inputs",
+               "types": "CUB InclusiveSum of the same type"}.get(group, "CUB InclusiveSum")
         ax.axhline(1.0, color="black", linewidth=2.2, label=cub)
         log2_axis(ax, ns)
         ax.set_ylabel("CUB's time / this time (band: quartiles over the rounds)")
-        ax.set_title(f"{group} scan: against {cub}")
+        title = {"types": "other value types"}.get(group, f"{group} scan")
+        ax.set_title(f"{title}: against {cub}")
         ax.legend(fontsize=7, loc="lower right")
     fig.suptitle(caption(info), fontsize=9)
     fig.tight_layout()

@@ -1,6 +1,7 @@
 // The 2011 chapter's segmented warp scan by conditional indexing, shared by the emulator's
 // lockstep test (tests/emulator/lockstep_test.cu) and the GPU comparison
-// (tools/lockstep_check/segscan_chapter.cu). Device functions only: no __shared__ here.
+// (tools/lockstep_check/segscan_chapter.cu), with the kernel both launch (its __shared__ arrays
+// reach the emulator through the rewriter's copy of this header).
 #pragma once
 
 #include <vector>
@@ -38,4 +39,15 @@ inline std::vector<int> segmented_reference(const std::vector<int>& values,
     for (size_t i = 0; i < values.size(); ++i)
         out[i] = (i % 32 == 0 || flags[i]) ? values[i] : out[i - 1] + values[i];
     return out;
+}
+
+// One block of 256 threads: 8 warps, each scanning its 32 values with its 32 head flags.
+__global__ void segmented_warp_scans(const int* values, const int* flags, int* out) {
+    __shared__ int ptr[256];
+    __shared__ int hd[256];
+    const int idx = threadIdx.x;
+    const int i = blockIdx.x * blockDim.x + idx;
+    ptr[idx] = values[i];
+    hd[idx] = flags[i];
+    out[i] = segscan_warp(ptr, hd, idx);
 }

@@ -43,16 +43,6 @@ Run run_in(simt::Mode mode, const std::function<void()>& launch, uint64_t seed =
     return r;
 }
 
-__global__ void segmented_warp_scans(const int* values, const int* flags, int* out) {
-    __shared__ int ptr[256];
-    __shared__ int hd[256];
-    const int idx = threadIdx.x;
-    const int i = blockIdx.x * blockDim.x + idx;
-    ptr[idx] = values[i];
-    hd[idx] = flags[i];
-    out[i] = segscan_warp(ptr, hd, idx);
-}
-
 TEST_CASE("lockstep: the 2011 chapter's segmented warp scan gets pre-Volta's values") {
     std::mt19937 rng(std::random_device{}());
     const int blocks = 3, threads = 256, n = blocks * threads;

@@ -231,7 +231,9 @@ std::vector<int> random_ints(size_t n, int lo, int hi, uint64_t seed) {
     return v;
 }
 
-uint64_t fresh_seed() { return std::random_device{}(); }
+uint64_t fresh_seed() {
+    return std::random_device{}();
+}
 
 } // namespace
 
@@ -254,7 +256,7 @@ TEST_CASE("barrier: __syncthreads_count, _and and _or reduce a predicate over th
     INFO("seed " << seed);
     const int blocks = 4, threads = 96;
     auto flags = random_ints(blocks * threads, 0, 1, seed);
-    for (int t = 0; t < threads; ++t) flags[t] = 1;          // block 0: all true
+    for (int t = 0; t < threads; ++t) flags[t] = 1;           // block 0: all true
     for (int t = 0; t < threads; ++t) flags[threads + t] = 0; // block 1: all false
     DeviceVector<int> d_flags(flags), d_counts(3 * blocks);
     barrier_reductions<<<blocks, threads>>>(d_flags.data(), d_counts.data());
@@ -433,6 +435,23 @@ TEST_CASE("memory: a block may use all 48 KiB of shared memory, static and dynam
     }
 }
 
+// A struct parameter of 16 bytes aligned to 8 (a pointer and a count) after others, as lab 07
+// passes its NextCallClear: g++ copies it with one 16-byte load from an address that is not
+// 16-byte aligned (it did here before the emulator exempted parameters), which must not count as
+// a misaligned access of the kernel's.
+struct Span16 {
+    int* data = nullptr;
+    long long count = 0;
+};
+struct Pointer8 {
+    int* p = nullptr;
+};
+__global__ void fill_span(const int* in, int* out, long long n, int kind, int ids,
+                          unsigned* counter, Pointer8 other, Span16 span) {
+    (void)in, (void)out, (void)n, (void)kind, (void)ids, (void)counter, (void)other;
+    for (long long i = threadIdx.x; i < span.count; i += blockDim.x) span.data[i] = 7;
+}
+
 TEST_CASE("launch: kernel templates with the last template arguments deduced from the launch") {
     std::vector<int> in(32);
     for (int i = 0; i < 32; ++i) in[i] = i - 7;
@@ -449,4 +468,12 @@ TEST_CASE("launch: kernel templates with the last template arguments deduced fro
         CHECK(out[i] == 3 * in[i] + 5);
         CHECK(fout[i] == 3.0f);
     }
+}
+
+TEST_CASE("launch: a 16-byte struct parameter aligned to 8 bytes") {
+    static_assert(sizeof(Span16) == 16 && alignof(Span16) == 8);
+    DeviceVector<int> d_out(100);
+    fill_span<<<1, 32>>>(nullptr, nullptr, 0, 1, 2, nullptr, Pointer8{}, Span16{d_out.data(), 100});
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    CHECK(d_out.download() == std::vector<int>(100, 7));
 }

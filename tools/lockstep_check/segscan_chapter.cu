@@ -13,19 +13,6 @@
 
 #include "chapter_segscan.cuh"
 
-// The same kernel as tests/emulator/lockstep_test.cu's: it declares __shared__ arrays, which the
-// emulator's rewriter does not yet take from an included header (issue 13, item 4), so each
-// .cu declares it; the device functions it calls are shared.
-__global__ void segmented_warp_scans(const int* values, const int* flags, int* out) {
-    __shared__ int ptr[256];
-    __shared__ int hd[256];
-    const int idx = threadIdx.x;
-    const int i = blockIdx.x * blockDim.x + idx;
-    ptr[idx] = values[i];
-    hd[idx] = flags[i];
-    out[i] = segscan_warp(ptr, hd, idx);
-}
-
 int main(int argc, char** argv) {
     const int trials = argc > 1 ? std::atoi(argv[1]) : 200;
     const int blocks = 64, threads = 256, n = blocks * threads;

@@ -533,6 +533,7 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
     }
     const uintptr_t offset = address - b->shared_base();
     const Region* global = nullptr; // device memory the global-memory checks look at
+    bool parameter = false;         // a kernel parameter (see the alignment check below)
     if (offset < b->shared_capacity) {
         shared_.locate(*me, offset, bytes, kind, site); // on with the checks off, too
         if (checks_) shared_.access(*me, offset, bytes, kind, site);
@@ -542,9 +543,14 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
         const Region* r = known ? known : registry_->find_range(address, bytes);
         if (!r || (kind != AccessKind::read && !r->writable_from_device)) [[unlikely]]
             check_unregistered(r, address, bytes, kind, site);
-        if (global_ && r && r->kind != RegionKind::parameters) global = r;
+        parameter = r && r->kind == RegionKind::parameters;
+        if (global_ && r && !parameter) global = r;
     }
-    if ((address & (bytes - 1)) != 0 && (bytes & (bytes - 1)) == 0 && bytes <= 16) [[unlikely]]
+    // Kernel parameters are exempt: the host compiler may copy an 8-byte aligned 16-byte struct
+    // parameter with one 16-byte load, where a GPU reads it from its parameter bank, and no
+    // kernel can misplace its own parameters.
+    if ((address & (bytes - 1)) != 0 && (bytes & (bytes - 1)) == 0 && bytes <= 16 && !parameter)
+        [[unlikely]]
         misaligned(address, bytes, site);
     if (kind == AccessKind::write)
         note_progress();
