@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 #include <simt/checks.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -172,10 +173,18 @@ __global__ void chained_sum(const int* in, int* status, int* carried, int* out) 
 }
 
 // What a kernel that clears status words for the next launch does (lab 07 clears the next call's
-// tile descriptors inside each scan instead of a cudaMemset between calls).
+// tile counter and descriptors inside each scan instead of a cudaMemset between calls).
 __global__ void clear_words(int* words, int n) {
     const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     if (i < n) words[i] = 0;
+}
+
+// 10b. Tickets from a counter that only a kernel of an earlier launch reset: the first block's
+//      atomicAdd acts on the value that launch left (the reset is not the host's).
+__global__ void take_tickets(int* counter, int* out) {
+    if (threadIdx.x != 0) return;
+    // BUG: stale-counter
+    out[blockIdx.x] = atomicAdd(counter, 1);
 }
 
 // 11. A full-mask shuffle after half of the warp has left.
@@ -351,25 +360,25 @@ TEST_CASE("planted bugs: uninitialized and stale global memory") {
         });
     }
     {
-        // Cleared by a kernel: the zeros are what an earlier launch left, and stale as such...
-        DeviceVector<int> in(std::vector<int>{1, 2}), status(std::vector<int>{0, 0}), carried(2);
-        chained_sum<<<2, kThreads>>>(in.data(), status.data(), carried.data(), out.data());
+        // A counter reset by a kernel: the zero is what an earlier launch left, stale as such...
+        DeviceVector<int> counter(std::vector<int>{0}), tickets(2);
+        take_tickets<<<2, kThreads>>>(counter.data(), tickets.data());
         REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-        // (a range that still holds the last launch's flags is not accepted as reset)
-        CHECK_FALSE(simt::accept_reset_by_earlier_launch(status.data(), 2 * sizeof(int)));
-        clear_words<<<1, 32>>>(status.data(), 2);
+        // (a range that still holds what the last launch left is not accepted as reset)
+        CHECK_FALSE(simt::accept_reset_by_earlier_launch(counter.data(), sizeof(int)));
+        clear_words<<<1, 32>>>(counter.data(), 1);
         REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-        expect_report({FaultKind::stale_read, "stale-status"}, [&] {
-            chained_sum<<<2, kThreads>>>(in.data(), status.data(), carried.data(), out.data());
-        });
-        // ...unless the host says that a launch reset them for the next one.
-        clear_words<<<1, 32>>>(status.data(), 2);
+        expect_report({FaultKind::stale_read, "stale-counter"},
+                      [&] { take_tickets<<<2, kThreads>>>(counter.data(), tickets.data()); });
+        // ...unless the host says that a launch reset it for the next one.
+        clear_words<<<1, 32>>>(counter.data(), 1);
         REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-        CHECK(simt::accept_reset_by_earlier_launch(status.data(), 2 * sizeof(int)));
-        expect_clean("a chain whose flags the previous launch reset", [&] {
-            chained_sum<<<2, kThreads>>>(in.data(), status.data(), carried.data(), out.data());
-        });
-        CHECK(out.download()[1] == 3);
+        CHECK(simt::accept_reset_by_earlier_launch(counter.data(), sizeof(int)));
+        expect_clean("tickets from a counter the previous launch reset",
+                     [&] { take_tickets<<<2, kThreads>>>(counter.data(), tickets.data()); });
+        std::vector<int> got = tickets.download();
+        std::sort(got.begin(), got.end());
+        CHECK(got == std::vector<int>{0, 1});
         // Host memory is no device range.
         int host_words[2] = {0, 0};
         CHECK_FALSE(simt::accept_reset_by_earlier_launch(host_words, sizeof host_words));
