@@ -88,12 +88,17 @@ function(simt_target_cuda_sources target scope)
         # The rewriter also rewrites the headers the .cu includes with #include "x.cuh" (found
         # next to their includer) into ${gen}.headers/; its depfile lists them, so editing a
         # header reruns the rewrite.
+        # The target's include directories go along: a header found there that holds __shared__
+        # (or <<<, __constant__, __managed__) is rewritten too.
+        set(incs "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
         add_custom_command(
             OUTPUT "${gen}"
             COMMAND $<TARGET_FILE:simt-rewrite> "${abs}" -o "${gen}" --depfile "${gen}.d"
+                    "$<$<BOOL:${incs}>:-I$<JOIN:${incs},;-I>>"
             DEPENDS "${abs}" simt-rewrite
             DEPFILE "${gen}.d"
             COMMENT "simt-rewrite ${shown}"
+            COMMAND_EXPAND_LISTS
             VERBATIM)
 
         get_filename_component(cu_dir "${abs}" DIRECTORY)

@@ -664,6 +664,37 @@ TEST_CASE("headers included with quotes are rewritten too") {
     CHECK(fs::last_write_time(scan_copy) == stamp);
 }
 
+TEST_CASE("headers found through -I are rewritten when they hold CUDA for the emulator") {
+    TempTree tree;
+    const fs::path cu = tree.write("src/k.cu", "#include <blocksum.cuh>\n"
+                                               "#include \"local.cuh\"\n"
+                                               "#include <plain.h>\n"
+                                               "#include <cstdio>\n");
+    const fs::path blocksum = tree.write("inc/blocksum.cuh", "__device__ int f() {\n"
+                                                             "  __shared__ int s[4];\n"
+                                                             "  return s[0];\n"
+                                                             "}\n");
+    // Found in the -I folder for a quoted include, since it is not next to k.cu.
+    tree.write("inc/local.cuh", "__global__ void g() { __shared__ float t[2]; }\n");
+    // Nothing for the emulator in it: the compiler reads the original.
+    tree.write("inc/plain.h", "inline int twice(int x) { while (false) {} return 2 * x; }\n");
+    simt::rewrite::HeaderCopies headers(tree.root / "copies", {tree.root / "inc"});
+    const std::string out = headers.rewrite(cu, "k.cu");
+    const std::string blocksum_copy = included_path(out, 2);
+    CHECK(blocksum_copy.starts_with(fs::absolute(tree.root / "copies").string()));
+    CHECK(TempTree::read(blocksum_copy).find(shared("int", "s", "[4]")) != std::string::npos);
+    CHECK(TempTree::read(included_path(out, 3)).find(shared("float", "t", "[2]")) !=
+          std::string::npos);
+    CHECK(out.find("#include <plain.h>") != std::string::npos);
+    CHECK(out.find("#include <cstdio>") != std::string::npos);
+    REQUIRE(headers.inputs().size() == 3);
+    CHECK(fs::equivalent(headers.inputs()[1], blocksum));
+
+    // Without the -I folder, <...> is left to the compiler as before.
+    simt::rewrite::HeaderCopies no_dirs(tree.root / "copies2");
+    CHECK(no_dirs.rewrite(cu, "k.cu").find("#include <blocksum.cuh>") != std::string::npos);
+}
+
 TEST_CASE("an error in an included header names the header and the include chain") {
     TempTree tree;
     const fs::path cu = tree.write("k.cu", "// first line\n#include \"a.cuh\"\n");

@@ -63,7 +63,21 @@ void write_if_changed(const fs::path& path, std::string_view text) {
     }
 }
 
-HeaderCopies::HeaderCopies(fs::path copy_dir) : copy_dir_(std::move(copy_dir)) {}
+HeaderCopies::HeaderCopies(fs::path copy_dir, std::vector<fs::path> include_dirs)
+    : copy_dir_(std::move(copy_dir)), include_dirs_(std::move(include_dirs)) {}
+
+namespace {
+
+// A header found through -I (a library's, or the project's own) is copied only when it holds
+// CUDA that the host compiler cannot take as it is: otherwise the compiler reads the original,
+// as it would without the emulator (such a header's loops then get no loop ticks).
+bool needs_rewrite(const std::string& text) {
+    for (const char* word : {"__shared__", "<<<", "__constant__", "__managed__"})
+        if (text.find(word) != std::string::npos) return true;
+    return false;
+}
+
+} // namespace
 
 std::string HeaderCopies::rewrite(const fs::path& input, const std::string& display_name) {
     std::vector<Includer> chain;
@@ -82,11 +96,23 @@ std::string HeaderCopies::rewrite_file(const fs::path& file, const std::string& 
     const std::string text = read_file(file);
     const fs::path dir = fs::absolute(file).parent_path();
 
-    const IncludeRedirect follow = [&](std::string_view name,
+    const IncludeRedirect follow = [&](std::string_view name, bool angled,
                                        int line) -> std::optional<std::string> {
-        const fs::path candidate = (dir / fs::path(name)).lexically_normal();
+        if (name.empty()) return std::nullopt;
         std::error_code ec;
-        if (name.empty() || !fs::is_regular_file(candidate, ec)) return std::nullopt;
+        // As the compiler searches: the includer's directory for "name", then the -I list.
+        fs::path candidate;
+        bool through_include_dir = false;
+        if (!angled && fs::is_regular_file(dir / fs::path(name), ec))
+            candidate = (dir / fs::path(name)).lexically_normal();
+        for (std::size_t k = 0; candidate.empty() && k < include_dirs_.size(); ++k) {
+            if (fs::is_regular_file(include_dirs_[k] / fs::path(name), ec)) {
+                candidate = (fs::absolute(include_dirs_[k]) / fs::path(name)).lexically_normal();
+                through_include_dir = true;
+            }
+        }
+        if (candidate.empty()) return std::nullopt;
+        if (through_include_dir && !needs_rewrite(read_file(candidate))) return std::nullopt;
         const fs::path original = fs::weakly_canonical(candidate, ec);
         const fs::path& key = ec ? candidate : original;
         if (auto it = copies_.find(key); it != copies_.end()) return it->second.string();

@@ -25,7 +25,11 @@ class RewriteFailure : public std::runtime_error {
 
 class HeaderCopies {
   public:
-    explicit HeaderCopies(std::filesystem::path copy_dir);
+    // include_dirs: the -I directories, searched (in order) after the includer's own directory
+    // for #include "name", and alone for #include <name>. A header found there is rewritten
+    // only if it has something to rewrite for the emulator (header_copies.cpp).
+    explicit HeaderCopies(std::filesystem::path copy_dir,
+                          std::vector<std::filesystem::path> include_dirs = {});
 
     // The rewritten text of `input`, whose #line names `display_name`. Writes the copies of its
     // headers (a copy is only rewritten when its text changed). Throws RewriteFailure.
@@ -44,6 +48,7 @@ class HeaderCopies {
     std::filesystem::path copy_path(const std::filesystem::path& original) const;
 
     std::filesystem::path copy_dir_;
+    std::vector<std::filesystem::path> include_dirs_;
     std::map<std::filesystem::path, std::filesystem::path> copies_; // original -> its copy
     std::vector<std::filesystem::path> inputs_;
 };

@@ -1,10 +1,12 @@
 // simt-rewrite INPUT.cu -o OUTPUT.cpp [--display-name NAME] [--header-dir DIR] [--depfile FILE]
+//              [-I DIR ...]
 // The build step that lets the host compiler take a .cu file; see docs/simtcc.md.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "header_copies.h"
 
@@ -12,14 +14,16 @@ namespace {
 
 constexpr std::string_view usage =
     "usage: simt-rewrite INPUT.cu -o OUTPUT.cpp [--display-name NAME] [--header-dir DIR]\n"
-    "                    [--depfile FILE]\n"
+    "                    [--depfile FILE] [-I DIR ...]\n"
     "Rewrites the CUDA syntax that a host C++ compiler cannot parse (<<<...>>> launches,\n"
     "__shared__ declarations, file-scope __device__/__constant__ variables) into calls to the\n"
     "simt emulator runtime, and puts ::simt::detail::loop_tick() at the head of each loop\n"
     "condition. Line numbers are kept; '#line 1 \"NAME\"' (default: the absolute input path)\n"
     "makes diagnostics point at the original file.\n"
     "Headers included with #include \"name\" that are found next to the file including them\n"
-    "are rewritten too, into DIR (default: OUTPUT.headers), and included from there.\n"
+    "are rewritten too, into DIR (default: OUTPUT.headers), and included from there; so are\n"
+    "headers found in a -I DIR (for \"name\" after the includer's folder, for <name> alone) that\n"
+    "hold __shared__, <<<, __constant__ or __managed__.\n"
     "--depfile writes a Make-style dependency file: OUTPUT depends on INPUT and those headers.\n";
 
 int fail_usage(std::string_view message) {
@@ -46,11 +50,21 @@ int main(int argc, char** argv) {
     std::string display_name;
     std::string header_dir;
     std::string depfile;
+    std::vector<std::filesystem::path> include_dirs;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         if (arg == "-h" || arg == "--help") {
             std::cout << usage;
             return 0;
+        }
+        if (arg == "-I") {
+            if (i + 1 == argc) return fail_usage("-I needs a directory");
+            include_dirs.emplace_back(argv[++i]);
+            continue;
+        }
+        if (arg.starts_with("-I")) {
+            include_dirs.emplace_back(std::string(arg.substr(2)));
+            continue;
         }
         if (arg == "-o" || arg == "--display-name" || arg == "--header-dir" || arg == "--depfile") {
             if (i + 1 == argc) return fail_usage(std::string(arg) + " needs a value");
@@ -74,7 +88,7 @@ int main(int argc, char** argv) {
     if (header_dir.empty()) header_dir = output + ".headers";
 
     try {
-        simt::rewrite::HeaderCopies copies(header_dir);
+        simt::rewrite::HeaderCopies copies(header_dir, include_dirs);
         const std::string result = copies.rewrite(input, display_name);
         // The output is written even when unchanged: build tools compare its time with the
         // inputs'.

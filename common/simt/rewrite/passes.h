@@ -30,7 +30,7 @@ void insert_loop_ticks(const SourceFile& src, EditList& edits);
 // __noinline__ -> __attribute__((noinline)), except inside __attribute__((...)) (keywords.cpp).
 void rewrite_cuda_keywords(const SourceFile& src, EditList& edits);
 
-// #include "name" -> #include "<path of the rewritten copy>" where `redirect` gives one.
+// #include "name" or <name> -> #include "<path of the rewritten copy>" where `redirect` gives one.
 void redirect_quoted_includes(const SourceFile& src, const IncludeRedirect& redirect,
                               EditList& edits);
 

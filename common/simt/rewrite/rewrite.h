@@ -26,10 +26,12 @@ class RewriteError : public std::runtime_error {
     std::string message_;
 };
 
-// Asked for each `#include "name"` (outside `#if 0`) with the name as written and the line of
-// the directive: the path of a rewritten copy of that header to include instead, or nothing to
-// leave the line as it is (header_copies.h builds one that follows the student's headers).
-using IncludeRedirect = std::function<std::optional<std::string>(std::string_view name, int line)>;
+// Asked for each `#include "name"` and `#include <name>` (outside `#if 0`) with the name as
+// written, whether it was <angled>, and the line of the directive: the path of a rewritten copy
+// of that header to include instead, or nothing to leave the line as it is (header_copies.h
+// builds one that follows the student's headers).
+using IncludeRedirect =
+    std::function<std::optional<std::string>(std::string_view name, bool angled, int line)>;
 
 // The whole transform: `#line 1 "<display_name>"` followed by the rewritten text.
 // Throws RewriteError for constructs the emulator cannot run.

@@ -21,7 +21,7 @@
 // A __shared__ that reaches the compiler was not rewritten (it came out of a macro, or out of a
 // header included with <...> or found only through -I).
 #define __shared__                                                                                 \
-    _Pragma("GCC error \"__shared__ here is not supported by the simt emulator (only plain declarations in the .cu file and in the headers it includes with quotes from its own folder are rewritten)\"")
+    _Pragma("GCC error \"__shared__ here is not supported by the simt emulator (only plain declarations in the .cu file, in the headers it includes with quotes from its own folder, and in headers found through -I are rewritten)\"")
 
 #define SIMT_BACKEND 1
 
