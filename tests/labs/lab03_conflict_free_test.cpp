@@ -48,13 +48,44 @@ void unpadded(const typename Op::value_type* d_in, typename Op::value_type* d_ou
 
 enum class Layout { padded, unpadded };
 
+// What the emulator's report of a failed launch means in this lab.
+std::string fault_hint(int n) {
+    const scanlab::test::FaultSeen seen = scanlab::test::fault_seen();
+    std::string where;
+    for (const std::string& line : seen.lines()) where += (where.empty() ? "" : " and ") + line;
+    const std::string at = "the kernel failed at n = " + std::to_string(n) + ": ";
+    if (seen.is("shared memory race"))
+        return at + "two threads used the same slot of the tree" +
+               (where.empty() ? "" : " (" + where + ")") +
+               " with no __syncthreads() between them, so one level of the tree was read "
+               "before the level it depends on was complete. Every level of the up-sweep and "
+               "of the down-sweep starts with a __syncthreads(), and one more follows the "
+               "down-sweep before the leaves are read";
+    if (seen.is("uninitialized shared memory read"))
+        return at + "a slot of the tree is read before anything wrote it. With padding, that "
+               "is an access that used the plain index i where every other one uses slot(i): "
+               "what was stored at i is never found at slot(i), and the read finds a slot "
+               "nothing stored to (the report names the read; look for the unpadded index in "
+               "the loads, the sweeps and the final reads)";
+    if (seen.is("illegal address"))
+        return at + (seen.says("shared")
+                         ? std::string("a shared index past the end of the tree: the padded "
+                                       "tree of kMaxN elements needs shared_slots() slots, "
+                                       "more than kMaxN")
+                         : std::string("an access past an array in global memory: a load "
+                                       "from in[i] or a store to out[i] with i >= n"));
+    if (seen.is("barrier divergence"))
+        return at + "some threads did not reach a __syncthreads() the others wait at. A thread "
+               "with no pair at a level still reaches that level's barrier: keep it outside "
+               "`if (t < pairs)`";
+    if (!seen.kind.empty())
+        return at + "the emulator's report above (" + seen.kind + ") names the line";
+    return "the kernel failed at n = " + std::to_string(n) + "; the message above says why";
+}
+
 // What this lab's usual mistakes look like, given which sizes passed before n failed.
 std::string lab_hint(int n, bool faulted, bool a_power_of_two_passed, int largest_passed) {
-    if (faulted)
-        return "the kernel faulted at n = " + std::to_string(n) +
-               "; the emulator's report above names the line. Here that is usually a shared "
-               "index that skipped slot() (or an array smaller than shared_slots()), or a load "
-               "from in[i] / store to out[i] with i >= n";
+    if (faulted) return fault_hint(n);
     if (n > lab03::kMaxThreads && largest_passed >= lab03::kMaxThreads)
         return "every size up to " + std::to_string(lab03::kMaxThreads) +
                " passed, this one has more elements than a block has threads: each thread must "
@@ -81,11 +112,13 @@ void check_all_sizes(Layout layout, ScanKind kind) {
     int largest_passed = -1;
     for (const int n : kSizes) {
         scanlab::test::ScanCheck result;
+        scanlab::test::CheckOptions options;
+        options.tree = true;
         try {
             result = pad ? scanlab::test::run_device_scan<Op>("lab03::conflict_free_scan", n, kind,
-                                                              padded<Op>)
+                                                              padded<Op>, options)
                          : scanlab::test::run_device_scan<Op>("lab03::scan_unpadded", n, kind,
-                                                              unpadded<Op>);
+                                                              unpadded<Op>, options);
         } catch (const std::exception& error) { // a fault in the kernel, or a failed launch
             const std::string message =
                 with_hint(error.what(), n, true, a_power_of_two_passed, largest_passed) +
