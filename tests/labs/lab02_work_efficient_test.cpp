@@ -52,13 +52,16 @@ std::string fault_hint(int n) {
                "of the down-sweep starts with a __syncthreads(), and one more follows the "
                "down-sweep before the leaves are read";
     if (seen.is("uninitialized shared memory read"))
-        return at + "a node of the tree is read before anything wrote it: before the up-sweep, "
-               "each thread stores both of its leaves (t and t + m/2), the leaves n..m-1 with "
-               "Op::identity()";
+        return at + "a node of the tree is read before any thread wrote it" +
+               (where.empty() ? "" : " (" + where + ")") +
+               ". Either a __syncthreads() is missing between the stores and this read (the "
+               "load, then every level, starts only when the one before it is complete), or "
+               "nothing ever stores there: before the up-sweep each thread stores both of its "
+               "leaves (t and t + m/2), the leaves n..m-1 with Op::identity()";
     if (seen.is("barrier divergence"))
         return at + "some threads did not reach a __syncthreads() the others wait at. A thread "
-               "with no pair at a level still reaches that level's barrier: keep it outside "
-               "`if (t < pairs)`";
+                    "with no pair at a level still reaches that level's barrier: keep it outside "
+                    "`if (t < pairs)`";
     if (seen.is("illegal address"))
         return at + (seen.says("shared")
                          ? std::string("a shared index past the tree: the tree has m leaves, "

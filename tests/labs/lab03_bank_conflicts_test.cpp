@@ -26,7 +26,7 @@ struct Recorded {
     std::vector<int> out;
     unsigned long long conflicts = 0;
     size_t launches = 0;
-    std::vector<long long> slot_of;                     // element -> the slot its load stored to
+    std::vector<long long> slot_of;                    // element -> the slot its load stored to
     std::map<std::string, unsigned long long> by_line; // "file.cu:42" -> conflicts there
 };
 
@@ -70,7 +70,8 @@ Recorded record(Scan scan, const std::vector<int>& in) {
             const auto& source = t.instructions[k].source;
             std::string file = source.file < t.sources.size() ? t.sources[source.file].path : "?";
             file = file.substr(file.find_last_of('/') + 1);
-            r.by_line[file + ":" + std::to_string(source.line)] += analysis.instructions[k]->conflicts;
+            r.by_line[file + ":" + std::to_string(source.line)] +=
+                analysis.instructions[k]->conflicts;
         }
     }
     if (traces.size() == 1) r.slot_of = load_slots(traces[0], static_cast<int>(in.size()));
@@ -84,7 +85,8 @@ std::string padding_hint(const Recorded& padded) {
     auto expected = [](long long i) { return i + (i >> 5) + (i >> 10); }; // 4-byte elements
     int wrong = -1;
     for (int i = 0; i < n && wrong < 0; ++i)
-        if (slot[static_cast<std::size_t>(i)] >= 0 && slot[static_cast<std::size_t>(i)] != expected(i))
+        if (slot[static_cast<std::size_t>(i)] >= 0 &&
+            slot[static_cast<std::size_t>(i)] != expected(i))
             wrong = i;
     if (n == 0 || std::all_of(slot.begin(), slot.end(), [](long long s) { return s < 0; }))
         return "the recording shows no stores to shared memory; the lines with conflicts are "
@@ -96,9 +98,11 @@ std::string padding_hint(const Recorded& padded) {
         std::sort(lines.rbegin(), lines.rend());
         std::string where;
         for (std::size_t k = 0; k < lines.size() && k < 3; ++k)
-            where += (k ? ", " : "") + lines[k].second + " (" + std::to_string(lines[k].first) + ")";
+            where +=
+                (k ? ", " : "") + lines[k].second + " (" + std::to_string(lines[k].first) + ")";
         return "the loads put every element in its padded slot, so another access is not padded: "
-               "the conflicts are at " + where + "; use slot() for every shared index there";
+               "the conflicts are at " +
+               where + "; use slot() for every shared index there";
     }
     bool unpadded = true;
     for (int i = 0; i < n; ++i)
@@ -123,9 +127,10 @@ std::string padding_hint(const Recorded& padded) {
                " elements (and again after every " +
                std::to_string(lab03::kNumBanks * lab03::kNumBanks) + ")";
     return "element " + std::to_string(wrong) + " was loaded into slot " +
-           std::to_string(slot[static_cast<std::size_t>(wrong)]) + ", the conflict-free layout puts it in slot " +
-           std::to_string(expected(wrong)) + " (one pad after every " +
-           std::to_string(lab03::kNumBanks) + " elements and one more after every " +
+           std::to_string(slot[static_cast<std::size_t>(wrong)]) +
+           ", the conflict-free layout puts it in slot " + std::to_string(expected(wrong)) +
+           " (one pad after every " + std::to_string(lab03::kNumBanks) +
+           " elements and one more after every " +
            std::to_string(lab03::kNumBanks * lab03::kNumBanks) + ")";
 }
 
@@ -157,7 +162,7 @@ TEST_CASE("bank conflicts: padding removes at least 95% of the unpadded scan's c
     REQUIRE_MESSAGE(unpadded.conflicts > 0,
                     "the unpadded scan should have the 2007 layout's bank conflicts");
     CHECK_MESSAGE(padded.conflicts * 20 <= unpadded.conflicts,
-                  "the padded scan keeps " << padded.conflicts << " of " << unpadded.conflicts
-                                           << " conflicts (more than 5%)\n  lab 03 hint: "
-                                           << padding_hint(padded));
+                  "the padded scan keeps "
+                      << padded.conflicts << " of " << unpadded.conflicts
+                      << " conflicts (more than 5%)\n  lab 03 hint: " << padding_hint(padded));
 }

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -48,6 +49,27 @@ void unpadded(const typename Op::value_type* d_in, typename Op::value_type* d_ou
 
 enum class Layout { padded, unpadded };
 
+// The slot of the tree an "uninitialized shared memory read" names ("tree[32], byte 128 of
+// 'tree'"), or -1.
+int unwritten_slot(const scanlab::test::FaultSeen& seen) {
+    const std::size_t at = seen.message.find("read: tree[");
+    if (at == std::string::npos) return -1;
+    return std::atoi(seen.message.c_str() + at + std::string("read: tree[").size());
+}
+
+// Whether no element of the padded layout lives in `slot`: the element size comes from the
+// report's "tree[k], byte b" (b / k bytes per element).
+bool is_padding_slot(const scanlab::test::FaultSeen& seen, int slot) {
+    const std::size_t at = seen.message.find("], byte ");
+    if (slot <= 0 || at == std::string::npos) return false;
+    const int bytes = std::atoi(seen.message.c_str() + at + std::string("], byte ").size()) / slot;
+    if (bytes != 4 && bytes != 8) return false;
+    const int log_row = bytes == 8 ? lab03::kLogNumBanks - 1 : lab03::kLogNumBanks;
+    for (int i = 0; i < lab03::kMaxN; ++i)
+        if (i + (i >> log_row) + (i >> (2 * log_row)) == slot) return false;
+    return true;
+}
+
 // What the emulator's report of a failed launch means in this lab.
 std::string fault_hint(int n) {
     const scanlab::test::FaultSeen seen = scanlab::test::fault_seen();
@@ -61,12 +83,20 @@ std::string fault_hint(int n) {
                "before the level it depends on was complete. Every level of the up-sweep and "
                "of the down-sweep starts with a __syncthreads(), and one more follows the "
                "down-sweep before the leaves are read";
-    if (seen.is("uninitialized shared memory read"))
-        return at + "a slot of the tree is read before anything wrote it. With padding, that "
-               "is an access that used the plain index i where every other one uses slot(i): "
-               "what was stored at i is never found at slot(i), and the read finds a slot "
-               "nothing stored to (the report names the read; look for the unpadded index in "
-               "the loads, the sweeps and the final reads)";
+    if (seen.is("uninitialized shared memory read")) {
+        const std::string unpadded =
+            "an access that used the plain index i where every other one uses slot(i): what "
+            "is stored at i is never found at slot(i), and a read finds a slot nothing stored "
+            "to (look for the unpadded index in the loads, the sweeps and the final reads)";
+        if (const int slot = unwritten_slot(seen); slot >= 0 && is_padding_slot(seen, slot))
+            return at + "slot " + std::to_string(slot) +
+                   " of the tree is read, but it is a padding slot: no element lives there. "
+                   "That is " +
+                   unpadded;
+        return at + "a slot of the tree is read before any thread wrote it" +
+               (where.empty() ? "" : " (" + where + ")") + ". Either it is " + unpadded +
+               ", or a __syncthreads() is missing between the store and this read";
+    }
     if (seen.is("illegal address"))
         return at + (seen.says("shared")
                          ? std::string("a shared index past the end of the tree: the padded "
@@ -76,8 +106,8 @@ std::string fault_hint(int n) {
                                        "from in[i] or a store to out[i] with i >= n"));
     if (seen.is("barrier divergence"))
         return at + "some threads did not reach a __syncthreads() the others wait at. A thread "
-               "with no pair at a level still reaches that level's barrier: keep it outside "
-               "`if (t < pairs)`";
+                    "with no pair at a level still reaches that level's barrier: keep it outside "
+                    "`if (t < pairs)`";
     if (!seen.kind.empty())
         return at + "the emulator's report above (" + seen.kind + ") names the line";
     return "the kernel failed at n = " + std::to_string(n) + "; the message above says why";

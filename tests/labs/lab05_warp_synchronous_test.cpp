@@ -81,8 +81,8 @@ ScanCheck run_grouped(const std::string& what, int n, ScanKind kind, int group,
     } catch (const std::exception& error) {
         return {false, what + " (" + scanlab::to_string(kind) + " " + Op::name + " " +
                            scanlab::type_name<T>() + ", n=" + std::to_string(n) +
-                           "): the kernel failed: " + error.what() + "\n  lab 05 hint: " +
-                           fault_hint(hint_fault) +
+                           "): the kernel failed: " + error.what() +
+                           "\n  lab 05 hint: " + fault_hint(hint_fault) +
                            "\n  to reproduce: run again with SCANLAB_SEED=" +
                            std::to_string(scanlab::test::seed())};
     }

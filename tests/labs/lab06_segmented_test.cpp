@@ -309,8 +309,10 @@ std::string fault_hint() {
                        ": a __syncthreads() is missing between writing it and reading it (and "
                        "between two tiles that reuse it)";
         return "a shared-memory " +
-               std::string(seen.is("shared memory race") ? "race" : "read of a word nothing wrote") +
-               where + ": between threads of different warps a __syncthreads() orders the write "
+               std::string(seen.is("shared memory race") ? "race"
+                                                         : "read of a word nothing wrote") +
+               where +
+               ": between threads of different warps a __syncthreads() orders the write "
                "and the read, between lanes of one warp a __syncwarp()";
     }
     if (seen.is("illegal address"))
@@ -319,8 +321,7 @@ std::string fault_hint() {
     if (seen.is("warp intrinsic error"))
         return "a warp intrinsic whose mask does not match the lanes that call it" + where +
                ": every lane executes every shuffle and ballot, with the full mask";
-    if (!seen.kind.empty())
-        return "the emulator's report above (" + seen.kind + ") names the line";
+    if (!seen.kind.empty()) return "the emulator's report above (" + seen.kind + ") names the line";
     return "the message above says what failed";
 }
 
@@ -348,9 +349,8 @@ ScanCheck run_segmented(const std::string& what, int n, ScanKind kind, Shape sha
     } catch (const std::exception& error) {
         return {false, full + " (" + scanlab::to_string(kind) + " " + Op::name + " " +
                            scanlab::type_name<T>() + ", n=" + std::to_string(n) +
-                           "): the kernel failed: " + error.what() +
-                           "\n  lab 06 hint: " + fault_hint() +
-                           "\n  to reproduce: run again with SCANLAB_SEED=" +
+                           "): the kernel failed: " + error.what() + "\n  lab 06 hint: " +
+                           fault_hint() + "\n  to reproduce: run again with SCANLAB_SEED=" +
                            std::to_string(scanlab::test::seed())};
     }
     const std::vector<T> out = d_out.download();
@@ -473,8 +473,12 @@ void check_operator() {
     REQUIRE_MESSAGE(e.flag == 0, where << ": identity() must have flag 0 (it starts nothing)");
     REQUIRE_MESSAGE(e.value == Op::identity(),
                     where << ": identity().value must be Op::identity()");
+    std::vector<FlagValue<T>> pairs;
+    for (std::size_t i = 0; i < values.size(); ++i) pairs.push_back(pair(i));
+    // The rules for one apply first, for every pair: a broken rule is named before the
+    // associativity it breaks.
     for (std::size_t i = 0; i + 2 < values.size(); i += 3) {
-        const auto a = pair(i), b = pair(i + 1), c = pair(i + 2);
+        const auto a = pairs[i], b = pairs[i + 1];
         const auto ab = S::apply(a, b);
         REQUIRE_MESSAGE(ab.flag == (a.flag | b.flag),
                         where << ": apply(" << show_pair<Op>(a) << ", " << show_pair<Op>(b)
@@ -486,6 +490,10 @@ void check_operator() {
                               << ") = " << show_pair<Op>(ab)
                               << "; if b has a head, b's value alone, else Op::apply(a.value, "
                                  "b.value), a on the left");
+    }
+    for (std::size_t i = 0; i + 2 < values.size(); i += 3) {
+        const auto a = pairs[i], b = pairs[i + 1], c = pairs[i + 2];
+        const auto ab = S::apply(a, b);
         REQUIRE_MESSAGE(same_pair<Op>(S::apply(ab, c), S::apply(a, S::apply(b, c))),
                         where << ": not associative for " << show_pair<Op>(a) << ", "
                               << show_pair<Op>(b) << ", " << show_pair<Op>(c));

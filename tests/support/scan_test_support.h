@@ -310,7 +310,8 @@ hillis_steele_models(std::span<const typename Op::value_type> in, ScanKind kind,
         int step = 0;
         for (std::size_t offset = 1; offset < n && step < steps; offset *= 2, ++step) {
             for (std::size_t i = 0; i < n; ++i)
-                next[i] = (strict ? i > offset : i >= offset) ? M::apply(x[i - offset], x[i]) : x[i];
+                next[i] =
+                    (strict ? i > offset : i >= offset) ? M::apply(x[i - offset], x[i]) : x[i];
             x.swap(next);
         }
         return x;
@@ -356,16 +357,17 @@ std::string hillis_steele_hint(std::span<const typename Op::value_type> in,
                "positions in needs the one at index 0";
     for (int steps = 0; steps < all_steps; ++steps)
         if (fits(steps, false))
-            return steps == 0 ? "no combining step ran: the output is the input (shifted for "
-                                "the exclusive scan); the loop stops early (it must run while "
-                                "offset < the number of elements)"
-                              : "the output is what the first " + std::to_string(steps) +
-                                    " step(s) give (offsets up to " +
-                                    std::to_string(1 << (steps - 1)) + "): " +
-                                    std::to_string(all_steps) + " steps are needed for " +
-                                    std::to_string(n) +
-                                    " elements; the loop stops early (it must run while offset < the number of "
-                                    "elements)";
+            return steps == 0
+                       ? "no combining step ran: the output is the input (shifted for "
+                         "the exclusive scan); the loop stops early (it must run while "
+                         "offset < the number of elements)"
+                       : "the output is what the first " + std::to_string(steps) +
+                             " step(s) give (offsets up to " + std::to_string(1 << (steps - 1)) +
+                             "): " + std::to_string(all_steps) + " steps are needed for " +
+                             std::to_string(n) +
+                             " elements; the loop stops early (it must run while offset < the "
+                             "number of "
+                             "elements)";
     return "";
 }
 
@@ -383,7 +385,6 @@ std::string tile_hint(std::span<const typename Op::value_type> in,
     const std::size_t b = i / size;
     const std::size_t first = b * size;
     const std::size_t last = std::min(in.size(), first + size);
-    if (b == 0) return "";
     E before = M::identity(); // the tiles before b
     for (std::size_t j = 0; j < first; ++j) before = M::apply(before, static_cast<E>(in[j]));
     E own = M::identity(); // tile b's total
@@ -400,9 +401,9 @@ std::string tile_hint(std::span<const typename Op::value_type> in,
             if (!matches<T>(model(alone[j - first]), out[j], tol[j])) return false;
         return true;
     };
-    const std::string where = "tile " + std::to_string(b) + " (elements " +
-                              std::to_string(first) + ".." + std::to_string(last - 1) + ", " +
-                              std::to_string(tile) + " per tile)";
+    const std::string where = "tile " + std::to_string(b) + " (elements " + std::to_string(first) +
+                              ".." + std::to_string(last - 1) + ", " + std::to_string(tile) +
+                              " per tile)";
     if (tile_is([](E x) { return x; }))
         return where + " is scanned on its own: the combination of the tiles before it never "
                        "reached it (is the prefix of the earlier tiles added to every element "
@@ -459,13 +460,20 @@ std::string hint_for(std::span<const typename Op::value_type> in,
         const std::string hint = hillis_steele_hint<Op>(in, out, tol, kind);
         if (!hint.empty()) return hint;
     }
+    if (options.on_device && options.block_size > 0 &&
+        n > static_cast<std::size_t>(options.block_size)) {
+        const std::string hint = tile_hint<Op>(in, out, tol, i, kind, options.block_size);
+        if (!hint.empty()) return hint;
+    }
     if (options.tree && n > 0) {
         // The down-sweep pushes whatever the root holds in front of every prefix.
         using M = typename ModelOp<Op>::type;
         using E = Expected<T>;
         E total = M::identity();
         for (std::size_t j = 0; j < n; ++j) total = M::apply(total, static_cast<E>(in[j]));
-        if (all([&](std::size_t j) { return matches<T>(M::apply(total, expected[j]), out[j], tol[j]); }))
+        if (all([&](std::size_t j) {
+                return matches<T>(M::apply(total, expected[j]), out[j], tol[j]);
+            }))
             return "every output has the total of all the elements in front of it: the root of "
                    "the tree still held the total when the down-sweep started; replace it with "
                    "Op::identity() first (nothing comes before the whole array)";
@@ -509,10 +517,6 @@ std::string hint_for(std::span<const typename Op::value_type> in,
     if (out[i] == in[i])
         return "this output is just its own input: it was never combined with the elements "
                "before it";
-    if (options.on_device && options.block_size > 0 && n > static_cast<std::size_t>(options.block_size)) {
-        const std::string hint = tile_hint<Op>(in, out, tol, i, kind, options.block_size);
-        if (!hint.empty()) return hint;
-    }
     if (options.on_device && options.block_size > 0 && i % options.block_size == 0)
         return "wrong from index " + std::to_string(i) +
                " = a multiple of the block size: the elements of one block are not combined "
