@@ -304,7 +304,7 @@ std::string fault_hint() {
         for (const char* name : {"'lane_total'", "'warp_heads_of'", "'warp_carry'",
                                  "'scanned_totals'", "'scanned_heads'", "'warp_prefix'", "'total'"})
             if (seen.says(name))
-                return std::string("the block's shared ") + (name + 1) +
+                return "the block's shared " + std::string(name + 1, std::strlen(name) - 2) +
                        " is written by some warps and read by others" + where +
                        ": a __syncthreads() is missing between writing it and reading it (and "
                        "between two tiles that reuse it)";
