@@ -349,12 +349,12 @@ std::string hillis_steele_hint(std::span<const typename Op::value_type> in,
     if (strict && no_step) // n = 2: one step, and the only element that combines is at offset
         return "no element was combined with the one before it: either the loop stops early "
                "(no step ran; it must run while offset < the number of elements), or the "
-               "element at index == offset did not combine (it must: `i >= offset`, not "
-               "`i > offset`)";
+               "element at index == offset did not combine: the test is `i >= offset` "
+               "(`lane >= offset` in a warp scan), not `>`";
     if (strict)
-        return "the elements at index == offset (1, 2, 4, ...) missed the step: combine when "
-               "`i >= offset` (here `i > offset` was used); the element exactly `offset` "
-               "positions in needs the one at index 0";
+        return "the elements at index == offset (1, 2, 4, ...) missed their step, as with "
+               "`i > offset`: the test is `i >= offset` (`lane >= offset` in a warp scan), "
+               "since the element exactly `offset` positions in needs the one at index 0";
     for (int steps = 0; steps < all_steps; ++steps)
         if (fits(steps, false))
             return steps == 0
