@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 using scanlab::Affine;
@@ -28,12 +29,61 @@ void naive(const typename Op::value_type* d_in, typename Op::value_type* d_out, 
     lab01::naive_scan<Op>(d_in, d_out, n, kind);
 }
 
+// What the emulator's report of a failed launch means in this lab.
+std::string fault_hint(int n) {
+    const scanlab::test::FaultSeen seen = scanlab::test::fault_seen();
+    const std::vector<std::string> lines = seen.lines();
+    const std::string at = "the kernel failed at n = " + std::to_string(n) + ": ";
+    if (seen.is("shared memory race") && lines.size() >= 2)
+        return at + "an element of shared memory is written at " + lines[0] + " and used at " +
+               lines[1] +
+               " (or the other way round) by two threads with no __syncthreads() "
+               "between them: put one there (after the load, every element must be in shared "
+               "memory before any thread reads its neighbour's)";
+    if (seen.is("shared memory race"))
+        return at + "one statement" + (lines.empty() ? "" : " (" + lines[0] + ")") +
+               " reads an element that another thread overwrites with no barrier in between. "
+               "In this scan that is a single buffer: in a step, thread i reads element i - "
+               "offset while thread i - offset replaces it with its new value. Read the "
+               "current values from one array and write the new ones to another, then swap "
+               "them (double buffering). With two arrays already, it is the __syncthreads() at "
+               "the end of each step that is missing";
+    if (seen.is("uninitialized shared memory read"))
+        return at + "a shared element is read before any thread wrote it: every thread stores "
+                    "its element (the shifted one for the exclusive scan) before the first "
+                    "__syncthreads(), and each step reads only the array that holds the current "
+                    "values";
+    if (seen.is("barrier divergence"))
+        return at + "some threads of the block did not reach a __syncthreads() the others wait "
+                    "at. Every thread runs every step here: the barrier belongs outside "
+                    "`if (i >= offset)`, where all threads reach it the same number of times";
+    if (seen.is("illegal address"))
+        return at + "an access outside its array: in[i - 1] at i = 0 (the exclusive shift "
+                    "needs the identity there), or an index of n or more";
+    if (!seen.kind.empty())
+        return at + "the emulator's report above (" + seen.kind + ") names the line";
+    return "";
+}
+
 // Stops at the first failing size: the later ones would report the same mistake.
 template <class Op>
 void check_all_sizes(ScanKind kind) {
+    scanlab::test::CheckOptions options;
+    options.hillis_steele = true;
     for (const int n : kSizes) {
-        const auto result =
-            scanlab::test::run_device_scan<Op>("lab01::naive_scan", n, kind, naive<Op>);
+        scanlab::test::ScanCheck result;
+        try {
+            result = scanlab::test::run_device_scan<Op>("lab01::naive_scan", n, kind, naive<Op>,
+                                                        options);
+        } catch (const std::exception& error) { // a fault in the kernel, or a failed launch
+            const std::string hint = fault_hint(n);
+            const std::string message = std::string(error.what()) +
+                                        (hint.empty() ? "" : "\n  lab 01 hint: " + hint) +
+                                        "\n  to reproduce: run again with SCANLAB_SEED=" +
+                                        std::to_string(scanlab::test::seed());
+            FAIL_CHECK(message);
+            return;
+        }
         if (!result.ok) {
             FAIL_CHECK(result.message);
             return;

@@ -37,13 +37,47 @@ void work_efficient(const typename Op::value_type* d_in, typename Op::value_type
     lab02::work_efficient_scan<Op>(d_in, d_out, n, kind);
 }
 
+// What the emulator's report of a failed launch means in this lab.
+std::string fault_hint(int n) {
+    const scanlab::test::FaultSeen seen = scanlab::test::fault_seen();
+    const std::vector<std::string> lines = seen.lines();
+    std::string where;
+    for (const std::string& line : lines) where += (where.empty() ? "" : " and ") + line;
+    const std::string at = "the kernel failed at n = " + std::to_string(n) + ": ";
+    if (seen.is("shared memory race"))
+        return at + "two threads used the same node of the tree" +
+               (where.empty() ? "" : " (" + where + ")") +
+               " with no __syncthreads() between them, so one level of the tree was read "
+               "before the level it depends on was complete. Every level of the up-sweep and "
+               "of the down-sweep starts with a __syncthreads(), and one more follows the "
+               "down-sweep before the leaves are read";
+    if (seen.is("uninitialized shared memory read"))
+        return at + "a node of the tree is read before any thread wrote it" +
+               (where.empty() ? "" : " (" + where + ")") +
+               ". Either a __syncthreads() is missing between the stores and this read (the "
+               "load, then every level, starts only when the one before it is complete), or "
+               "nothing ever stores there: before the up-sweep each thread stores both of its "
+               "leaves (t and t + m/2), the leaves n..m-1 with Op::identity()";
+    if (seen.is("barrier divergence"))
+        return at + "some threads did not reach a __syncthreads() the others wait at. A thread "
+                    "with no pair at a level still reaches that level's barrier: keep it outside "
+                    "`if (t < pairs)`";
+    if (seen.is("illegal address"))
+        return at + (seen.says("shared")
+                         ? std::string("a shared index past the tree: the tree has m leaves, "
+                                       "indices 0..m-1")
+                         : std::string("an access past an array in global memory: a load "
+                                       "from in[i] or a store to out[i] with i >= n (the "
+                                       "leaves n..m-1 hold the identity and never touch "
+                                       "global memory)"));
+    if (!seen.kind.empty())
+        return at + "the emulator's report above (" + seen.kind + ") names the line";
+    return "the kernel failed at n = " + std::to_string(n) + "; the message above says why";
+}
+
 // What this lab's usual mistakes look like, given which sizes passed before n failed.
 std::string lab_hint(int n, bool faulted, bool a_power_of_two_passed, int largest_passed) {
-    if (faulted)
-        return "the kernel faulted at n = " + std::to_string(n) +
-               "; the emulator's report above names the line. Here that is usually a load from "
-               "in[i] or a store to out[i] with i >= n (the padding leaves n..m-1 must never "
-               "touch global memory), or a shared index past the tree";
+    if (faulted) return fault_hint(n);
     if (n > lab02::kMaxThreads && largest_passed >= lab02::kMaxThreads)
         return "every size up to " + std::to_string(lab02::kMaxThreads) +
                " passed, this one has more elements than a block has threads: each thread must "
@@ -70,8 +104,10 @@ void check_all_sizes(ScanKind kind) {
     for (const int n : kSizes) {
         scanlab::test::ScanCheck result;
         try {
+            scanlab::test::CheckOptions options;
+            options.tree = true;
             result = scanlab::test::run_device_scan<Op>("lab02::work_efficient_scan", n, kind,
-                                                        work_efficient<Op>);
+                                                        work_efficient<Op>, options);
         } catch (const std::exception& error) { // a fault in the kernel, or a failed launch
             const std::string message =
                 with_hint(error.what(), n, true, a_power_of_two_passed, largest_passed) +

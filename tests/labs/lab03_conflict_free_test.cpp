@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -48,13 +49,73 @@ void unpadded(const typename Op::value_type* d_in, typename Op::value_type* d_ou
 
 enum class Layout { padded, unpadded };
 
+// The slot of the tree an "uninitialized shared memory read" names ("tree[32], byte 128 of
+// 'tree'"), or -1.
+int unwritten_slot(const scanlab::test::FaultSeen& seen) {
+    const std::size_t at = seen.message.find("read: tree[");
+    if (at == std::string::npos) return -1;
+    return std::atoi(seen.message.c_str() + at + std::string("read: tree[").size());
+}
+
+// Whether no element of the padded layout lives in `slot`: the element size comes from the
+// report's "tree[k], byte b" (b / k bytes per element).
+bool is_padding_slot(const scanlab::test::FaultSeen& seen, int slot) {
+    const std::size_t at = seen.message.find("], byte ");
+    if (slot <= 0 || at == std::string::npos) return false;
+    const int bytes = std::atoi(seen.message.c_str() + at + std::string("], byte ").size()) / slot;
+    if (bytes != 4 && bytes != 8) return false;
+    const int log_row = bytes == 8 ? lab03::kLogNumBanks - 1 : lab03::kLogNumBanks;
+    for (int i = 0; i < lab03::kMaxN; ++i)
+        if (i + (i >> log_row) + (i >> (2 * log_row)) == slot) return false;
+    return true;
+}
+
+// What the emulator's report of a failed launch means in this lab.
+std::string fault_hint(int n) {
+    const scanlab::test::FaultSeen seen = scanlab::test::fault_seen();
+    std::string where;
+    for (const std::string& line : seen.lines()) where += (where.empty() ? "" : " and ") + line;
+    const std::string at = "the kernel failed at n = " + std::to_string(n) + ": ";
+    if (seen.is("shared memory race"))
+        return at + "two threads used the same slot of the tree" +
+               (where.empty() ? "" : " (" + where + ")") +
+               " with no __syncthreads() between them, so one level of the tree was read "
+               "before the level it depends on was complete. Every level of the up-sweep and "
+               "of the down-sweep starts with a __syncthreads(), and one more follows the "
+               "down-sweep before the leaves are read";
+    if (seen.is("uninitialized shared memory read")) {
+        const std::string unpadded =
+            "an access that used the plain index i where every other one uses slot(i): what "
+            "is stored at i is never found at slot(i), and a read finds a slot nothing stored "
+            "to (look for the unpadded index in the loads, the sweeps and the final reads)";
+        if (const int slot = unwritten_slot(seen); slot >= 0 && is_padding_slot(seen, slot))
+            return at + "slot " + std::to_string(slot) +
+                   " of the tree is read, but it is a padding slot: no element lives there. "
+                   "That is " +
+                   unpadded;
+        return at + "a slot of the tree is read before any thread wrote it" +
+               (where.empty() ? "" : " (" + where + ")") + ". Either it is " + unpadded +
+               ", or a __syncthreads() is missing between the store and this read";
+    }
+    if (seen.is("illegal address"))
+        return at + (seen.says("shared")
+                         ? std::string("a shared index past the end of the tree: the padded "
+                                       "tree of kMaxN elements needs shared_slots() slots, "
+                                       "more than kMaxN")
+                         : std::string("an access past an array in global memory: a load "
+                                       "from in[i] or a store to out[i] with i >= n"));
+    if (seen.is("barrier divergence"))
+        return at + "some threads did not reach a __syncthreads() the others wait at. A thread "
+                    "with no pair at a level still reaches that level's barrier: keep it outside "
+                    "`if (t < pairs)`";
+    if (!seen.kind.empty())
+        return at + "the emulator's report above (" + seen.kind + ") names the line";
+    return "the kernel failed at n = " + std::to_string(n) + "; the message above says why";
+}
+
 // What this lab's usual mistakes look like, given which sizes passed before n failed.
 std::string lab_hint(int n, bool faulted, bool a_power_of_two_passed, int largest_passed) {
-    if (faulted)
-        return "the kernel faulted at n = " + std::to_string(n) +
-               "; the emulator's report above names the line. Here that is usually a shared "
-               "index that skipped slot() (or an array smaller than shared_slots()), or a load "
-               "from in[i] / store to out[i] with i >= n";
+    if (faulted) return fault_hint(n);
     if (n > lab03::kMaxThreads && largest_passed >= lab03::kMaxThreads)
         return "every size up to " + std::to_string(lab03::kMaxThreads) +
                " passed, this one has more elements than a block has threads: each thread must "
@@ -81,11 +142,13 @@ void check_all_sizes(Layout layout, ScanKind kind) {
     int largest_passed = -1;
     for (const int n : kSizes) {
         scanlab::test::ScanCheck result;
+        scanlab::test::CheckOptions options;
+        options.tree = true;
         try {
             result = pad ? scanlab::test::run_device_scan<Op>("lab03::conflict_free_scan", n, kind,
-                                                              padded<Op>)
+                                                              padded<Op>, options)
                          : scanlab::test::run_device_scan<Op>("lab03::scan_unpadded", n, kind,
-                                                              unpadded<Op>);
+                                                              unpadded<Op>, options);
         } catch (const std::exception& error) { // a fault in the kernel, or a failed launch
             const std::string message =
                 with_hint(error.what(), n, true, a_power_of_two_passed, largest_passed) +

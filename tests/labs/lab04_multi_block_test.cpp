@@ -108,21 +108,48 @@ std::string lab_hint(Size size, bool faulted, int deepest_passed, bool several_t
                "tile blocks rounds down and leaves the last tile out: use ceil(n / tile)), or "
                "temporary storage read before the level that fills it ran";
 #endif
-    if (faulted)
-        return "the kernel faulted at " + where +
-               "; the emulator's report above names the line. Usually an element of the last, "
-               "partial tile read or written without `i < n`, a tile total written past the "
-               "temporary array, or two recursion levels sharing the same part of it";
+    if (faulted) {
+        const scanlab::test::FaultSeen seen = scanlab::test::fault_seen();
+        const std::string at = "the kernel failed at " + where + ": ";
+        if (seen.is("illegal address")) {
+            // Which array: the report gives the size of the allocation the access ran past.
+            const std::string data_int = "of " + std::to_string(size.n * 4) + " bytes";
+            const std::string data_long = "of " + std::to_string(size.n * 8) + " bytes";
+            if (seen.says(data_int) || seen.says(data_long))
+                return at + "an access past the end of the input or output array (n elements): "
+                            "an element of the last, partial tile is read or written without "
+                            "`i < n`";
+            if (seen.says("allocation"))
+                return at + "an access past the end of an allocation that is not the input or "
+                            "the output: the temporary storage (one total per tile at every "
+                            "level of the recursion) is too small, or a level writes past its "
+                            "part of it";
+        }
+        if (seen.is("global memory race"))
+            return at + "two threads used the same word of device memory with nothing ordering "
+                        "them (the report names both lines): in this lab that is usually two "
+                        "recursion levels sharing one part of the temporary storage, or a kernel "
+                        "that reads its tile's totals while another block of the same launch "
+                        "writes them";
+        if (seen.is("shared memory race"))
+            return at + "a shared-memory race in a block scan (the report names both lines): a "
+                        "__syncthreads() is missing between a write to the tile and a read of it";
+        if (seen.is("barrier divergence"))
+            return at + "some threads of a block did not reach a __syncthreads() the others wait "
+                        "at: every thread of the block calls the block scan, also those whose "
+                        "elements are past n";
+        if (!seen.kind.empty())
+            return at + "the emulator's report above (" + seen.kind + ") names the line";
+        return at + "the message above says what failed";
+    }
     if (depth >= 2 && deepest_passed < depth)
         return where + " needs " + std::to_string(depth) +
                " levels of recursion, and every size with fewer passed: the totals of the tiles "
                "do not fit in one tile either, so scan them with the multi-block scan itself, "
                "and give every level its own part of the temporary storage";
     if (depth >= 1 && !several_tiles_passed)
-        return where +
-               " is the first case with several tiles: the scan of the tile totals must be "
-               "EXCLUSIVE (tile b needs the tiles before it, not itself), and the prefix of "
-               "the earlier tiles goes on the LEFT of Op::apply";
+        return where + " is the first case with several tiles, and every case with one tile "
+                       "passed: the mistake is in how the tiles are combined";
     return "";
 }
 

@@ -35,6 +35,37 @@ namespace {
 template <class T>
 using ScanFn = std::function<void(const T*, T*, int, ScanKind)>;
 
+// What the emulator's report of a failed launch means here; `fallback` if it says nothing more
+// specific (or on a GPU).
+std::string fault_hint(const std::string& fallback) {
+    const scanlab::test::FaultSeen seen = scanlab::test::fault_seen();
+    std::string where;
+    for (const std::string& line : seen.lines()) where += (where.empty() ? "" : " and ") + line;
+    where = where.empty() ? "" : " (" + where + ")";
+    const bool race = seen.is("shared memory race");
+    const bool unwritten = seen.is("uninitialized shared memory read");
+    if ((race || unwritten) && seen.says("'slots'"))
+        return race ? "two lanes of one warp used the same slot" + where +
+                          " with no __syncwarp() between them: the lanes of a warp do not run "
+                          "in lockstep (Volta and later), so every step needs a __syncwarp() "
+                          "between its reads and its writes, and another before the next step "
+                          "reads (run with --simt-mode=pre-volta to see the 2011 version pass)"
+                    : "a lane read a slot before any lane wrote it" + where +
+                          ": a __syncwarp() is missing between the lanes' stores (slots[lane] "
+                          "= x) and the first reads of other lanes' slots";
+    if ((race || unwritten) && (seen.says("'warp_prefix'") || seen.says("'total'")))
+        return "the warp totals are written by the last lane of each warp and read by other "
+               "warps" +
+               where +
+               ": a __syncthreads() is missing between writing them and reading them (and "
+               "between two tiles that reuse them)";
+    if (seen.is("warp intrinsic error"))
+        return "the report above names a warp intrinsic whose mask does not match the lanes that "
+               "call it: every lane executes every __shfl_up_sync with the full mask "
+               "0xffffffff (no shuffle inside `if (lane >= offset)`, no partial mask)";
+    return fallback;
+}
+
 // Runs `scan` on fresh input and checks that every group of `group` consecutive elements was
 // scanned on its own (group = 0: the whole array is one scan). Kernel faults become failures.
 template <class Op>
@@ -50,14 +81,18 @@ ScanCheck run_grouped(const std::string& what, int n, ScanKind kind, int group,
     } catch (const std::exception& error) {
         return {false, what + " (" + scanlab::to_string(kind) + " " + Op::name + " " +
                            scanlab::type_name<T>() + ", n=" + std::to_string(n) +
-                           "): the kernel failed: " + error.what() + "\n  lab 05 hint: " +
-                           hint_fault + "\n  to reproduce: run again with SCANLAB_SEED=" +
+                           "): the kernel failed: " + error.what() +
+                           "\n  lab 05 hint: " + fault_hint(hint_fault) +
+                           "\n  to reproduce: run again with SCANLAB_SEED=" +
                            std::to_string(scanlab::test::seed())};
     }
     const std::vector<T> out = d_out.download();
     const std::vector<T> in_after = d_in.download();
+    // Groups of one warp are the Hillis-Steele steps of a warp scan.
+    scanlab::test::CheckOptions options;
+    options.hillis_steele = group == lab05::kWarpSize;
     if (group <= 0 || group >= n)
-        return scanlab::test::check_scan<Op>(what, input, in_after, out, kind);
+        return scanlab::test::check_scan<Op>(what, input, in_after, out, kind, options);
     for (int start = 0; start < n; start += group) {
         const std::size_t first = static_cast<std::size_t>(start);
         const std::size_t count = static_cast<std::size_t>(std::min(group, n - start));
@@ -68,7 +103,8 @@ ScanCheck run_grouped(const std::string& what, int n, ScanKind kind, int group,
                                  std::to_string(start + count) +
                                  ") (each group is scanned on its own; indices below are "
                                  "within the group)";
-        ScanCheck result = scanlab::test::check_scan<Op>(part, in_part, after_part, out_part, kind);
+        ScanCheck result =
+            scanlab::test::check_scan<Op>(part, in_part, after_part, out_part, kind, options);
         if (!result.ok) return result;
     }
     return {};

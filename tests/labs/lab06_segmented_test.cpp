@@ -169,7 +169,7 @@ template <class Op>
 std::string hint_for(std::span<const typename Op::value_type> in,
                      std::span<const std::uint8_t> flags,
                      std::span<const typename Op::value_type> out, std::span<const double> tol,
-                     std::size_t i, ScanKind kind, int group, int tile) {
+                     std::size_t i, ScanKind kind, int group, int tile, bool by_index) {
     using T = typename Op::value_type;
     const std::size_t n = in.size();
     auto all = [&](auto&& pred) {
@@ -186,8 +186,13 @@ std::string hint_for(std::span<const typename Op::value_type> in,
     std::vector<std::uint8_t> none(n, 0);
     const auto unsegmented = reference<Op>(in, none, kind, group);
     if (n > 1 && all([&](std::size_t j) { return matches<T>(unsegmented[j], out[j], tol[j]); }))
-        return "this is an ordinary scan: the head flags are ignored. At a head, nothing from "
-               "before it may be combined in";
+        return by_index ? "this is an ordinary scan: the head flags are ignored. With "
+                          "conditional indexing a lane combines the value `offset` lanes below "
+                          "it only if that lane is in its own segment: lane >= mindex + offset "
+                          "(mindex: the lane of its segment's head)"
+                        : "this is an ordinary scan: the head flags are ignored. With "
+                          "Segmented<Op>, each lane scans (flag, value) pairs whose flag is "
+                          "its head flag, and a head starts afresh";
     const ScanKind other = kind == ScanKind::inclusive ? ScanKind::exclusive : ScanKind::inclusive;
     const auto other_kind = reference<Op>(in, flags, other, group);
     if (n > 1 && all([&](std::size_t j) { return matches<T>(other_kind[j], out[j], tol[j]); }))
@@ -212,14 +217,24 @@ std::string hint_for(std::span<const typename Op::value_type> in,
                std::to_string(head) +
                "): the warp's carry reaches only the lanes before the warp's first head "
                "(conditional indexing: the lanes with no head below them)";
-    if constexpr (!Op::is_commutative)
-        return "inside a segment: with Segmented<Op>, the earlier pair is `a` in apply(a, b); with "
-               "conditional indexing, a lane combines the value `offset` lanes below it only if "
-               "lane - offset >= mindex (its segment's head)";
+    if constexpr (!Op::is_commutative) {
+        if (!by_index)
+            return "inside a segment (head at index " + std::to_string(head) +
+                   "): with Segmented<Op>, the earlier pair is `a` in apply(a, b), and the "
+                   "values combine as Op::apply(a.value, b.value)";
+    }
+    if (!by_index)
+        return "inside one segment (head at index " + std::to_string(head) +
+               "), with the operator transformation: if Segmented<Op> passes its own test "
+               "(\"segmented operator\"), look at the pairs that reach the scans: each "
+               "element's flag must be its head flag";
     return "inside one segment (head at index " + std::to_string(head) +
            "): with conditional indexing, check mindex (the highest head at or below the lane) "
            "and the condition lane >= mindex + offset";
 }
+
+// Each case's description names its method; this is how conditional indexing is named.
+constexpr const char* method_name_index = "conditional indexing";
 
 template <class Op>
 ScanCheck check_segmented(const std::string& what, std::span<const typename Op::value_type> in,
@@ -249,7 +264,8 @@ ScanCheck check_segmented(const std::string& what, std::span<const typename Op::
                          " outputs are wrong): expected " +
                          scanlab::test::detail::show<Op>(expected[first]) + ", got " +
                          scanlab::test::detail::show<Op>(out[first]);
-        report.hint = hint_for<Op>(in, flags, out, tol, first, kind, group, tile);
+        const bool by_index = what.find(method_name_index) != std::string::npos;
+        report.hint = hint_for<Op>(in, flags, out, tol, first, kind, group, tile, by_index);
         const std::size_t lo = first >= 3 ? first - 3 : 0;
         const std::size_t hi = std::min(n, first + 4);
         for (std::size_t i = lo; i < hi; ++i)
@@ -275,7 +291,38 @@ ScanCheck check_segmented(const std::string& what, std::span<const typename Op::
 
 const char* method_name(SegmentedMethod method) {
     return method == SegmentedMethod::operator_transform ? "operator transformation"
-                                                         : "conditional indexing";
+                                                         : method_name_index;
+}
+
+// What the emulator's report of a failed launch means in this lab.
+std::string fault_hint() {
+    const scanlab::test::FaultSeen seen = scanlab::test::fault_seen();
+    std::string where;
+    for (const std::string& line : seen.lines()) where += (where.empty() ? "" : " and ") + line;
+    where = where.empty() ? "" : " (" + where + ")";
+    if (seen.is("shared memory race") || seen.is("uninitialized shared memory read")) {
+        for (const char* name : {"'lane_total'", "'warp_heads_of'", "'warp_carry'",
+                                 "'scanned_totals'", "'scanned_heads'", "'warp_prefix'", "'total'"})
+            if (seen.says(name))
+                return "the block's shared " + std::string(name + 1, std::strlen(name) - 2) +
+                       " is written by some warps and read by others" + where +
+                       ": a __syncthreads() is missing between writing it and reading it (and "
+                       "between two tiles that reuse it)";
+        return "a shared-memory " +
+               std::string(seen.is("shared memory race") ? "race"
+                                                         : "read of a word nothing wrote") +
+               where +
+               ": between threads of different warps a __syncthreads() orders the write "
+               "and the read, between lanes of one warp a __syncwarp()";
+    }
+    if (seen.is("illegal address"))
+        return "an access outside its array" + where +
+               ": an element or a flag of the last, partial tile read or written without `i < n`";
+    if (seen.is("warp intrinsic error"))
+        return "a warp intrinsic whose mask does not match the lanes that call it" + where +
+               ": every lane executes every shuffle and ballot, with the full mask";
+    if (!seen.kind.empty()) return "the emulator's report above (" + seen.kind + ") names the line";
+    return "the message above says what failed";
 }
 
 template <class T>
@@ -302,11 +349,8 @@ ScanCheck run_segmented(const std::string& what, int n, ScanKind kind, Shape sha
     } catch (const std::exception& error) {
         return {false, full + " (" + scanlab::to_string(kind) + " " + Op::name + " " +
                            scanlab::type_name<T>() + ", n=" + std::to_string(n) +
-                           "): the kernel failed: " + error.what() +
-                           "\n  lab 06 hint: the emulator's report above names the line; a race "
-                           "on the warp totals or flags means a missing __syncthreads(), an "
-                           "out-of-bounds access the last, partial tile\n  to reproduce: run "
-                           "again with SCANLAB_SEED=" +
+                           "): the kernel failed: " + error.what() + "\n  lab 06 hint: " +
+                           fault_hint() + "\n  to reproduce: run again with SCANLAB_SEED=" +
                            std::to_string(scanlab::test::seed())};
     }
     const std::vector<T> out = d_out.download();
@@ -429,8 +473,12 @@ void check_operator() {
     REQUIRE_MESSAGE(e.flag == 0, where << ": identity() must have flag 0 (it starts nothing)");
     REQUIRE_MESSAGE(e.value == Op::identity(),
                     where << ": identity().value must be Op::identity()");
+    std::vector<FlagValue<T>> pairs;
+    for (std::size_t i = 0; i < values.size(); ++i) pairs.push_back(pair(i));
+    // The rules for one apply first, for every pair: a broken rule is named before the
+    // associativity it breaks.
     for (std::size_t i = 0; i + 2 < values.size(); i += 3) {
-        const auto a = pair(i), b = pair(i + 1), c = pair(i + 2);
+        const auto a = pairs[i], b = pairs[i + 1];
         const auto ab = S::apply(a, b);
         REQUIRE_MESSAGE(ab.flag == (a.flag | b.flag),
                         where << ": apply(" << show_pair<Op>(a) << ", " << show_pair<Op>(b)
@@ -442,6 +490,10 @@ void check_operator() {
                               << ") = " << show_pair<Op>(ab)
                               << "; if b has a head, b's value alone, else Op::apply(a.value, "
                                  "b.value), a on the left");
+    }
+    for (std::size_t i = 0; i + 2 < values.size(); i += 3) {
+        const auto a = pairs[i], b = pairs[i + 1], c = pairs[i + 2];
+        const auto ab = S::apply(a, b);
         REQUIRE_MESSAGE(same_pair<Op>(S::apply(ab, c), S::apply(a, S::apply(b, c))),
                         where << ": not associative for " << show_pair<Op>(a) << ", "
                               << show_pair<Op>(b) << ", " << show_pair<Op>(c));

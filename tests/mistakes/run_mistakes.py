@@ -4,14 +4,22 @@ a copy of the lab's reference solution, the lab's graded tests are built against
 run on the emulator, and they must fail with the report and the hint the catalog names.
 Ends with the line `N passed, M failed`; exit status 0 only when nothing failed.
 
-With --backend cuda (on a machine with a GPU) it only observes: it builds the same mistakes with
-nvcc, runs them on the GPU and prints what happened (passed, failed, or still running at the
-time limit), to compare with what the emulator says."""
+On the emulator (the default) it reuses a configured Ninja build folder (--build-dir, by default
+./build): it builds the lab's solution tests there once, then replays the commands Ninja would
+run for the solution's one translation unit with the patched copy instead, into a folder of its
+own (<build-dir>/mistakes), and links that object with the tests that are already compiled. Only
+the patched file is compiled per mistake, and --jobs mistakes are built and run at once.
+
+With --backend cuda (on a machine with a GPU) it only observes: it configures a build of its own
+with nvcc, runs the mistakes on the GPU and prints what happened (passed, failed, or still
+running at the time limit), to compare with what the emulator says."""
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,9 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
+def run(command, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(command, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          **kwargs)
+                          errors="replace", **kwargs)
 
 
 def first_report(output: str, kind: str) -> str:
@@ -41,41 +49,228 @@ def first_report(output: str, kind: str) -> str:
     return ""
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build-dir", type=Path, default=ROOT / "build-mistakes",
-                        help="CMake build folder for the patched labs (default: build-mistakes)")
-    parser.add_argument("--catalog", type=Path, default=Path(__file__).with_name("catalog.toml"))
-    parser.add_argument("--only", help="run only mistakes whose name contains this text")
-    parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2)
-    parser.add_argument("--backend", choices=("simt", "cuda"), default="simt")
-    parser.add_argument("--timeout", type=float, default=900,
-                        help="seconds before a test run counts as hanging (default 900)")
-    args = parser.parse_args()
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60]
 
-    mistakes = tomllib.loads(args.catalog.read_text())["mistake"]
-    if args.only:
-        mistakes = [m for m in mistakes if args.only in m["name"]]
+
+class Replay:
+    """The commands that build a lab's solution tests, replayed for a patched copy of the
+    solution: the rewrite (simt), the compile, the archive and the link of the tests."""
+
+    def __init__(self, build: Path, lab: str, backend: str):
+        number = lab[:2]
+        self.build = build
+        self.library = f"lab{number}_solution_{backend}"
+        self.binary = f"lab{number}_tests_solution_{backend}"
+        listed = run(["ninja", "-C", str(build), "-t", "commands", self.binary])
+        if listed.returncode != 0:
+            raise RuntimeError(f"ninja -t commands {self.binary} failed:\n{listed.stdout}")
+        self.commands = []
+        for line in listed.stdout.splitlines():
+            if self.library not in line and self.binary not in line:
+                continue  # the runtime, the tests' objects: built already, shared by all
+            # The rewrite also updates Ninja's own dependency files: keep only the rewrite.
+            line = re.sub(r" && \S*cmake -E cmake_transform_depfile .*$", "", line)
+            self.commands.append(line)
+        if not any(f"-o bin/{self.binary}" in c or f"/bin/{self.binary}" in c
+                   for c in self.commands):
+            raise RuntimeError(f"could not find the link of {self.binary} in the build commands")
+
+    def build_for(self, solution: Path, patched: Path, name: str) -> tuple[bool, str, Path]:
+        """Builds the tests against `patched` (a copy of `solution`); returns (ok, log, binary)."""
+        library = f"mistake_{name}"
+        binary = self.build / "mistakes" / "bin" / f"{name}_tests"
+        log = []
+        for command in self.commands:
+            command = command.replace(str(solution), str(patched))
+            command = command.replace(f"bin/{self.binary}", f"mistakes/bin/{name}_tests")
+            command = command.replace(f"CMakeFiles/{self.library}.dir/",
+                                      f"CMakeFiles/{library}.dir/")
+            command = command.replace(f"simt_gen/{self.library}/", f"simt_gen/{library}/")
+            command = command.replace(f"lib{self.library}.a", f"lib{library}.a")
+            # Ninja creates the folders of a command's outputs; so must the replay. A command
+            # that starts with `cd folder &&` has its relative outputs there.
+            moved = re.match(r"cd (\S+) &&", command)
+            base = Path(moved.group(1)) if moved else self.build
+            for output in re.findall(r"(?:^|\s)-o\s+(\S+)", command):
+                (base / output).parent.mkdir(parents=True, exist_ok=True)
+            done = run(command, shell=True, cwd=self.build)
+            log.append(f"$ {command}\n{done.stdout}")
+            if done.returncode != 0:
+                return False, "\n".join(log), binary
+        return True, "\n".join(log), binary
+
+
+# The kind of a mistake the emulator does not report: only the tests' own checks fail.
+WRONG_RESULT = "wrong result"
+
+
+def check(m: dict, output: str, code: int | None) -> str:
+    """Why the run does not show the mistake as the catalog says, or '' if it does."""
+    if code == 0:
+        return "the tests passed"
+    if code is None:
+        return "the tests timed out"
+    if m["kind"] == WRONG_RESULT:
+        if "simt: " in output:
+            return "a wrong result was expected, but the emulator reported a fault"
+        missing = []
+    else:
+        missing = [] if f"simt: {m['kind']} in kernel" in output else ["kind"]
+    missing += [what for what in ("report", "hint") if m[what] not in output]
+    if missing:
+        return "the output lacks " + ", ".join(f"{w} '{m[w]}'" for w in missing)
+    wrong = [text for text in m.get("not_said", []) if text in output]
+    if wrong:
+        return "the output says what it must not: " + ", ".join(f"'{w}'" for w in wrong)
+    return ""
+
+
+def run_simt(args, mistakes) -> int:
     build = args.build_dir.resolve()
+    if not (build / "build.ninja").exists():
+        print(f"{build} is not a configured Ninja build folder (cmake -S . -B {args.build_dir} "
+              "-G Ninja); the catalog replays Ninja's commands")
+        print("0 passed, 1 failed")
+        return 1
+    work = build / "mistakes"
+    if work.exists():
+        shutil.rmtree(work)
+    (work / "bin").mkdir(parents=True)
+
+    labs = sorted({m["lab"] for m in mistakes})
+    started = time.monotonic()
+    targets = [f"lab{lab[:2]}_tests_solution_simt" for lab in labs]
+    print(f"building the solutions' tests in {build}: {' '.join(targets)}", flush=True)
+    built = run(["cmake", "--build", str(build), "-j", str(args.jobs), "--target", *targets])
+    if built.returncode != 0:
+        print(built.stdout[-4000:])
+        print("0 passed, 1 failed")
+        return 1
+    replays = {lab: Replay(build, lab, "simt") for lab in labs}
+    print(f"ready after {time.monotonic() - started:.0f} s", flush=True)
+
+    def one(number: int, m: dict) -> tuple[str, str]:
+        label = f"lab {m['lab'][:2]}: {m['name']}"
+        name = f"{number:02d}-{m['lab'][:2]}-{slug(m['name'])}"
+        solution_path = ROOT / "solutions" / m["lab"] / m["file"]
+        solution = solution_path.read_text()
+        if solution.count(m["find"]) != 1:
+            return "FAIL", (f"{label}: the text to replace occurs {solution.count(m['find'])} "
+                            "times in the solution, not once")
+        folder = work / name
+        folder.mkdir(parents=True)
+        patched = folder / m["file"]
+        patched.write_text(solution.replace(m["find"], m["replace"]))
+        clock = time.monotonic()
+        ok, log, binary = replays[m["lab"]].build_for(solution_path, patched,
+                                                      name.replace("-", "_"))
+        build_s = time.monotonic() - clock
+        if not ok:
+            return "FAIL", f"{label}: does not build:\n{log[-3000:]}"
+        env = dict(os.environ, SCANLAB_SEED=os.environ.get("SCANLAB_SEED", "1"))
+        clock = time.monotonic()
+        try:
+            tests = run([str(binary), f"-tc={m['cases']}"], env=env, timeout=args.timeout)
+            output, code = tests.stdout, tests.returncode
+        except subprocess.TimeoutExpired as timeout:
+            output = timeout.stdout or ""
+            if isinstance(output, bytes):
+                output = output.decode(errors="replace")
+            code = None
+        run_s = time.monotonic() - clock
+        (folder / "output.txt").write_text(output)
+        why = check(m, output, code)
+        if why:
+            return "FAIL", f"{label}: {why}\n--- output (end) ---\n{output[-4000:]}"
+        text = [f"ok: {label}: {m['kind']}, diagnosed (build {build_s:.0f} s, run {run_s:.0f} s)"]
+        report = first_report(output, m["kind"])
+        if report:
+            text.append("    " + report.replace("\n", "\n    "))
+        hints = [line.strip() for line in output.splitlines() if "hint:" in line]
+        text += ["    " + h for h in hints[:2]]
+        return "ok", "\n".join(text)
+
+    passed, failed = 0, []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = [pool.submit(one, number, m) for number, m in enumerate(mistakes, 1)]
+        for number, future in enumerate(futures, 1):
+            status, text = future.result()
+            print(f"[{number}/{len(mistakes)}] " + (text if status == "ok" else f"FAIL: {text}"),
+                  flush=True)
+            if status == "ok":
+                passed += 1
+            else:
+                failed.append(text)
+    print(f"catalog wall time: {time.monotonic() - started:.0f} s", flush=True)
+    return report_end(passed, failed)
+
+
+def run_cuda(args, mistakes) -> int:
+    build = (args.build_dir / "mistakes-cuda").resolve()
     labs = build / "labs-with-mistakes"
     if labs.exists():
         shutil.rmtree(labs)
     shutil.copytree(ROOT / "labs", labs)
-
     print(f"configuring {build} (labs from {labs})", flush=True)
-    gpu = args.backend == "cuda"
-    backend_args = (["-DSCANLAB_CUDA=ON", "-DSCANLAB_SIMT=OFF", "-DCMAKE_CUDA_ARCHITECTURES=90"]
-                    if gpu else ["-DSCANLAB_CUDA=OFF"])
     configure = run(["cmake", "-S", str(ROOT), "-B", str(build), "-G", "Ninja",
-                     "-DCMAKE_BUILD_TYPE=RelWithDebInfo", *backend_args,
-                     f"-DSCANLAB_LABS_DIR={labs}"])
+                     "-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DSCANLAB_CUDA=ON", "-DSCANLAB_SIMT=OFF",
+                     "-DCMAKE_CUDA_ARCHITECTURES=90", f"-DSCANLAB_LABS_DIR={labs}"])
     if configure.returncode != 0:
         print(configure.stdout[-3000:])
-        print("0 passed, 1 failed")
-        return 1
-
+        return report_end(0, ["configure failed"])
     passed, failed = 0, []
+    for number, m in enumerate(mistakes, 1):
+        label = f"lab {m['lab'][:2]}: {m['name']}"
+        solution = (ROOT / "solutions" / m["lab"] / m["file"]).read_text()
+        if solution.count(m["find"]) != 1:
+            failed.append(f"{label}: the text to replace is not in the solution once")
+            continue
+        (labs / m["lab"] / m["file"]).write_text(solution.replace(m["find"], m["replace"]))
+        target = f"lab{m['lab'][:2]}_tests_student_cuda"
+        print(f"[{number}/{len(mistakes)}] {label}: building {target}", flush=True)
+        started = time.monotonic()
+        built = run(["cmake", "--build", str(build), "-j", str(args.jobs), "--target", target])
+        if built.returncode != 0:
+            failed.append(f"{label}: does not build:\n{built.stdout[-2000:]}")
+            continue
+        try:
+            tests = run([str(build / "bin" / target), f"-tc={m['cases']}"], timeout=args.timeout)
+            output, code = tests.stdout, tests.returncode
+        except subprocess.TimeoutExpired:
+            output, code = "", None
+        summary = [line for line in output.splitlines() if "test cases:" in line]
+        outcome = ("still running after the time limit (hangs)" if code is None
+                   else "the tests PASS: the GPU hides it" if code == 0 else "the tests fail")
+        print(f"gpu: {label}: {outcome} ({time.monotonic() - started:.0f} s) "
+              f"{summary[-1] if summary else ''}", flush=True)
+        passed += 1
+    return report_end(passed, failed)
+
+
+def report_end(passed: int, failed: list[str]) -> int:
+    print(f"{passed} passed, {len(failed)} failed")
+    return 0 if not failed else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build-dir", type=Path, default=ROOT / "build",
+                        help="configured Ninja build folder to reuse (default: build)")
+    parser.add_argument("--catalog", type=Path, default=Path(__file__).with_name("catalog.toml"))
+    parser.add_argument("--only", help="run only mistakes whose lab or name contains this text")
+    parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--backend", choices=("simt", "cuda"), default="simt")
+    parser.add_argument("--timeout", type=float, default=600,
+                        help="seconds before a test run counts as hanging (default 600)")
+    args = parser.parse_args()
+
+    mistakes = tomllib.loads(args.catalog.read_text())["mistake"]
+    if args.only:
+        mistakes = [m for m in mistakes if args.only in m["name"] or args.only in m["lab"]]
+
+    failed = []
     # A lesson that quotes a report must quote what the emulator says today.
     for m in mistakes:
         lesson = " ".join((ROOT / m["quoted_in"]).read_text().split()) if "quoted_in" in m else ""
@@ -83,56 +278,11 @@ def main() -> int:
             failed.append(f"{m['quoted_in']} does not quote the report of '{m['name']}' as "
                           f"the emulator words it: '{m['report']}'")
             print(f"FAIL: {failed[-1]}", flush=True)
-    for number, m in enumerate(mistakes, 1):
-        label = f"lab {m['lab'][:2]}: {m['name']}"
-        solution = (ROOT / "solutions" / m["lab"] / m["file"]).read_text()
-        if solution.count(m["find"]) != 1:
-            failed.append(f"{label}: the text to replace occurs "
-                          f"{solution.count(m['find'])} times in the solution, not once")
-            print(f"FAIL: {failed[-1]}", flush=True)
-            continue
-        (labs / m["lab"] / m["file"]).write_text(solution.replace(m["find"], m["replace"]))
-        target = f"lab{m['lab'][:2]}_tests_student_{args.backend}"
-        print(f"[{number}/{len(mistakes)}] {label}: building {target}", flush=True)
-        started = time.monotonic()
-        built = run(["cmake", "--build", str(build), "-j", str(args.jobs), "--target", target])
-        if built.returncode != 0:
-            failed.append(f"{label}: does not build:\n{built.stdout[-2000:]}")
-            print(f"FAIL: {failed[-1]}", flush=True)
-            continue
-        env = dict(os.environ, SCANLAB_SEED=os.environ.get("SCANLAB_SEED", "1"))
-        try:
-            tests = run([str(build / "bin" / target), f"-tc={m['cases']}"], env=env,
-                        timeout=args.timeout)
-            output, code = tests.stdout, tests.returncode
-        except subprocess.TimeoutExpired as timeout:
-            output, code = (timeout.stdout or b"").decode(errors="replace"), None
-        seconds = time.monotonic() - started
-        if gpu:
-            summary = [line for line in output.splitlines() if "test cases:" in line]
-            outcome = ("still running after the time limit (hangs)" if code is None
-                       else "the tests PASS: the GPU hides it" if code == 0
-                       else "the tests fail")
-            print(f"gpu: {label}: {outcome} ({seconds:.0f} s) {summary[-1] if summary else ''}",
-                  flush=True)
-            passed += 1
-            continue
-        missing = [what for what in ("kind", "report", "hint") if m[what] not in output]
-        if code in (0, None) or missing:
-            why = ("the tests passed" if code == 0 else "the tests timed out" if code is None
-                   else "the output lacks " + ", ".join(f"{w} '{m[w]}'" for w in missing))
-            failed.append(f"{label}: {why}\n--- output (end) ---\n{output[-4000:]}")
-            print(f"FAIL: {failed[-1]}", flush=True)
-        else:
-            passed += 1
-            print(f"ok: {label}: {m['kind']}, diagnosed ({seconds:.0f} s)", flush=True)
-            print("    " + first_report(output, m["kind"]).replace("\n", "\n    "))
-            hints = [line.strip() for line in output.splitlines() if "hint:" in line]
-            if hints:
-                print("    " + hints[0])
-
-    print(f"{passed} passed, {len(failed)} failed")
-    return 0 if not failed else 1
+    code = run_simt(args, mistakes) if args.backend == "simt" else run_cuda(args, mistakes)
+    if failed:
+        print(f"{len(failed)} lesson quote(s) out of date (above)")
+        return 1
+    return code
 
 
 if __name__ == "__main__":

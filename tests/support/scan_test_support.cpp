@@ -3,9 +3,15 @@
 #include <algorithm>
 #include <cstdlib>
 #include <random>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+
+#ifdef SCANLAB_BACKEND_SIMT
+#include "simt/options.h"
+#include "simt/report.h"
+#endif
 
 namespace scanlab::test {
 
@@ -43,6 +49,37 @@ std::uint64_t mix_text(std::uint64_t h, std::string_view text) {
 }
 
 } // namespace
+
+FaultSeen fault_seen() {
+    FaultSeen seen;
+#ifdef SCANLAB_BACKEND_SIMT
+    const simt::FaultReport& report = simt::last_fault();
+    if (report.kind != simt::FaultKind::none) {
+        seen.kind = simt::to_string(report.kind);
+        seen.message = report.message;
+    }
+#endif
+    return seen;
+}
+
+std::vector<std::string> FaultSeen::lines() const {
+    static const std::regex line(R"([A-Za-z0-9_.+-]+\.(?:cu|cuh|h|cpp):[0-9]+)");
+    std::vector<std::string> found;
+    for (auto it = std::sregex_iterator(message.begin(), message.end(), line);
+         it != std::sregex_iterator(); ++it) {
+        if (std::find(found.begin(), found.end(), it->str()) == found.end())
+            found.push_back(it->str());
+    }
+    return found;
+}
+
+bool races_are_reported() {
+#ifdef SCANLAB_BACKEND_SIMT
+    return simt::options().checks;
+#else
+    return false;
+#endif
+}
 
 std::uint64_t seed() {
     static const std::uint64_t value = read_seed();

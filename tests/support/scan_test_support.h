@@ -126,7 +126,32 @@ struct CheckOptions {
     bool on_device = true; // enables hints about threads, warps and barriers
     int block_size = 0;    // > 0: elements per block, for "wrong from index blockDim" hints
     bool in_place = false; // out == in: enables the "read before you overwrite" hint
+    // The scan is the Hillis-Steele steps of labs 01 and 05 (offset 1, 2, 4, ...): enables the
+    // hints that recognise their classic slips (`>` for `>=`, a step too few).
+    bool hillis_steele = false;
+    // The scan is one Blelloch tree (labs 02 and 03): enables the hint for a root that still
+    // holds the total when the down-sweep starts.
+    bool tree = false;
 };
+
+// ---- what the emulator reported -----------------------------------------------------------
+
+/// The emulator's report of the last launch that failed: its kind as the emulator names it
+/// ("shared memory race", "barrier divergence", ...) and its text. Both are empty on a GPU and
+/// when no launch has failed, so hints built on them fall back to what the tests saw.
+struct FaultSeen {
+    std::string kind;
+    std::string message;
+    bool is(std::string_view what) const { return kind == what; }
+    bool says(std::string_view text) const { return message.find(text) != std::string::npos; }
+    /// The distinct source lines the report names ("file.cu:42"), in the order it names them.
+    std::vector<std::string> lines() const;
+};
+FaultSeen fault_seen();
+
+/// True on the emulator with its checks on: a race or an out-of-bounds access would have been
+/// reported, so a wrong result without a report is not one.
+bool races_are_reported();
 
 struct ScanCheck {
     bool ok = true;
@@ -259,6 +284,139 @@ bool looks_like_plus_scan(std::span<const typename Op::value_type> in,
     return true;
 }
 
+/// The operator a host model of a scan uses: the same one, in double for floating point.
+template <class Op, bool = std::is_floating_point_v<typename Op::value_type>>
+struct ModelOp {
+    using type = Op;
+};
+template <class Op>
+struct ModelOp<Op, true> {
+    using type = typename Op::template rebind<double>;
+};
+
+/// What Hillis-Steele steps compute with a slip: `strict` combines only when i > offset (where
+/// i >= offset is right), `steps` limits the offsets to 1, 2, ..., 2^(steps-1). Exclusive: both
+/// ways of getting it (shift the input first, as lab 01 does; or shift the inclusive result, as
+/// lab 05's shuffle does) are returned.
+template <class Op>
+std::vector<std::vector<Expected<typename Op::value_type>>>
+hillis_steele_models(std::span<const typename Op::value_type> in, ScanKind kind, bool strict,
+                     int steps) {
+    using E = Expected<typename Op::value_type>;
+    using M = typename ModelOp<Op>::type;
+    const std::size_t n = in.size();
+    auto scan = [&](std::vector<E> x) {
+        std::vector<E> next(n);
+        int step = 0;
+        for (std::size_t offset = 1; offset < n && step < steps; offset *= 2, ++step) {
+            for (std::size_t i = 0; i < n; ++i)
+                next[i] =
+                    (strict ? i > offset : i >= offset) ? M::apply(x[i - offset], x[i]) : x[i];
+            x.swap(next);
+        }
+        return x;
+    };
+    std::vector<E> values(n);
+    for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<E>(in[i]);
+    if (kind == ScanKind::inclusive) return {scan(values)};
+    std::vector<E> shifted(n);
+    for (std::size_t i = 0; i < n; ++i) shifted[i] = i == 0 ? E(M::identity()) : values[i - 1];
+    std::vector<E> after = scan(values);
+    std::vector<E> shifted_after(n);
+    for (std::size_t i = 0; i < n; ++i) shifted_after[i] = i == 0 ? E(M::identity()) : after[i - 1];
+    return {scan(shifted), shifted_after};
+}
+
+/// The hint for the Hillis-Steele slips, or empty if the output is not one of them.
+template <class Op>
+std::string hillis_steele_hint(std::span<const typename Op::value_type> in,
+                               std::span<const typename Op::value_type> out,
+                               std::span<const double> tol, ScanKind kind) {
+    using T = typename Op::value_type;
+    const std::size_t n = in.size();
+    auto fits = [&](int steps, bool strict) {
+        for (const auto& model : hillis_steele_models<Op>(in, kind, strict, steps)) {
+            bool same = true;
+            for (std::size_t j = 0; j < n && same; ++j) same = matches<T>(model[j], out[j], tol[j]);
+            if (same) return true;
+        }
+        return false;
+    };
+    int all_steps = 0;
+    while ((std::size_t(1) << all_steps) < n) ++all_steps;
+    const bool strict = fits(all_steps, true);
+    const bool no_step = all_steps > 0 && fits(0, false);
+    if (strict && no_step) // n = 2: one step, and the only element that combines is at offset
+        return "no element was combined with the one before it: either the loop stops early "
+               "(no step ran; it must run while offset < the number of elements), or the "
+               "element at index == offset did not combine: the test is `i >= offset` "
+               "(`lane >= offset` in a warp scan), not `>`";
+    if (strict)
+        return "the elements at index == offset (1, 2, 4, ...) missed their step, as with "
+               "`i > offset`: the test is `i >= offset` (`lane >= offset` in a warp scan), "
+               "since the element exactly `offset` positions in needs the one at index 0";
+    for (int steps = 0; steps < all_steps; ++steps)
+        if (fits(steps, false))
+            return steps == 0
+                       ? "no combining step ran: the output is the input (shifted for "
+                         "the exclusive scan); the loop stops early (it must run while "
+                         "offset < the number of elements)"
+                       : "the output is what the first " + std::to_string(steps) +
+                             " step(s) give (offsets up to " + std::to_string(1 << (steps - 1)) +
+                             "): " + std::to_string(all_steps) + " steps are needed for " +
+                             std::to_string(n) +
+                             " elements; the loop stops early (it must run while offset < the "
+                             "number of "
+                             "elements)";
+    return "";
+}
+
+/// The hint for a multi-tile scan whose first wrong element i lies in tile b: compares the tile
+/// with what the usual mistakes of combining tiles give (the tile scanned alone, with its own
+/// total in its prefix, or with the prefix on the right). Empty if none fits.
+template <class Op>
+std::string tile_hint(std::span<const typename Op::value_type> in,
+                      std::span<const typename Op::value_type> out, std::span<const double> tol,
+                      std::size_t i, ScanKind kind, int tile) {
+    using T = typename Op::value_type;
+    using E = Expected<T>;
+    using M = typename ModelOp<Op>::type;
+    const std::size_t size = static_cast<std::size_t>(tile);
+    const std::size_t b = i / size;
+    const std::size_t first = b * size;
+    const std::size_t last = std::min(in.size(), first + size);
+    E before = M::identity(); // the tiles before b
+    for (std::size_t j = 0; j < first; ++j) before = M::apply(before, static_cast<E>(in[j]));
+    E own = M::identity(); // tile b's total
+    for (std::size_t j = first; j < last; ++j) own = M::apply(own, static_cast<E>(in[j]));
+    std::vector<E> alone(last - first); // tile b scanned on its own
+    E running = M::identity();
+    for (std::size_t j = first; j < last; ++j) {
+        if (kind == ScanKind::exclusive) alone[j - first] = running;
+        running = M::apply(running, static_cast<E>(in[j]));
+        if (kind == ScanKind::inclusive) alone[j - first] = running;
+    }
+    auto tile_is = [&](auto&& model) {
+        for (std::size_t j = first; j < last; ++j)
+            if (!matches<T>(model(alone[j - first]), out[j], tol[j])) return false;
+        return true;
+    };
+    const std::string where = "tile " + std::to_string(b) + " (elements " + std::to_string(first) +
+                              ".." + std::to_string(last - 1) + ", " + std::to_string(tile) +
+                              " per tile)";
+    if (tile_is([](E x) { return x; }))
+        return where + " is scanned on its own: the combination of the tiles before it never "
+                       "reached it (is the prefix of the earlier tiles added to every element "
+                       "of the tile?)";
+    if (tile_is([&](E x) { return M::apply(M::apply(before, own), x); }))
+        return where + " has its own total in the prefix it was given: the scan of the tile "
+                       "totals must be EXCLUSIVE (tile b gets the tiles 0..b-1, not b itself)";
+    if (tile_is([&](E x) { return M::apply(x, before); }))
+        return where + " has the prefix of the earlier tiles on the RIGHT of Op::apply: "
+                       "what comes first goes on the left, Op::apply(prefix, value)";
+    return "";
+}
+
 /// The hint for the first wrong index i; empty if nothing specific fits.
 template <class Op>
 std::string hint_for(std::span<const typename Op::value_type> in,
@@ -298,6 +456,28 @@ std::string hint_for(std::span<const typename Op::value_type> in,
 
     const ScanKind other_kind =
         kind == ScanKind::inclusive ? ScanKind::exclusive : ScanKind::inclusive;
+    if (options.hillis_steele) {
+        const std::string hint = hillis_steele_hint<Op>(in, out, tol, kind);
+        if (!hint.empty()) return hint;
+    }
+    if (options.on_device && options.block_size > 0 &&
+        n > static_cast<std::size_t>(options.block_size)) {
+        const std::string hint = tile_hint<Op>(in, out, tol, i, kind, options.block_size);
+        if (!hint.empty()) return hint;
+    }
+    if (options.tree && n > 0) {
+        // The down-sweep pushes whatever the root holds in front of every prefix.
+        using M = typename ModelOp<Op>::type;
+        using E = Expected<T>;
+        E total = M::identity();
+        for (std::size_t j = 0; j < n; ++j) total = M::apply(total, static_cast<E>(in[j]));
+        if (all([&](std::size_t j) {
+                return matches<T>(M::apply(total, expected[j]), out[j], tol[j]);
+            }))
+            return "every output has the total of all the elements in front of it: the root of "
+                   "the tree still held the total when the down-sweep started; replace it with "
+                   "Op::identity() first (nothing comes before the whole array)";
+    }
     if (same_as(expected_scan<Op>(in, other_kind)))
         return kind == ScanKind::exclusive
                    ? "this is the INCLUSIVE scan, but an exclusive one was asked for: shift "
@@ -341,16 +521,24 @@ std::string hint_for(std::span<const typename Op::value_type> in,
         return "wrong from index " + std::to_string(i) +
                " = a multiple of the block size: the elements of one block are not combined "
                "with the totals of the blocks before it";
+    // On the emulator a race is reported as such: a wrong result it did not report is a
+    // mistake in what is computed. On a GPU a race can look like anything.
     if (options.on_device && i % 32 == 0)
         return "the first " + std::to_string(i) +
-               " outputs are right and the first wrong one starts a warp (a multiple of 32): "
-               "threads of different warps do not run in lockstep; look for a missing "
-               "__syncthreads() or a value read while another thread overwrites it (single "
-               "buffer)";
+               " outputs are right and the first wrong one starts a warp (a multiple of 32)" +
+               (races_are_reported()
+                    ? std::string(": the emulator saw no race, so look at how values cross "
+                                  "from one warp's elements to the next")
+                    : std::string(": threads of different warps do not run in lockstep; if "
+                                  "the emulator (simt backend) reports nothing, look at how "
+                                  "values cross from one warp's elements to the next"));
     if (options.on_device)
-        return "no usual mistake fits; if the wrong values change from run to run, suspect a "
-               "race: a missing __syncthreads(), or a value read while another thread "
-               "overwrites it (single buffer)";
+        return races_are_reported()
+                   ? "no usual mistake fits, and the emulator saw no race or out-of-bounds "
+                     "access: compare the expected and actual columns below with the worked "
+                     "example in the lab's README.md"
+                   : "no usual mistake fits; if the wrong values change from run to run, "
+                     "suspect a race (the simt backend reports races with their lines)";
     if constexpr (std::is_floating_point_v<T>) {
         return "the difference is larger than rounding can explain (tolerance " + show<Op>(tol[i]) +
                "): an element is missing or counted twice";

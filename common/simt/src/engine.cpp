@@ -344,8 +344,9 @@ void Engine::check_barrier_with_exits(Block* b, Thread* exiting) {
         << " thread(s) of its block wait at __syncthreads() at "
         << resolve_source(b->barrier_site).to_string() << " (for example "
         << (waiting ? describe_thread(*waiting) : std::string("?"))
-        << "). Every thread of a block must reach each __syncthreads(): move the early "
-           "return after the last barrier, or guard the work instead of returning.";
+        << "). Every thread of a block must reach each __syncthreads(): a barrier inside a "
+           "branch that some threads skip (an `if`, or a loop whose trip count differs between "
+           "threads) or after an early return waits for threads that never come.";
     fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), b->barrier_site,
           exiting);
 }

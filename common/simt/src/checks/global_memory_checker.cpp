@@ -397,7 +397,8 @@ void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, R
             } else if (!cross) {
                 m << " with no __syncthreads() between them"
                   << (((other - 1) % threads_per_block_) / 32 == t.warp->index
-                          ? " (same warp: lanes need __syncwarp() between them)"
+                          ? " (the two threads are in one warp, whose lanes do not run in "
+                            "lockstep either)"
                           : "");
             } else if (race == Race::write_after_write) {
                 m << ": two blocks write the same word with nothing ordering the writes, so "

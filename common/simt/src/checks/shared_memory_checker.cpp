@@ -199,12 +199,16 @@ void SharedMemoryChecker::report_race(Thread* me, size_t offset, Race race, cons
                        " at " + line +
                        " and is overwritten here with no __syncthreads() in between "
                        "(double-buffer, or add a barrier between the read and the write)" +
-                       (same_warp ? "; same warp: lanes need __syncwarp() between them" : "");
+                       (same_warp ? "; the two threads are in one warp, whose lanes do not run in "
+                                    "lockstep either"
+                                  : "");
             if (race == Race::read_after_write)
                 return "shared memory race (read after write): " + where + " was written by " +
                        them + " at " + line +
                        " and is read here with no __syncthreads() in between" +
-                       (same_warp ? " (same warp: lanes need __syncwarp() between them)" : "");
+                       (same_warp ? " (the two threads are in one warp, whose lanes do not run in "
+                                    "lockstep either)"
+                                  : "");
             return "shared memory race (write after write): " + where + " was written by " + them +
                    " at " + line + " and is written again here with no __syncthreads() in between";
         },
