@@ -69,3 +69,11 @@ inline simt::FaultReport expect_planted_report(const char* file, const Expectati
     CHECK(report.message.find(where) != std::string::npos);
     return report;
 }
+
+// The launch must run with no report at all (the correct versions of the planted bugs).
+inline void expect_clean(const char* what, const std::function<void()>& launch) {
+    const simt::FaultReport report = run_quietly(launch);
+    INFO(what << " should run with no report, got:\n" << report.message);
+    CHECK(report.kind == simt::FaultKind::none);
+    CHECK(report.findings.empty());
+}

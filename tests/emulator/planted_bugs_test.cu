@@ -317,8 +317,8 @@ __global__ void carved_dynamic_overrun(const int* in, int* out, int n) {
     out[t] = b[t];
 }
 
-// 31. The same carving, with the FIRST array overrun: a[n] is b[0], inside the buffer. The
-// emulator cannot tell; it sees a race on b[0] and names the element of the buffer.
+// 31. The same carving, with the FIRST array overrun: a[n] is b[0], inside the buffer, which a
+// GPU silently writes. The emulator knows where the carved arrays start (simt::carve).
 __global__ void carved_dynamic_first_overrun(const int* in, int* out, int n) {
     extern __shared__ int smem[];
     int* a = smem;
@@ -329,6 +329,24 @@ __global__ void carved_dynamic_first_overrun(const int* in, int* out, int n) {
     a[t + 1] = in[t];
     __syncthreads();
     out[t] = a[t] + b[t];
+}
+
+// A correct kernel that carves three arrays (of two types), takes addresses one past an array's
+// end, and aims a pointer per thread into one of them: nothing to report.
+__global__ void carved_dynamic_done_right(const int* in, int* out, int n) {
+    extern __shared__ int smem[];
+    int* a = smem;
+    float* f = reinterpret_cast<float*>(&a[n]);
+    int* c = reinterpret_cast<int*>(f + n);
+    const int t = threadIdx.x;
+    int* mine = a + t; // one per thread: no array's start
+    a[t] = in[t];
+    f[t] = 0.5f * static_cast<float>(in[t]);
+    c[t] = 1;
+    __syncthreads();
+    const int* end_of_a = &a[n]; // an address, not an access
+    out[t] =
+        mine[0] + static_cast<int>(2.0f * f[n - 1 - t]) + c[t] + static_cast<int>(end_of_a - a);
 }
 
 // 32. Two threads store to one char: a race even though each thread's word holds other chars.
@@ -510,23 +528,35 @@ TEST_CASE("planted bugs: dynamic shared memory carved into two arrays") {
     const int n = 64;
     DeviceVector<int> in(std::vector<int>(n, 5)), out(n);
     const size_t bytes = 2 * n * sizeof(int);
-    // Past the end of the whole buffer: out of bounds, with the element of the buffer.
+    // Past the end of the second array, which is the end of the whole buffer.
     expect_saying(
         expect_report({FaultKind::illegal_address, "carved-overrun"},
                       [&] { carved_dynamic_overrun<<<1, n, bytes>>>(in.data(), out.data(), n); }),
-        {"past the end of the dynamic shared memory (512 bytes given at launch), at element "
-         "[128] (int)"});
+        {"out-of-bounds shared memory access through 'b' at index 64: 4 bytes past the end of "
+         "'b', which is carved out of the dynamic shared memory at bytes 256 to 512 (the end of "
+         "the 512 bytes given at launch)"});
     // No dynamic shared memory at all.
     expect_saying(expect_report({FaultKind::illegal_address, "dynamic-too-small"},
                                 [&] { dynamic_too_small<<<1, N, 0>>>(out.data()); }),
                   {"4 bytes past the end of the dynamic shared memory (0 bytes given at launch)"});
-    // The first array run into the second: not out of bounds of anything the emulator knows; the
-    // race it causes names the element of the buffer, [64], that is b[0].
-    expect_saying(expect_report({FaultKind::shared_race, "carved-first-overrun"},
-                                [&] {
-                                    carved_dynamic_first_overrun<<<1, n, bytes>>>(in.data(),
-                                                                                  out.data(), n);
-                                }),
-                  {"element [64] (int), byte 256 of the dynamic shared memory (512 bytes given "
-                   "at launch)"});
+    // The first array run into the second: out of bounds of the first, in every mode.
+    for (const simt::Mode mode : {simt::Mode::its, simt::Mode::lockstep, simt::Mode::pre_volta}) {
+        expect_saying(
+            expect_report(
+                {FaultKind::illegal_address, "carved-first-overrun"},
+                [&] { carved_dynamic_first_overrun<<<1, n, bytes>>>(in.data(), out.data(), n); },
+                mode),
+            {"out-of-bounds shared memory access through 'a' at index 64: 4 bytes past the end of "
+             "'a', which is carved out of the dynamic shared memory at bytes 0 to 256 (where 'b' "
+             "starts); on a GPU it would hit 'b'"});
+    }
+    // Carved right: no report, the right values.
+    std::vector<int> values(n);
+    for (int t = 0; t < n; ++t) values[t] = 3 * t;
+    DeviceVector<int> ramp(values), result(n);
+    expect_clean("three arrays carved out of dynamic shared memory", [&] {
+        carved_dynamic_done_right<<<1, n, 3 * n * 4>>>(ramp.data(), result.data(), n);
+    });
+    const std::vector<int> got = result.download();
+    for (int t = 0; t < n; ++t) CHECK(got[t] == values[t] + values[n - 1 - t] + 1 + n);
 }

@@ -272,13 +272,6 @@ void expect_report(const Expectation& e, const std::function<void()>& launch) {
     expect_planted_report(__FILE__, e, launch);
 }
 
-void expect_clean(const char* what, const std::function<void()>& launch) {
-    const simt::FaultReport report = run_quietly(launch);
-    INFO(what << " should run with no report, got:\n" << report.message);
-    CHECK(report.kind == FaultKind::none);
-    CHECK(report.findings.empty());
-}
-
 } // namespace
 
 TEST_CASE("planted bugs: memory ordering between blocks") {

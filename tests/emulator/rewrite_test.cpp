@@ -305,6 +305,38 @@ TEST_CASE("extern __shared__ (dynamic shared memory)") {
     });
 }
 
+TEST_CASE("arrays carved out of dynamic shared memory") {
+    const std::string smem = dynamic_local("int", "smem");
+    const std::string head = "__global__ void k(int n, const int* in) {\n  ";
+    const std::string head_out = "__global__ void k(int n, const int* in) {\n  " + smem;
+    run_table({
+        {"two arrays and their subscripts",
+         head + "extern __shared__ int smem[];\n  int* a = smem;\n  float* b = (float*)&a[n];\n"
+                "  a[threadIdx.x] = b[n - 1];\n}",
+         head_out + "\n  int* a = ::simt::carve(smem, \"a\");\n"
+                    "  float* b = ::simt::carve((float*)&a[n], \"b\");\n"
+                    "  a[::simt::carved_index(a, (threadIdx.x), \"a\")] = "
+                    "b[::simt::carved_index(b, (n - 1), \"b\")];\n}"},
+        {"several declarators, casts, blockDim and ALL_CAPS constants",
+         head + "extern __shared__ int smem[];\n"
+                "  int *a = smem, *c = reinterpret_cast<int*>(a + BLOCK * blockDim.x);\n}",
+         head_out + "\n  int *a = ::simt::carve(smem, \"a\"), *c = ::simt::carve("
+                    "reinterpret_cast<int*>(a + BLOCK * blockDim.x), \"c\");\n}"},
+        {"a pointer per thread is no carve",
+         head + "extern __shared__ int smem[];\n  int t = threadIdx.x;\n  int* mine = smem + t;\n"
+                "  int* also = smem + threadIdx.x;\n  mine[1] = also[0];\n}",
+         head_out + "\n  int t = threadIdx.x;\n  int* mine = smem + t;\n"
+                    "  int* also = smem + threadIdx.x;\n  mine[1] = also[0];\n}"},
+        {"a dereference is no declaration; a member is not the pointer",
+         head + "extern __shared__ int smem[];\n  int* a = smem;\n  *a = 1;\n  s.a[0] = a[0];\n}",
+         head_out + "\n  int* a = ::simt::carve(smem, \"a\");\n  *a = 1;\n"
+                    "  s.a[0] = a[::simt::carved_index(a, (0), \"a\")];\n}"},
+        {"no extern __shared__ array: nothing carved",
+         "__global__ void k(int* p) {\n  int* a = p;\n  a[0] = 1;\n}",
+         "__global__ void k(int* p) {\n  int* a = p;\n  a[0] = 1;\n}"},
+    });
+}
+
 TEST_CASE("__noinline__ becomes an attribute") {
     run_table({
         {"specifier", "__device__ __noinline__ int f(int x);",
@@ -676,8 +708,10 @@ TEST_CASE("headers found through -I are rewritten when they hold CUDA for the em
                                                              "}\n");
     // Found in the -I folder for a quoted include, since it is not next to k.cu.
     tree.write("inc/local.cuh", "__global__ void g() { __shared__ float t[2]; }\n");
-    // Nothing for the emulator in it: the compiler reads the original.
-    tree.write("inc/plain.h", "inline int twice(int x) { while (false) {} return 2 * x; }\n");
+    // Nothing for the emulator in its code (a comment does not count): the compiler reads the
+    // original.
+    tree.write("inc/plain.h", "// not __shared__, no <<<\n"
+                              "inline int twice(int x) { while (false) {} return 2 * x; }\n");
     simt::rewrite::HeaderCopies headers(tree.root / "copies", {tree.root / "inc"});
     const std::string out = headers.rewrite(cu, "k.cu");
     const std::string blocksum_copy = included_path(out, 2);

@@ -80,4 +80,13 @@ constexpr bool loop_tick(int = 0, int = 0) {
 
 } // namespace detail
 
+template <class P>
+P carve(P pointer, const char*) {
+    return pointer;
+}
+template <class T, class I>
+I carved_index(T*, I index, const char*) {
+    return index;
+}
+
 } // namespace simt

@@ -5,7 +5,9 @@
 #include <sstream>
 #include <system_error>
 
+#include "lexer.h"
 #include "rewrite.h"
+#include "source_file.h"
 
 namespace simt::rewrite {
 namespace {
@@ -68,12 +70,22 @@ HeaderCopies::HeaderCopies(fs::path copy_dir, std::vector<fs::path> include_dirs
 
 namespace {
 
-// A header found through -I (a library's, or the project's own) is copied only when it holds
-// CUDA that the host compiler cannot take as it is: otherwise the compiler reads the original,
-// as it would without the emulator (such a header's loops then get no loop ticks).
+// A header found through -I (a library's, or the project's own) is copied only when its code
+// (not its comments or strings) holds CUDA that the host compiler cannot take as it is:
+// otherwise the compiler reads the original, as it would without the emulator (such a header's
+// loops then get no loop ticks). Copying only where needed also keeps a header from reaching
+// the compiler twice, as the copy and as itself through a header that is not copied.
 bool needs_rewrite(const std::string& text) {
-    for (const char* word : {"__shared__", "<<<", "__constant__", "__managed__"})
-        if (text.find(word) != std::string::npos) return true;
+    const Lexed lexed = lex(text);
+    const std::vector<Token>& code = lexed.code;
+    for (std::size_t i = 0; i < code.size(); ++i) {
+        const std::string_view t = code[i].text;
+        if (t == "__shared__" || t == "__constant__" || t == "__managed__") return true;
+        // "<<<": three adjacent '<' (the lexer keeps them apart)
+        if (t == "<" && i + 2 < code.size() && code[i + 1].text == "<" && code[i + 2].text == "<" &&
+            touching(code[i], code[i + 1]) && touching(code[i + 1], code[i + 2]))
+            return true;
+    }
     return false;
 }
 

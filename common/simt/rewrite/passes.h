@@ -19,6 +19,11 @@ void rewrite_static_shared(const SourceFile& src, const ScopeMap& scopes, EditLi
 // taken from one (in a function).
 void rewrite_dynamic_shared(const SourceFile& src, const ScopeMap& scopes, EditList& edits);
 
+// T* b = <the extern __shared__ array or a pointer carved from it, plus the same in every
+// thread>;  ->  T* b = ::simt::carve(..., "b");  and its later b[i] -> b[::simt::carved_index(b,
+// (i), "b")], so that an index past one carved array into the next is reported.
+void rewrite_carved_shared(const SourceFile& src, const ScopeMap& scopes, EditList& edits);
+
 // File-scope __device__/__constant__ variables get a ::simt::SymbolRegistration;
 // __managed__ is rejected.
 void register_device_symbols(const SourceFile& src, const ScopeMap& scopes, EditList& edits);

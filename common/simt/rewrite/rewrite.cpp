@@ -40,6 +40,7 @@ std::string rewrite_source(std::string_view text, std::string_view display_name,
     EditList edits;
     register_device_symbols(src, scopes, edits);
     rewrite_dynamic_shared(src, scopes, edits);
+    rewrite_carved_shared(src, scopes, edits);
     rewrite_static_shared(src, scopes, edits);
     rewrite_launches(src, edits);
     rewrite_cuda_keywords(src, edits);

@@ -47,6 +47,14 @@ void* shared_variable_storage(const SharedSite& site, size_t bytes, size_t align
 void* dynamic_shared_base(ElementInfo element) {
     return engine_for("extern __shared__").dynamic_shared_base(element);
 }
+void carve_shared(uintptr_t start, const char* name) {
+    engine_for("extern __shared__").carve(start, name, __builtin_return_address(0));
+}
+void check_carved_shared(uintptr_t pointer, long long index, size_t element_bytes,
+                         const char* name) {
+    engine_for("extern __shared__")
+        .check_carved(pointer, index, element_bytes, name, __builtin_return_address(0));
+}
 
 } // namespace simt::detail
 

@@ -1008,6 +1008,67 @@ void* Engine::dynamic_shared_base(ElementInfo element) {
     return b->shared_data + dynamic.storage;
 }
 
+void Engine::carve(uintptr_t start, const char* name, const void* site) {
+    Block* b = current_->block;
+    const uintptr_t base = b->shared_base() + b->shared_vars.front().storage;
+    if (start < base || start - base > b->dynamic_bytes) return; // not the dynamic memory
+    const size_t offset = start - base;
+    auto [it, fresh] = b->carve_sites.try_emplace(site, Block::CarveSite{offset, false});
+    Block::CarveSite& seen = it->second;
+    if (seen.differ || (!fresh && seen.start == offset)) return;
+    if (!fresh) {
+        // Threads of one block carved different starts here: not an array's start after all.
+        seen.differ = true;
+        std::erase_if(b->carves, [site](const Block::Carve& c) { return c.site == site; });
+        return;
+    }
+    auto at = std::lower_bound(b->carves.begin(), b->carves.end(), offset,
+                               [](const Block::Carve& c, size_t o) { return c.start < o; });
+    b->carves.insert(at, {offset, name, site});
+}
+
+void Engine::check_carved(uintptr_t pointer, long long index, size_t element_bytes,
+                          const char* name, const void* site) {
+    Block* b = current_->block;
+    if (b->carves.empty()) return;
+    const uintptr_t base = b->shared_base() + b->shared_vars.front().storage;
+    if (pointer < base || pointer - base > b->dynamic_bytes) return;
+    const size_t offset = pointer - base;
+    // The carved array the pointer lies in: the last start at or before it, up to the next one.
+    auto next = std::upper_bound(b->carves.begin(), b->carves.end(), offset,
+                                 [](size_t o, const Block::Carve& c) { return o < c.start; });
+    if (next == b->carves.begin()) return; // before every carved array: nothing to compare with
+    const Block::Carve& array = *(next - 1);
+    const size_t end = next == b->carves.end() ? b->dynamic_bytes : next->start;
+    const long long first =
+        static_cast<long long>(offset) + index * static_cast<long long>(element_bytes);
+    const long long last = first + static_cast<long long>(element_bytes);
+    if (first >= static_cast<long long>(array.start) && last <= static_cast<long long>(end)) return;
+    RuntimeScope scope(current_);
+    std::ostringstream msg;
+    msg << "out-of-bounds shared memory access through '" << name << "' at index " << index << ": ";
+    if (first < static_cast<long long>(array.start))
+        msg << static_cast<long long>(array.start) - first << " bytes before the start of '"
+            << array.name << "'";
+    else
+        msg << last - static_cast<long long>(end) << " bytes past the end of '" << array.name
+            << "'";
+    msg << ", which is carved out of the dynamic shared memory at bytes " << array.start << " to "
+        << end << " (";
+    if (next == b->carves.end())
+        msg << "the end of the " << b->dynamic_bytes << " bytes given at launch)";
+    else
+        msg << "where '" << next->name << "' starts)";
+    if (first >= 0 && last <= static_cast<long long>(b->dynamic_bytes)) {
+        // Inside the buffer: on a GPU it would silently hit the array carved there.
+        const char* hit = nullptr;
+        for (const Block::Carve& c : b->carves)
+            if (static_cast<long long>(c.start) <= first) hit = c.name;
+        if (hit != nullptr && hit != array.name) msg << "; on a GPU it would hit '" << hit << "'";
+    }
+    fault(FaultKind::illegal_address, cudaErrorIllegalAddress, msg.str(), site);
+}
+
 std::string Engine::describe_thread(const Thread& t) const {
     std::ostringstream s;
     s << "thread (" << t.idx.x << "," << t.idx.y << "," << t.idx.z << ") of block ("

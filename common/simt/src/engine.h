@@ -156,6 +156,20 @@ struct Block {
     size_t last_var = 0;
     ShadowWord* shadow_words = nullptr; // == shadow.data(), one per word of shared_used
     std::vector<SharedAllocation> shared_vars;
+    // Arrays carved out of the dynamic part (Engine::carve): their starts, in bytes from its
+    // beginning, sorted, and the statement that carved each. A statement whose threads carve
+    // different starts (a pointer each thread aims at its own element) makes no bound.
+    struct Carve {
+        size_t start;
+        const char* name;
+        const void* site;
+    };
+    std::vector<Carve> carves;
+    struct CarveSite {
+        size_t start;
+        bool differ;
+    };
+    std::map<const void*, CarveSite> carve_sites;
     std::vector<ShadowWord> shadow; // one per 4-byte word of shared memory (when checks are on)
     std::unique_ptr<unsigned char[]> shared;
     std::vector<Thread> threads;
@@ -200,6 +214,11 @@ class Engine final : public FindingSink {
     void* shared_variable(const SharedSite& site, size_t bytes, size_t align, ElementInfo element,
                           const SharedExtents& extents);
     void* dynamic_shared_base(ElementInfo element);
+    // Arrays carved out of the dynamic shared memory (simt::carve in simt/shared.h): a thread
+    // carved one starting at `start` at `site`; an index through a carved pointer.
+    void carve(uintptr_t start, const char* name, const void* site);
+    void check_carved(uintptr_t pointer, long long index, size_t element_bytes, const char* name,
+                      const void* site);
     // Where in the block's buffer a new shared variable at `offset` (as a GPU lays it out) lies:
     // after a guard zone, at the same offset modulo 128 bytes.
     size_t place_shared(Block& b, size_t offset, size_t bytes, size_t align);
