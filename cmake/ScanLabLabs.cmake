@@ -55,7 +55,8 @@ function(_scanlab_test_main backend)
         return()
     endif()
     set(support "${SCANLAB_LABS_ROOT}/tests/support")
-    add_library(${target} OBJECT "${support}/scan_test_support.cpp" "${support}/test_main.cpp")
+    add_library(${target} OBJECT "${support}/scan_test_support.cpp" "${support}/test_main.cpp"
+                                 "${support}/fault_isolation.cpp")
     _scanlab_test_usage(${target} ${backend})
 endfunction()
 

@@ -78,7 +78,7 @@ void check_all_sizes(ScanKind kind) {
         } catch (const std::exception& error) { // a fault in the kernel, or a failed launch
             const std::string hint = fault_hint(n);
             const std::string message = std::string(error.what()) +
-                                        (hint.empty() ? "" : "\n  lab 01 hint: " + hint) +
+                                        scanlab::test::hint_line("01", hint) +
                                         "\n  to reproduce: run again with SCANLAB_SEED=" +
                                         std::to_string(scanlab::test::seed());
             FAIL_CHECK(message);

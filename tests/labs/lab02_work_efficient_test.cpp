@@ -93,7 +93,7 @@ std::string lab_hint(int n, bool faulted, bool a_power_of_two_passed, int larges
 std::string with_hint(const std::string& message, int n, bool faulted, bool a_power_of_two_passed,
                       int largest_passed) {
     const std::string hint = lab_hint(n, faulted, a_power_of_two_passed, largest_passed);
-    return hint.empty() ? message : message + "\n  lab 02 hint: " + hint;
+    return message + scanlab::test::hint_line("02", hint);
 }
 
 // Stops at the first failing size: the later ones would report the same mistake.

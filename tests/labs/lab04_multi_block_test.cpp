@@ -156,7 +156,7 @@ std::string lab_hint(Size size, bool faulted, int deepest_passed, bool several_t
 std::string with_hint(const std::string& message, Size size, bool faulted, int deepest_passed,
                       bool several_tiles_passed) {
     const std::string hint = lab_hint(size, faulted, deepest_passed, several_tiles_passed);
-    return hint.empty() ? message : message + "\n  lab 04 hint: " + hint;
+    return message + scanlab::test::hint_line("04", hint);
 }
 
 // Runs one size; returns false (after reporting) if it failed.

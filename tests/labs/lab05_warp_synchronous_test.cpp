@@ -82,7 +82,7 @@ ScanCheck run_grouped(const std::string& what, int n, ScanKind kind, int group,
         return {false, what + " (" + scanlab::to_string(kind) + " " + Op::name + " " +
                            scanlab::type_name<T>() + ", n=" + std::to_string(n) +
                            "): the kernel failed: " + error.what() +
-                           "\n  lab 05 hint: " + fault_hint(hint_fault) +
+                           scanlab::test::hint_line("05", fault_hint(hint_fault)) +
                            "\n  to reproduce: run again with SCANLAB_SEED=" +
                            std::to_string(scanlab::test::seed())};
     }
@@ -119,8 +119,7 @@ bool check_sizes(const std::string& what, std::initializer_list<int> sizes, Scan
         const ScanCheck result = run_grouped<Op>(what, n, kind, group, scan, hint_fault);
         if (!result.ok) {
             const bool faulted = result.message.find("the kernel failed") != std::string::npos;
-            const std::string extra =
-                faulted || hint_wrong.empty() ? "" : "\n  lab 05 hint: " + hint_wrong;
+            const std::string extra = faulted ? "" : scanlab::test::hint_line("05", hint_wrong);
             const std::string message = result.message + extra;
             FAIL_CHECK(message);
             return false;

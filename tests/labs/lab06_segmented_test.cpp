@@ -349,8 +349,9 @@ ScanCheck run_segmented(const std::string& what, int n, ScanKind kind, Shape sha
     } catch (const std::exception& error) {
         return {false, full + " (" + scanlab::to_string(kind) + " " + Op::name + " " +
                            scanlab::type_name<T>() + ", n=" + std::to_string(n) +
-                           "): the kernel failed: " + error.what() + "\n  lab 06 hint: " +
-                           fault_hint() + "\n  to reproduce: run again with SCANLAB_SEED=" +
+                           "): the kernel failed: " + error.what() +
+                           scanlab::test::hint_line("06", fault_hint()) +
+                           "\n  to reproduce: run again with SCANLAB_SEED=" +
                            std::to_string(scanlab::test::seed())};
     }
     const std::vector<T> out = d_out.download();

@@ -137,7 +137,8 @@ std::string fault_hint() {
         return "the report above names two accesses to one word of global memory with nothing "
                "ordering them: descriptors are written and read through `volatile` pointers, "
                "and a value only after its flag says A or P";
-    default: break;
+    default:
+        break;
     }
 #endif
     return "the kernel failed: the emulator's report above names the line. A deadlock: a block "
@@ -176,11 +177,12 @@ ScanCheck run_scan(int n, ScanKind kind, const LookbackOptions& options) {
             check);
     } catch (const std::exception& error) {
         return {false, std::string(error.what()) +
-                           "\n  lab 07 hint: " + lab_hint(Threads * Items, n, true) +
+                           scanlab::test::hint_line("07", lab_hint(Threads * Items, n, true)) +
                            "\n  to reproduce: run again with SCANLAB_SEED=" +
                            std::to_string(scanlab::test::seed())};
     }
-    if (!result.ok) result.message += "\n  lab 07 hint: " + lab_hint(Threads * Items, n, false);
+    if (!result.ok)
+        result.message += scanlab::test::hint_line("07", lab_hint(Threads * Items, n, false));
     return result;
 }
 
@@ -252,7 +254,8 @@ ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
         return {false, what + ": the kernel failed: " + error.what() +
-                           "\n  lab 07 hint: " + lab_hint(Threads * Items, n, true) + reproduce};
+                           scanlab::test::hint_line("07", lab_hint(Threads * Items, n, true)) +
+                           reproduce};
     }
     const int count = d_count.download()[0];
     const std::vector<T> out = in_place ? d_in.download() : d_out.download();

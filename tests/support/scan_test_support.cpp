@@ -6,6 +6,7 @@
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <set>
 #include <string>
 
 #ifdef SCANLAB_BACKEND_SIMT
@@ -49,6 +50,14 @@ std::uint64_t mix_text(std::uint64_t h, std::string_view text) {
 }
 
 } // namespace
+
+std::string hint_line(std::string_view lab, const std::string& hint) {
+    if (hint.empty()) return "";
+    static std::set<std::string> given;
+    const std::string head = "\n  lab " + std::string(lab) + " hint: ";
+    if (!given.insert(hint).second) return head + "the same as above";
+    return head + hint;
+}
 
 FaultSeen fault_seen() {
     FaultSeen seen;

@@ -149,6 +149,15 @@ struct FaultSeen {
 };
 FaultSeen fault_seen();
 
+/// "\n  lab NN hint: HINT", or "" for no hint. A hint this run already gave (one mistake makes
+/// every case fail alike) is not repeated in full: the line then points to the one above.
+std::string hint_line(std::string_view lab, const std::string& hint);
+
+/// After a test case that left the device with a sticky error (a kernel fault), the test main
+/// resets the device so that the cases after it run on a clean one (fault_isolation.cpp). This
+/// says which case faulted first and with what, for the run's last lines; empty if none did.
+std::string first_fault_summary();
+
 /// True on the emulator with its checks on: a race or an out-of-bounds access would have been
 /// reported, so a wrong result without a report is not one.
 bool races_are_reported();

@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #ifdef SCANLAB_BACKEND_SIMT
 #include "simt/options.h"
@@ -48,6 +49,8 @@ int main(int argc, char** argv) {
     doctest::Context context(argc, argv);
     const int result = context.run();
     if (context.shouldExit()) return result; // --help, --list-test-cases, ...
+    if (const std::string fault = scanlab::test::first_fault_summary(); !fault.empty())
+        std::printf("%s\n", fault.c_str());
     if (result != 0)
         std::printf("scanlab: some tests failed; to reproduce: SCANLAB_SEED=%llu\n", seed);
     return result;

@@ -1,6 +1,8 @@
 #include "error_state.h"
 
 #include <cstdio>
+#include <set>
+#include <string>
 
 #include "simt/options.h"
 #include "simt/runtime_api.h"
@@ -20,12 +22,38 @@ cudaError_t api_error(cudaError_t error, const std::string& call, const std::str
     return error;
 }
 
+namespace {
+
+// Where a report says the fault happened: "naive_scan.cu:38" from its first "  at ..." line.
+std::string fault_site(const std::string& message) {
+    const std::size_t at = message.find("\n  at ");
+    if (at == std::string::npos) return "";
+    const std::size_t begin = at + 6;
+    std::size_t end = message.find(" in ", begin);
+    const std::size_t line_end = message.find('\n', begin);
+    if (end == std::string::npos || (line_end != std::string::npos && line_end < end))
+        end = line_end;
+    return message.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+} // namespace
+
 void record_fault(const FaultReport& report) {
     ErrorState& s = error_state();
     s.fault = report;
     s.last = report.error;
     if (report.kind != FaultKind::invalid_launch) s.sticky = report.error;
-    if (options().report_to_stderr) std::fputs(report.message.c_str(), stderr);
+    if (!options().report_to_stderr) return;
+    // A program that meets the same fault again (a test suite running one faulty kernel in
+    // every case) gets the whole report once and a line for each repeat, so the first report
+    // is not buried. The set outlives reset_device(): it is about what the reader has seen.
+    static std::set<std::string> printed;
+    const std::string site = fault_site(report.message);
+    const std::string key = to_string(report.kind) + " at " + site;
+    if (site.empty() || printed.insert(key).second)
+        std::fputs(report.message.c_str(), stderr);
+    else
+        std::fprintf(stderr, "simt: %s again (the full report is above)\n", key.c_str());
 }
 
 } // namespace simt::detail
@@ -34,31 +62,54 @@ namespace simt {
 
 std::string to_string(FaultKind kind) {
     switch (kind) {
-    case FaultKind::none: return "no fault";
-    case FaultKind::illegal_address: return "illegal address";
-    case FaultKind::misaligned_address: return "misaligned address";
-    case FaultKind::barrier_divergence: return "barrier divergence";
-    case FaultKind::warp_mask: return "warp intrinsic error";
-    case FaultKind::deadlock: return "deadlock";
-    case FaultKind::assertion: return "device assertion";
-    case FaultKind::trap: return "trap";
-    case FaultKind::unsupported: return "unsupported feature";
-    case FaultKind::stack_overflow: return "stack overflow";
-    case FaultKind::exception: return "exception in kernel";
-    case FaultKind::invalid_launch: return "invalid launch";
-    case FaultKind::shared_race: return "shared memory race";
-    case FaultKind::uninitialized_read: return "uninitialized shared memory read";
-    case FaultKind::uninitialized_global_read: return "uninitialized global memory read";
-    case FaultKind::global_race: return "global memory race";
-    case FaultKind::memory_ordering: return "memory ordering";
-    case FaultKind::plain_load_spin: return "spin on a plain load";
-    case FaultKind::stale_read: return "stale value from an earlier launch";
+    case FaultKind::none:
+        return "no fault";
+    case FaultKind::illegal_address:
+        return "illegal address";
+    case FaultKind::misaligned_address:
+        return "misaligned address";
+    case FaultKind::barrier_divergence:
+        return "barrier divergence";
+    case FaultKind::warp_mask:
+        return "warp intrinsic error";
+    case FaultKind::deadlock:
+        return "deadlock";
+    case FaultKind::assertion:
+        return "device assertion";
+    case FaultKind::trap:
+        return "trap";
+    case FaultKind::unsupported:
+        return "unsupported feature";
+    case FaultKind::stack_overflow:
+        return "stack overflow";
+    case FaultKind::exception:
+        return "exception in kernel";
+    case FaultKind::invalid_launch:
+        return "invalid launch";
+    case FaultKind::shared_race:
+        return "shared memory race";
+    case FaultKind::uninitialized_read:
+        return "uninitialized shared memory read";
+    case FaultKind::uninitialized_global_read:
+        return "uninitialized global memory read";
+    case FaultKind::global_race:
+        return "global memory race";
+    case FaultKind::memory_ordering:
+        return "memory ordering";
+    case FaultKind::plain_load_spin:
+        return "spin on a plain load";
+    case FaultKind::stale_read:
+        return "stale value from an earlier launch";
     }
     return "fault";
 }
 
-const FaultReport& last_fault() { return detail::error_state().fault; }
+const FaultReport& last_fault() {
+    return detail::error_state().fault;
+}
 
-void reset_device() { detail::error_state() = detail::ErrorState{}; }
+void reset_device() {
+    detail::error_state() = detail::ErrorState{};
+}
 
 } // namespace simt
