@@ -24,7 +24,7 @@ struct FirstFault {
     std::string test_case;
     std::string error;
     int faulted_cases = 0;
-    bool unrecoverable = false;
+    std::string lost_after; // the case after which a GPU could not be reset (then: no isolation)
 };
 
 FirstFault& first_fault() {
@@ -48,12 +48,13 @@ class FaultIsolation : public doctest::IReporter {
 
     void test_case_start(const doctest::TestCaseData& data) override { name_ = data.m_name; }
     void test_case_end(const doctest::CurrentTestCaseStats& stats) override {
+        FirstFault& fault = first_fault();
+        if (!fault.lost_after.empty()) return; // nothing to reset any more
         // A non-sticky error of this case (a rejected launch) is not the next case's either.
         (void)cudaGetLastError();
         cudaError_t error = cudaDeviceSynchronize();
         if (error == cudaSuccess) error = cudaGetLastError();
         if (error == cudaSuccess) return;
-        FirstFault& fault = first_fault();
         if (!stats.testCaseSuccess) { // a case that expects its fault and passes is not news
             if (fault.faulted_cases++ == 0) {
                 fault.test_case = name_;
@@ -66,7 +67,7 @@ class FaultIsolation : public doctest::IReporter {
 #else
         (void)cudaDeviceReset();
         if (cudaFree(nullptr) != cudaSuccess || cudaGetLastError() != cudaSuccess)
-            fault.unrecoverable = true;
+            fault.lost_after = name_;
 #endif
     }
 
@@ -93,13 +94,15 @@ std::string first_fault_summary() {
     const FirstFault& fault = first_fault();
     if (fault.faulted_cases == 0) return "";
     std::string text = "scanlab: the first kernel fault was in test case \"" + fault.test_case +
-                       "\": " + fault.error + " (" + std::to_string(fault.faulted_cases) +
-                       " failed case(s) faulted; the device was reset after each, so no case " +
-                       "failed with another case's fault)";
-    if (fault.unrecoverable)
-        text += "\nscanlab: the GPU could not be reset after a fault: the cases after it report "
-                "that fault, not their own";
-    return text;
+                       "\": " + fault.error;
+    if (!fault.lost_after.empty())
+        return text + "\nscanlab: the GPU could not be reset after test case \"" +
+               fault.lost_after +
+               "\", so every case after it failed with that fault, not with its own: fix that one "
+               "first";
+    return text + " (" + std::to_string(fault.faulted_cases) +
+           " failed case(s) faulted; the device was reset after each, so no case failed with " +
+           "another case's fault)";
 }
 
 } // namespace scanlab::test
