@@ -20,6 +20,11 @@
 namespace scanlab::test {
 namespace {
 
+std::string& running_case() {
+    static std::string name;
+    return name;
+}
+
 struct FirstFault {
     std::string test_case;
     std::string error;
@@ -46,7 +51,10 @@ class FaultIsolation : public doctest::IReporter {
   public:
     explicit FaultIsolation(const doctest::ContextOptions&) {}
 
-    void test_case_start(const doctest::TestCaseData& data) override { name_ = data.m_name; }
+    void test_case_start(const doctest::TestCaseData& data) override {
+        name_ = data.m_name;
+        running_case() = name_;
+    }
     void test_case_end(const doctest::CurrentTestCaseStats& stats) override {
         FirstFault& fault = first_fault();
         if (!fault.lost_after.empty()) return; // nothing to reset any more
@@ -89,6 +97,10 @@ class FaultIsolation : public doctest::IReporter {
 REGISTER_LISTENER("scanlab_fault_isolation", 1, FaultIsolation);
 
 } // namespace
+
+std::string current_test_case() {
+    return running_case();
+}
 
 std::string first_fault_summary() {
     const FirstFault& fault = first_fault();

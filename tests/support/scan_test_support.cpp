@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -53,9 +54,11 @@ std::uint64_t mix_text(std::uint64_t h, std::string_view text) {
 
 std::string hint_line(std::string_view lab, const std::string& hint) {
     if (hint.empty()) return "";
-    static std::set<std::string> given;
+    static std::map<std::string, std::string> given; // hint -> the test case that gave it
     const std::string head = "\n  lab " + std::string(lab) + " hint: ";
-    if (!given.insert(hint).second) return head + "the same as above";
+    const auto [it, fresh] = given.try_emplace(hint, current_test_case());
+    if (!fresh && it->second != current_test_case())
+        return head + "the same as for test case \"" + it->second + "\" (given there in full)";
     return head + hint;
 }
 

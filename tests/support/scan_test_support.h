@@ -150,8 +150,12 @@ struct FaultSeen {
 FaultSeen fault_seen();
 
 /// "\n  lab NN hint: HINT", or "" for no hint. A hint this run already gave (one mistake makes
-/// every case fail alike) is not repeated in full: the line then points to the one above.
+/// every case fail alike) is not repeated in full: the line then names the test case that has
+/// it (a grader may show each case's output on its own).
 std::string hint_line(std::string_view lab, const std::string& hint);
+
+/// The name of the test case running now ("" outside one), as fault_isolation.cpp sees it.
+std::string current_test_case();
 
 /// After a test case that left the device with a sticky error (a kernel fault), the test main
 /// resets the device so that the cases after it run on a clean one (fault_isolation.cpp). This
