@@ -52,8 +52,7 @@ class FaultIsolation : public doctest::IReporter {
     explicit FaultIsolation(const doctest::ContextOptions&) {}
 
     void test_case_start(const doctest::TestCaseData& data) override {
-        name_ = data.m_name;
-        running_case() = name_;
+        running_case() = data.m_name;
     }
     void test_case_end(const doctest::CurrentTestCaseStats& stats) override {
         FirstFault& fault = first_fault();
@@ -65,7 +64,7 @@ class FaultIsolation : public doctest::IReporter {
         if (error == cudaSuccess) return;
         if (!stats.testCaseSuccess) { // a case that expects its fault and passes is not news
             if (fault.faulted_cases++ == 0) {
-                fault.test_case = name_;
+                fault.test_case = running_case();
                 const std::string headline = report_headline();
                 fault.error = headline.empty() ? cudaGetErrorString(error) : headline;
             }
@@ -75,7 +74,7 @@ class FaultIsolation : public doctest::IReporter {
 #else
         (void)cudaDeviceReset();
         if (cudaFree(nullptr) != cudaSuccess || cudaGetLastError() != cudaSuccess)
-            fault.lost_after = name_;
+            fault.lost_after = running_case();
 #endif
     }
 
@@ -89,9 +88,6 @@ class FaultIsolation : public doctest::IReporter {
     void log_assert(const doctest::AssertData&) override {}
     void log_message(const doctest::MessageData&) override {}
     void test_case_skipped(const doctest::TestCaseData&) override {}
-
-  private:
-    std::string name_;
 };
 
 REGISTER_LISTENER("scanlab_fault_isolation", 1, FaultIsolation);
