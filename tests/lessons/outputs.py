@@ -51,8 +51,9 @@ LESSONS = ["README.md", "labs/*/README.md", "docs/*.md"]
 SPECS = Path(__file__).with_name("outputs.toml")
 MARKER = re.compile(r"^(\s*)<!-- output: ([A-Za-z0-9_.-]+) -->\s*$")
 FENCE = re.compile(r"^(\s*)(```+)")
-# What only a program's run prints: an emulator report, or doctest's summary.
-UNMARKED_OUTPUT = re.compile(r"simt: [a-z ]+ in kernel|\[doctest\] test cases:|first wrong output at index")
+# What only a program's run prints: an emulator report, doctest's summary, a failed check.
+UNMARKED_OUTPUT = re.compile(
+    r"simt: [a-z ]+ in kernel|\[doctest\] test cases:|first wrong output at index")
 
 
 @dataclass

@@ -106,7 +106,8 @@ class Replay:
 
 
 class MistakeError(Exception):
-    """A mistake that cannot be tried: its text is not in the solution once, or it does not build."""
+    """A mistake that cannot be tried: its text is not in the solution once, or it does not
+    build."""
 
 
 def mistake_id(m: dict) -> str:
