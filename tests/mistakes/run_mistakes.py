@@ -188,10 +188,12 @@ def build_and_run(m: dict, build: Path, replay: Replay, timeout: float) -> Mista
 
 
 def made_from(m: dict, build: Path) -> dict:
-    """What a mistake's recorded output depends on: the patched file, the cases, and the
-    solution's test program (relinked whenever the tests, the runtime or the solution change)."""
+    """What a mistake's recorded output depends on: the patched file, the cases, the seed, and
+    the solution's test program (relinked whenever the tests, the runtime or the solution
+    change)."""
     tests = build / "bin" / solution_tests(m["lab"])
     return {"source": patched_solution(m), "cases": m["cases"],
+            "seed": os.environ.get("SCANLAB_SEED", "1"),
             "tests_mtime_ns": tests.stat().st_mtime_ns if tests.exists() else 0}
 
 
