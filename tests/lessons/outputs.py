@@ -26,7 +26,8 @@ Only what varies between runs for no reason in the code is normalised: BUILD's p
 emulator report ("at address 0x7f..."; device memory is mapped anew by every run) is written
 `at address 0x...`. Seeds are fixed (the catalog runs with SCANLAB_SEED=1, the emulator's
 schedule seed defaults to 1), and doctest prints no timings, so everything else must match
-exactly.
+exactly. Doctest names a test file as the compiler saw it (`../tests/...` from a build folder in
+the repository's root, as ./scanlab makes it), so check with such a build folder.
 
 Also a problem: a marker without an entry, an entry no lesson uses, and a block that quotes an
 emulator report or a doctest summary with no marker. Prints a diff for each quote that differs
