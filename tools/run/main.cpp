@@ -14,13 +14,6 @@
 #include "simt/options.h"
 #endif
 
-namespace scanlab::run {
-std::vector<LabEntry>& lab_entries() {
-    static std::vector<LabEntry> entries;
-    return entries;
-}
-} // namespace scanlab::run
-
 int main(int argc, char** argv) {
     using namespace scanlab::run;
 #ifdef SCANLAB_BACKEND_SIMT

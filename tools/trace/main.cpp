@@ -22,13 +22,6 @@
 #include "simt/options.h"
 #include "simt/trace.h"
 
-namespace scanlab::run {
-std::vector<LabEntry>& lab_entries() {
-    static std::vector<LabEntry> entries;
-    return entries;
-}
-} // namespace scanlab::run
-
 namespace {
 namespace st = scanlab::trace;
 

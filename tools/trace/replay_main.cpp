@@ -9,13 +9,6 @@
 
 #include "lab_entry.h"
 
-namespace scanlab::run {
-std::vector<LabEntry>& lab_entries() {
-    static std::vector<LabEntry> entries;
-    return entries;
-}
-} // namespace scanlab::run
-
 int main(int argc, char** argv) {
     using namespace scanlab::run;
     if (argc < 2) {

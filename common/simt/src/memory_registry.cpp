@@ -23,7 +23,7 @@ const char* to_string(RegionKind kind) {
 const Region& MemoryRegistry::add(uintptr_t base, size_t bytes, RegionKind kind, std::string name,
                                   bool writable) {
     freed_.erase(base);
-    Region r{base, bytes, kind, std::move(name), next_serial_++, writable};
+    Region r{base, bytes, kind, std::move(name), next_serial_++, writable, {}};
     if (kind == RegionKind::device || kind == RegionKind::managed) device_bytes_ += bytes;
     forget_recent();
     return live_.insert_or_assign(base, std::move(r)).first->second;
