@@ -87,6 +87,7 @@ struct alignas(64) Thread {
         bool settled = true;
         uintptr_t tile_store = 0; // a store to a tile status descriptor, until it has happened
         uint32_t tile_bytes = 0;
+        uintptr_t tile_load = 0; // a load of a tile status descriptor, until it has happened
     } trace;
 };
 static_assert(offsetof(Thread, idx) <= 64, "the hot fields of Thread fit in one cache line");
