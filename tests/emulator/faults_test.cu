@@ -694,6 +694,58 @@ TEST_CASE("traces: tile status changes of a look-back scan become block events")
 }
 
 namespace {
+// A chained scan of tiles: block b waits (volatile polls) until tile b - 1 has P, then publishes
+// its own P: prefix of tile b = 1 + 2 + ... + (b + 1).
+__global__ void chain_tiles(unsigned long long* status) {
+    if (threadIdx.x == 0) {
+        const unsigned tile = blockIdx.x;
+        unsigned long long before = 0;
+        if (tile > 0) {
+            const volatile unsigned long long* watched = &status[tile - 1];
+            unsigned long long word = *watched;
+            while ((word >> 32) != 2) word = *watched;
+            before = word & 0xffffffffull;
+        }
+        atomicExch(&status[tile], (2ull << 32) | (before + tile + 1));
+    }
+}
+} // namespace
+
+TEST_CASE("traces: reads of tile descriptors become look events, polls counted in one") {
+    DeviceVector<unsigned long long> status(std::vector<unsigned long long>(4, 0));
+    simt::trace_tile_status(status.data(), 4, simt::TileStatusLayout::packed64, 5);
+    simt::start_tracing({.blocks = {0}, .max_instructions = 1u << 16});
+    chain_tiles<<<4, 32>>>(status.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    auto traces = simt::stop_tracing();
+    simt::clear_tile_status();
+    REQUIRE(traces.size() == 1);
+    // Per reading block: what its reads found, in order; recorded for unrecorded blocks too.
+    std::map<unsigned, std::vector<const scanlab::trace::TileLook*>> looks;
+    for (const auto& e : traces[0].block_events)
+        if (const auto* look = std::get_if<scanlab::trace::TileLook>(&e.what))
+            looks[e.block].push_back(look);
+    CHECK(looks.count(0) == 0); // tile 0 reads nothing
+    for (unsigned block = 1; block < 4; ++block) {
+        REQUIRE(looks.count(block) == 1);
+        const auto& reads = looks[block];
+        for (const auto* look : reads) CHECK(look->tile == block - 1);
+        // X (however many polls) until the predecessor's P, which ends the wait.
+        const auto* last = reads.back();
+        CHECK(last->flag == scanlab::trace::TileFlag::P);
+        CHECK(last->value.as<int>() == static_cast<int>(block * (block + 1) / 2));
+        for (std::size_t r = 0; r + 1 < reads.size(); ++r) {
+            CHECK(reads[r]->flag == scanlab::trace::TileFlag::X);
+            CHECK(reads[r]->value_type == scanlab::trace::ValueType::none);
+        }
+        CHECK(reads.size() <= 2); // repeated X reads are one event with a count
+    }
+    std::ostringstream out;
+    scanlab::trace::write_trace(traces[0], out); // valid by the format's rules
+    CHECK(out.str().find("\"look\"") != std::string::npos);
+}
+
+namespace {
 struct FlagAndValue {
     int flag;
     int value;

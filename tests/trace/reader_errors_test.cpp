@@ -205,8 +205,7 @@ TEST_CASE("look events: fields and their rules") {
     CHECK(error_with([](Json&) {}) == "(read without error)");
     CHECK(error_with([](Json& e) { e["reads"] = 0; }) ==
           where + ".reads: 0; a look event stands for at least one read");
-    CHECK(error_with([](Json& e) { e.erase("reads"); }) ==
-          where + ": missing field \"reads\"");
+    CHECK(error_with([](Json& e) { e.erase("reads"); }) == where + ": missing field \"reads\"");
     CHECK(error_with([](Json& e) { e["flag"] = "Q"; }) ==
           where + ".flag: the string \"Q\" is not one of \"X\", \"A\", \"P\"");
     CHECK(error_with([](Json& e) { e["slot"] = 0; }) ==

@@ -193,7 +193,8 @@ TileLook read_tile_look(const Fields& fields, const Path& path) {
 
 BlockEvent read_block_event(const Json& json, const Path& path) {
     const Fields fields(
-        json, path, {"time", "block", "event", "slot", "tile", "flag", "value_type", "value", "reads"});
+        json, path,
+        {"time", "block", "event", "slot", "tile", "flag", "value_type", "value", "reads"});
     BlockEvent event;
     event.time = read_u64(fields.required("time"), path / "time");
     event.block = read_u32(fields.required("block"), path / "block");
