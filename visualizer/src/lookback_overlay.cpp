@@ -72,15 +72,20 @@ void draw_look_back(ImDrawList* list, const LoadedTrace& loaded, const TileLookB
                 break;
             }
         const float a = at.x_of(read.time);
-        const float b = std::max(at.x_of(until), a + 7);
+        const float b = std::max(at.x_of(until), a + 12);
         if (b < at.left || a > at.right) continue;
-        const float top = at.tiles_top + row * at.tile_pitch + 3;
-        const float bottom = top + at.tile_height - 6;
+        const float top = at.tiles_top + row * at.tile_pitch + 1;
+        const float bottom = top + at.tile_height - 2;
         if (reader) {
             const float from = at.run_top(reader->row) + at.run_height;
-            list->AddLine({a + 0.5f, from}, {a + 0.5f, top}, palette::kLookLine.u32(), 1.0f);
+            // A filled rectangle, not a line: crisp, one colour, at any zoom.
+            list->AddRectFilled({a, from}, {a + 1, top}, palette::kLookLine.u32());
         }
         list->AddRectFilled({a, top}, {b, bottom}, read_colour(read.look.flag).u32());
+        const std::string letter(trace::to_string(read.look.flag));
+        const ImVec2 size = ImGui::CalcTextSize(letter.c_str());
+        list->AddText({a + std::max(0.0f, (b - a - size.x) / 2), (top + bottom - size.y) / 2},
+                      palette::kBackground.u32(), letter.c_str());
         list->AddRect({a - 1, top - 1}, {b + 1, bottom + 1},
                       (read.used ? palette::kHighlight : palette::kLookLine).u32(), 0.0f, 0,
                       read.used ? 2.0f : 1.0f);
