@@ -60,6 +60,13 @@ void draw_look_back(ImDrawList* list, const LoadedTrace& loaded, const TileLookB
                       palette::kHighlight.u32(), 0.0f, 0, 2.0f);
     }
     const BlockRun* reader = loaded.timeline.run_of(look_back.block);
+    if (reader) { // the block that took the tile: the reads start from its bar
+        const float top = at.run_top(reader->row);
+        list->AddRect(
+            {at.x_of(reader->start) - 1, top - 1},
+            {std::max(at.x_of(reader->end), at.x_of(reader->start) + 2), top + at.run_height + 1},
+            palette::kHighlight.u32(), 0.0f, 0, 2.0f);
+    }
     for (std::size_t r = 0; r < look_back.reads.size(); ++r) {
         const LookRead& read = look_back.reads[r];
         const int row = tile_row(loaded, read.tile);
