@@ -21,7 +21,6 @@ struct Selection {
     bool colour_by_warp = false;         // arrows and cells coloured by warp, not by thread
     ArraySettings array;
     std::optional<std::uint32_t> tile; // the timeline's tile whose look-back is shown
-
 };
 
 } // namespace scanlab::view
