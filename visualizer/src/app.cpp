@@ -402,7 +402,7 @@ void App::draw_side_panel(ImVec2 size) {
     if (!loaded_->lookback.tiles().empty() &&
         ImGui::CollapsingHeader("Look-back", ImGuiTreeNodeFlags_DefaultOpen))
         draw_lookback_details(*loaded_, selection_);
-    const float legend_height = show_legend_ ? 330.0f : 0.0f;
+    const float legend_height = show_legend_ ? 390.0f : 0.0f;
     if (ImGui::CollapsingHeader("Source", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::BeginChild(
             "source", {0, std::max(120.0f, ImGui::GetContentRegionAvail().y - legend_height - 30)},

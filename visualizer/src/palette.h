@@ -67,6 +67,9 @@ inline constexpr Rgb kLegendFlagX{106, 106, 113};
 inline constexpr Rgb kLegendFlagA{233, 151, 39};
 inline constexpr Rgb kLegendFlagP{77, 179, 81};
 inline constexpr Rgb kLegendWaiting{201, 81, 201};
+inline constexpr Rgb kLegendLookX{151, 151, 161};
+inline constexpr Rgb kLegendLookA{251, 191, 111};
+inline constexpr Rgb kLegendLookP{141, 216, 141};
 
 // Error banner.
 inline constexpr Rgb kErrorBackground{120, 24, 30};
