@@ -34,12 +34,20 @@ std::string summary(const TileLookBack& look_back) {
     if (look_back.reads.empty())
         return text + (look_back.tile == 0 ? "tile 0 has no predecessors, it publishes P at once"
                                            : "no look-back reads in the trace");
+    // A long look-back (a 32-lane window, several windows) is listed in full in the side panel.
+    constexpr std::size_t kShownReads = 16;
     text += "read";
-    for (std::size_t r = 0; r < look_back.reads.size(); ++r) {
+    for (std::size_t r = 0; r < look_back.reads.size() && r < kShownReads; ++r) {
         const LookRead& read = look_back.reads[r];
         text += (r == 0 ? " " : ", ") + std::string("tile ") + std::to_string(read.tile) + " " +
                 read_label(read.look);
     }
+    if (look_back.reads.size() > kShownReads)
+        text +=
+            " and " + std::to_string(look_back.reads.size() - kShownReads) + " more (side panel)";
+    if (look_back.terms.size() > kShownReads)
+        return text + ".  Its prefix is made of " + std::to_string(look_back.terms.size()) +
+               " reads (side panel)";
     text += look_back.complete
                 ? ".  Prefix = " + prefix_formula(look_back)
                 : ".  No P reached yet: the prefix is not complete" +
