@@ -50,8 +50,9 @@ Register separate{
      {},
      [] { separate_space = lab07::Workspace(); }}};
 
-// Other value types: lab07::scan with its default options (packed descriptors for float, separate
-// ones for the 8-byte types) and default tile, as CUB's InclusiveSum of the same type.
+// Other value types: lab07::scan with its default options (packed descriptors: one word per tile
+// for float, tagged pairs of words for the 8-byte types) and default tile, as CUB's InclusiveSum
+// of the same type.
 template <class T>
 struct Typed {
     inline static lab07::Workspace space;

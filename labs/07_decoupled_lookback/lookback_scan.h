@@ -26,9 +26,12 @@ enum class TileIds {
 
 /// How tile descriptors (status flag X/A/P plus value) are stored.
 enum class Descriptors {
-    automatic, ///< packed where the values are 4 bytes, separate otherwise
-    packed,    ///< flag and value in one 64-bit word, written and read whole: no fence needed.
-               ///< Only for 4-byte values: scan() throws std::invalid_argument otherwise.
+    automatic, ///< packed where the values are 4 or 8 bytes (every type the lab uses), separate
+               ///< otherwise
+    packed,    ///< flag and value in 64-bit words, each written and read whole: no fence needed.
+               ///< 4-byte values: one word per tile. 8-byte values: two words per tile, each
+               ///< holding the flag beside one half of the value (given code: README.md, Part 1).
+               ///< Other sizes: scan() throws std::invalid_argument.
     separate,  ///< flags and values in separate arrays, ordered with __threadfence()
 };
 
@@ -44,12 +47,12 @@ inline constexpr bool kValidTileShape =
     BlockThreads >= kWarpSize&& BlockThreads <= 1024 && BlockThreads % kWarpSize == 0 &&
     ItemsPerThread >= 1 && ItemsPerThread <= 32;
 
-/// The tile shape used unless told otherwise, 4096 elements: 128 threads x 32 items for 4-byte
-/// types, 512 threads x 8 items for 8-byte types (chosen by measurement on an H200; README.md).
+/// The tile shape used unless told otherwise, 16 KiB of values: 128 threads x 32 items for 4-byte
+/// types, 128 threads x 16 items for 8-byte types (chosen by measurement on an H200; README.md).
 template <class T>
-inline constexpr int kDefaultBlockThreads = sizeof(T) <= 4 ? 128 : 512;
+inline constexpr int kDefaultBlockThreads = 128;
 template <class T>
-inline constexpr int kDefaultItemsPerThread = sizeof(T) <= 4 ? 32 : 8;
+inline constexpr int kDefaultItemsPerThread = sizeof(T) <= 4 ? 32 : 16;
 
 /// Device memory that scan() and select_greater() need besides input and output: one
 /// descriptor per tile and the tile counter. Without a Workspace each call allocates and frees
@@ -95,9 +98,9 @@ class Workspace {
 /// writes): each block scans one tile and finds the combination of all earlier tiles by decoupled
 /// look-back over the tiles' descriptors. d_out may equal d_in (in place).
 /// Throws std::invalid_argument if n < 0, if n > 0 and a pointer is null, if there would be more
-/// than 2^31 - 1 tiles, or if options ask for packed descriptors with 8-byte values. For n == 0
-/// it launches nothing. Throws std::runtime_error (SCANLAB_CUDA_CHECK) if a CUDA call fails.
-/// Returns once the kernel is launched.
+/// than 2^31 - 1 tiles, or if options ask for packed descriptors with values that are neither 4
+/// nor 8 bytes. For n == 0 it launches nothing. Throws std::runtime_error (SCANLAB_CUDA_CHECK) if a
+/// CUDA call fails. Returns once the kernel is launched.
 template <class Op, int BlockThreads = kDefaultBlockThreads<typename Op::value_type>,
           int ItemsPerThread = kDefaultItemsPerThread<typename Op::value_type>>
 void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, std::int64_t n,

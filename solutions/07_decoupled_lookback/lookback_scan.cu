@@ -5,6 +5,7 @@
 #include <scanlab/cuda_check.h>
 #include <scanlab/operators.h>
 #include <scanlab/reset_hint.h>
+#include <scanlab/self_tagged_hint.h>
 #include <scanlab/tile_status_hint.h>
 
 #include <algorithm>
@@ -245,6 +246,38 @@ struct PackedDescriptors {
         const unsigned bits = static_cast<unsigned>(word);
         memcpy(&value, &bits, sizeof bits);
         return static_cast<Status>(word >> 32);
+    }
+};
+
+// Tagged pair: for 8-byte values, which do not fit beside a flag in one 64-bit word. Each tile
+// has two 64-bit words, and EACH carries the status in its high half: the first word holds the
+// value's low 32 bits, the second its high 32 bits. Every word is written and read whole, so a
+// reader sees in each word a status with the half of the value that was published with it. A
+// value is published once per status (A, then P), so two halves that carry the same status are
+// the two halves of one value: the reader accepts the pair only then, and otherwise treats the
+// tile as X and polls again (it caught the writer between its two stores). No fence needed.
+template <class T>
+struct TaggedPairDescriptors {
+    static_assert(sizeof(T) == 8, "tagged pairs hold 8-byte values");
+    unsigned long long* words; // two per tile
+
+    __device__ void publish(int tile, Status status, T value) const {
+        unsigned long long bits;
+        memcpy(&bits, &value, sizeof bits);
+        const unsigned long long tag = static_cast<unsigned long long>(status) << 32;
+        auto* pair = reinterpret_cast<volatile unsigned long long*>(&words[2 * tile]);
+        pair[0] = tag | (bits & 0xffffffffull);
+        pair[1] = tag | (bits >> 32);
+    }
+    __device__ Status read(int tile, T& value) const {
+        const auto* pair = reinterpret_cast<const volatile unsigned long long*>(&words[2 * tile]);
+        const unsigned long long low = pair[0];
+        const unsigned long long high = pair[1];
+        const auto status = static_cast<Status>(low >> 32);
+        if (status != static_cast<Status>(high >> 32)) return kInvalid; // caught mid-publish
+        const unsigned long long bits = (high << 32) | (low & 0xffffffffull);
+        memcpy(&value, &bits, sizeof bits);
+        return status;
     }
 };
 
@@ -495,12 +528,13 @@ inline std::size_t align_up(std::size_t bytes) {
 // the launch must clear for the next call.
 template <class V, class Launch>
 void with_descriptors(Descriptors choice, int tiles, Workspace* workspace, Launch launch) {
-    const bool packed =
-        choice == Descriptors::packed || (choice == Descriptors::automatic && sizeof(V) == 4);
+    constexpr bool kPackable = sizeof(V) == 4 || sizeof(V) == 8;
+    const bool packed = kPackable && choice != Descriptors::separate;
     const std::size_t counter_bytes = align_up(sizeof(unsigned));
     const std::size_t t = static_cast<std::size_t>(tiles);
-    const std::size_t flag_bytes =
-        packed ? align_up(t * sizeof(unsigned long long)) : align_up(t * sizeof(unsigned));
+    // Packed: one 64-bit word per tile and 4 bytes of value, two words per 8 bytes of value.
+    const std::size_t flag_bytes = packed ? align_up(t * sizeof(V) / 4 * sizeof(unsigned long long))
+                                          : align_up(t * sizeof(unsigned));
     const std::size_t value_bytes = packed ? 0 : 2 * align_up(t * sizeof(V));
     const std::size_t zeroed = counter_bytes + flag_bytes; // counter and flags are contiguous
     const std::size_t half = zeroed + value_bytes;
@@ -528,12 +562,19 @@ void with_descriptors(Descriptors choice, int tiles, Workspace* workspace, Launc
     }
     auto* counter = reinterpret_cast<unsigned*>(base);
     unsigned char* flags = base + counter_bytes;
-    if constexpr (sizeof(V) == 4) {
+    auto* words = reinterpret_cast<unsigned long long*>(flags);
+    if constexpr (kPackable) {
         if (packed) {
             // Traces recorded on the emulator show each tile's flag changes (no-op on a GPU).
-            scanlab::hint_tile_status<V>(flags, t, scanlab::TileStatusLayout::packed64);
-            launch(counter, PackedDescriptors<V>{reinterpret_cast<unsigned long long*>(flags)},
-                   next);
+            if constexpr (sizeof(V) == 4) {
+                scanlab::hint_tile_status<V>(flags, t, scanlab::TileStatusLayout::packed64);
+                launch(counter, PackedDescriptors<V>{words}, next);
+            } else {
+                scanlab::hint_tile_status<V>(flags, t, scanlab::TileStatusLayout::tagged_pair64);
+                // The emulator's checks: each word carries the flag, the reader compares them.
+                scanlab::hint_self_tagged_words(words, 2 * t * sizeof(unsigned long long));
+                launch(counter, TaggedPairDescriptors<V>{words}, next);
+            }
             return;
         }
     }
@@ -547,10 +588,10 @@ void with_descriptors(Descriptors choice, int tiles, Workspace* workspace, Launc
 
 template <class V>
 void check_descriptors(const char* what, Descriptors choice) {
-    if (choice == Descriptors::packed && sizeof(V) != 4)
-        throw std::invalid_argument(std::string(what) +
-                                    ": packed descriptors hold 4-byte values; this type has " +
-                                    std::to_string(sizeof(V)) + " bytes");
+    if (choice == Descriptors::packed && sizeof(V) != 4 && sizeof(V) != 8)
+        throw std::invalid_argument(
+            std::string(what) + ": packed descriptors hold 4- or 8-byte values; this type has " +
+            std::to_string(sizeof(V)) + " bytes");
 }
 
 template <class T>

@@ -8,6 +8,7 @@
 #include <simt/checks.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -268,6 +269,36 @@ __global__ void packed_word_chain(const int* in, unsigned long long* words, int*
     out[b] = before + in[b];
 }
 
+// A chain like packed_word_chain with 8-byte values in tagged pairs: two 64-bit words per block,
+// each with the flag in its high half and one half of the value below. A reader that finds the
+// two flags different caught the writer between its stores (or saw one store before the other
+// became visible): it counts that in *torn and reads again.
+__global__ void tagged_pair_chain(const unsigned long long* in, unsigned long long* words,
+                                  unsigned long long* out, unsigned* torn) {
+    if (threadIdx.x != 0) return;
+    const int b = blockIdx.x;
+    unsigned long long before = 0;
+    if (b > 0) {
+        const volatile unsigned long long* pair = &words[2 * (b - 1)];
+        for (;;) {
+            // BUG: untagged-pair (only without simt::accept_self_tagged_words)
+            const unsigned long long low = pair[0];
+            const unsigned long long high = pair[1];
+            if ((low >> 32) != 0 && (low >> 32) == (high >> 32)) {
+                before = (high << 32) | (low & 0xffffffffull);
+                break;
+            }
+            if ((low >> 32) != (high >> 32)) atomicAdd(torn, 1u);
+            __nanosleep(100);
+        }
+    }
+    const unsigned long long mine = before + in[b];
+    volatile unsigned long long* pair = &words[2 * b];
+    pair[0] = (1ull << 32) | (mine & 0xffffffffull);
+    pair[1] = (1ull << 32) | (mine >> 32);
+    out[b] = mine;
+}
+
 void expect_report(const Expectation& e, const std::function<void()>& launch) {
     expect_planted_report(__FILE__, e, launch);
 }
@@ -403,4 +434,40 @@ TEST_CASE("correct multi-block patterns run with no report") {
     CHECK(cudaMemset(words.data(), 0, 8 * sizeof(unsigned long long)) == cudaSuccess);
     expect_clean("the chain launched again after a reset",
                  [&] { packed_word_chain<<<8, kThreads>>>(in.data(), words.data(), out.data()); });
+}
+
+TEST_CASE("tagged pairs: reported as data behind a flag unless declared self-tagged") {
+    constexpr int kBlocks = 16;
+    std::vector<unsigned long long> values(kBlocks), expected(kBlocks);
+    unsigned long long running = 0;
+    for (int b = 0; b < kBlocks; ++b) {
+        values[b] = (0x1234567ull + b) << 28 | (0x9abcdefull * (b + 1)); // both halves busy
+        expected[b] = running += values[b];
+    }
+    DeviceVector<unsigned long long> in(values), out(kBlocks);
+    DeviceVector<unsigned> torn(std::vector<unsigned>{0});
+    const auto chain = [&](DeviceVector<unsigned long long>& words) {
+        tagged_pair_chain<<<kBlocks, kThreads>>>(in.data(), words.data(), out.data(), torn.data());
+    };
+    {
+        // Without the declaration the first word read after the second looks like a value that
+        // the second word's flag announced, with no fence: reported.
+        DeviceVector<unsigned long long> words(std::vector<unsigned long long>(2 * kBlocks, 0));
+        expect_report({FaultKind::memory_ordering, "untagged-pair"}, [&] { chain(words); });
+    }
+    // Declared, the chain is clean and right under many schedules, and relaxed visibility still
+    // shows some reader one word new and the other old, which it must (and does) reject.
+    for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+        DeviceVector<unsigned long long> words(std::vector<unsigned long long>(2 * kBlocks, 0));
+        CHECK(simt::accept_self_tagged_words(words.data(), 2 * kBlocks * sizeof(std::uint64_t)));
+        const std::uint64_t saved = simt::options().seed;
+        simt::options().seed = seed;
+        expect_clean("a chain of tagged pairs", [&] { chain(words); });
+        simt::options().seed = saved;
+        CHECK(out.download() == expected);
+    }
+    CHECK(torn.download()[0] > 0); // counted over all the runs
+    // Only device memory can be declared.
+    unsigned long long host_words[2] = {0, 0};
+    CHECK_FALSE(simt::accept_self_tagged_words(host_words, sizeof host_words));
 }

@@ -6,9 +6,11 @@ Ends with the line `N passed, M failed`; exit status 0 only when nothing failed.
 
 On the emulator (the default) it reuses a configured Ninja build folder (--build-dir, by default
 ./build): it builds the lab's solution tests there once, then replays the commands Ninja would
-run for the solution's one translation unit with the patched copy instead, into a folder of its
-own (<build-dir>/mistakes), and links that object with the tests that are already compiled. Only
-the patched file is compiled per mistake, and --jobs mistakes are built and run at once.
+run for the solution's one translation unit with the patched copy instead, into a folder per
+mistake (<build-dir>/mistakes/<lab>-<name>, with the run's output.txt), and links that object
+with the tests that are already compiled. Only the patched file is compiled per mistake, and
+--jobs mistakes are built and run at once. tests/lessons/outputs.py reuses those outputs for the
+reports the lessons quote.
 
 With --backend cuda (on a machine with a GPU) it only observes: it configures a build of its own
 with nvcc, runs the mistakes on the GPU and prints what happened (passed, failed, or still
@@ -18,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import dataclasses
+import json
 import os
 import re
 import shutil
@@ -101,6 +105,113 @@ class Replay:
         return True, "\n".join(log), binary
 
 
+class MistakeError(Exception):
+    """A mistake that cannot be tried: its text is not in the solution once, or it does not
+    build."""
+
+
+def mistake_id(m: dict) -> str:
+    """The mistake's folder under <build-dir>/mistakes: the lab and the name, not the position in
+    the catalog, so that a run of part of the catalog (or tests/lessons/outputs.py) finds it."""
+    return f"{m['lab'][:2]}-{slug(m['name'])}"
+
+
+def patched_solution(m: dict) -> str:
+    """The lab's reference solution file with the mistake written into it."""
+    solution = (ROOT / "solutions" / m["lab"] / m["file"]).read_text()
+    if solution.count(m["find"]) != 1:
+        raise MistakeError(f"the text to replace occurs {solution.count(m['find'])} times in the "
+                           "solution, not once")
+    return solution.replace(m["find"], m["replace"])
+
+
+@dataclasses.dataclass
+class MistakeRun:
+    output: str
+    code: int | None  # None: still running at the time limit
+    binary: Path
+    build_s: float = 0.0
+    run_s: float = 0.0
+
+
+def run_tests(binary: Path, arguments: list[str], timeout: float) -> tuple[str, int | None]:
+    """Runs a test program as the catalog does (SCANLAB_SEED=1 unless set): (output, exit code)."""
+    env = dict(os.environ, SCANLAB_SEED=os.environ.get("SCANLAB_SEED", "1"))
+    try:
+        tests = run([str(binary), *arguments], env=env, timeout=timeout)
+        return tests.stdout, tests.returncode
+    except subprocess.TimeoutExpired as timeout_expired:
+        output = timeout_expired.stdout or ""
+        if isinstance(output, bytes):
+            output = output.decode(errors="replace")
+        return output, None
+
+
+def solution_tests(lab: str) -> str:
+    return f"lab{lab[:2]}_tests_solution_simt"
+
+
+def prepare_replays(build: Path, labs: list[str], jobs: int) -> dict[str, Replay]:
+    """Builds the labs' solution tests (what every mistake's build reuses) and reads the commands
+    to replay. Each mistake has its own folder under <build>/mistakes; a run replaces only the
+    folders of the mistakes it tries."""
+    built = run(["cmake", "--build", str(build), "-j", str(jobs), "--target",
+                 *[solution_tests(lab) for lab in labs]])
+    if built.returncode != 0:
+        raise MistakeError(f"the solutions' tests do not build:\n{built.stdout[-4000:]}")
+    (build / "mistakes" / "bin").mkdir(parents=True, exist_ok=True)
+    return {lab: Replay(build, lab, "simt") for lab in labs}
+
+
+def build_and_run(m: dict, build: Path, replay: Replay, timeout: float) -> MistakeRun:
+    """Builds the lab's tests with the mistake into <build>/mistakes/<id>, runs the catalog's
+    cases there and records the output (output.txt) and what it was made from (made_from.json)."""
+    name = mistake_id(m)
+    folder = build / "mistakes" / name
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    patched = folder / m["file"]
+    patched.write_text(patched_solution(m))
+    clock = time.monotonic()
+    ok, log, binary = replay.build_for(ROOT / "solutions" / m["lab"] / m["file"], patched,
+                                       name.replace("-", "_"))
+    build_s = time.monotonic() - clock
+    if not ok:
+        raise MistakeError(f"does not build:\n{log[-3000:]}")
+    clock = time.monotonic()
+    output, code = run_tests(binary, [f"-tc={m['cases']}"], timeout)
+    run_s = time.monotonic() - clock
+    (folder / "output.txt").write_text(output)
+    (folder / "made_from.json").write_text(json.dumps(made_from(m, build)))
+    return MistakeRun(output, code, binary, build_s, run_s)
+
+
+def made_from(m: dict, build: Path) -> dict:
+    """What a mistake's recorded output depends on: the patched file, the cases, the seed, and
+    the solution's test program (relinked whenever the tests, the runtime or the solution
+    change)."""
+    tests = build / "bin" / solution_tests(m["lab"])
+    return {"source": patched_solution(m), "cases": m["cases"],
+            "seed": os.environ.get("SCANLAB_SEED", "1"),
+            "tests_mtime_ns": tests.stat().st_mtime_ns if tests.exists() else 0}
+
+
+def recorded_run(m: dict, build: Path) -> MistakeRun | None:
+    """The output of the catalog's last run of this mistake, if it is still what the mistake
+    gives with today's code (the lab's solution tests must be built first); else None."""
+    folder = build / "mistakes" / mistake_id(m)
+    binary = build / "mistakes" / "bin" / f"{mistake_id(m).replace('-', '_')}_tests"
+    try:
+        recorded = json.loads((folder / "made_from.json").read_text())
+        output = (folder / "output.txt").read_text()
+    except (OSError, ValueError):
+        return None
+    if recorded != made_from(m, build) or not binary.exists():
+        return None
+    return MistakeRun(output, None, binary)
+
+
 # The kind of a mistake the emulator does not report: only the tests' own checks fail.
 WRONG_RESULT = "wrong result"
 
@@ -133,67 +244,39 @@ def run_simt(args, mistakes) -> int:
               "-G Ninja); the catalog replays Ninja's commands")
         print("0 passed, 1 failed")
         return 1
-    work = build / "mistakes"
-    if work.exists():
-        shutil.rmtree(work)
-    (work / "bin").mkdir(parents=True)
-
     labs = sorted({m["lab"] for m in mistakes})
     started = time.monotonic()
-    targets = [f"lab{lab[:2]}_tests_solution_simt" for lab in labs]
-    print(f"building the solutions' tests in {build}: {' '.join(targets)}", flush=True)
-    built = run(["cmake", "--build", str(build), "-j", str(args.jobs), "--target", *targets])
-    if built.returncode != 0:
-        print(built.stdout[-4000:])
+    print(f"building the solutions' tests in {build}: "
+          f"{' '.join(solution_tests(lab) for lab in labs)}", flush=True)
+    try:
+        replays = prepare_replays(build, labs, args.jobs)
+    except MistakeError as error:
+        print(error)
         print("0 passed, 1 failed")
         return 1
-    replays = {lab: Replay(build, lab, "simt") for lab in labs}
     print(f"ready after {time.monotonic() - started:.0f} s", flush=True)
 
-    def one(number: int, m: dict) -> tuple[str, str]:
+    def one(m: dict) -> tuple[str, str]:
         label = f"lab {m['lab'][:2]}: {m['name']}"
-        name = f"{number:02d}-{m['lab'][:2]}-{slug(m['name'])}"
-        solution_path = ROOT / "solutions" / m["lab"] / m["file"]
-        solution = solution_path.read_text()
-        if solution.count(m["find"]) != 1:
-            return "FAIL", (f"{label}: the text to replace occurs {solution.count(m['find'])} "
-                            "times in the solution, not once")
-        folder = work / name
-        folder.mkdir(parents=True)
-        patched = folder / m["file"]
-        patched.write_text(solution.replace(m["find"], m["replace"]))
-        clock = time.monotonic()
-        ok, log, binary = replays[m["lab"]].build_for(solution_path, patched,
-                                                      name.replace("-", "_"))
-        build_s = time.monotonic() - clock
-        if not ok:
-            return "FAIL", f"{label}: does not build:\n{log[-3000:]}"
-        env = dict(os.environ, SCANLAB_SEED=os.environ.get("SCANLAB_SEED", "1"))
-        clock = time.monotonic()
         try:
-            tests = run([str(binary), f"-tc={m['cases']}"], env=env, timeout=args.timeout)
-            output, code = tests.stdout, tests.returncode
-        except subprocess.TimeoutExpired as timeout:
-            output = timeout.stdout or ""
-            if isinstance(output, bytes):
-                output = output.decode(errors="replace")
-            code = None
-        run_s = time.monotonic() - clock
-        (folder / "output.txt").write_text(output)
-        why = check(m, output, code)
+            done = build_and_run(m, build, replays[m["lab"]], args.timeout)
+        except MistakeError as error:
+            return "FAIL", f"{label}: {error}"
+        why = check(m, done.output, done.code)
         if why:
-            return "FAIL", f"{label}: {why}\n--- output (end) ---\n{output[-4000:]}"
-        text = [f"ok: {label}: {m['kind']}, diagnosed (build {build_s:.0f} s, run {run_s:.0f} s)"]
-        report = first_report(output, m["kind"])
+            return "FAIL", f"{label}: {why}\n--- output (end) ---\n{done.output[-4000:]}"
+        text = [f"ok: {label}: {m['kind']}, diagnosed (build {done.build_s:.0f} s, "
+                f"run {done.run_s:.0f} s)"]
+        report = first_report(done.output, m["kind"])
         if report:
             text.append("    " + report.replace("\n", "\n    "))
-        hints = [line.strip() for line in output.splitlines() if "hint:" in line]
+        hints = [line.strip() for line in done.output.splitlines() if "hint:" in line]
         text += ["    " + h for h in hints[:2]]
         return "ok", "\n".join(text)
 
     passed, failed = 0, []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(one, number, m) for number, m in enumerate(mistakes, 1)]
+        futures = [pool.submit(one, m) for m in mistakes]
         for number, future in enumerate(futures, 1):
             status, text = future.result()
             print(f"[{number}/{len(mistakes)}] " + (text if status == "ok" else f"FAIL: {text}"),
@@ -270,19 +353,12 @@ def main() -> int:
     if args.only:
         mistakes = [m for m in mistakes if args.only in m["name"] or args.only in m["lab"]]
 
-    failed = []
-    # A lesson that quotes a report must quote what the emulator says today.
-    for m in mistakes:
-        lesson = " ".join((ROOT / m["quoted_in"]).read_text().split()) if "quoted_in" in m else ""
-        if lesson and " ".join(m["report"].split()) not in lesson:
-            failed.append(f"{m['quoted_in']} does not quote the report of '{m['name']}' as "
-                          f"the emulator words it: '{m['report']}'")
-            print(f"FAIL: {failed[-1]}", flush=True)
-    code = run_simt(args, mistakes) if args.backend == "simt" else run_cuda(args, mistakes)
-    if failed:
-        print(f"{len(failed)} lesson quote(s) out of date (above)")
-        return 1
-    return code
+    names = [mistake_id(m) for m in mistakes]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        print(f"FAIL: mistakes share a folder name (make their names differ): {repeated}")
+        return report_end(0, repeated)
+    return run_simt(args, mistakes) if args.backend == "simt" else run_cuda(args, mistakes)
 
 
 if __name__ == "__main__":

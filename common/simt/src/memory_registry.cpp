@@ -1,14 +1,21 @@
 #include "memory_registry.h"
 
+#include <algorithm>
+
 namespace simt::detail {
 
 const char* to_string(RegionKind kind) {
     switch (kind) {
-    case RegionKind::device: return "device allocation";
-    case RegionKind::managed: return "managed allocation";
-    case RegionKind::pinned_host: return "pinned host allocation";
-    case RegionKind::symbol: return "__device__ symbol";
-    case RegionKind::parameters: return "kernel parameters";
+    case RegionKind::device:
+        return "device allocation";
+    case RegionKind::managed:
+        return "managed allocation";
+    case RegionKind::pinned_host:
+        return "pinned host allocation";
+    case RegionKind::symbol:
+        return "__device__ symbol";
+    case RegionKind::parameters:
+        return "kernel parameters";
     }
     return "region";
 }
@@ -49,6 +56,17 @@ const Region* MemoryRegistry::find(uintptr_t address) const {
         return &it->second;
     }
     return nullptr;
+}
+
+bool MemoryRegistry::mark_self_tagged(uintptr_t address, size_t bytes) {
+    auto it = live_.upper_bound(address);
+    if (it == live_.begin()) return false;
+    Region& r = (--it)->second;
+    if (address - r.base >= r.bytes || bytes > r.base + r.bytes - address) return false;
+    const std::pair<uintptr_t, uintptr_t> range{address, address + bytes};
+    if (std::find(r.self_tagged.begin(), r.self_tagged.end(), range) == r.self_tagged.end())
+        r.self_tagged.push_back(range);
+    return true;
 }
 
 const Region* MemoryRegistry::find_range(uintptr_t address, size_t bytes) const {

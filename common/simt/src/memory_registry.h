@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace simt::detail {
 
@@ -20,6 +22,15 @@ struct Region {
     std::string name; // symbol name, or empty
     uint64_t serial = 0;
     bool writable_from_device = true;
+    // Byte ranges [first, last) of self-tagged words (simt::accept_self_tagged_words): each word
+    // there carries its own status, so reading one after another word of its writer's is not a
+    // read of data that the other word announced.
+    std::vector<std::pair<uintptr_t, uintptr_t>> self_tagged;
+    bool is_self_tagged(uintptr_t address) const {
+        for (const auto& [first, last] : self_tagged)
+            if (address >= first && address < last) return true;
+        return false;
+    }
 };
 
 class MemoryRegistry {
@@ -32,6 +43,9 @@ class MemoryRegistry {
     const Region* find(uintptr_t address) const;
     // The region whose [base, base+bytes) contains the whole access, or nullptr.
     const Region* find_range(uintptr_t address, size_t bytes) const;
+    // Marks [address, address + bytes) of one live region as self-tagged words (kept until the
+    // region is freed); false if the range is not inside one region.
+    bool mark_self_tagged(uintptr_t address, size_t bytes);
     // Whether the access lies in one of the regions of the last few hits (and may write there if
     // `write`): the emulator's fast path, which looks no further. Kernels alternate between a
     // few regions (input, output, parameters), which one entry would keep missing.

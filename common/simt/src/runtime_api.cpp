@@ -697,4 +697,11 @@ bool accept_reset_by_earlier_launch(const void* device_ptr, size_t bytes) {
     return true;
 }
 
+bool accept_self_tagged_words(const void* device_ptr, size_t bytes) {
+    if (bytes == 0) return true;
+    const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(device_ptr));
+    if (!device_accessible(r)) return false;
+    return memory_registry().mark_self_tagged(reinterpret_cast<uintptr_t>(device_ptr), bytes);
+}
+
 } // namespace simt

@@ -266,21 +266,29 @@ void TraceRecorder::tile_status_changed(Thread* t) {
     t->trace.tile_store = 0;
     for (const auto& ts : trace_session().tile_status) {
         if (address - ts.base >= ts.bytes()) continue;
-        const size_t word = ts.layout == TileStatusLayout::packed64 ? 8 : 4;
-        const size_t tile = (address - ts.base) / word;
+        const size_t stride = ts.stride();
+        const size_t tile = (address - ts.base) / stride;
         if (tile >= trace_.launch.grid.count()) return; // the format names tiles by block count
+        const auto* descriptor = reinterpret_cast<const unsigned char*>(ts.base + tile * stride);
         uint64_t bits = 0;
-        std::memcpy(&bits, reinterpret_cast<const void*>(ts.base + tile * word), word);
+        std::memcpy(&bits, descriptor, stride == 4 ? 4 : 8);
         const uint32_t status =
-            ts.layout == TileStatusLayout::packed64 ? uint32_t(bits >> 32) : uint32_t(bits);
+            ts.layout == TileStatusLayout::flags32 ? uint32_t(bits) : uint32_t(bits >> 32);
         if (status > 2) return;
+        uint64_t value = uint32_t(bits);
+        if (ts.layout == TileStatusLayout::tagged_pair64) {
+            // A tile's status changes when both words carry it: the store of the second word.
+            uint64_t high = 0;
+            std::memcpy(&high, descriptor + 8, 8);
+            if (uint32_t(high >> 32) != status) return;
+            value |= high << 32;
+        }
         st::TileFlagChange change;
         change.tile = static_cast<uint32_t>(tile);
         change.flag = static_cast<st::TileFlag>(status);
-        if (ts.layout == TileStatusLayout::packed64 && ts.value_code > 0 && status > 0) {
+        if (ts.layout != TileStatusLayout::flags32 && ts.value_code > 0 && status > 0) {
             change.value_type = static_cast<st::ValueType>(ts.value_code);
-            const uint32_t low = uint32_t(bits);
-            change.value = st::ValueBytes::from(&low, 4);
+            change.value = st::ValueBytes::from(&value, stride / 2); // little-endian low bytes
         }
         trace_.block_events.push_back(st::BlockEvent{tick_++, t->block->linear, change});
         return;

@@ -22,7 +22,13 @@ struct TraceSession {
         size_t tiles = 0;
         TileStatusLayout layout = TileStatusLayout::packed64;
         int value_code = 0;
-        size_t bytes() const { return tiles * (layout == TileStatusLayout::packed64 ? 8 : 4); }
+        // Bytes per tile's descriptor.
+        size_t stride() const {
+            return layout == TileStatusLayout::flags32    ? 4
+                   : layout == TileStatusLayout::packed64 ? 8
+                                                          : 16;
+        }
+        size_t bytes() const { return tiles * stride(); }
     };
     std::vector<TileStatus> tile_status;
     void finished(scanlab::trace::Trace&& trace);

@@ -21,7 +21,7 @@ struct Trace;
 namespace simt {
 
 struct TraceSettings {
-    std::vector<unsigned> blocks{0};   // linear block indices whose accesses are recorded; empty: all
+    std::vector<unsigned> blocks{0}; // linear block indices whose accesses are recorded; empty: all
     uint64_t max_instructions = 1 << 16; // then the trace is cut (and says so)
 };
 
@@ -34,10 +34,12 @@ bool tracing();
 // visualizer's timeline, and every read of a descriptor a look event (repeated reads that find
 // the same are counted in one). Status codes: 0 = X, 1 = A, 2 = P.
 enum class TileStatusLayout {
-    packed64, // one 64-bit word per tile: status in the high 32 bits, the value's bits below
-    flags32,  // one 32-bit status word per tile (values elsewhere)
+    packed64,      // one 64-bit word per tile: status in the high 32 bits, the value's bits below
+    flags32,       // one 32-bit status word per tile (values elsewhere)
+    tagged_pair64, // two 64-bit words per tile, each with the status in its high 32 bits and one
+                   // half of an 8-byte value (low half first) below
 };
-// value_code: 0 none, or scanlab::trace::ValueType numbering (5 i32, 6 u32, 9 f32).
+// value_code: 0 none, or scanlab::trace::ValueType numbering (5 i32, 6 u32, 9 f32, ...).
 void trace_tile_status(const void* descriptors, size_t tiles, TileStatusLayout layout,
                        int value_code = 0);
 void clear_tile_status();

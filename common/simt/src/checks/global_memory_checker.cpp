@@ -282,9 +282,10 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
                 (strength == Strength::atomic_block || e->write_strength == Strength::atomic_block))
                 report_race(t, r, w, Race::read_after_write, e->writer, e->write_site,
                             e->write_strength, site);
-        } else if (const ThreadSync::Observation* flag = writer_block != block && t.sync
-                                                             ? later_flag_from(*t.sync, w, *e)
-                                                             : nullptr) {
+        } else if (const ThreadSync::Observation* flag =
+                       writer_block != block && t.sync && !r.is_self_tagged(w)
+                           ? later_flag_from(*t.sync, w, *e)
+                           : nullptr) {
             report_ordering(t, r, w, *e, *flag, site);
         } else if (!both_strong) {
             if (repeated_plain_read)
