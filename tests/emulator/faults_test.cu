@@ -610,6 +610,7 @@ TEST_CASE("deadlock: blocks that wait at different places are reported apart") {
 #include <random>
 #include <sstream>
 
+#include "simt/checks.h"
 #include "simt/trace.h"
 
 namespace {
@@ -743,6 +744,59 @@ TEST_CASE("traces: reads of tile descriptors become look events, polls counted i
     std::ostringstream out;
     scanlab::trace::write_trace(traces[0], out); // valid by the format's rules
     CHECK(out.str().find("\"look\"") != std::string::npos);
+}
+
+namespace {
+// Tagged pairs (8-byte values, lab 07): each of a tile's two words carries the status; block 1
+// reads both words of tile 0 until both say P.
+__global__ void chain_tagged_pair(unsigned long long* words) {
+    if (threadIdx.x != 0) return;
+    if (blockIdx.x == 0) {
+        const unsigned long long value = 0x123456789ull; // both halves matter
+        volatile unsigned long long* pair = words;
+        pair[0] = (2ull << 32) | (value & 0xffffffffull);
+        pair[1] = (2ull << 32) | (value >> 32);
+    } else {
+        const volatile unsigned long long* pair = words;
+        for (;;) {
+            const unsigned long long low = pair[0];
+            const unsigned long long high = pair[1];
+            if ((low >> 32) == 2 && (high >> 32) == 2) break;
+        }
+    }
+}
+} // namespace
+
+TEST_CASE("traces: the two words of a tagged pair read are one look, with the 8-byte value") {
+    DeviceVector<unsigned long long> words(std::vector<unsigned long long>(4, 0));
+    simt::trace_tile_status(words.data(), 2, simt::TileStatusLayout::tagged_pair64, 7); // i64
+    REQUIRE(simt::accept_self_tagged_words(words.data(), 4 * sizeof(unsigned long long)));
+    simt::start_tracing({.blocks = {0}, .max_instructions = 1u << 16});
+    chain_tagged_pair<<<2, 32>>>(words.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    auto traces = simt::stop_tracing();
+    simt::clear_tile_status();
+    REQUIRE(traces.size() == 1);
+    std::vector<const scanlab::trace::TileLook*> reads;
+    for (const auto& e : traces[0].block_events)
+        if (const auto* look = std::get_if<scanlab::trace::TileLook>(&e.what)) {
+            CHECK(e.block == 1);
+            reads.push_back(look);
+        }
+    REQUIRE(!reads.empty());
+    std::uint64_t polls = 0;
+    for (const auto* look : reads) {
+        CHECK(look->tile == 0);
+        polls += look->reads;
+    }
+    // Every loop turn reads the pair once: as many reads as the loop turned, in at most two
+    // events (X while unpublished or torn, then P).
+    CHECK(reads.size() <= 2);
+    CHECK(reads.back()->flag == scanlab::trace::TileFlag::P);
+    CHECK(reads.back()->value.as<long long>() == 0x123456789ll);
+    CHECK(polls >= 1);
+    std::ostringstream out;
+    scanlab::trace::write_trace(traces[0], out);
 }
 
 namespace {

@@ -302,22 +302,42 @@ void TraceRecorder::tile_status_read(Thread* t) {
     t->trace.tile_load = 0;
     for (const auto& ts : trace_session().tile_status) {
         if (address - ts.base >= ts.bytes()) continue;
-        const size_t word = ts.layout == TileStatusLayout::packed64 ? 8 : 4;
-        const size_t tile = (address - ts.base) / word;
+        const size_t stride = ts.stride();
+        const size_t tile = (address - ts.base) / stride;
         if (tile >= trace_.launch.grid.count()) return; // the format names tiles by block count
+        const auto* descriptor = reinterpret_cast<const unsigned char*>(ts.base + tile * stride);
         uint64_t bits = 0;
-        std::memcpy(&bits, reinterpret_cast<const void*>(ts.base + tile * word), word);
-        const uint32_t status =
-            ts.layout == TileStatusLayout::packed64 ? uint32_t(bits >> 32) : uint32_t(bits);
+        std::memcpy(&bits, reinterpret_cast<const void*>(address & ~uintptr_t(stride == 4 ? 3 : 7)),
+                    stride == 4 ? 4 : 8);
+        uint32_t status =
+            ts.layout == TileStatusLayout::flags32 ? uint32_t(bits) : uint32_t(bits >> 32);
+        uint64_t value = uint32_t(bits);
+        if (ts.layout == TileStatusLayout::tagged_pair64) {
+            // A look reads both words, the first and then the second: the first is kept until
+            // the second is read. Halves with different statuses are a tile caught mid-publish,
+            // which the reader takes as X.
+            if (address - reinterpret_cast<uintptr_t>(descriptor) < 8) {
+                t->trace.tile_first_word = bits;
+                t->trace.tile_first_of = reinterpret_cast<uintptr_t>(descriptor) + 1;
+                return;
+            }
+            uint64_t first = 0;
+            if (t->trace.tile_first_of == reinterpret_cast<uintptr_t>(descriptor) + 1)
+                first = t->trace.tile_first_word;
+            else
+                std::memcpy(&first, descriptor, 8); // a read of the second word alone
+            t->trace.tile_first_of = 0;
+            value = (bits << 32) | uint32_t(first);
+            if (uint32_t(first >> 32) != status) status = 0;
+        }
         if (status > 2) return;
         st::TileLook look;
         look.tile = static_cast<uint32_t>(tile);
         look.flag = static_cast<st::TileFlag>(status);
         // Separate descriptors keep the value in other arrays: the read of the flag has none.
-        if (ts.layout == TileStatusLayout::packed64 && ts.value_code > 0 && status > 0) {
+        if (ts.layout != TileStatusLayout::flags32 && ts.value_code > 0 && status > 0) {
             look.value_type = static_cast<st::ValueType>(ts.value_code);
-            const uint32_t low = uint32_t(bits);
-            look.value = st::ValueBytes::from(&low, 4);
+            look.value = st::ValueBytes::from(&value, stride / 2); // little-endian low bytes
         }
         const auto key = std::make_pair(t->block->linear, look.tile);
         auto last = last_look_.find(key);
