@@ -3,8 +3,10 @@
 // on a GPU: every later CUDA call of the program returns it, so each later case would fail with
 // the first case's error as if it were its own. A doctest listener resets the device after each
 // case that left a sticky error: the emulator clears its error state; a GPU gets
-// cudaDeviceReset(), after which the process can use it again. The first fault of a failed case
-// is remembered for the run's summary (test_main.cpp prints it).
+// cudaDeviceReset(), after which the process can usually use it again. Where it cannot (a GPU
+// after a trap), the run stops after that case: the cases after it are not run, and the summary
+// says so and how to run them in a fresh process (doctest's --first). The first fault of a failed
+// case is remembered for the run's summary (test_main.cpp prints it).
 #include <doctest/doctest.h>
 
 #include <cuda_runtime.h>
@@ -29,7 +31,8 @@ struct FirstFault {
     std::string test_case;
     std::string error;
     int faulted_cases = 0;
-    std::string lost_after; // the case after which a GPU could not be reset (then: no isolation)
+    std::string lost_after; // the case after which a GPU could not be reset: the run stops there
+    int lost_index = 0;     // its position among the cases the run selected, from 1
 };
 
 FirstFault& first_fault() {
@@ -53,6 +56,7 @@ class FaultIsolation : public doctest::IReporter {
 
     void test_case_start(const doctest::TestCaseData& data) override {
         running_case() = data.m_name;
+        ++started_;
     }
     void test_case_end(const doctest::CurrentTestCaseStats& stats) override {
         FirstFault& fault = first_fault();
@@ -73,8 +77,15 @@ class FaultIsolation : public doctest::IReporter {
         simt::reset_device();
 #else
         (void)cudaDeviceReset();
-        if (cudaFree(nullptr) != cudaSuccess || cudaGetLastError() != cudaSuccess)
+        if (cudaFree(nullptr) != cudaSuccess || cudaGetLastError() != cudaSuccess) {
             fault.lost_after = running_case();
+            fault.lost_index = started_;
+            // Every later case would fail with this fault: stop the run after this case (doctest
+            // checks abort_after right after the listeners' test_case_end). A faulted case that
+            // passed has no failed assertion to count; its successors then fail as before.
+            auto* options = const_cast<doctest::ContextOptions*>(doctest::getContextOptions());
+            if (!stats.testCaseSuccess) options->abort_after = 1;
+        }
 #endif
     }
 
@@ -88,6 +99,9 @@ class FaultIsolation : public doctest::IReporter {
     void log_assert(const doctest::AssertData&) override {}
     void log_message(const doctest::MessageData&) override {}
     void test_case_skipped(const doctest::TestCaseData&) override {}
+
+  private:
+    int started_ = 0;
 };
 
 REGISTER_LISTENER("scanlab_fault_isolation", 1, FaultIsolation);
@@ -106,8 +120,9 @@ std::string first_fault_summary() {
     if (!fault.lost_after.empty())
         return text + "\nscanlab: the GPU could not be reset after test case \"" +
                fault.lost_after +
-               "\", so every case after it failed with that fault, not with its own: fix that one "
-               "first";
+               "\" (cudaDeviceReset failed after its fault), so the cases after it were NOT RUN: "
+               "fix that one first, or run the others in a fresh process by adding --first=" +
+               std::to_string(fault.lost_index + 1) + " to the same command";
     return text + " (" + std::to_string(fault.faulted_cases) +
            " failed case(s) faulted; the device was reset after each, so no case failed with " +
            "another case's fault)";

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Runs fault_isolation_demo (a trapping case, then an ordinary one) and checks what the test main
+promises: the trap fails its own case only and the summary names it; the next case passes on a
+reset device, or, where the device cannot be reset (a GPU after a trap), is NOT RUN, the summary
+says so with the --first=N that runs it, and a fresh process with that option passes it.
+
+usage: check_fault_isolation.py PROGRAM"""
+import re
+import subprocess
+import sys
+
+
+def run(args):
+    done = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    return done.returncode, done.stdout + done.stderr
+
+
+def main() -> int:
+    program = sys.argv[1]
+    code, out = run([program])
+    print(out)
+    if code == 77:
+        return 77  # no GPU on the cuda backend
+    problems = []
+    if code == 0:
+        problems.append("the run passed, but its first case traps")
+    if 'the first kernel fault was in test case "a kernel that traps"' not in out:
+        problems.append("the summary does not name the trapping case as the first fault")
+    if "NOT RUN" in out:
+        first = re.search(r"adding --first=(\d+)", out)
+        if not first or first.group(1) != "2":
+            problems.append("a run that stopped must say --first=2")
+        if re.search(r"test cases:\s*1 \|", out) is None:
+            problems.append("a run that stopped must have run one case")
+        if not problems:
+            rerun_code, rerun = run([program, f"--first={first.group(1)}"])
+            print(rerun)
+            if rerun_code != 0 or re.search(r"test cases:\s*1 \|\s*1 passed", rerun) is None:
+                problems.append("the cases not run did not pass in a fresh process")
+    else:
+        if re.search(r"test cases:\s*2 \|\s*1 passed \|\s*1 failed", out) is None:
+            problems.append("the case after the fault did not pass on a reset device")
+        if "the device was reset after each" not in out:
+            problems.append("the summary does not say the device was reset")
+    for p in problems:
+        print("check_fault_isolation:", p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
