@@ -106,6 +106,14 @@ env SIMT_DISPATCH=shuffled "$tracer" 07 --n 32768 --blocks all --out "$work/lab0
     >/dev/null
 picture lab07-tile-flags.png lab07.trace.json --view timeline --size 1200x600
 
+# Lab 07's look-back in detail: tile ids from blockIdx.x (variant block-index) and blocks started
+# in shuffled order, so that tiles whose blocks started early publish A and wait for tile 0; tile
+# 7's look-back (block 7 recorded, so that it is the selected block) adds the aggregates of tiles
+# 1-6 to tile 0's P. The lesson quotes the commands.
+env SIMT_DISPATCH=shuffled SIMT_SEED=7 "$tracer" 07 --variant block-index --n 32768 \
+    --blocks 7 --out "$work/lab07-block-index.trace.json" >/dev/null
+picture lab07-lookback.png lab07-block-index.trace.json --view timeline --tile 7 --size 1200x560
+
 # Lab 07's lesson on tile ids: a look-back scan that waits (static tile ids, shuffled dispatch),
 # from the example program, every block recorded; the magenta bars are warps polling.
 example lab07-spin.trace.json lookback_scan SIMT_TRACE_BLOCKS=all SIMT_DISPATCH=shuffled \

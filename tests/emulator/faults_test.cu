@@ -610,6 +610,7 @@ TEST_CASE("deadlock: blocks that wait at different places are reported apart") {
 #include <random>
 #include <sstream>
 
+#include "simt/checks.h"
 #include "simt/trace.h"
 
 namespace {
@@ -691,6 +692,111 @@ TEST_CASE("traces: tile status changes of a look-back scan become block events")
     std::ostringstream out;
     scanlab::trace::write_trace(traces[0], out); // valid by the format's rules
     CHECK(out.str().find("\"flag\"") != std::string::npos);
+}
+
+namespace {
+// A chained scan of tiles: block b waits (volatile polls) until tile b - 1 has P, then publishes
+// its own P: prefix of tile b = 1 + 2 + ... + (b + 1).
+__global__ void chain_tiles(unsigned long long* status) {
+    if (threadIdx.x == 0) {
+        const unsigned tile = blockIdx.x;
+        unsigned long long before = 0;
+        if (tile > 0) {
+            const volatile unsigned long long* watched = &status[tile - 1];
+            unsigned long long word = *watched;
+            while ((word >> 32) != 2) word = *watched;
+            before = word & 0xffffffffull;
+        }
+        atomicExch(&status[tile], (2ull << 32) | (before + tile + 1));
+    }
+}
+} // namespace
+
+TEST_CASE("traces: reads of tile descriptors become look events, polls counted in one") {
+    DeviceVector<unsigned long long> status(std::vector<unsigned long long>(4, 0));
+    simt::trace_tile_status(status.data(), 4, simt::TileStatusLayout::packed64, 5);
+    simt::start_tracing({.blocks = {0}, .max_instructions = 1u << 16});
+    chain_tiles<<<4, 32>>>(status.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    auto traces = simt::stop_tracing();
+    simt::clear_tile_status();
+    REQUIRE(traces.size() == 1);
+    // Per reading block: what its reads found, in order; recorded for unrecorded blocks too.
+    std::map<unsigned, std::vector<const scanlab::trace::TileLook*>> looks;
+    for (const auto& e : traces[0].block_events)
+        if (const auto* look = std::get_if<scanlab::trace::TileLook>(&e.what))
+            looks[e.block].push_back(look);
+    CHECK(looks.count(0) == 0); // tile 0 reads nothing
+    for (unsigned block = 1; block < 4; ++block) {
+        REQUIRE(looks.count(block) == 1);
+        const auto& reads = looks[block];
+        for (const auto* look : reads) CHECK(look->tile == block - 1);
+        // X (however many polls) until the predecessor's P, which ends the wait.
+        const auto* last = reads.back();
+        CHECK(last->flag == scanlab::trace::TileFlag::P);
+        CHECK(last->value.as<int>() == static_cast<int>(block * (block + 1) / 2));
+        for (std::size_t r = 0; r + 1 < reads.size(); ++r) {
+            CHECK(reads[r]->flag == scanlab::trace::TileFlag::X);
+            CHECK(reads[r]->value_type == scanlab::trace::ValueType::none);
+        }
+        CHECK(reads.size() <= 2); // repeated X reads are one event with a count
+    }
+    std::ostringstream out;
+    scanlab::trace::write_trace(traces[0], out); // valid by the format's rules
+    CHECK(out.str().find("\"look\"") != std::string::npos);
+}
+
+namespace {
+// Tagged pairs (8-byte values, lab 07): each of a tile's two words carries the status; block 1
+// reads both words of tile 0 until both say P.
+__global__ void chain_tagged_pair(unsigned long long* words) {
+    if (threadIdx.x != 0) return;
+    if (blockIdx.x == 0) {
+        const unsigned long long value = 0x123456789ull; // both halves matter
+        volatile unsigned long long* pair = words;
+        pair[0] = (2ull << 32) | (value & 0xffffffffull);
+        pair[1] = (2ull << 32) | (value >> 32);
+    } else {
+        const volatile unsigned long long* pair = words;
+        for (;;) {
+            const unsigned long long low = pair[0];
+            const unsigned long long high = pair[1];
+            if ((low >> 32) == 2 && (high >> 32) == 2) break;
+        }
+    }
+}
+} // namespace
+
+TEST_CASE("traces: the two words of a tagged pair read are one look, with the 8-byte value") {
+    DeviceVector<unsigned long long> words(std::vector<unsigned long long>(4, 0));
+    simt::trace_tile_status(words.data(), 2, simt::TileStatusLayout::tagged_pair64, 7); // i64
+    REQUIRE(simt::accept_self_tagged_words(words.data(), 4 * sizeof(unsigned long long)));
+    simt::start_tracing({.blocks = {0}, .max_instructions = 1u << 16});
+    chain_tagged_pair<<<2, 32>>>(words.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    auto traces = simt::stop_tracing();
+    simt::clear_tile_status();
+    REQUIRE(traces.size() == 1);
+    std::vector<const scanlab::trace::TileLook*> reads;
+    for (const auto& e : traces[0].block_events)
+        if (const auto* look = std::get_if<scanlab::trace::TileLook>(&e.what)) {
+            CHECK(e.block == 1);
+            reads.push_back(look);
+        }
+    REQUIRE(!reads.empty());
+    std::uint64_t polls = 0;
+    for (const auto* look : reads) {
+        CHECK(look->tile == 0);
+        polls += look->reads;
+    }
+    // Every loop turn reads the pair once: as many reads as the loop turned, in at most two
+    // events (X while unpublished or torn, then P).
+    CHECK(reads.size() <= 2);
+    CHECK(reads.back()->flag == scanlab::trace::TileFlag::P);
+    CHECK(reads.back()->value.as<long long>() == 0x123456789ll);
+    CHECK(polls >= 1);
+    std::ostringstream out;
+    scanlab::trace::write_trace(traces[0], out);
 }
 
 namespace {

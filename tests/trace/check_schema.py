@@ -38,7 +38,7 @@ def main():
         print(f"{name}: {'INVALID' if errors else 'valid'}")
 
     # The schema must also refuse: a lane index of 40, a missing field, an unknown field, a store
-    # with a writer, a second version.
+    # with a writer, another version.
     example = documents["trace-format.md example"]
     broken = []
     for edit in (
@@ -46,9 +46,22 @@ def main():
         lambda d: d["launch"].pop("kernel"),
         lambda d: d["launch"].update(colour="red"),
         lambda d: d["instructions"][3]["lanes"][0].update(writer={"instruction": 1, "thread": 0}),
-        lambda d: d.update(version=2),
+        lambda d: d.update(version=3),
     ):
         document = copy.deepcopy(example)
+        edit(document)
+        broken.append(validator.is_valid(document))
+    # Look events: at least one read, no value for X, "reads" required, only on look events.
+    lookback = documents["lookback_4_blocks.trace.json"]
+    looks = [i for i, e in enumerate(lookback["block_events"]) if e["event"] == "look"]
+    first_x = next(i for i in looks if lookback["block_events"][i]["flag"] == "X")
+    for edit in (
+        lambda d: d["block_events"][looks[0]].update(reads=0),
+        lambda d: d["block_events"][first_x].update(value_type="i32", value=1),
+        lambda d: d["block_events"][looks[-1]].pop("reads"),
+        lambda d: d["block_events"][0].update(reads=1),
+    ):
+        document = copy.deepcopy(lookback)
         edit(document)
         broken.append(validator.is_valid(document))
     if any(broken):

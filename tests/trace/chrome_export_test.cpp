@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -23,19 +24,29 @@ TEST_CASE("look-back trace: blocks on slot tracks, tile flags as instant events"
     std::map<std::uint32_t, std::string> track_names;
     std::map<std::uint32_t, nlohmann::json> block_spans;
     int flags = 0;
+    std::vector<std::string> looks;
     for (const auto& event : json["traceEvents"]) {
         ++phases[event["ph"].get<std::string>()];
         if (event["ph"] == "M" && event["name"] == "thread_name")
             track_names[event["tid"].get<std::uint32_t>()] = event["args"]["name"];
         if (event["ph"] == "X") block_spans[event["args"]["block"].get<std::uint32_t>()] = event;
         if (event["ph"] == "i") {
-            ++flags;
             CHECK(event["s"] == "t");
-            CHECK(event["cat"] == "tile_flag");
+            if (event["cat"] == "tile_look")
+                looks.push_back(std::to_string(event["args"]["block"].get<int>()) + ":" +
+                                event["name"].get<std::string>() + "x" +
+                                std::to_string(event["args"]["reads"].get<int>()));
+            else
+                CHECK(event["cat"] == "tile_flag");
+            flags += event["cat"] == "tile_flag" ? 1 : 0;
         }
     }
     CHECK(phases["X"] == 4);
     CHECK(flags == 7); // tile 0: P; tiles 1-3: A then P
+    // The fixture's look-back reads, in time order: block 1 polls tile 0 three times, ...
+    CHECK(looks == std::vector<std::string>{"1:look at tile 0: Xx3", "1:look at tile 0: Px1",
+                                            "3:look at tile 2: Ax1", "2:look at tile 1: Px1",
+                                            "3:look at tile 1: Px1"});
     CHECK(track_names == std::map<std::uint32_t, std::string>{{0, "slot 0"}, {1, "slot 1"}});
     // Block 2 reuses slot 0 after block 0 ends.
     CHECK(block_spans[0]["tid"] == 0);

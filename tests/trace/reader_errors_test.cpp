@@ -91,7 +91,7 @@ TEST_CASE("empty, truncated and invalid JSON") {
           "parsing array - unexpected number literal; expected ']'");
     CHECK(error_of(replaced(text, "\"seed\": 1", "\"seed\": 1e999")) ==
           "launch.seed: invalid JSON: number overflow parsing '1e999'");
-    CHECK(error_of("{\"format\": \"scanlab-trace\", \"version\": 1,}") ==
+    CHECK(error_of("{\"format\": \"scanlab-trace\", \"version\": 2,}") ==
           "invalid JSON at byte offset 41 (line 1, column 42): syntax error while parsing object "
           "key - unexpected '}'; expected string literal");
 }
@@ -113,10 +113,10 @@ TEST_CASE("documents that are not scanlab traces") {
 }
 
 TEST_CASE("versions") {
-    CHECK(error_of(R"({"format": "scanlab-trace", "version": 2})") ==
-          "version: unsupported version 2; this reader supports version 1");
+    CHECK(error_of(R"({"format": "scanlab-trace", "version": 3})") ==
+          "version: unsupported version 3; this reader supports version 2");
     CHECK(error_of(R"({"format": "scanlab-trace", "version": -1})") ==
-          "version: unsupported version -1; this reader supports version 1");
+          "version: unsupported version -1; this reader supports version 2");
     CHECK(error_of(R"({"format": "scanlab-trace", "version": "1"})") ==
           "version: expected an integer, got the string \"1\"");
     CHECK(error_of(R"({"format": "scanlab-trace"})") == "missing field \"version\"");
@@ -145,7 +145,7 @@ TEST_CASE("missing, unknown and duplicate fields") {
     CHECK(error_of(
               replaced(text, "\"kernel\": \"reverse4\"", "\"kernel\": \"a\", \"kernel\": \"b\"")) ==
           "launch.kernel: duplicate field");
-    CHECK(error_of(replaced(text, "\"version\": 1,", "\"version\": 1, \"version\": 1,")) ==
+    CHECK(error_of(replaced(text, "\"version\": 2,", "\"version\": 2, \"version\": 2,")) ==
           "version: duplicate field");
 }
 
@@ -183,7 +183,45 @@ TEST_CASE("wrong types") {
               j["instructions"][0]["lanes"][0]["value"] = 1e300;
           }) == "instructions[0].lanes[0].value: the number 1e+300 is out of range for f32");
     CHECK(error_after([](Json& j) { j["block_events"][1]["event"] = "pause"; }) ==
-          "block_events[1].event: the string \"pause\" is not one of \"start\", \"end\", \"flag\"");
+          "block_events[1].event: the string \"pause\" is not one of \"start\", \"end\", \"flag\", "
+          "\"look\"");
+}
+
+TEST_CASE("look events: fields and their rules") {
+    // The look-back fixture's first look event: block 1 finds tile 0 still X.
+    Json fixture = Json::parse([] {
+        std::ostringstream out;
+        write_trace(testing::lookback_trace(), out);
+        return out.str();
+    }());
+    std::size_t at = 0;
+    while (fixture["block_events"][at]["event"] != "look") ++at;
+    const std::string where = "block_events[" + std::to_string(at) + "]";
+    const auto error_with = [&](const std::function<void(Json&)>& edit) {
+        Json json = fixture;
+        edit(json["block_events"][at]);
+        return error_of(json.dump());
+    };
+    CHECK(error_with([](Json&) {}) == "(read without error)");
+    CHECK(error_with([](Json& e) { e["reads"] = 0; }) ==
+          where + ".reads: 0; a look event stands for at least one read");
+    CHECK(error_with([](Json& e) { e.erase("reads"); }) == where + ": missing field \"reads\"");
+    CHECK(error_with([](Json& e) { e["flag"] = "Q"; }) ==
+          where + ".flag: the string \"Q\" is not one of \"X\", \"A\", \"P\"");
+    CHECK(error_with([](Json& e) { e["slot"] = 0; }) ==
+          where + ".slot: only start events have a slot");
+    CHECK(error_with([](Json& e) { e["value"] = 3; }) ==
+          where + ".value: present, but value_type is null");
+    CHECK(error_with([](Json& e) { e["tile"] = 4; }) == where + ".tile: 4 is not a tile (0..3)");
+    CHECK(error_with([](Json& e) { e["block"] = 3; }) ==
+          where + ".event: block 3 reads a tile descriptor while it is not running");
+    CHECK(error_with([](Json& e) {
+              e["value_type"] = "i32";
+              e["value"] = 5;
+          }) == where + ".value_type: a look that found X has no value (write null)");
+    // "reads" belongs to look events only.
+    CHECK(error_after([](Json& j) { j["block_events"][0]["reads"] = 1; }) ==
+          "block_events[0].reads: only look events have this field");
 }
 
 TEST_CASE("numbers out of range") {
@@ -303,7 +341,7 @@ TEST_CASE("limits: documents too large to load") {
           "instructions: more than 6 lanes in all (Limits::max_lanes); refusing to load a trace "
           "this large");
     // Nesting: refused before it can exhaust memory.
-    std::string deep = R"({"format": "scanlab-trace", "version": 1, "truncated": )";
+    std::string deep = R"({"format": "scanlab-trace", "version": 2, "truncated": )";
     for (int i = 0; i < 100000; ++i) deep += '[';
     CHECK(error_of(deep) == "truncated[0][0][0][0][0][0][0][0][0]: nested deeper than 10 levels");
     // A huge grid in the header must not allocate anything per block: it is only a number.

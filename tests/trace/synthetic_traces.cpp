@@ -314,6 +314,13 @@ Trace lookback_trace() {
     const auto flag = [&](std::uint32_t block, std::uint32_t tile, TileFlag f, int value) {
         r.tile_flag(block, tile, f, ValueType::i32, ValueBytes::of(value));
     };
+    const auto look = [&](std::uint32_t block, std::uint32_t tile, TileFlag f, int value,
+                          std::uint64_t reads = 1) {
+        if (f == TileFlag::X)
+            r.tile_look(block, tile, f, ValueType::none, {}, reads);
+        else
+            r.tile_look(block, tile, f, ValueType::i32, ValueBytes::of(value), reads);
+    };
     const auto publish = [&](std::uint32_t block, std::uint32_t tile, TileFlag f, int value) {
         r.access(block, 0, r.at(file, f == TileFlag::P && tile > 0 ? 14 : 10), AccessKind::store,
                  status, 8, ValueType::u64, one_lane(31, tile, descriptor(f, value)));
@@ -356,9 +363,11 @@ Trace lookback_trace() {
     // Tile 1 looks back while tile 0 has not published: it sees X and spins.
     r.access(1, 0, r.at(file, 12), AccessKind::load, status, 8, ValueType::u64,
              one_lane(0, 0, descriptor(TileFlag::X, 0)));
+    look(1, 0, TileFlag::X, 0, 3); // three polls that found X
     publish(0, 0, TileFlag::P, aggregate[0]);
     r.access(1, 0, r.at(file, 12), AccessKind::load, status, 8, ValueType::u64,
              one_lane(0, 0, descriptor(TileFlag::P, aggregate[0])));
+    look(1, 0, TileFlag::P, aggregate[0]);
     publish(1, 1, TileFlag::P, aggregate[0] + aggregate[1]);
     store_out(0, 0);
     r.block_end(0);
@@ -369,6 +378,10 @@ Trace lookback_trace() {
     r.block_start(3, 1);
     flag(2, 2, TileFlag::A, aggregate[2]);
     flag(3, 3, TileFlag::A, aggregate[3]);
+    // Tile 3 finds tile 2's aggregate and tile 1's prefix: prefix = P1 + A2.
+    look(3, 2, TileFlag::A, aggregate[2]);
+    look(2, 1, TileFlag::P, aggregate[0] + aggregate[1]);
+    look(3, 1, TileFlag::P, aggregate[0] + aggregate[1]);
     flag(2, 2, TileFlag::P, aggregate[0] + aggregate[1] + aggregate[2]);
     r.block_end(2);
     flag(3, 3, TileFlag::P, aggregate[0] + aggregate[1] + aggregate[2] + aggregate[3]);

@@ -112,6 +112,11 @@ void TraceRecorder::tile_flag(std::uint32_t block, std::uint32_t tile, TileFlag 
     trace_.block_events.push_back({tick_++, block, TileFlagChange{tile, flag, type, value}});
 }
 
+void TraceRecorder::tile_look(std::uint32_t block, std::uint32_t tile, TileFlag flag,
+                              ValueType type, ValueBytes value, std::uint64_t reads) {
+    trace_.block_events.push_back({tick_++, block, TileLook{tile, flag, type, value, reads}});
+}
+
 Trace TraceRecorder::finish(std::optional<Truncation> truncated) {
     trace_.truncated = std::move(truncated);
     return std::move(trace_);

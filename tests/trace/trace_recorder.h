@@ -52,6 +52,11 @@ class TraceRecorder {
     void tile_flag(std::uint32_t block, std::uint32_t tile, TileFlag flag, ValueType type,
                    ValueBytes value);
 
+    // `block` read the descriptor of `tile` and found `flag` (and `value` unless type is none),
+    // `reads` times in a row.
+    void tile_look(std::uint32_t block, std::uint32_t tile, TileFlag flag, ValueType type,
+                   ValueBytes value, std::uint64_t reads = 1);
+
     Trace finish(std::optional<Truncation> truncated = std::nullopt);
 
   private:

@@ -108,6 +108,29 @@ TEST_CASE("block events") {
     CHECK(write_error(trace) == "block_events[1].tile: 3 is not a tile (0..0)");
 }
 
+TEST_CASE("look events: a running block reads a tile of the grid; X has no value") {
+    const auto with_look = [](std::uint64_t time, TileLook look) {
+        Trace trace = testing::minimal_trace(); // one block, running from time 0 to 5
+        trace.block_events.insert(trace.block_events.begin() + 1, {time, 0, look});
+        return trace;
+    };
+    CHECK(write_error(with_look(1, {0, TileFlag::A, ValueType::i32, ValueBytes::of(7), 3})) ==
+          "(written without error)");
+    CHECK(write_error(with_look(1, {1, TileFlag::P, ValueType::i32, ValueBytes::of(7), 1})) ==
+          "block_events[1].tile: 1 is not a tile (0..0)");
+    CHECK(write_error(with_look(1, {0, TileFlag::X, ValueType::i32, {}, 1})) ==
+          "block_events[1].value_type: a look that found X has no value (write null)");
+    CHECK(write_error(with_look(1, {0, TileFlag::A, ValueType::none, {}, 0})) ==
+          "block_events[1].reads: 0; a look event stands for at least one read");
+    TileLook high{0, TileFlag::A, ValueType::i8, ValueBytes::of(0x100), 1};
+    CHECK(write_error(with_look(1, high)) ==
+          "block_events[1].value: bytes past the value's type are not zero");
+    Trace after_end = testing::minimal_trace();
+    after_end.block_events.push_back({9, 0, TileLook{0, TileFlag::P, ValueType::none, {}, 1}});
+    CHECK(write_error(after_end) ==
+          "block_events[2].event: block 0 reads a tile descriptor while it is not running");
+}
+
 TEST_CASE("launch and sources") {
     Trace trace = testing::minimal_trace();
     trace.launch.kernel.clear();

@@ -133,6 +133,31 @@ TEST_CASE("headless: the block timeline shows flags, slots and waiting") {
     CHECK(count_colour(waits, palette::kWaiting) > 200);
 }
 
+TEST_CASE("headless: a selected tile's look-back is drawn on the timeline") {
+    const std::string trace =
+        quoted(fixture("lookback_4_blocks.trace.json")) + " --view timeline --size 1000x420";
+    const Picture plain = picture_of(trace, "timeline_no_tile.png");
+    CHECK(count_colour(plain, palette::kLookLine) == 0);
+    CHECK(count_colour(plain, palette::kLookA) == 0);
+    // Tile 3 read tile 2's A and tile 1's P: a line and a mark for each.
+    const Picture tile3 = picture_of(trace + " --tile 3", "timeline_tile3.png");
+    CHECK(count_colour(tile3, palette::kLookLine) > 40);
+    CHECK(count_colour(tile3, palette::kLookA) > 10);
+    CHECK(count_colour(tile3, palette::kLookP) > 10);
+    CHECK(count_colour(tile3, palette::kLookX) == 0);
+    // Tile 1 polled tile 0 while it was X, then found its P.
+    const Picture tile1 = picture_of(trace + " --tile 1", "timeline_tile1.png");
+    CHECK(count_colour(tile1, palette::kLookX) > 10);
+    CHECK(count_colour(tile1, palette::kLookP) > 10);
+    CHECK(count_colour(tile1, palette::kLookA) == 0);
+    // A tile nobody published, or a block that did not take it, is refused with the reason.
+    const std::string png = " --png " + quoted(scratch("refused_tile.png"));
+    CHECK(view(trace + png + " --tile 9") == 2);
+    CHECK(last_stderr().find("tiles with flags: 0..3") != std::string::npos);
+    CHECK(view(trace + png + " --tile 3 --block 0") == 2);
+    CHECK(last_stderr().find("taken by block 3") != std::string::npos);
+}
+
 TEST_CASE("headless: a truncated trace gives a picture of the error and exit code 3") {
     const auto truncated = scratch("half.trace.json");
     {

@@ -166,6 +166,30 @@ TEST_CASE("window: open a trace, step with the keyboard, see the Hillis-Steele r
     CHECK(h.app.selection().colour_by_warp);
 }
 
+TEST_CASE("window: T and Shift+T walk the tiles' look-backs; the overlay and panel show them") {
+    Harness h;
+    REQUIRE(h.app.open_now(fixture("lookback_4_blocks.trace.json")));
+    h.frame();
+    CHECK_FALSE(h.app.selection().tile.has_value());
+    h.key(GLFW_KEY_T);
+    CHECK(h.app.selection().view == ViewKind::timeline);
+    CHECK(h.app.selection().tile == 0u);
+    h.key(GLFW_KEY_T);
+    CHECK(h.app.selection().tile == 1u);
+    // Tile 1 was taken by block 1, a recorded block: it is selected with the tile.
+    CHECK(h.app.loaded()->index.block(h.app.selection().block).block == 1);
+    const Picture tile1 = h.screenshot("window_lookback_tile1.png");
+    CHECK(count_colour(tile1, palette::kLookX) > 10); // it polled tile 0 while X
+    CHECK(count_colour(tile1, palette::kLookP) > 10); // then found its P
+    h.key(GLFW_KEY_T, {GLFW_KEY_LEFT_SHIFT});
+    CHECK(h.app.selection().tile == 0u);
+    h.key(GLFW_KEY_T, {GLFW_KEY_LEFT_SHIFT}); // wraps around to the last tile
+    CHECK(h.app.selection().tile == 3u);
+    const Picture tile3 = h.screenshot("window_lookback_tile3.png");
+    CHECK(count_colour(tile3, palette::kLookA) > 10);
+    CHECK(count_colour(tile3, palette::kLookX) == 0);
+}
+
 TEST_CASE("window: a bad or truncated trace shows an error in the window, not a crash") {
     Harness h;
     const auto truncated = scratch("truncated.trace.json");

@@ -11,8 +11,10 @@
 #include "details_panel.h"
 #include "help_panel.h"
 #include "legend_panel.h"
+#include "lookback_panel.h"
 #include "palette.h"
 #include "scanlab/trace/names.h"
+#include "tile_selection.h"
 #include "trace_text.h"
 
 namespace scanlab::view {
@@ -138,6 +140,15 @@ void App::select_block(std::uint32_t position) {
     selection_.cursor = cursor_with_done(now, done);
 }
 
+void App::step_tile(int direction) {
+    if (!loaded_) return;
+    const auto tile = neighbour_tile(*loaded_, selection_.tile, direction);
+    if (!tile) return;
+    playback_.pause();
+    select_tile(*loaded_, selection_, *tile);
+    show(ViewKind::timeline);
+}
+
 void App::show(ViewKind view) {
     selection_.view = view;
     select_tab_ = true;
@@ -184,6 +195,7 @@ void App::handle_shortcuts() {
     if (pressed(GLFW_KEY_2)) show(ViewKind::bank);
     if (pressed(GLFW_KEY_3)) show(ViewKind::timeline);
     if (pressed(GLFW_KEY_W)) selection_.colour_by_warp = !selection_.colour_by_warp;
+    if (pressed(GLFW_KEY_T)) step_tile(io.KeyShift ? -1 : 1);
     if (pressed(GLFW_KEY_LEFT_BRACKET)) playback_.speed = std::max(0.25f, playback_.speed / 2);
     if (pressed(GLFW_KEY_RIGHT_BRACKET)) playback_.speed = std::min(4096.0f, playback_.speed * 2);
 }
@@ -387,7 +399,10 @@ void App::draw_side_panel(ImVec2 size) {
     ImGui::BeginChild("side", size);
     if (ImGui::CollapsingHeader("Position", ImGuiTreeNodeFlags_DefaultOpen))
         draw_details(*loaded_, selection_);
-    const float legend_height = show_legend_ ? 330.0f : 0.0f;
+    if (!loaded_->lookback.tiles().empty() &&
+        ImGui::CollapsingHeader("Look-back", ImGuiTreeNodeFlags_DefaultOpen))
+        draw_lookback_details(*loaded_, selection_);
+    const float legend_height = show_legend_ ? 390.0f : 0.0f;
     if (ImGui::CollapsingHeader("Source", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::BeginChild(
             "source", {0, std::max(120.0f, ImGui::GetContentRegionAvail().y - legend_height - 30)},
@@ -417,6 +432,8 @@ void App::draw_picture(ImVec2 size) {
                               std::to_string(b.step_count() - 1) + ")";
         if (selection_.view == ViewKind::array && selection_.object)
             caption += ",  " + object_label(trace.memory[*selection_.object]);
+        if (selection_.view == ViewKind::timeline && selection_.tile)
+            caption += ",  look-back of tile " + std::to_string(*selection_.tile);
         ImGui::TextUnformatted(caption.c_str());
         draw_view(selection_.view, ImGui::GetContentRegionAvail());
     }

@@ -52,6 +52,8 @@ class App {
     void home();
     void end();
     void select_block(std::uint32_t position);
+    // The next (direction > 0) or previous tile's look-back, on the timeline.
+    void step_tile(int direction);
     void show(ViewKind view);
     void zoom(float factor);
     void fit();

@@ -69,6 +69,9 @@ void draw_legend(const Selection& selection) {
     plain(palette::kLegendFlagX, "tile flag X: no value yet");
     plain(palette::kLegendFlagA, "tile flag A: aggregate published");
     plain(palette::kLegendFlagP, "tile flag P: inclusive prefix published");
+    plain(palette::kLegendLookX, "selected tile's look-back read: found X");
+    plain(palette::kLegendLookA, "... found A (framed yellow: in the prefix)");
+    plain(palette::kLegendLookP, "... found P");
     plain(palette::kTimeCursor, "time of the selected instruction");
 }
 

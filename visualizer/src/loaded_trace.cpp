@@ -21,6 +21,7 @@ LoadedTrace::LoadedTrace(std::filesystem::path file, trace::Trace document)
     times.analyse = seconds_since(start);
     start = Clock::now();
     timeline = TimelineModel(trace);
+    lookback = LookbackModel(trace);
     times.index = seconds_since(start);
 }
 

@@ -9,6 +9,7 @@
 #include "scanlab/trace/analysis.h"
 #include "scanlab/trace/limits.h"
 #include "scanlab/trace/trace.h"
+#include "lookback_model.h"
 #include "timeline_model.h"
 #include "trace_index.h"
 
@@ -29,6 +30,7 @@ struct LoadedTrace {
     trace::TraceAnalysis analysis;
     TraceIndex index;
     TimelineModel timeline;
+    LookbackModel lookback;
     LoadTimes times;
 };
 

@@ -51,6 +51,12 @@ inline constexpr Rgb kFlagX{105, 105, 112};
 inline constexpr Rgb kFlagA{232, 150, 38};
 inline constexpr Rgb kFlagP{76, 178, 80};
 inline constexpr Rgb kTimeCursor{255, 214, 10};
+// The selected tile's look-back reads: the line from the reader, and the marks of what each read
+// found (lighter than the flag colours, which the tests count as flags).
+inline constexpr Rgb kLookLine{225, 232, 250};
+inline constexpr Rgb kLookX{150, 150, 160};
+inline constexpr Rgb kLookA{250, 190, 110};
+inline constexpr Rgb kLookP{140, 215, 140};
 
 // The legend's samples of the colours above that screenshots are checked for: one step apart,
 // so that a sample never counts as a cell, a conflict or a flag.
@@ -61,6 +67,9 @@ inline constexpr Rgb kLegendFlagX{106, 106, 113};
 inline constexpr Rgb kLegendFlagA{233, 151, 39};
 inline constexpr Rgb kLegendFlagP{77, 179, 81};
 inline constexpr Rgb kLegendWaiting{201, 81, 201};
+inline constexpr Rgb kLegendLookX{151, 151, 161};
+inline constexpr Rgb kLegendLookA{251, 191, 111};
+inline constexpr Rgb kLegendLookP{141, 216, 141};
 
 // Error banner.
 inline constexpr Rgb kErrorBackground{120, 24, 30};

@@ -1,6 +1,7 @@
 #include "start_position.h"
 
 #include "bank_view.h"
+#include "tile_selection.h"
 
 namespace scanlab::view {
 
@@ -38,6 +39,26 @@ std::string apply_start_position(App& app, const Options& options) {
         }
         selection.block = static_cast<std::uint32_t>(position);
         selection.cursor = cursor_end(index.block(selection.block));
+    }
+    if (options.tile) {
+        const auto& tiles = loaded->lookback.tiles();
+        if (!loaded->lookback.look_back(*options.tile)) {
+            if (tiles.empty())
+                return "--tile " + std::to_string(*options.tile) +
+                       ": the trace has no tile flags (not a look-back scan, or recorded "
+                       "without simt::trace_tile_status)";
+            return "--tile " + std::to_string(*options.tile) +
+                   ": no block published a flag for it; tiles with flags: " +
+                   std::to_string(tiles.front()) + ".." + std::to_string(tiles.back());
+        }
+        if (options.block && loaded->lookback.owner_of(*options.tile) != *options.block)
+            return "--tile " + std::to_string(*options.tile) + " was taken by block " +
+                   std::to_string(*loaded->lookback.owner_of(*options.tile)) + ", not block " +
+                   std::to_string(*options.block);
+        if (!options.block && !options.instruction)
+            select_tile(*loaded, selection, *options.tile);
+        else
+            selection.tile = *options.tile;
     }
     const BlockIndex& block = index.block(selection.block);
     if (options.step) {

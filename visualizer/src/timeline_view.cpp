@@ -6,20 +6,23 @@
 #include <string>
 #include <vector>
 
+#include "lookback_overlay.h"
 #include "palette.h"
 #include "scanlab/trace/names.h"
+#include "tile_selection.h"
 #include "trace_text.h"
 
 namespace scanlab::view {
 
 namespace {
 
-constexpr float kLabelWidth = 70.0f;
+constexpr float kLabelWidth = 100.0f;
 constexpr float kAxisHeight = 22.0f;
 constexpr float kRunHeight = 24.0f;
 constexpr float kTileHeight = 16.0f;
 constexpr float kRowGap = 4.0f;
 constexpr float kSectionGap = 22.0f;
+constexpr float kLookBackText = 64.0f; // under the tile rows: the selected tile's look-back
 
 Rgb flag_colour(trace::TileFlag flag) {
     switch (flag) {
@@ -70,8 +73,11 @@ void TimelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
     }
     const double scale = base_pixels_per_tick_ * canvas_.zoom();
     const float tiles_top = kAxisHeight + model.row_count() * (kRunHeight + kRowGap) + kSectionGap;
+    const LookbackModel& tiles = loaded.lookback;
+    const TileLookBack* chosen_tile = selection.tile ? tiles.look_back(*selection.tile) : nullptr;
     const float content_height =
-        tiles_top + (model.tiles().empty() ? 0.0f : model.tiles().size() * (kTileHeight + 2));
+        tiles_top + (model.tiles().empty() ? 0.0f : model.tiles().size() * (kTileHeight + 2)) +
+        (chosen_tile ? kLookBackText : 0.0f);
     canvas_.clamp({kLabelWidth + static_cast<float>((last - first) * scale) + 16, content_height});
     const double x0 = canvas_.min().x + kLabelWidth + canvas_.pan().x;
     const float y0 = canvas_.min().y + canvas_.pan().y;
@@ -96,11 +102,25 @@ void TimelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
         const bool chosen = run.block == block.block;
         list->AddRectFilled({a, top}, {b - 1, top + kRunHeight},
                             (chosen ? palette::kBlockSelected : palette::kBlockRun).u32());
-        const std::string label = "B" + std::to_string(run.block);
-        centred_text(list, {a, top}, {b - 1, top + kRunHeight - 6}, IM_COL32(255, 255, 255, 255),
-                     label.c_str());
+        const auto& taken = tiles.tiles_of(run.block);
+        std::string took; // ": tile 5" (", 9" for a block that took several)
+        for (std::size_t t = 0; t < taken.size(); ++t)
+            took += (t == 0 ? ": tile " : ", ") + std::to_string(taken[t]);
+        // The longest label that fits: "block 3: tile 5", "B3: T5", "B3".
+        const std::string labels[3] = {
+            "block " + std::to_string(run.block) + took,
+            "B" + std::to_string(run.block) +
+                (taken.empty() ? std::string() : ": T" + std::to_string(taken.front())),
+            "B" + std::to_string(run.block)};
+        for (const std::string& label : labels)
+            if (ImGui::CalcTextSize(label.c_str()).x + 4 <= b - 1 - a) {
+                centred_text(list, {a, top}, {b - 1, top + kRunHeight - 6},
+                             IM_COL32(255, 255, 255, 255), label.c_str());
+                break;
+            }
         if (mouse_in && inside(mouse, {a, top}, {b, top + kRunHeight})) {
             tip = "block " + std::to_string(run.block) +
+                  (taken.empty() ? std::string() : " took tile" + took.substr(6)) +
                   (run.slot ? ", slot " + std::to_string(*run.slot) : std::string()) +
                   "\nresident from time " + std::to_string(run.start) + " to " +
                   std::to_string(run.end) + (run.ended ? "" : " (still running at the cut)") +
@@ -118,6 +138,7 @@ void TimelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
                         ++done;
                     selection.cursor = cursor_with_done(chosen_block, done);
                 }
+                if (!taken.empty()) selection.tile = taken.front();
             }
         }
     }
@@ -157,7 +178,9 @@ void TimelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
                          letter.c_str());
             if (mouse_in && inside(mouse, {a, top}, {b, top + kTileHeight})) {
                 tip = "tile " + std::to_string(span.tile) + ": " + letter + " from time " +
-                      std::to_string(span.from) + " to " + std::to_string(span.to);
+                      std::to_string(span.from) + " to " + std::to_string(span.to) +
+                      "\nclick: show this tile's look-back";
+                if (canvas_.clicked()) select_tile(loaded, selection, span.tile);
                 if (span.event) {
                     const auto& event = trace.block_events[*span.event];
                     const auto& change = std::get<trace::TileFlagChange>(event.what);
@@ -171,6 +194,12 @@ void TimelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
             }
         }
     }
+
+    if (chosen_tile)
+        draw_look_back(list, loaded, *chosen_tile,
+                       TimelineGeometry{x_of, run_top, kRunHeight, y0 + tiles_top, kTileHeight + 2,
+                                        kTileHeight, left, right},
+                       mouse_in, mouse, tip);
 
     // The replay cursor's time.
     {
@@ -203,9 +232,12 @@ void TimelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
         list->AddText({canvas_.min().x + 8, top + 4}, palette::kText.u32(), label);
     }
     for (std::size_t t = 0; t < model.tiles().size(); ++t) {
-        const std::string label = "tile " + std::to_string(model.tiles()[t]);
+        const std::uint32_t tile = model.tiles()[t];
+        std::string label = "tile " + std::to_string(tile);
+        if (const auto owner = tiles.owner_of(tile)) label += " (B" + std::to_string(*owner) + ")";
+        const bool chosen = selection.tile == tile;
         list->AddText({canvas_.min().x + 8, y0 + tiles_top + t * (kTileHeight + 2)},
-                      palette::kText.u32(), label.c_str());
+                      (chosen ? palette::kHighlight : palette::kText).u32(), label.c_str());
     }
     list->AddRectFilled({left - 4, canvas_.min().y}, {right, canvas_.min().y + kAxisHeight},
                         palette::kBackground.u32());

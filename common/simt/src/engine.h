@@ -87,6 +87,11 @@ struct alignas(64) Thread {
         bool settled = true;
         uintptr_t tile_store = 0; // a store to a tile status descriptor, until it has happened
         uint32_t tile_bytes = 0;
+        uintptr_t tile_load = 0; // a load of a tile status descriptor, until it has happened
+        // Tagged pairs: the first word of a descriptor read, until the second word's read (its
+        // descriptor's address + 1; 0: none).
+        uint64_t tile_first_word = 0;
+        uintptr_t tile_first_of = 0;
     } trace;
 };
 static_assert(offsetof(Thread, idx) <= 64, "the hot fields of Thread fit in one cache line");

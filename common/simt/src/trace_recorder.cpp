@@ -77,6 +77,8 @@ void TraceRecorder::block_started(const Block* block) {
 void TraceRecorder::block_ended(const Block* block) {
     slots_[slot_of_[block->linear]] = false;
     for (const Thread& t : block->threads) site_counts_.erase(&t); // a later block may reuse them
+    last_look_.erase(last_look_.lower_bound({block->linear, 0}),
+                     last_look_.lower_bound({block->linear + 1, 0}));
     trace_.block_events.push_back(st::BlockEvent{tick_++, block->linear, st::BlockEnd{}});
 }
 
@@ -138,12 +140,15 @@ void TraceRecorder::announce(Thread* t, uintptr_t address, size_t bytes, AccessK
                              const void* site) {
     settle(t);
     Block* b = t->block;
-    if (kind != AccessKind::read)
-        for (const auto& ts : trace_session().tile_status)
-            if (address - ts.base < ts.bytes()) {
+    for (const auto& ts : trace_session().tile_status)
+        if (address - ts.base < ts.bytes()) {
+            if (kind == AccessKind::read) {
+                t->trace.tile_load = address;
+            } else {
                 t->trace.tile_store = address;
                 t->trace.tile_bytes = static_cast<uint32_t>(bytes);
             }
+        }
     t->trace.instruction = -1;
     if (!records(b) || cut_) return;
     if (trace_.instructions.size() >= settings_.max_instructions) {
@@ -234,6 +239,7 @@ void TraceRecorder::announce(Thread* t, uintptr_t address, size_t bytes, AccessK
 }
 
 void TraceRecorder::executing(Thread* t) {
+    if (t->trace.tile_load) tile_status_read(t);
     if (t->trace.instruction < 0) return;
     st::LaneAccess& lane =
         trace_.instructions[static_cast<size_t>(t->trace.instruction)].lanes[t->trace.lane_index];
@@ -285,6 +291,66 @@ void TraceRecorder::tile_status_changed(Thread* t) {
             change.value = st::ValueBytes::from(&value, stride / 2); // little-endian low bytes
         }
         trace_.block_events.push_back(st::BlockEvent{tick_++, t->block->linear, change});
+        return;
+    }
+}
+
+// A look-back read: the descriptor as the load sees it now (relaxed visibility has already put
+// any old value it shows in place). Recorded for every block, like the flag changes.
+void TraceRecorder::tile_status_read(Thread* t) {
+    const uintptr_t address = t->trace.tile_load;
+    t->trace.tile_load = 0;
+    for (const auto& ts : trace_session().tile_status) {
+        if (address - ts.base >= ts.bytes()) continue;
+        const size_t stride = ts.stride();
+        const size_t tile = (address - ts.base) / stride;
+        if (tile >= trace_.launch.grid.count()) return; // the format names tiles by block count
+        const auto* descriptor = reinterpret_cast<const unsigned char*>(ts.base + tile * stride);
+        uint64_t bits = 0;
+        std::memcpy(&bits, reinterpret_cast<const void*>(address & ~uintptr_t(stride == 4 ? 3 : 7)),
+                    stride == 4 ? 4 : 8);
+        uint32_t status =
+            ts.layout == TileStatusLayout::flags32 ? uint32_t(bits) : uint32_t(bits >> 32);
+        uint64_t value = uint32_t(bits);
+        if (ts.layout == TileStatusLayout::tagged_pair64) {
+            // A look reads both words, the first and then the second: the first is kept until
+            // the second is read. Halves with different statuses are a tile caught mid-publish,
+            // which the reader takes as X.
+            if (address - reinterpret_cast<uintptr_t>(descriptor) < 8) {
+                t->trace.tile_first_word = bits;
+                t->trace.tile_first_of = reinterpret_cast<uintptr_t>(descriptor) + 1;
+                return;
+            }
+            uint64_t first = 0;
+            if (t->trace.tile_first_of == reinterpret_cast<uintptr_t>(descriptor) + 1)
+                first = t->trace.tile_first_word;
+            else
+                std::memcpy(&first, descriptor, 8); // a read of the second word alone
+            t->trace.tile_first_of = 0;
+            value = (bits << 32) | uint32_t(first);
+            if (uint32_t(first >> 32) != status) status = 0;
+        }
+        if (status > 2) return;
+        st::TileLook look;
+        look.tile = static_cast<uint32_t>(tile);
+        look.flag = static_cast<st::TileFlag>(status);
+        // Separate descriptors keep the value in other arrays: the read of the flag has none.
+        if (ts.layout != TileStatusLayout::flags32 && ts.value_code > 0 && status > 0) {
+            look.value_type = static_cast<st::ValueType>(ts.value_code);
+            look.value = st::ValueBytes::from(&value, stride / 2); // little-endian low bytes
+        }
+        const auto key = std::make_pair(t->block->linear, look.tile);
+        auto last = last_look_.find(key);
+        if (last != last_look_.end()) {
+            auto& earlier = std::get<st::TileLook>(trace_.block_events[last->second].what);
+            if (earlier.flag == look.flag && earlier.value_type == look.value_type &&
+                earlier.value == look.value) {
+                ++earlier.reads; // a poll that found nothing new
+                return;
+            }
+        }
+        last_look_[key] = trace_.block_events.size();
+        trace_.block_events.push_back(st::BlockEvent{tick_++, t->block->linear, look});
         return;
     }
 }

@@ -43,6 +43,7 @@ class TraceRecorder {
     uint32_t shared_object(const Block* b, size_t allocation);
     void fuse_vector_pairs();
     void tile_status_changed(Thread* t);
+    void tile_status_read(Thread* t);
     uint32_t global_object(const Region* r);
 
     TraceSettings settings_;
@@ -61,6 +62,8 @@ class TraceRecorder {
     // skips a conditional access is predicated off and stays in step with the others.
     std::unordered_map<const Thread*, std::vector<std::pair<const void*, uint32_t>>> site_counts_;
     std::unordered_map<uintptr_t, scanlab::trace::WriterRef> writers_; // per 4-byte word
+    // (block, tile) -> the block's last look event at the tile, which repeated reads extend.
+    std::map<std::pair<unsigned, uint32_t>, size_t> last_look_;
     std::vector<bool> slots_;
     std::map<unsigned, uint32_t> slot_of_;
     bool cut_ = false;

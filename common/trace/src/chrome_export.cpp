@@ -119,6 +119,33 @@ void export_chrome_trace(const Trace& trace, std::ostream& os, const Limits& lim
             tracks.insert(track);
         } else if (std::holds_alternative<BlockEnd>(event.what)) {
             block_span(event.block, event.time);
+        } else if (const auto* look = std::get_if<TileLook>(&event.what)) {
+            begin_event(out, "i", running.at(event.block).second);
+            out.key("ts");
+            out.exact(event.time);
+            out.key("s");
+            out.string("t");
+            out.key("name");
+            out.string(cat("look at tile ", look->tile, ": ", to_string(look->flag)));
+            out.key("cat");
+            out.string("tile_look");
+            out.key("args");
+            out.begin_object();
+            out.key("block");
+            out.number(event.block);
+            out.key("tile");
+            out.number(look->tile);
+            out.key("flag");
+            out.string(to_string(look->flag));
+            if (look->value_type != ValueType::none) {
+                out.key("value");
+                detail::write_value(out, look->value_type, value_type_size(look->value_type),
+                                    look->value);
+            }
+            out.key("reads");
+            out.exact(look->reads);
+            out.end_object();
+            out.end_object();
         } else {
             const auto& change = std::get<TileFlagChange>(event.what);
             begin_event(out, "i", running.at(event.block).second);

@@ -175,17 +175,35 @@ WarpInstruction read_instruction(const Json& json, const Path& path, std::size_t
     return instruction;
 }
 
+// A look event (version 2): the descriptor of `tile` read by the event's block.
+TileLook read_tile_look(const Fields& fields, const Path& path) {
+    TileLook look;
+    look.tile = read_u32(fields.required("tile"), path / "tile");
+    look.flag = read_enum<TileFlag>(fields.required("flag"), path / "flag");
+    look.value_type = read_value_type(fields.required("value_type"), path / "value_type");
+    if (look.value_type == ValueType::none)
+        refuse(fields, path, "value", "present, but value_type is null");
+    else
+        look.value = read_value(fields.required("value"), look.value_type,
+                                value_type_size(look.value_type), path / "value");
+    look.reads = read_u64(fields.required("reads"), path / "reads");
+    if (look.reads == 0) fail(path / "reads", "0; a look event stands for at least one read");
+    return look;
+}
+
 BlockEvent read_block_event(const Json& json, const Path& path) {
-    const Fields fields(json, path,
-                        {"time", "block", "event", "slot", "tile", "flag", "value_type", "value"});
+    const Fields fields(
+        json, path,
+        {"time", "block", "event", "slot", "tile", "flag", "value_type", "value", "reads"});
     BlockEvent event;
     event.time = read_u64(fields.required("time"), path / "time");
     event.block = read_u32(fields.required("block"), path / "block");
     const std::string kind = read_string(fields.required("event"), path / "event");
-    if (kind != "flag") {
+    if (kind != "flag" && kind != "look") {
         for (const auto name : {"tile", "flag", "value_type", "value"})
-            refuse(fields, path, name, "only flag events have this field");
+            refuse(fields, path, name, "only flag and look events have this field");
     }
+    if (kind != "look") refuse(fields, path, "reads", "only look events have this field");
     if (kind == "start") {
         BlockStart start;
         if (const Json* slot = fields.optional("slot"); slot && !slot->is_null())
@@ -206,9 +224,12 @@ BlockEvent read_block_event(const Json& json, const Path& path) {
             change.value = read_value(fields.required("value"), change.value_type,
                                       value_type_size(change.value_type), path / "value");
         event.what = change;
+    } else if (kind == "look") {
+        refuse(fields, path, "slot", "only start events have a slot");
+        event.what = read_tile_look(fields, path);
     } else {
-        fail(path / "event",
-             cat("the string \"", clipped(kind), "\" is not one of \"start\", \"end\", \"flag\""));
+        fail(path / "event", cat("the string \"", clipped(kind),
+                                 "\" is not one of \"start\", \"end\", \"flag\", \"look\""));
     }
     return event;
 }

@@ -244,6 +244,8 @@ class Validator {
                 run.ended = true;
                 run.end = event.time;
                 if (run.slot) slot_holder.erase(*run.slot);
+            } else if (const auto* look = std::get_if<TileLook>(&event.what)) {
+                tile_look(path, event.block, *look, run);
             } else {
                 const auto& change = std::get<TileFlagChange>(event.what);
                 check_enum(path / "flag", change.flag);
@@ -258,6 +260,23 @@ class Validator {
                     fail(path / "value", "bytes past the value's type are not zero");
             }
         }
+    }
+
+    // A look event: a running block read the descriptor of a tile of the grid.
+    void tile_look(const Path& path, std::uint32_t block, const TileLook& look,
+                   const BlockRun& run) const {
+        check_enum(path / "flag", look.flag);
+        check_enum(path / "value_type", look.value_type);
+        if (!run.started || run.ended)
+            fail(path / "event",
+                 cat("block ", block, " reads a tile descriptor while it is not running"));
+        if (look.tile >= blocks_)
+            fail(path / "tile", cat(look.tile, " is not a tile (", id_range(blocks_), ')'));
+        if (look.flag == TileFlag::X && look.value_type != ValueType::none)
+            fail(path / "value_type", "a look that found X has no value (write null)");
+        if (look.reads == 0) fail(path / "reads", "0; a look event stands for at least one read");
+        if (!zero_from(look.value, value_type_size(look.value_type)))
+            fail(path / "value", "bytes past the value's type are not zero");
     }
 
     void lane_values(const Path& path, const WarpInstruction& instruction,

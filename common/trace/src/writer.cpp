@@ -267,6 +267,23 @@ void write_instructions(JsonWriter& out, const Trace& trace, const TraceAnalysis
     out.end_array();
 }
 
+// The rest of a look event, after its "event" key.
+void write_tile_look(JsonWriter& out, const TileLook& look) {
+    out.string("look");
+    out.key("tile");
+    out.number(look.tile);
+    out.key("flag");
+    write_enum(out, look.flag);
+    out.key("value_type");
+    write_value_type(out, look.value_type);
+    if (look.value_type != ValueType::none) {
+        out.key("value");
+        detail::write_value(out, look.value_type, value_type_size(look.value_type), look.value);
+    }
+    out.key("reads");
+    out.exact(look.reads);
+}
+
 void write_block_events(JsonWriter& out, const std::vector<BlockEvent>& events) {
     out.begin_array(Layout::lines);
     for (const BlockEvent& event : events) {
@@ -284,6 +301,8 @@ void write_block_events(JsonWriter& out, const std::vector<BlockEvent>& events) 
             }
         } else if (std::holds_alternative<BlockEnd>(event.what)) {
             out.string("end");
+        } else if (const auto* look = std::get_if<TileLook>(&event.what)) {
+            write_tile_look(out, *look);
         } else {
             const auto& change = std::get<TileFlagChange>(event.what);
             out.string("flag");

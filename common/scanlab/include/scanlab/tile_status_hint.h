@@ -1,6 +1,6 @@
 // Tells the emulator's trace recorder where a look-back scan keeps its tile descriptors, so that
-// recorded traces show each tile's X/A/P flag changes on the visualizer's timeline. On the GPU
-// (cuda backend) it does nothing.
+// recorded traces show each tile's X/A/P flag changes and every look-back read of them on the
+// visualizer's timeline. On the GPU (cuda backend) it does nothing.
 #pragma once
 
 #include <cstddef>

@@ -31,7 +31,8 @@ bool tracing();
 
 // Look-back scans: tells traces where the tile status descriptors live, so that every change of a
 // tile's flag (X invalid, A aggregate, P inclusive prefix) becomes a block event on the
-// visualizer's timeline. Status codes: 0 = X, 1 = A, 2 = P.
+// visualizer's timeline, and every read of a descriptor a look event (repeated reads that find
+// the same are counted in one). Status codes: 0 = X, 1 = A, 2 = P.
 enum class TileStatusLayout {
     packed64,      // one 64-bit word per tile: status in the high 32 bits, the value's bits below
     flags32,       // one 32-bit status word per tile (values elsewhere)

@@ -16,7 +16,7 @@
 namespace scanlab::trace {
 
 inline constexpr std::string_view kFormatName = "scanlab-trace";
-inline constexpr std::uint32_t kFormatVersion = 1;
+inline constexpr std::uint32_t kFormatVersion = 2;
 inline constexpr std::uint32_t kWarpSize = 32;
 
 enum class EmulatorMode : std::uint8_t { lockstep, its, pre_volta };
@@ -166,10 +166,23 @@ struct TileFlagChange {
     bool operator==(const TileFlagChange&) const = default;
 };
 
+// A block read a tile's descriptor (look-back scans) and found this status. Reads of one tile by
+// one block that find the same status and value as that block's previous read of the tile (a
+// poll) are counted in the previous event instead of making new ones.
+struct TileLook {
+    std::uint32_t tile = 0; // the tile whose descriptor was read
+    TileFlag flag = TileFlag::X;
+    ValueType value_type = ValueType::none; // scalar; none: no value (X, or no value in the read)
+    ValueBytes value;
+    std::uint64_t reads = 1; // at least 1; the event's time is the first read's
+
+    bool operator==(const TileLook&) const = default;
+};
+
 struct BlockEvent {
     std::uint64_t time = 0; // scheduler tick; non-decreasing along Trace::block_events
     std::uint32_t block = 0;
-    std::variant<BlockStart, BlockEnd, TileFlagChange> what;
+    std::variant<BlockStart, BlockEnd, TileFlagChange, TileLook> what;
 
     bool operator==(const BlockEvent&) const = default;
 };
