@@ -112,6 +112,30 @@ void print_summary(const st::Trace& trace) {
     }
 }
 
+// The findings the trace carries (races, faults...), with the report text; returns how many.
+size_t print_findings(const st::Trace& trace) {
+    if (trace.findings.empty()) {
+        std::printf("\nfindings: none (the emulator's checks found nothing in this launch)\n");
+        return 0;
+    }
+    std::printf("\nfindings: %zu (the emulator's reports; the trace carries them, and the viewer "
+                "marks their cells and lanes)\n",
+                trace.findings.size());
+    for (size_t i = 0; i < trace.findings.size(); ++i) {
+        const st::Finding& f = trace.findings[i];
+        std::string where;
+        for (const st::FindingAccess& a : f.accesses)
+            if (a.recorded) {
+                where = " (instruction #" + std::to_string(a.recorded->instruction) + ", step " +
+                        std::to_string(trace.instructions[a.recorded->instruction].step) + ")";
+                break;
+            }
+        std::printf("\nfinding %zu: %s%s%s\n%s", i, std::string(st::to_string(f.kind)).c_str(),
+                    f.ends_launch ? ", ended the launch" : "", where.c_str(), f.message.c_str());
+    }
+    return trace.findings.size();
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -122,7 +146,9 @@ int main(int argc, char** argv) {
         std::string first = argv[1];
         if (first == "--summary") {
             if (argc != 3) return usage();
-            print_summary(st::read_trace_file(argv[2]));
+            const st::Trace trace = st::read_trace_file(argv[2]);
+            print_summary(trace);
+            print_findings(trace);
             return 0;
         }
         RecordRequest request;
@@ -171,13 +197,24 @@ int main(int argc, char** argv) {
         out = in_trace_dir(out);
         if (!chrome.empty()) chrome = in_trace_dir(chrome);
         simt::start_tracing(settings);
-        std::string what = entry->record(request);
+        // A kernel that faults makes the recording's CUDA calls fail; its trace is still written,
+        // with the fault among its findings.
+        std::string what, failure;
+        try {
+            what = entry->record(request);
+        } catch (const std::exception& e) {
+            failure = e.what();
+        }
         std::vector<st::Trace> traces = simt::stop_tracing();
-        std::printf("%s\n", what.c_str());
+        if (failure.empty())
+            std::printf("%s\n", what.c_str());
+        else
+            std::printf("the recorded run failed: %s\n", failure.c_str());
         if (traces.empty()) {
             std::printf("no kernel was launched: nothing to trace\n");
             return 1;
         }
+        size_t findings = 0;
         for (size_t k = 0; k < traces.size(); ++k) {
             std::string path = out;
             if (k > 0) {
@@ -189,6 +226,7 @@ int main(int argc, char** argv) {
             if (!file.flush()) throw std::runtime_error("cannot write " + path);
             std::printf("\ntrace of launch %zu written to %s\n", k + 1, path.c_str());
             print_summary(traces[k]);
+            findings += print_findings(traces[k]);
             if (!chrome.empty() && k == 0) {
                 std::ofstream c(chrome);
                 st::export_chrome_trace(traces[k], c);
@@ -198,6 +236,13 @@ int main(int argc, char** argv) {
         const char* command = std::getenv("SCANLAB_COMMAND");
         std::printf("\nsee it: %s view %s\n", command && *command ? command : "./scanlab",
                     out.c_str());
+        if (findings > 0) {
+            std::printf("\nthe kernel is not correct: %zu finding(s) above (the trace was "
+                        "recorded in lockstep, so its values may look right anyway)\n",
+                        findings);
+            return 1;
+        }
+        if (!failure.empty()) return 1;
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "scanlab trace: %s\n", e.what());

@@ -26,6 +26,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& options) {
                    "show the state just after this instruction (its index in the trace)");
     cli.add_option("--block", options.block, "block to show (linear index; default: the first)");
     cli.add_option("--object", options.object, "memory object of the array view, by name");
+    cli.add_option("--finding", options.finding,
+                   "select this finding of the trace (from 0): jump to it and mark its cells");
     std::string size;
     cli.add_option("--size", size, "picture size WxH (default 1200x700)");
     cli.add_flag("--by-warp", options.by_warp, "colour by warp instead of by thread");

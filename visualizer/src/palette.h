@@ -62,6 +62,10 @@ inline constexpr Rgb kLegendFlagA{233, 151, 39};
 inline constexpr Rgb kLegendFlagP{77, 179, 81};
 inline constexpr Rgb kLegendWaiting{201, 81, 201};
 
+// Findings (races, faults): the frame of the cells a selected finding's accesses touched.
+inline constexpr Rgb kFinding{255, 60, 200};
+inline constexpr Rgb kLegendFinding{254, 61, 201};
+
 // Error banner.
 inline constexpr Rgb kErrorBackground{120, 24, 30};
 } // namespace palette

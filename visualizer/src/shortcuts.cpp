@@ -14,6 +14,7 @@ constexpr Shortcut kShortcuts[] = {
     {"drag", "pan the view"},
     {"1, 2, 3", "array view, bank view, block timeline"},
     {"W", "colour by warp / by thread"},
+    {"F", "next finding (race, fault): jump to it, mark its cells and lanes"},
     {"[, ]", "play slower / faster"},
     {"L", "show / hide the legend"},
     {"H or F1", "show / hide this help"},

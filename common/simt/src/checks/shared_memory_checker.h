@@ -73,9 +73,9 @@ class SharedMemoryChecker {
     [[gnu::noinline]] void check_words(Thread* me, size_t offset, size_t bytes, AccessKind kind,
                                        const void* site);
     [[gnu::noinline, gnu::cold]] void report_uninitialized(Thread* me, size_t offset,
-                                                           const void* site);
-    [[gnu::noinline, gnu::cold]] void report_race(Thread* me, size_t offset, Race race,
-                                                  const void* site);
+                                                           size_t bytes, const void* site);
+    [[gnu::noinline, gnu::cold]] void report_race(Thread* me, size_t offset, size_t bytes,
+                                                  AccessKind kind, Race race, const void* site);
 
     FindingSink& sink_;
     bool warp_synchronous_;
