@@ -301,7 +301,7 @@ void App::draw_summary() {
                         compact_count(trace.instructions.size()).c_str(),
                         static_cast<unsigned long long>(loaded_->analysis.launch.all().conflicts));
     if (!trace.findings.empty())
-        ImGui::TextColored(ImColor(palette::kFinding.u32()),
+        ImGui::TextColored(ImColor(palette::kFindingText.u32()),
                            "%zu finding(s): the emulator's checks say this kernel is not correct "
                            "(see Findings; F jumps to the next)",
                            trace.findings.size());
@@ -457,9 +457,9 @@ void App::draw_picture(ImVec2 size) {
         if (selection_.finding && *selection_.finding < trace.findings.size()) {
             const std::string line = "finding " + std::to_string(*selection_.finding) + ": " +
                                      finding_headline(trace.findings[*selection_.finding]);
-            ImGui::TextColored(ImColor(palette::kFinding.u32()), "%s", line.c_str());
+            ImGui::TextColored(ImColor(palette::kFindingText.u32()), "%s", line.c_str());
         } else if (!trace.findings.empty()) {
-            ImGui::TextColored(ImColor(palette::kFinding.u32()),
+            ImGui::TextColored(ImColor(palette::kFindingText.u32()),
                                "%zu finding(s): this kernel is not correct (--finding K shows one)",
                                trace.findings.size());
         }

@@ -60,7 +60,7 @@ void draw_details(const LoadedTrace& loaded, const Selection& selection) {
     if (selection.finding)
         for (const FindingMark& mark : finding_marks(trace, *selection.finding))
             if (mark.instruction == global)
-                ImGui::TextColored(ImColor(palette::kFinding.u32()),
+                ImGui::TextColored(ImColor(palette::kFindingText.u32()),
                                    "finding %u: lane %u (thread %u, warp %u)", *selection.finding,
                                    mark.thread % trace::kWarpSize, mark.thread,
                                    mark.thread / trace::kWarpSize);

@@ -40,7 +40,7 @@ std::optional<std::uint32_t> draw_findings(const LoadedTrace& loaded, const Sele
         const trace::Finding& finding = trace.findings[k];
         const std::string label = std::to_string(k) + ": " + finding_headline(finding) + "##f" +
                                   std::to_string(k);
-        ImGui::PushStyleColor(ImGuiCol_Text, ImColor(palette::kFinding.u32()).Value);
+        ImGui::PushStyleColor(ImGuiCol_Text, ImColor(palette::kFindingText.u32()).Value);
         if (ImGui::Selectable(label.c_str(), selection.finding == k)) chosen = k;
         ImGui::PopStyleColor();
     }

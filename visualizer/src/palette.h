@@ -64,6 +64,7 @@ inline constexpr Rgb kLegendWaiting{201, 81, 201};
 
 // Findings (races, faults): the frame of the cells a selected finding's accesses touched.
 inline constexpr Rgb kFinding{255, 60, 200};
+inline constexpr Rgb kFindingText{255, 130, 200}; // their text (never a cell frame)
 inline constexpr Rgb kLegendFinding{254, 61, 201};
 
 // Error banner.
