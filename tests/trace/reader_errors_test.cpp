@@ -147,7 +147,7 @@ TEST_CASE("missing, unknown and duplicate fields") {
     CHECK(error_of(
               replaced(text, "\"kernel\": \"reverse4\"", "\"kernel\": \"a\", \"kernel\": \"b\"")) ==
           "launch.kernel: duplicate field");
-    CHECK(error_of(replaced(text, "\"version\": 1,", "\"version\": 1, \"version\": 1,")) ==
+    CHECK(error_of(replaced(text, "\"version\": 2,", "\"version\": 2, \"version\": 2,")) ==
           "version: duplicate field");
 }
 

@@ -7,6 +7,7 @@
 #include <scanlab/trace/analysis.h>
 #include <scanlab/trace/chrome_export.h>
 #include <scanlab/trace/error.h>
+#include <scanlab/trace/names.h>
 #include <scanlab/trace/reader.h>
 #include <scanlab/trace/trace.h>
 #include <scanlab/trace/writer.h>

@@ -352,7 +352,7 @@ void write_findings(JsonWriter& out, const std::vector<Finding>& findings) {
         out.key("kind");
         write_enum(out, finding.kind);
         out.key("ends_launch");
-        out.raw_number(finding.ends_launch ? "true" : "false");
+        out.boolean(finding.ends_launch);
         out.key("message");
         out.string(finding.message);
         out.key("source");
