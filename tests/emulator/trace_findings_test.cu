@@ -150,9 +150,8 @@ TEST_CASE("trace findings: a shared-memory race with both accesses, recorded lan
     const int threads = n <= 64 ? 64 : 128;
     const std::vector<int> in = random_ints(static_cast<size_t>(n), fresh_seed());
     DeviceVector<int> d_in(in), d_out(static_cast<size_t>(n));
-    const Recorded r = record({0}, [&] {
-        single_buffer_scan<<<1, threads>>>(d_in.data(), d_out.data(), n);
-    });
+    const Recorded r =
+        record({0}, [&] { single_buffer_scan<<<1, threads>>>(d_in.data(), d_out.data(), n); });
     // The report: structured findings with the accesses the text speaks of.
     REQUIRE(r.report.kind == simt::FaultKind::shared_race);
     REQUIRE(!r.report.findings.empty());
@@ -204,7 +203,8 @@ TEST_CASE("trace findings: an out-of-bounds store ends the launch and is a findi
     const unsigned blocks = std::uniform_int_distribution<unsigned>(1, 3)(rng);
     const size_t n = blocks * 32;
     DeviceVector<int> d_in(random_ints(n, fresh_seed())), d_out(n);
-    const Recorded r = record({0}, [&] { shifted_copy<<<blocks, 32>>>(d_in.data(), d_out.data()); });
+    const Recorded r =
+        record({0}, [&] { shifted_copy<<<blocks, 32>>>(d_in.data(), d_out.data()); });
     REQUIRE(r.report.kind == simt::FaultKind::illegal_address);
     REQUIRE(!r.report.findings.empty());
     const simt::Finding& fault = r.report.findings.back();
@@ -228,8 +228,8 @@ TEST_CASE("trace findings: an out-of-bounds store ends the launch and is a findi
     CHECK(a.role == st::FindingRole::store);
     CHECK(a.block == blocks - 1);
     CHECK(a.thread == 31);
-    CHECK(!a.memory);      // outside every object
-    CHECK(!a.recorded);    // it faulted before it happened
+    CHECK(!a.memory);                           // outside every object
+    CHECK(!a.recorded);                         // it faulted before it happened
     CHECK(a.step.has_value() == (blocks == 1)); // only block 0 was recorded
     if (a.step) CHECK(r.trace.steps[*a.step].block == 0);
     check_round_trip(r.trace);
@@ -262,7 +262,8 @@ TEST_CASE("trace findings: an uninitialized shared read names the word and the r
     check_round_trip(r.trace);
 }
 
-TEST_CASE("trace findings: findings of a block that was not recorded are listed without references") {
+TEST_CASE(
+    "trace findings: findings of a block that was not recorded are listed without references") {
     INFO("seed " << fresh_seed());
     std::mt19937 rng(fresh_seed());
     const int racy = std::uniform_int_distribution<int>(0, 1)(rng);

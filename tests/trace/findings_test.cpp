@@ -88,7 +88,8 @@ TEST_CASE("findings round-trip with their accesses and references") {
     Trace other = trace;
     other.findings[0].message.clear();
     for (int i = 0; i < 200; ++i)
-        other.findings[0].message += static_cast<char>(std::uniform_int_distribution<int>(32, 126)(rng));
+        other.findings[0].message +=
+            static_cast<char>(std::uniform_int_distribution<int>(32, 126)(rng));
     other.findings[0].message += "\n\ttab";
     CHECK(read_trace_text(text_of(other)) == other);
 }
@@ -102,13 +103,16 @@ TEST_CASE("a trace without findings writes an empty array") {
 TEST_CASE("the writer refuses findings whose references do not hold") {
     Trace t = with_race();
     t.findings[0].accesses[0].recorded->instruction = 9;
-    CHECK(write_error(t) == "findings[0].accesses[0].instruction: 9 is not an instruction id (0..3)");
+    CHECK(write_error(t) ==
+          "findings[0].accesses[0].instruction: 9 is not an instruction id (0..3)");
     t = with_race();
     t.findings[0].accesses[0].recorded->lane = 3; // lane 3 is thread 3, not thread 1
-    CHECK(write_error(t) == "findings[0].accesses[0].lane: instruction 2 has no lane 3 of thread 1");
+    CHECK(write_error(t) ==
+          "findings[0].accesses[0].lane: instruction 2 has no lane 3 of thread 1");
     t = with_race();
     t.findings[0].accesses[0].thread = 9;
-    CHECK(write_error(t) == "findings[0].accesses[0].thread: 9 is not a thread of a 4-thread block");
+    CHECK(write_error(t) ==
+          "findings[0].accesses[0].thread: 9 is not a thread of a 4-thread block");
     t = with_race();
     t.findings[0].accesses[1].block = 1;
     CHECK(write_error(t) == "findings[0].accesses[1].block: 1 is not a block of the grid (0..0)");
@@ -128,7 +132,8 @@ TEST_CASE("the writer refuses findings whose references do not hold") {
     CHECK(write_error(t) == "findings[1].accesses[0].step: 7 is not a step id (0..1)");
     t = with_race();
     t.findings[1].accesses[0].bytes = 4;
-    CHECK(write_error(t) == "findings[1].accesses[0].bytes: 4 bytes, but a wait accesses no memory");
+    CHECK(write_error(t) ==
+          "findings[1].accesses[0].bytes: 4 bytes, but a wait accesses no memory");
     t = with_race();
     t.findings[0].source = SourceLocation{0, 1};
     CHECK(write_error(t) ==

@@ -234,8 +234,8 @@ TEST_CASE("findings: a finding with no recorded block has no target and no marks
     deadlock.kind = trace::FindingKind::deadlock;
     deadlock.ends_launch = true;
     deadlock.message = "simt: deadlock in kernel\n";
-    deadlock.accesses.push_back({0, 3, trace::FindingRole::wait, std::nullopt, 0, 0,
-                                 std::nullopt, std::nullopt, std::nullopt});
+    deadlock.accesses.push_back({0, 3, trace::FindingRole::wait, std::nullopt, 0, 0, std::nullopt,
+                                 std::nullopt, std::nullopt});
     t.findings.push_back(deadlock);
     const TraceIndex index(t);
     CHECK(!finding_target(t, index, 0));

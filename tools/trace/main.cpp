@@ -1,5 +1,6 @@
 // scanlab-trace: records a lab's kernel on the emulator and reports its shared-memory bank
-// conflicts; also summarizes an existing trace file.
+// conflicts and the emulator's findings (exit status 1 when there are any: the trace is still
+// written); also summarizes an existing trace file.
 //
 //   scanlab_trace_<flavour> record LAB [--n N] [--variant V] [--blocks all|0,1] [--seed S]
 //                                      [--out FILE.json] [--chrome FILE.json]
@@ -21,6 +22,7 @@
 
 #include "lab_entry.h"
 #include "simt/options.h"
+#include "simt/report.h"
 #include "simt/trace.h"
 
 namespace scanlab::run {
@@ -34,10 +36,9 @@ namespace {
 namespace st = scanlab::trace;
 
 int usage() {
-    std::fprintf(stderr,
-                 "usage: scanlab trace LAB [--n N] [--variant V] [--blocks all|0,1,...] "
-                 "[--seed S] [--out FILE.json] [--chrome FILE.json]\n"
-                 "       scanlab trace --summary FILE.json\n");
+    std::fprintf(stderr, "usage: scanlab trace LAB [--n N] [--variant V] [--blocks all|0,1,...] "
+                         "[--seed S] [--out FILE.json] [--chrome FILE.json]\n"
+                         "       scanlab trace --summary FILE.json\n");
     return 2;
 }
 
@@ -75,8 +76,8 @@ void print_summary(const st::Trace& trace) {
                     (slash == std::string::npos ? f.path : f.path.substr(slash + 1)) + ":" +
                     std::to_string(b->line);
         }
-        std::printf("%6zu %6u %-28s %10llu %10llu %10llu\n", i, trace.steps[i].block,
-                    ended.c_str(), static_cast<unsigned long long>(t.load.conflicts),
+        std::printf("%6zu %6u %-28s %10llu %10llu %10llu\n", i, trace.steps[i].block, ended.c_str(),
+                    static_cast<unsigned long long>(t.load.conflicts),
                     static_cast<unsigned long long>(t.store.conflicts),
                     static_cast<unsigned long long>(t.all().conflicts));
     }
@@ -106,8 +107,8 @@ void print_summary(const st::Trace& trace) {
         text.erase(0, text.find_first_not_of(' '));
         std::printf("  #%zu %s of '%s' by warp %u in step %u: %llu-way -> %llu conflicts  "
                     "line %u: %s\n",
-                    worst[k].second, kind_name(w.kind), trace.memory[w.memory].name.c_str(),
-                    w.warp, w.step,
+                    worst[k].second, kind_name(w.kind), trace.memory[w.memory].name.c_str(), w.warp,
+                    w.step,
                     static_cast<unsigned long long>(a.instructions[worst[k].second]->wavefronts),
                     static_cast<unsigned long long>(worst[k].first), w.source.line, text.c_str());
     }
@@ -161,12 +162,18 @@ int main(int argc, char** argv) {
                 if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
                 return argv[++i];
             };
-            if (arg == "--n") request.n = std::stoll(value());
-            else if (arg == "--variant") request.variant = value();
-            else if (arg == "--seed") request.seed = std::stoull(value());
-            else if (arg == "--out") out = value();
-            else if (arg == "--chrome") chrome = value();
-            else if (arg == "--max-instructions") settings.max_instructions = std::stoull(value());
+            if (arg == "--n")
+                request.n = std::stoll(value());
+            else if (arg == "--variant")
+                request.variant = value();
+            else if (arg == "--seed")
+                request.seed = std::stoull(value());
+            else if (arg == "--out")
+                out = value();
+            else if (arg == "--chrome")
+                chrome = value();
+            else if (arg == "--max-instructions")
+                settings.max_instructions = std::stoull(value());
             else if (arg == "--blocks") {
                 std::string list = value();
                 settings.blocks.clear();
@@ -191,12 +198,16 @@ int main(int argc, char** argv) {
                          known.c_str());
             return 2;
         }
-        if (out.empty()) out = "lab" + lab + (request.variant.empty() ? "" : "-" + request.variant) +
-                               ".trace.json";
+        if (out.empty())
+            out = "lab" + lab + (request.variant.empty() ? "" : "-" + request.variant) +
+                  ".trace.json";
         // `./scanlab trace` runs this from the repository root and names the folder for the
         // traces, so that the paths printed below work from there (and in `./scanlab view`).
         out = in_trace_dir(out);
         if (!chrome.empty()) chrome = in_trace_dir(chrome);
+        // The findings are printed below, from the trace, after the summary: the emulator need
+        // not print its reports as they happen too.
+        simt::options().report_to_stderr = false;
         simt::start_tracing(settings);
         // A kernel that faults makes the recording's CUDA calls fail; its trace is still written,
         // with the fault among its findings.
@@ -213,6 +224,9 @@ int main(int argc, char** argv) {
             std::printf("the recorded run failed: %s\n", failure.c_str());
         if (traces.empty()) {
             std::printf("no kernel was launched: nothing to trace\n");
+            // A launch refused before it ran (a bad configuration) has a report, and no trace.
+            if (!simt::last_fault().message.empty())
+                std::printf("%s", simt::last_fault().message.c_str());
             return 1;
         }
         size_t findings = 0;

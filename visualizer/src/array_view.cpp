@@ -226,12 +226,11 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
             if (mark.step) {
                 const std::uint32_t step = loaded.index.step_place(*mark.step).position;
                 row = model.row_at_or_before(step);
-                const bool load = mark.instruction &&
-                                  trace.instructions[*mark.instruction].kind ==
-                                      trace::AccessKind::load;
+                const bool load = mark.instruction && trace.instructions[*mark.instruction].kind ==
+                                                          trace::AccessKind::load;
                 if (model.written() && load)
-                    row = step > 0 ? model.row_at_or_before(step - 1)
-                                   : (!model.row(0).step ? 0 : -1);
+                    row =
+                        step > 0 ? model.row_at_or_before(step - 1) : (!model.row(0).step ? 0 : -1);
             }
             if (row < 0) continue;
             for (const std::uint64_t element :

@@ -30,8 +30,8 @@ std::optional<FindingTarget> finding_target(const trace::Trace& trace, const Tra
     for (const trace::FindingAccess& access : trace.findings[finding].accesses)
         if (access.recorded) {
             const Place place = index.instruction_place(access.recorded->instruction);
-            return FindingTarget{place.block,
-                                 cursor_after_instruction(index.block(place.block), place.position)};
+            return FindingTarget{
+                place.block, cursor_after_instruction(index.block(place.block), place.position)};
         }
     for (const trace::FindingAccess& access : trace.findings[finding].accesses)
         if (access.step) {

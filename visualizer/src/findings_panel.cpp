@@ -16,14 +16,15 @@ std::string access_label(const trace::Trace& trace, const trace::FindingAccess& 
     std::string text = "block " + std::to_string(access.block) + ", thread " +
                        std::to_string(access.thread) + " (warp " +
                        std::to_string(access.thread / trace::kWarpSize) + ", lane " +
-                       std::to_string(access.thread % trace::kWarpSize) + "): " +
-                       std::string(trace::to_string(access.role));
+                       std::to_string(access.thread % trace::kWarpSize) +
+                       "): " + std::string(trace::to_string(access.role));
     if (access.memory)
-        text += " " + trace.memory[*access.memory].name + " byte " +
-                std::to_string(access.offset);
+        text += " " + trace.memory[*access.memory].name + " byte " + std::to_string(access.offset);
     if (access.source) text += " at " + location_label(trace, *access.source);
-    if (access.recorded) text += ", instruction #" + std::to_string(access.recorded->instruction);
-    else text += ", not recorded";
+    if (access.recorded)
+        text += ", instruction #" + std::to_string(access.recorded->instruction);
+    else
+        text += ", not recorded";
     return text;
 }
 
@@ -38,8 +39,8 @@ std::optional<std::uint32_t> draw_findings(const LoadedTrace& loaded, const Sele
     }
     for (std::uint32_t k = 0; k < trace.findings.size(); ++k) {
         const trace::Finding& finding = trace.findings[k];
-        const std::string label = std::to_string(k) + ": " + finding_headline(finding) + "##f" +
-                                  std::to_string(k);
+        const std::string label =
+            std::to_string(k) + ": " + finding_headline(finding) + "##f" + std::to_string(k);
         ImGui::PushStyleColor(ImGuiCol_Text, ImColor(palette::kFindingText.u32()).Value);
         if (ImGui::Selectable(label.c_str(), selection.finding == k)) chosen = k;
         ImGui::PopStyleColor();

@@ -109,8 +109,7 @@ FaultReport Engine::run() {
         fault_.error = cudaErrorLaunchFailure;
         fault_.site = findings_.front().site;
         for (const Finding& f : findings_) fault_.message += f.message;
-        if (check_findings_ >= kMaxFindings)
-            fault_.message += "simt: (more findings not shown)\n";
+        if (check_findings_ >= kMaxFindings) fault_.message += "simt: (more findings not shown)\n";
     }
     fault_.findings = std::move(findings_);
     return fault_;
@@ -701,8 +700,7 @@ void Engine::report_check(FaultKind kind, const std::string& key, What what, con
     ++check_findings_;
     findings_.push_back(make_finding(
         kind,
-        format_fault(kind, what(), culprit ? describe_thread(*culprit) : "", site,
-                     request_.kernel),
+        format_fault(kind, what(), culprit ? describe_thread(*culprit) : "", site, request_.kernel),
         site, accesses));
 }
 
@@ -753,9 +751,11 @@ void Engine::barrier_mismatch(Thread* me, const void* site) {
         << resolve_source(b->barrier_site).to_string()
         << ". A __syncthreads() inside a branch that not all threads take is undefined "
            "behaviour.";
-    std::vector<AccessRecord> waits{AccessRecord{me, 0, AccessRole::wait, false, 0, 0, site, false}};
+    std::vector<AccessRecord> waits{
+        AccessRecord{me, 0, AccessRole::wait, false, 0, 0, site, false}};
     if (other)
-        waits.push_back(AccessRecord{other, 0, AccessRole::wait, false, 0, 0, b->barrier_site, false});
+        waits.push_back(
+            AccessRecord{other, 0, AccessRole::wait, false, 0, 0, b->barrier_site, false});
     fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), site, me,
           std::move(waits));
 }
@@ -776,8 +776,10 @@ void Engine::exited_before_barrier(Block* b, const void* site) {
            "instead of returning early.";
     // The thread that arrived last, and one that will never come (it exited: no place).
     std::vector<AccessRecord> waits;
-    if (current_) waits.push_back(AccessRecord{current_, 0, AccessRole::wait, false, 0, 0, site, false});
-    if (gone) waits.push_back(AccessRecord{gone, 0, AccessRole::execute, false, 0, 0, nullptr, false});
+    if (current_)
+        waits.push_back(AccessRecord{current_, 0, AccessRole::wait, false, 0, 0, site, false});
+    if (gone)
+        waits.push_back(AccessRecord{gone, 0, AccessRole::execute, false, 0, 0, nullptr, false});
     fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), site, nullptr,
           std::move(waits));
 }
@@ -1171,8 +1173,7 @@ void Engine::check_carved(uintptr_t pointer, long long index, size_t element_byt
         access.address = b->shared_vars.front().offset + static_cast<size_t>(first);
     else
         access.bytes = 0; // before the dynamic shared memory: no place to name
-    fault(FaultKind::illegal_address, cudaErrorIllegalAddress, msg.str(), site, nullptr,
-          {access});
+    fault(FaultKind::illegal_address, cudaErrorIllegalAddress, msg.str(), site, nullptr, {access});
 }
 
 std::string Engine::describe_thread(const Thread& t) const {

@@ -415,8 +415,8 @@ TraceRecorder::AccessRef TraceRecorder::locate_access(const AccessRecord& a) {
                 continue;
             if (ref.memory && w.memory != *ref.memory) continue;
             for (const st::LaneAccess& lane : w.lanes)
-                if (lane.thread == thread &&
-                    (!ref.memory || (lane.offset <= ref.offset && ref.offset < lane.offset + w.width)))
+                if (lane.thread == thread && (!ref.memory || (lane.offset <= ref.offset &&
+                                                              ref.offset < lane.offset + w.width)))
                     ref.instruction = i;
         }
     }
@@ -549,7 +549,8 @@ st::Trace TraceRecorder::finish(const FaultReport& report) {
         out.kind = to_trace(f.kind);
         out.ends_launch = f.ends_launch;
         out.message = f.message;
-        if (refs != finding_refs_.end() && refs->second.site) out.source = location(refs->second.site);
+        if (refs != finding_refs_.end() && refs->second.site)
+            out.source = location(refs->second.site);
         for (size_t k = 0; k < f.accesses.size(); ++k) {
             const FindingAccess& a = f.accesses[k];
             st::FindingAccess access;

@@ -233,17 +233,15 @@ FindingAccess read_finding_access(const Json& json, const Path& path) {
     access.block = read_u32(fields.required("block"), path / "block");
     access.thread = read_u32(fields.required("thread"), path / "thread");
     access.role = read_enum<FindingRole>(fields.required("role"), path / "role");
-    access.memory = read_nullable(fields.required("memory"), [&](const Json& j) {
-        return read_u32(j, path / "memory");
-    });
+    access.memory = read_nullable(fields.required("memory"),
+                                  [&](const Json& j) { return read_u32(j, path / "memory"); });
     if (access.memory)
         access.offset = read_u64(fields.required("offset"), path / "offset");
     else
         refuse(fields, path, "offset", "present, but memory is null");
     access.bytes = read_u32(fields.required("bytes"), path / "bytes");
-    access.source = read_nullable(fields.required("source"), [&](const Json& j) {
-        return read_location(j, path / "source");
-    });
+    access.source = read_nullable(fields.required("source"),
+                                  [&](const Json& j) { return read_location(j, path / "source"); });
     const Json& instruction = fields.required("instruction");
     if (instruction.is_null()) {
         refuse(fields, path, "lane", "present, but instruction is null");
@@ -263,7 +261,8 @@ Finding read_finding(const Json& json, const Path& path) {
     Finding finding;
     finding.kind = read_enum<FindingKind>(fields.required("kind"), path / "kind");
     const Json& ends = fields.required("ends_launch");
-    if (!ends.is_boolean()) fail(path / "ends_launch", "expected true or false, got " + describe(ends));
+    if (!ends.is_boolean())
+        fail(path / "ends_launch", "expected true or false, got " + describe(ends));
     finding.ends_launch = ends.get<bool>();
     finding.message = read_string(fields.required("message"), path / "message");
     finding.source = read_nullable(fields.required("source"), [&](const Json& j) {
@@ -272,8 +271,8 @@ Finding read_finding(const Json& json, const Path& path) {
     const Path accesses_path = path / "accesses";
     const Json& accesses = read_array(fields.required("accesses"), accesses_path);
     if (accesses.size() > kMaxFindingAccesses)
-        fail(accesses_path, cat(accesses.size(), " accesses; a finding lists at most ",
-                                kMaxFindingAccesses));
+        fail(accesses_path,
+             cat(accesses.size(), " accesses; a finding lists at most ", kMaxFindingAccesses));
     for (std::size_t i = 0; i < accesses.size(); ++i)
         finding.accesses.push_back(read_finding_access(accesses[i], accesses_path[i]));
     return finding;

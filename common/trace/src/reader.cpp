@@ -40,8 +40,8 @@ Section section_of(std::string_view key) {
 }
 
 constexpr std::string_view kTopLevelFields[] = {
-    "format", "version", "launch",       "truncated",    "sources",
-    "memory", "steps",   "instructions", "block_events", "shared_totals", "findings"};
+    "format", "version",      "launch",       "truncated",     "sources", "memory",
+    "steps",  "instructions", "block_events", "shared_totals", "findings"};
 
 // Parses with nlohmann's callback parser and converts each element of the big arrays (sections)
 // as soon as it is complete, then drops it from the DOM: memory stays near the size of the model,

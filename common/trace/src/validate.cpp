@@ -455,24 +455,22 @@ class Validator {
             if (access.offset > object.size || object.size - access.offset < access.bytes)
                 fail(path / "offset",
                      cat("bytes ", access.offset, "..", access.offset + access.bytes,
-                         " (end excluded) are outside memory[", *access.memory, "] \"",
-                         object.name, "\" (", object.size, " bytes)"));
+                         " (end excluded) are outside memory[", *access.memory, "] \"", object.name,
+                         "\" (", object.size, " bytes)"));
         }
         if (access.recorded) {
             const InstructionLane& ref = *access.recorded;
             if (ref.instruction >= trace_.instructions.size())
-                fail(path / "instruction",
-                     cat(ref.instruction, " is not an instruction id (",
-                         id_range(trace_.instructions.size()), ')'));
+                fail(path / "instruction", cat(ref.instruction, " is not an instruction id (",
+                                               id_range(trace_.instructions.size()), ')'));
             const WarpInstruction& instruction = trace_.instructions[ref.instruction];
             if (instruction.block != access.block)
                 fail(path / "instruction", cat("instruction ", ref.instruction, " is of block ",
                                                instruction.block, ", not block ", access.block));
-            const bool has_lane =
-                std::any_of(instruction.lanes.begin(), instruction.lanes.end(),
-                            [&](const LaneAccess& lane) {
-                                return lane.lane == ref.lane && lane.thread == access.thread;
-                            });
+            const bool has_lane = std::any_of(
+                instruction.lanes.begin(), instruction.lanes.end(), [&](const LaneAccess& lane) {
+                    return lane.lane == ref.lane && lane.thread == access.thread;
+                });
             if (!has_lane)
                 fail(path / "lane", cat("instruction ", ref.instruction, " has no lane ", ref.lane,
                                         " of thread ", access.thread));
@@ -488,9 +486,9 @@ class Validator {
                 fail(path / "step",
                      cat(*access.step, " is not a step id (", id_range(trace_.steps.size()), ')'));
             if (trace_.steps[*access.step].block != access.block)
-                fail(path / "step", cat("step ", *access.step, " belongs to block ",
-                                        trace_.steps[*access.step].block, ", not block ",
-                                        access.block));
+                fail(path / "step",
+                     cat("step ", *access.step, " belongs to block ",
+                         trace_.steps[*access.step].block, ", not block ", access.block));
         }
     }
 

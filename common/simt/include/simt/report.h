@@ -24,10 +24,10 @@ enum class FaultKind {
     shared_race,        // two threads access a shared word between the same barriers, one writes
     uninitialized_read, // a shared word read before any thread of the block wrote it
     uninitialized_global_read, // device memory read that nothing (host or kernel) wrote
-    global_race,        // two threads access a global word with nothing ordering them, one writes
-    memory_ordering,    // a flag seen without the fences that publish the data it announces
-    plain_load_spin,    // a spin-wait on a word read through a non-volatile, non-atomic pointer
-    stale_read,         // a flag read that saw what an earlier launch left, overwritten later
+    global_race,     // two threads access a global word with nothing ordering them, one writes
+    memory_ordering, // a flag seen without the fences that publish the data it announces
+    plain_load_spin, // a spin-wait on a word read through a non-volatile, non-atomic pointer
+    stale_read,      // a flag read that saw what an earlier launch left, overwritten later
 };
 
 // A place in the kernel's source, as the debug info names it (line 0: unknown).
@@ -43,19 +43,19 @@ struct SourceSite {
 enum class AccessRole { load, store, atomic, wait, execute };
 
 struct FindingAccess {
-    uint3 block{};          // the block's index in the grid
+    uint3 block{}; // the block's index in the grid
     unsigned block_linear = 0;
-    uint3 thread{};         // the thread's index in its block
+    uint3 thread{}; // the thread's index in its block
     unsigned thread_linear = 0;
-    unsigned warp = 0;      // thread_linear / 32
-    unsigned lane = 0;      // thread_linear % 32
+    unsigned warp = 0; // thread_linear / 32
+    unsigned lane = 0; // thread_linear % 32
     AccessRole role = AccessRole::load;
-    uintptr_t address = 0;  // accesses only; for shared memory the kernel's shared-window offset
-    size_t bytes = 0;       // 0 for waits
-    bool shared = false;    // shared memory (else device memory)
-    std::string memory;     // the object the access lies in ("tile", "argument 1 (int*)"), or ""
-    size_t offset = 0;      // bytes from the start of `memory`
-    SourceSite site;        // the access, or where the thread waits
+    uintptr_t address = 0; // accesses only; for shared memory the kernel's shared-window offset
+    size_t bytes = 0;      // 0 for waits
+    bool shared = false;   // shared memory (else device memory)
+    std::string memory;    // the object the access lies in ("tile", "argument 1 (int*)"), or ""
+    size_t offset = 0;     // bytes from the start of `memory`
+    SourceSite site;       // the access, or where the thread waits
 };
 
 // One problem the launch found: its kind, the report text and the threads involved (the first

@@ -199,8 +199,7 @@ void GlobalMemoryChecker::access(Thread& t, const Region& r, uintptr_t address, 
                            " bytes) is read, but nothing wrote it: no cudaMemcpy, cudaMemset "
                            "or kernel store since it was allocated";
                 },
-                site, &t,
-                {AccessRecord{&t, 0, role_of(kind), false, address, bytes, site, true}});
+                site, &t, {AccessRecord{&t, 0, role_of(kind), false, address, bytes, site, true}});
     }
     // The words of one store become visible to other blocks together (no torn 8-byte flags).
     const uint32_t delay =
@@ -420,7 +419,7 @@ void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, R
         {AccessRecord{&t, 0, race == Race::read_after_write ? AccessRole::load : AccessRole::store,
                       false, w, 4, site_at(site), true},
          AccessRecord{nullptr, other,
-                      !against_write             ? AccessRole::load
+                      !against_write              ? AccessRole::load
                       : is_atomic(other_strength) ? AccessRole::atomic
                                                   : AccessRole::store,
                       false, w, 4, site_at(other_site), false}});
@@ -506,8 +505,8 @@ void GlobalMemoryChecker::launch_finished() {
                        "uses them";
             },
             site_at(s.read_site), nullptr,
-            {AccessRecord{nullptr, s.reader, AccessRole::load, false, word, 4,
-                          site_at(s.read_site), false},
+            {AccessRecord{nullptr, s.reader, AccessRole::load, false, word, 4, site_at(s.read_site),
+                          false},
              AccessRecord{nullptr, s.overwriter, AccessRole::store, false, word, 4,
                           site_at(s.overwrite_site), false}});
     }

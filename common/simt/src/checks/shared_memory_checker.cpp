@@ -84,8 +84,10 @@ void SharedMemoryChecker::report_out_of_bounds(Thread* me, size_t storage, size_
     }
     // Where the kernel aimed, in its view of the shared window: past the variable it ran out of.
     AccessRecord access{me, 0, role_of(kind), true, 0, bytes, site, true};
-    if (before) access.address = before->offset + (storage - before->storage);
-    else if (after) access.address = after->offset - (after->storage - storage);
+    if (before)
+        access.address = before->offset + (storage - before->storage);
+    else if (after)
+        access.address = after->offset - (after->storage - storage);
     sink_.fatal(FaultKind::illegal_address, cudaErrorIllegalAddress, msg.str(), site, &access);
     __builtin_unreachable(); // (g++ does not carry [[noreturn]] through the virtual call)
 }
@@ -153,9 +155,12 @@ void SharedMemoryChecker::check_words(Thread* me, size_t offset, size_t bytes, A
         const bool unordered_write = s.writer != 0 && s.writer != self &&
                                      (s.write_bytes & mine) != 0 && !(atomic && s.write_atomic) &&
                                      !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync);
-        if (reads && unordered_write) report_race(me, at, std::min<size_t>(bytes, 4), kind, Race::read_after_write, site);
+        if (reads && unordered_write)
+            report_race(me, at, std::min<size_t>(bytes, 4), kind, Race::read_after_write, site);
         if (writes) {
-            if (unordered_write) report_race(me, at, std::min<size_t>(bytes, 4), kind, Race::write_after_write, site);
+            if (unordered_write)
+                report_race(me, at, std::min<size_t>(bytes, 4), kind, Race::write_after_write,
+                            site);
             if (s.reader != 0 && s.reader != self && (s.read_bytes & mine) != 0 &&
                 !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))
                 report_race(me, at, std::min<size_t>(bytes, 4), kind, Race::write_after_read, site);
@@ -169,14 +174,14 @@ void SharedMemoryChecker::check_words(Thread* me, size_t offset, size_t bytes, A
 void SharedMemoryChecker::report_uninitialized(Thread* me, size_t offset, size_t bytes,
                                                const void* site) {
     RuntimeScope scope(me);
-    sink_.report(
-        FaultKind::uninitialized_read,
-        "uninit:" + std::to_string(reinterpret_cast<uintptr_t>(site)),
-        [&] {
-            return "uninitialized shared memory read: " + describe(me->block, offset) +
-                   " is read before any thread of the block wrote it";
-        },
-        site, me, {AccessRecord{me, 0, AccessRole::load, true, offset, bytes, site, true}});
+    sink_.report(FaultKind::uninitialized_read,
+                 "uninit:" + std::to_string(reinterpret_cast<uintptr_t>(site)),
+                 [&] {
+                     return "uninitialized shared memory read: " + describe(me->block, offset) +
+                            " is read before any thread of the block wrote it";
+                 },
+                 site, me,
+                 {AccessRecord{me, 0, AccessRole::load, true, offset, bytes, site, true}});
 }
 
 void SharedMemoryChecker::report_race(Thread* me, size_t offset, size_t bytes, AccessKind kind,
@@ -221,7 +226,7 @@ void SharedMemoryChecker::report_race(Thread* me, size_t offset, size_t bytes, A
         site, me,
         {AccessRecord{me, 0, role_of(kind), true, offset, bytes, site, true},
          AccessRecord{&other, 0,
-                      !against_write     ? AccessRole::load
+                      !against_write   ? AccessRole::load
                       : s.write_atomic ? AccessRole::atomic
                                        : AccessRole::store,
                       true, offset, std::min<size_t>(bytes, 4), other_site, false}});

@@ -42,13 +42,24 @@ struct EnumNames<TruncationLimit> {
 };
 template <>
 struct EnumNames<FindingKind> {
-    static constexpr std::array<std::string_view, 18> names{
-        "shared_race",        "global_race",        "uninitialized_shared_read",
-        "uninitialized_global_read", "illegal_address", "misaligned_address",
-        "barrier_divergence", "warp_mask",          "deadlock",
-        "memory_ordering",    "plain_load_spin",    "stale_read",
-        "assertion",          "trap",               "stack_overflow",
-        "exception",          "unsupported",        "other"};
+    static constexpr std::array<std::string_view, 18> names{"shared_race",
+                                                            "global_race",
+                                                            "uninitialized_shared_read",
+                                                            "uninitialized_global_read",
+                                                            "illegal_address",
+                                                            "misaligned_address",
+                                                            "barrier_divergence",
+                                                            "warp_mask",
+                                                            "deadlock",
+                                                            "memory_ordering",
+                                                            "plain_load_spin",
+                                                            "stale_read",
+                                                            "assertion",
+                                                            "trap",
+                                                            "stack_overflow",
+                                                            "exception",
+                                                            "unsupported",
+                                                            "other"};
 };
 template <>
 struct EnumNames<FindingRole> {
