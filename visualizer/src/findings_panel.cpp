@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include "finding_marks.h"
 #include "palette.h"
 #include "scanlab/trace/names.h"
 #include "trace_text.h"
