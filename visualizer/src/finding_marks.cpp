@@ -58,7 +58,16 @@ std::vector<std::uint64_t> marked_elements(const std::vector<FindingMark>& marks
 }
 
 std::string finding_headline(const trace::Finding& finding) {
-    std::string line = finding.message.substr(0, finding.message.find('\n'));
+    // The report's second line says what happened ("shared memory race (write after read):
+    // buffer[0][1] ..."); the first only names the kind and the kernel.
+    const std::string& m = finding.message;
+    const std::size_t second = m.find('\n');
+    if (second != std::string::npos && second + 1 < m.size()) {
+        std::string line = m.substr(second + 1, m.find('\n', second + 1) - second - 1);
+        line.erase(0, line.find_first_not_of(' '));
+        if (!line.empty()) return line;
+    }
+    std::string line = m.substr(0, second);
     if (line.rfind("simt: ", 0) == 0) line.erase(0, 6);
     return line;
 }

@@ -44,7 +44,8 @@ std::vector<std::uint64_t> marked_elements(const std::vector<FindingMark>& marks
                                            std::uint32_t block, std::uint32_t memory,
                                            std::uint32_t cell_bytes);
 
-// The first line of the report without the "simt: " prefix: the list's label.
+// The list's label: the report's line that says what happened (its second), or its first line
+// without the "simt: " prefix.
 std::string finding_headline(const trace::Finding& finding);
 
 } // namespace scanlab::view
