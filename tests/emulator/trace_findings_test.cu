@@ -84,6 +84,21 @@ __global__ void race_in_one_block(int racy_block, int* out) {
     out[blockIdx.x * blockDim.x + i] = s[(i + 1) % blockDim.x];
 }
 
+// Threads below `waiting` wait at a barrier that the others return before.
+__global__ void barrier_after_return(int waiting, int* out) {
+    if (static_cast<int>(threadIdx.x) >= waiting) return;
+    // BUG: a barrier some threads never reach
+    __syncthreads();
+    out[threadIdx.x] = 1;
+}
+
+// Every thread polls a flag that nobody sets.
+__global__ void wait_forever(volatile int* flag) {
+    // BUG: a flag nobody sets
+    while (*flag == 0) {
+    }
+}
+
 struct Recorded {
     simt::FaultReport report;
     st::Trace trace;
@@ -305,4 +320,50 @@ TEST_CASE("trace findings: a clean launch has none") {
     CHECK(clean.trace.findings.empty());
     CHECK(!clean.trace.instructions.empty());
     check_round_trip(clean.trace);
+}
+
+TEST_CASE("trace findings: barrier divergence and a deadlock name where the threads wait") {
+    INFO("seed " << fresh_seed());
+    std::mt19937 rng(fresh_seed());
+    const int waiting = std::uniform_int_distribution<int>(1, 31)(rng);
+    DeviceVector<int> out(32);
+    const Recorded divergence =
+        record({0}, [&] { barrier_after_return<<<1, 32>>>(waiting, out.data()); });
+    REQUIRE(divergence.report.kind == simt::FaultKind::barrier_divergence);
+    const st::Finding& d = divergence.trace.findings.back();
+    CHECK(d.kind == st::FindingKind::barrier_divergence);
+    CHECK(d.ends_launch);
+    bool waits_at_barrier = false, exited = false;
+    for (const st::FindingAccess& a : d.accesses) {
+        CHECK(a.bytes == 0);
+        CHECK(!a.recorded);
+        REQUIRE(a.step); // the block was recorded: the step it was in
+        if (a.role == st::FindingRole::wait) {
+            REQUIRE(a.source);
+            waits_at_barrier = path_of(divergence.trace, *a.source) ==
+                                   marker("a barrier some threads never reach") &&
+                               a.thread < static_cast<unsigned>(waiting);
+        }
+        if (a.role == st::FindingRole::execute)
+            exited = a.thread >= static_cast<unsigned>(waiting) && !a.source;
+    }
+    CHECK(waits_at_barrier);
+    CHECK(exited);
+    check_round_trip(divergence.trace);
+
+    DeviceVector<int> flag(std::vector<int>{0});
+    const unsigned threads = std::uniform_int_distribution<unsigned>(1, 64)(rng);
+    const Recorded deadlock = record({0}, [&] { wait_forever<<<1, threads>>>(flag.data()); });
+    REQUIRE(deadlock.report.kind == simt::FaultKind::deadlock);
+    const st::Finding& f = deadlock.trace.findings.back();
+    CHECK(f.kind == st::FindingKind::deadlock);
+    CHECK(f.ends_launch);
+    REQUIRE(!f.accesses.empty());
+    for (const st::FindingAccess& a : f.accesses) {
+        CHECK(a.role == st::FindingRole::wait);
+        CHECK(a.thread < threads);
+        REQUIRE(a.source);
+        CHECK(path_of(deadlock.trace, *a.source) == marker("a flag nobody sets"));
+    }
+    check_round_trip(deadlock.trace);
 }
