@@ -52,8 +52,8 @@ TEST_CASE("cooperative groups: lanes of a tile race without tile.sync(), not wit
             [&] { tile_neighbours<false><<<1, 64>>>(d_in.data(), d_out.data()); }, mode);
         INFO("report: " << report.message);
         bool race = report.kind == simt::FaultKind::shared_race;
-        for (const auto& [kind, message] : report.findings)
-            race = race || kind == simt::FaultKind::shared_race;
+        for (const simt::Finding& finding : report.findings)
+            race = race || finding.kind == simt::FaultKind::shared_race;
         CHECK(race);
         CHECK(report.message.find("'slots'") != std::string::npos);
         CHECK(report.message.find("cooperative_groups_faults_test.cu:") != std::string::npos);

@@ -351,8 +351,8 @@ TEST_CASE("checks: threads storing neighbouring bytes of a global word do not ra
         run_quietly([&] { flags_per_thread<<<1, 96>>>(flags.data(), shared_byte.data()); });
     INFO("report: " << race.message);
     bool found = race.kind == simt::FaultKind::global_race;
-    for (const auto& [kind, message] : race.findings)
-        found = found || kind == simt::FaultKind::global_race;
+    for (const simt::Finding& finding : race.findings)
+        found = found || finding.kind == simt::FaultKind::global_race;
     CHECK(found);
 }
 
@@ -505,8 +505,8 @@ TEST_CASE("checks: the missing __syncwarp() is a reported race in `its` and lock
         INFO("report: " << report.message);
         // The race can also show first as a read of a word that its lane has not written yet.
         bool race = false;
-        for (const auto& [kind, message] : report.findings)
-            race = race || kind == simt::FaultKind::shared_race;
+        for (const simt::Finding& finding : report.findings)
+            race = race || finding.kind == simt::FaultKind::shared_race;
         CHECK(race);
         // The report says what it saw (two lanes of one warp), not which fix to apply: the
         // same words come for a single-buffer race, which no __syncwarp() cures.

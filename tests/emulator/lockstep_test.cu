@@ -29,8 +29,8 @@ struct Run {
     simt::FaultReport report;
     cudaError_t error() const { return report.error; }
     bool race() const {
-        for (const auto& [kind, message] : report.findings)
-            if (kind == simt::FaultKind::shared_race) return true;
+        for (const simt::Finding& finding : report.findings)
+            if (finding.kind == simt::FaultKind::shared_race) return true;
         return false;
     }
 };

@@ -64,7 +64,7 @@ inline simt::FaultReport expect_planted_report(const char* file, const Expectati
                  << "\nreport:\n"
                  << report.message);
     bool kind_found = report.kind == e.kind;
-    for (const auto& [kind, message] : report.findings) kind_found = kind_found || kind == e.kind;
+    for (const simt::Finding& f : report.findings) kind_found = kind_found || f.kind == e.kind;
     CHECK(kind_found);
     CHECK(report.message.find(where) != std::string::npos);
     return report;

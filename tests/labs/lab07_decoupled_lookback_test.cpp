@@ -105,7 +105,7 @@ std::string fault_hint() {
     const auto found = [&](simt::FaultKind kind) {
         if (fault.kind == kind) return true;
         for (const auto& finding : fault.findings)
-            if (finding.first == kind) return true;
+            if (finding.kind == kind) return true;
         return false;
     };
     simt::FaultKind kind = fault.kind;

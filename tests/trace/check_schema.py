@@ -18,6 +18,13 @@ except ImportError:
 MARKER = "<!-- example: trace_make_fixtures --example -->\n```json\n"
 
 
+# A finding as the emulator writes one, for the edits below (the example has none).
+ACCESS = {"block": 0, "thread": 1, "role": "load", "memory": 2, "offset": 4, "bytes": 4,
+          "source": {"file": 0, "line": 7}, "instruction": 2, "lane": 1, "step": 1}
+FINDING = {"kind": "shared_race", "ends_launch": False, "message": "simt: shared memory race",
+           "source": {"file": 0, "line": 7}, "accesses": [ACCESS]}
+
+
 def main():
     schema_path, fixtures_dir, doc_path = map(pathlib.Path, sys.argv[1:4])
     schema = json.loads(schema_path.read_text())
@@ -38,8 +45,15 @@ def main():
         print(f"{name}: {'INVALID' if errors else 'valid'}")
 
     # The schema must also refuse: a lane index of 40, a missing field, an unknown field, a store
-    # with a writer, another version.
+    # with a writer, an unknown version, a version 2 document without findings, a version 1
+    # document with them, a finding access with an unknown role, a lane without an instruction.
     example = documents["trace-format.md example"]
+    # ...and accept a finding that is right.
+    with_finding = copy.deepcopy(example)
+    with_finding["findings"].append(FINDING)
+    if not validator.is_valid(with_finding):
+        print("the schema refuses a valid finding")
+        failures += 1
     broken = []
     for edit in (
         lambda d: d["instructions"][1]["lanes"][3].update(lane=40),
@@ -47,6 +61,10 @@ def main():
         lambda d: d["launch"].update(colour="red"),
         lambda d: d["instructions"][3]["lanes"][0].update(writer={"instruction": 1, "thread": 0}),
         lambda d: d.update(version=3),
+        lambda d: d.pop("findings"),
+        lambda d: d.update(version=1),
+        lambda d: d["findings"].append(dict(FINDING, accesses=[dict(ACCESS, role="reads")])),
+        lambda d: d["findings"].append(dict(FINDING, accesses=[dict(ACCESS, instruction=None)])),
     ):
         document = copy.deepcopy(example)
         edit(document)
@@ -60,6 +78,8 @@ def main():
         lambda d: d["block_events"][first_x].update(value_type="i32", value=1),
         lambda d: d["block_events"][looks[-1]].pop("reads"),
         lambda d: d["block_events"][0].update(reads=1),
+        # version 1 has no look events (nor findings)
+        lambda d: (d.update(version=1), d.pop("findings")),
     ):
         document = copy.deepcopy(lookback)
         edit(document)

@@ -114,9 +114,11 @@ TEST_CASE("documents that are not scanlab traces") {
 
 TEST_CASE("versions") {
     CHECK(error_of(R"({"format": "scanlab-trace", "version": 3})") ==
-          "version: unsupported version 3; this reader supports version 2");
+          "version: unsupported version 3; this reader supports versions 1 to 2");
+    CHECK(error_of(R"({"format": "scanlab-trace", "version": 0})") ==
+          "version: unsupported version 0; this reader supports versions 1 to 2");
     CHECK(error_of(R"({"format": "scanlab-trace", "version": -1})") ==
-          "version: unsupported version -1; this reader supports version 2");
+          "version: unsupported version -1; this reader supports versions 1 to 2");
     CHECK(error_of(R"({"format": "scanlab-trace", "version": "1"})") ==
           "version: expected an integer, got the string \"1\"");
     CHECK(error_of(R"({"format": "scanlab-trace"})") == "missing field \"version\"");

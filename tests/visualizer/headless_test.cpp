@@ -11,6 +11,7 @@
 #include "loaded_trace.h"
 #include "palette.h"
 #include "picture.h"
+#include "planted_finding.h"
 #include "test_paths.h"
 
 namespace scanlab::view::test {
@@ -171,6 +172,18 @@ TEST_CASE("headless: a truncated trace gives a picture of the error and exit cod
     CHECK(last_stderr().find("half.trace.json") != std::string::npos);
     const Picture picture = load_png(png);
     CHECK(count_colour(picture, palette::kErrorBackground) > 5000);
+}
+
+TEST_CASE("headless: --finding K marks the finding's cells in their own colour") {
+    const PlantedFinding p = plant_finding(2, 5);
+    const std::string trace = quoted(p.path) + " --view array --size 1000x600";
+    const Picture plain = picture_of(trace, "finding_none.png");
+    CHECK(count_colour(plain, palette::kFinding) == 0);
+    const Picture marked = picture_of(trace + " --finding 0", "finding_0.png");
+    // Two cells, each with a 2-pixel frame of the finding colour.
+    CHECK(count_colour(marked, palette::kFinding) > 40);
+    CHECK(view(quoted(p.path) + " --png " + quoted(scratch("refused.png")) + " --finding 1") == 2);
+    CHECK(last_stderr().find("1 finding(s)") != std::string::npos);
 }
 
 TEST_CASE("headless: requests out of range are refused with a message") {

@@ -4,14 +4,18 @@
 
 #include <algorithm>
 #include <fstream>
+#include <random>
 #include <set>
 #include <string>
 
 #include "array_model.h"
 #include "array_view.h"
 #include "bank_layout.h"
+#include "app.h"
 #include "cursor.h"
+#include "finding_marks.h"
 #include "loaded_trace.h"
+#include "planted_finding.h"
 #include "shortcuts.h"
 #include "test_paths.h"
 
@@ -174,6 +178,71 @@ TEST_CASE("docs/visualizer.md lists every keyboard shortcut of the help panel") 
         CAPTURE(s.keys);
         CHECK(doc.find(std::string("| ") + s.keys + " | " + s.action + " |") != std::string::npos);
     }
+}
+
+TEST_CASE("findings: a planted race jumps to its load and marks both cells") {
+    // A step and a lane drawn at random: the marks follow the finding, wherever it is.
+    std::random_device fresh;
+    const auto step = static_cast<std::uint32_t>(1 + fresh() % 4);
+    const auto lane = static_cast<std::uint32_t>(fresh() % 16);
+    CAPTURE(step);
+    CAPTURE(lane);
+    const PlantedFinding p = plant_finding(step, lane);
+    const auto loaded = load_trace(p.path);
+    REQUIRE(loaded->trace.findings.size() == 1);
+
+    const std::vector<FindingMark> marks = finding_marks(loaded->trace, 0);
+    REQUIRE(marks.size() == 2);
+    CHECK(marks[0].instruction == p.load);
+    CHECK(marks[1].instruction == p.store);
+    CHECK(marks[1].first_byte == p.offset);
+    CHECK(marks[1].end_byte == p.offset + 4);
+    const std::vector<std::uint64_t> cells = marked_elements(marks, 0, p.memory, 4);
+    CHECK(std::find(cells.begin(), cells.end(), p.offset / 4) != cells.end());
+    CHECK(std::find(cells.begin(), cells.end(), marks[0].first_byte / 4) != cells.end());
+    CHECK(marked_elements(marks, 1, p.memory, 4).empty()); // another block: nothing
+    CHECK(marked_elements(marks, 0, p.memory + 1, 4).empty());
+
+    // The jump: just after the finding's first recorded access (the load).
+    const auto target = finding_target(loaded->trace, loaded->index, 0);
+    REQUIRE(target);
+    const Place place = loaded->index.instruction_place(p.load);
+    CHECK(target->block == place.block);
+    CHECK(target->cursor ==
+          cursor_after_instruction(loaded->index.block(place.block), place.position));
+    CHECK(!finding_target(loaded->trace, loaded->index, 1));
+
+    // The app: selecting it moves the cursor there and shows the object; F cycles.
+    App app;
+    REQUIRE(app.open_now(p.path));
+    app.end();
+    CHECK(app.select_finding(0));
+    CHECK(app.selection().finding == 0u);
+    CHECK(app.selection().cursor == target->cursor);
+    CHECK(app.selection().object == p.memory);
+    CHECK(!app.select_finding(1));
+    app.home();
+    app.next_finding(); // the only one again
+    CHECK(app.selection().cursor == target->cursor);
+    CHECK(finding_headline(loaded->trace.findings[0]) ==
+          "shared memory race in kernel (planted by the test)");
+}
+
+TEST_CASE("findings: a finding with no recorded block has no target and no marks") {
+    trace::Trace t = trace::read_trace_file(fixture("hillis_steele_16.trace.json"));
+    trace::Finding deadlock;
+    deadlock.kind = trace::FindingKind::deadlock;
+    deadlock.ends_launch = true;
+    deadlock.message = "simt: deadlock in kernel\n";
+    deadlock.accesses.push_back({0, 3, trace::FindingRole::wait, std::nullopt, 0, 0, std::nullopt,
+                                 std::nullopt, std::nullopt});
+    t.findings.push_back(deadlock);
+    const TraceIndex index(t);
+    CHECK(!finding_target(t, index, 0));
+    const auto marks = finding_marks(t, 0);
+    REQUIRE(marks.size() == 1);
+    CHECK(!marks[0].memory);
+    CHECK(marked_elements(marks, 0, 0, 4).empty());
 }
 
 } // namespace scanlab::view::test

@@ -1,5 +1,6 @@
 // scanlab-trace: records a lab's kernel on the emulator and reports its shared-memory bank
-// conflicts; also summarizes an existing trace file.
+// conflicts and the emulator's findings (exit status 1 when there are any: the trace is still
+// written); also summarizes an existing trace file.
 //
 //   scanlab_trace_<flavour> record LAB [--n N] [--variant V] [--blocks all|0,1] [--seed S]
 //                                      [--out FILE.json] [--chrome FILE.json]
@@ -7,6 +8,7 @@
 #include <scanlab/trace/analysis.h>
 #include <scanlab/trace/chrome_export.h>
 #include <scanlab/trace/error.h>
+#include <scanlab/trace/names.h>
 #include <scanlab/trace/reader.h>
 #include <scanlab/trace/trace.h>
 #include <scanlab/trace/writer.h>
@@ -20,16 +22,16 @@
 
 #include "lab_entry.h"
 #include "simt/options.h"
+#include "simt/report.h"
 #include "simt/trace.h"
 
 namespace {
 namespace st = scanlab::trace;
 
 int usage() {
-    std::fprintf(stderr,
-                 "usage: scanlab trace LAB [--n N] [--variant V] [--blocks all|0,1,...] "
-                 "[--seed S] [--out FILE.json] [--chrome FILE.json]\n"
-                 "       scanlab trace --summary FILE.json\n");
+    std::fprintf(stderr, "usage: scanlab trace LAB [--n N] [--variant V] [--blocks all|0,1,...] "
+                         "[--seed S] [--out FILE.json] [--chrome FILE.json]\n"
+                         "       scanlab trace --summary FILE.json\n");
     return 2;
 }
 
@@ -67,8 +69,8 @@ void print_summary(const st::Trace& trace) {
                     (slash == std::string::npos ? f.path : f.path.substr(slash + 1)) + ":" +
                     std::to_string(b->line);
         }
-        std::printf("%6zu %6u %-28s %10llu %10llu %10llu\n", i, trace.steps[i].block,
-                    ended.c_str(), static_cast<unsigned long long>(t.load.conflicts),
+        std::printf("%6zu %6u %-28s %10llu %10llu %10llu\n", i, trace.steps[i].block, ended.c_str(),
+                    static_cast<unsigned long long>(t.load.conflicts),
                     static_cast<unsigned long long>(t.store.conflicts),
                     static_cast<unsigned long long>(t.all().conflicts));
     }
@@ -98,11 +100,35 @@ void print_summary(const st::Trace& trace) {
         text.erase(0, text.find_first_not_of(' '));
         std::printf("  #%zu %s of '%s' by warp %u in step %u: %llu-way -> %llu conflicts  "
                     "line %u: %s\n",
-                    worst[k].second, kind_name(w.kind), trace.memory[w.memory].name.c_str(),
-                    w.warp, w.step,
+                    worst[k].second, kind_name(w.kind), trace.memory[w.memory].name.c_str(), w.warp,
+                    w.step,
                     static_cast<unsigned long long>(a.instructions[worst[k].second]->wavefronts),
                     static_cast<unsigned long long>(worst[k].first), w.source.line, text.c_str());
     }
+}
+
+// The findings the trace carries (races, faults...), with the report text; returns how many.
+size_t print_findings(const st::Trace& trace) {
+    if (trace.findings.empty()) {
+        std::printf("\nfindings: none (the emulator's checks found nothing in this launch)\n");
+        return 0;
+    }
+    std::printf("\nfindings: %zu (the emulator's reports; the trace carries them, and the viewer "
+                "marks their cells and lanes)\n",
+                trace.findings.size());
+    for (size_t i = 0; i < trace.findings.size(); ++i) {
+        const st::Finding& f = trace.findings[i];
+        std::string where;
+        for (const st::FindingAccess& a : f.accesses)
+            if (a.recorded) {
+                where = " (instruction #" + std::to_string(a.recorded->instruction) + ", step " +
+                        std::to_string(trace.instructions[a.recorded->instruction].step) + ")";
+                break;
+            }
+        std::printf("\nfinding %zu: %s%s%s\n%s", i, std::string(st::to_string(f.kind)).c_str(),
+                    f.ends_launch ? ", ended the launch" : "", where.c_str(), f.message.c_str());
+    }
+    return trace.findings.size();
 }
 
 } // namespace
@@ -115,7 +141,9 @@ int main(int argc, char** argv) {
         std::string first = argv[1];
         if (first == "--summary") {
             if (argc != 3) return usage();
-            print_summary(st::read_trace_file(argv[2]));
+            const st::Trace trace = st::read_trace_file(argv[2]);
+            print_summary(trace);
+            print_findings(trace);
             return 0;
         }
         RecordRequest request;
@@ -127,12 +155,18 @@ int main(int argc, char** argv) {
                 if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
                 return argv[++i];
             };
-            if (arg == "--n") request.n = std::stoll(value());
-            else if (arg == "--variant") request.variant = value();
-            else if (arg == "--seed") request.seed = std::stoull(value());
-            else if (arg == "--out") out = value();
-            else if (arg == "--chrome") chrome = value();
-            else if (arg == "--max-instructions") settings.max_instructions = std::stoull(value());
+            if (arg == "--n")
+                request.n = std::stoll(value());
+            else if (arg == "--variant")
+                request.variant = value();
+            else if (arg == "--seed")
+                request.seed = std::stoull(value());
+            else if (arg == "--out")
+                out = value();
+            else if (arg == "--chrome")
+                chrome = value();
+            else if (arg == "--max-instructions")
+                settings.max_instructions = std::stoull(value());
             else if (arg == "--blocks") {
                 std::string list = value();
                 settings.blocks.clear();
@@ -157,20 +191,38 @@ int main(int argc, char** argv) {
                          known.c_str());
             return 2;
         }
-        if (out.empty()) out = "lab" + lab + (request.variant.empty() ? "" : "-" + request.variant) +
-                               ".trace.json";
+        if (out.empty())
+            out = "lab" + lab + (request.variant.empty() ? "" : "-" + request.variant) +
+                  ".trace.json";
         // `./scanlab trace` runs this from the repository root and names the folder for the
         // traces, so that the paths printed below work from there (and in `./scanlab view`).
         out = in_trace_dir(out);
         if (!chrome.empty()) chrome = in_trace_dir(chrome);
+        // The findings are printed below, from the trace, after the summary: the emulator need
+        // not print its reports as they happen too.
+        simt::options().report_to_stderr = false;
         simt::start_tracing(settings);
-        std::string what = entry->record(request);
+        // A kernel that faults makes the recording's CUDA calls fail; its trace is still written,
+        // with the fault among its findings.
+        std::string what, failure;
+        try {
+            what = entry->record(request);
+        } catch (const std::exception& e) {
+            failure = e.what();
+        }
         std::vector<st::Trace> traces = simt::stop_tracing();
-        std::printf("%s\n", what.c_str());
+        if (failure.empty())
+            std::printf("%s\n", what.c_str());
+        else
+            std::printf("the recorded run failed: %s\n", failure.c_str());
         if (traces.empty()) {
             std::printf("no kernel was launched: nothing to trace\n");
+            // A launch refused before it ran (a bad configuration) has a report, and no trace.
+            if (!simt::last_fault().message.empty())
+                std::printf("%s", simt::last_fault().message.c_str());
             return 1;
         }
+        size_t findings = 0;
         for (size_t k = 0; k < traces.size(); ++k) {
             std::string path = out;
             if (k > 0) {
@@ -182,6 +234,7 @@ int main(int argc, char** argv) {
             if (!file.flush()) throw std::runtime_error("cannot write " + path);
             std::printf("\ntrace of launch %zu written to %s\n", k + 1, path.c_str());
             print_summary(traces[k]);
+            findings += print_findings(traces[k]);
             if (!chrome.empty() && k == 0) {
                 std::ofstream c(chrome);
                 st::export_chrome_trace(traces[k], c);
@@ -191,6 +244,13 @@ int main(int argc, char** argv) {
         const char* command = std::getenv("SCANLAB_COMMAND");
         std::printf("\nsee it: %s view %s\n", command && *command ? command : "./scanlab",
                     out.c_str());
+        if (findings > 0) {
+            std::printf("\nthe kernel is not correct: %zu finding(s) above (the trace was "
+                        "recorded in lockstep, so its values may look right anyway)\n",
+                        findings);
+            return 1;
+        }
+        if (!failure.empty()) return 1;
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "scanlab trace: %s\n", e.what());

@@ -9,6 +9,8 @@
 #include <imgui_stdlib.h>
 
 #include "details_panel.h"
+#include "finding_marks.h"
+#include "findings_panel.h"
 #include "help_panel.h"
 #include "legend_panel.h"
 #include "lookback_panel.h"
@@ -174,6 +176,30 @@ void App::fit() {
     canvas(selection_.view).reset();
 }
 
+bool App::select_finding(std::uint32_t k) {
+    if (!loaded_ || k >= loaded_->trace.findings.size()) return false;
+    playback_.pause();
+    selection_.finding = k;
+    const auto target = finding_target(loaded_->trace, loaded_->index, k);
+    if (!target) return true; // none of its blocks was recorded: the report text alone
+    selection_.block = target->block;
+    selection_.cursor = target->cursor;
+    // The array view shows the memory object of its first access in that block.
+    const std::uint32_t linear = loaded_->index.block(target->block).block;
+    for (const trace::FindingAccess& access : loaded_->trace.findings[k].accesses)
+        if (access.block == linear && access.memory) {
+            selection_.object = *access.memory;
+            break;
+        }
+    return true;
+}
+
+void App::next_finding() {
+    if (!loaded_ || loaded_->trace.findings.empty()) return;
+    const auto count = static_cast<std::uint32_t>(loaded_->trace.findings.size());
+    select_finding(selection_.finding ? (*selection_.finding + 1) % count : 0);
+}
+
 void App::handle_shortcuts() {
     const ImGuiIO& io = ImGui::GetIO();
     if (io.KeyCtrl && pressed(GLFW_KEY_O)) focus_path_box_ = true;
@@ -196,6 +222,7 @@ void App::handle_shortcuts() {
     if (pressed(GLFW_KEY_3)) show(ViewKind::timeline);
     if (pressed(GLFW_KEY_W)) selection_.colour_by_warp = !selection_.colour_by_warp;
     if (pressed(GLFW_KEY_T)) step_tile(io.KeyShift ? -1 : 1);
+    if (pressed(GLFW_KEY_F)) next_finding();
     if (pressed(GLFW_KEY_LEFT_BRACKET)) playback_.speed = std::max(0.25f, playback_.speed / 2);
     if (pressed(GLFW_KEY_RIGHT_BRACKET)) playback_.speed = std::min(4096.0f, playback_.speed * 2);
 }
@@ -285,6 +312,11 @@ void App::draw_summary() {
                         loaded_->index.blocks().size() == 1 ? "" : "s",
                         compact_count(trace.instructions.size()).c_str(),
                         static_cast<unsigned long long>(loaded_->analysis.launch.all().conflicts));
+    if (!trace.findings.empty())
+        ImGui::TextColored(ImColor(palette::kFindingText.u32()),
+                           "%zu finding(s): the emulator's checks say this kernel is not correct "
+                           "(see Findings; F jumps to the next)",
+                           trace.findings.size());
     if (trace.truncated)
         ImGui::TextColored(ImColor(palette::kFlagA.u32()), "Truncated (%s = %llu): %s",
                            std::string(trace::to_string(trace.truncated->limit)).c_str(),
@@ -402,7 +434,11 @@ void App::draw_side_panel(ImVec2 size) {
     if (!loaded_->lookback.tiles().empty() &&
         ImGui::CollapsingHeader("Look-back", ImGuiTreeNodeFlags_DefaultOpen))
         draw_lookback_details(*loaded_, selection_);
-    const float legend_height = show_legend_ ? 390.0f : 0.0f;
+    const std::string findings_title =
+        "Findings (" + std::to_string(loaded_->trace.findings.size()) + ")###findings";
+    if (ImGui::CollapsingHeader(findings_title.c_str(), ImGuiTreeNodeFlags_DefaultOpen))
+        if (const auto chosen = draw_findings(*loaded_, selection_)) select_finding(*chosen);
+    const float legend_height = show_legend_ ? 420.0f : 0.0f;
     if (ImGui::CollapsingHeader("Source", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::BeginChild(
             "source", {0, std::max(120.0f, ImGui::GetContentRegionAvail().y - legend_height - 30)},
@@ -435,6 +471,15 @@ void App::draw_picture(ImVec2 size) {
         if (selection_.view == ViewKind::timeline && selection_.tile)
             caption += ",  look-back of tile " + std::to_string(*selection_.tile);
         ImGui::TextUnformatted(caption.c_str());
+        if (selection_.finding && *selection_.finding < trace.findings.size()) {
+            const std::string line = "finding " + std::to_string(*selection_.finding) + ": " +
+                                     finding_headline(trace.findings[*selection_.finding]);
+            ImGui::TextColored(ImColor(palette::kFindingText.u32()), "%s", line.c_str());
+        } else if (!trace.findings.empty()) {
+            ImGui::TextColored(ImColor(palette::kFindingText.u32()),
+                               "%zu finding(s): this kernel is not correct (--finding K shows one)",
+                               trace.findings.size());
+        }
         draw_view(selection_.view, ImGui::GetContentRegionAvail());
     }
     ImGui::End();

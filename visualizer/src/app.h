@@ -57,6 +57,10 @@ class App {
     void show(ViewKind view);
     void zoom(float factor);
     void fit();
+    // Selects finding k: jumps to its block and instruction (or step), shows its memory object
+    // and marks its cells. Returns false when the trace has no finding k.
+    bool select_finding(std::uint32_t k);
+    void next_finding();
 
   private:
     void adopt(LoadResult result);
@@ -84,6 +88,7 @@ class App {
     SourcePanel source_;
     bool show_help_ = false;
     bool show_legend_ = true;
+    bool show_findings_ = true;
     bool select_tab_ = false;
 };
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "finding_marks.h"
 #include "palette.h"
 #include "scanlab/trace/bank_conflicts.h"
 #include "scanlab/trace/names.h"
@@ -214,6 +215,32 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
         }
     }
 
+    // The selected finding's cells, in the rows of their steps (the current row when the step is
+    // not known).
+    std::unordered_set<std::uint64_t> marked;
+    if (selection.finding) {
+        const std::vector<FindingMark> marks = finding_marks(trace, *selection.finding);
+        for (const FindingMark& mark : marks) {
+            if (mark.block != block.block || mark.memory != model.object()) continue;
+            int row = current_row;
+            if (mark.step) {
+                const std::uint32_t step = loaded.index.step_place(*mark.step).position;
+                row = model.row_at_or_before(step);
+                const bool load = mark.instruction && trace.instructions[*mark.instruction].kind ==
+                                                          trace::AccessKind::load;
+                if (model.written() && load)
+                    row =
+                        step > 0 ? model.row_at_or_before(step - 1) : (!model.row(0).step ? 0 : -1);
+            }
+            if (row < 0) continue;
+            for (const std::uint64_t element :
+                 marked_elements({mark}, block.block, model.object(), model.cell_bytes())) {
+                const std::int64_t column = model.column_of_element(element);
+                if (column >= 0) marked.insert((std::uint64_t(row) << 32) | std::uint64_t(column));
+            }
+        }
+    }
+
     // Arrows first, so that cells cover their ends.
     if (g.cell_w >= 3.0f) {
         std::size_t drawn = 0;
@@ -291,15 +318,24 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
                 }
             }
             const bool lit = highlighted.count((std::uint64_t(row) << 32) | column) != 0;
+            const bool flagged = marked.count((std::uint64_t(row) << 32) | column) != 0;
             if (g.cell_w >= kFramedCellWidth) {
-                const Rgb frame = lit ? palette::kHighlight : palette::kCellFrame;
+                // A finding's cell gets a frame twice as thick, in its own colour.
+                const Rgb frame = flagged ? palette::kFinding
+                                  : lit   ? palette::kHighlight
+                                          : palette::kCellFrame;
+                const float inset = flagged ? 2.0f : 1.0f;
                 list->AddRectFilled({x, y}, {x_end, y + g.cell_h}, frame.u32());
-                list->AddRectFilled({x + 1, y + 1}, {x_end - 1, y + g.cell_h - 1}, fill.u32());
+                list->AddRectFilled({x + inset, y + inset}, {x_end - inset, y + g.cell_h - inset},
+                                    fill.u32());
             } else {
                 // Too narrow for a frame: the fill alone, lifted a little when it is stale.
                 if (!state.active && state.event) fill = scaled(palette::kStaleCell, 1.35f);
                 list->AddRectFilled({x, y}, {x_end, y + g.cell_h},
-                                    (lit ? palette::kHighlight : fill).u32());
+                                    (flagged ? palette::kFinding
+                                     : lit   ? palette::kHighlight
+                                             : fill)
+                                        .u32());
             }
             if (state.event && g.cell_h >= font_height + 2) {
                 const std::string text =

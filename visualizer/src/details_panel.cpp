@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include "finding_marks.h"
 #include "palette.h"
 #include "scanlab/trace/names.h"
 #include "trace_text.h"
@@ -55,6 +56,14 @@ void draw_details(const LoadedTrace& loaded, const Selection& selection) {
                 ImColor(palette::kHeatHot.u32()), "banks: %u wavefronts (ideal %u), %u conflicts",
                 conflicts->wavefronts, conflicts->ideal_wavefronts, conflicts->conflicts);
     }
+    // The lanes of this instruction that the selected finding involves.
+    if (selection.finding)
+        for (const FindingMark& mark : finding_marks(trace, *selection.finding))
+            if (mark.instruction == global)
+                ImGui::TextColored(ImColor(palette::kFindingText.u32()),
+                                   "finding %u: lane %u (thread %u, warp %u)", *selection.finding,
+                                   mark.thread % trace::kWarpSize, mark.thread,
+                                   mark.thread / trace::kWarpSize);
     if (!instruction.lanes.empty()) {
         const auto& lane = instruction.lanes.front();
         ImGui::TextDisabled(

@@ -54,6 +54,8 @@ void draw_legend(const Selection& selection) {
     swatch(palette::kStaleCell, "value carried over from an earlier step");
     swatch(palette::kUnknownCell, "value not known yet");
     swatch(palette::kStaleCell, "cells of the selected instruction", palette::kLegendHighlight);
+    swatch(palette::kStaleCell, "cells of the selected finding (race, fault)",
+           palette::kLegendFinding);
     ImGui::TextUnformatted("arrow: a thread read this cell, then wrote that one");
     ImGui::Spacing();
     ImGui::TextDisabled("Bank view");

@@ -28,6 +28,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& options) {
     cli.add_option("--object", options.object, "memory object of the array view, by name");
     cli.add_option("--tile", options.tile,
                    "timeline: show this tile's look-back and the block that took it");
+    cli.add_option("--finding", options.finding,
+                   "select this finding of the trace (from 0): jump to it and mark its cells");
     std::string size;
     cli.add_option("--size", size, "picture size WxH (default 1200x700)");
     cli.add_flag("--by-warp", options.by_warp, "colour by warp instead of by thread");

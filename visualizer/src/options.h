@@ -20,6 +20,7 @@ struct Options {
     std::optional<std::uint32_t> block;       // linear block index
     std::optional<std::string> object;        // memory object name (array view)
     std::optional<std::uint32_t> tile;        // timeline: the tile whose look-back is shown
+    std::optional<std::uint32_t> finding;     // a finding to select: jump there and mark it
     int width = 1200;
     int height = 700;
     bool by_warp = false;

@@ -71,6 +71,11 @@ inline constexpr Rgb kLegendLookX{151, 151, 161};
 inline constexpr Rgb kLegendLookA{251, 191, 111};
 inline constexpr Rgb kLegendLookP{141, 216, 141};
 
+// Findings (races, faults): the frame of the cells a selected finding's accesses touched.
+inline constexpr Rgb kFinding{255, 60, 200};
+inline constexpr Rgb kFindingText{255, 130, 200}; // their text (never a cell frame)
+inline constexpr Rgb kLegendFinding{254, 61, 201};
+
 // Error banner.
 inline constexpr Rgb kErrorBackground{120, 24, 30};
 } // namespace palette

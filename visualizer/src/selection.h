@@ -20,7 +20,8 @@ struct Selection {
     std::optional<std::uint32_t> object; // the array view's memory object; empty: pick one
     bool colour_by_warp = false;         // arrows and cells coloured by warp, not by thread
     ArraySettings array;
-    std::optional<std::uint32_t> tile; // the timeline's tile whose look-back is shown
+    std::optional<std::uint32_t> tile;    // the timeline's tile whose look-back is shown
+    std::optional<std::uint32_t> finding; // the finding whose cells and lanes are marked
 };
 
 } // namespace scanlab::view

@@ -15,6 +15,7 @@ constexpr Shortcut kShortcuts[] = {
     {"1, 2, 3", "array view, bank view, block timeline"},
     {"W", "colour by warp / by thread"},
     {"T, Shift+T", "timeline: next / previous tile's look-back"},
+    {"F", "next finding (race, fault): jump to it, mark its cells and lanes"},
     {"[, ]", "play slower / faster"},
     {"L", "show / hide the legend"},
     {"H or F1", "show / hide this help"},

@@ -72,6 +72,13 @@ std::string apply_start_position(App& app, const Options& options) {
             if (auto worst = worst_instruction_in_step(*loaded, selection.block, *options.step))
                 selection.cursor = cursor_after_instruction(block, *worst);
     }
+    if (options.finding) {
+        if (!app.select_finding(*options.finding))
+            return "--finding " + std::to_string(*options.finding) + ": the trace has " +
+                   std::to_string(loaded->trace.findings.size()) + " finding(s)";
+        if (options.object) return "give --finding or --object, not both";
+        return {};
+    }
     if (options.object) {
         std::string names;
         for (std::uint32_t object : block.objects) {

@@ -107,10 +107,11 @@ FaultReport Engine::run() {
     if (fault_.kind == FaultKind::none && !findings_.empty()) {
         fault_.kind = findings_.front().kind;
         fault_.error = cudaErrorLaunchFailure;
-        for (const CheckFinding& f : findings_) fault_.message += f.message;
-        if (findings_.size() >= kMaxFindings) fault_.message += "simt: (more findings not shown)\n";
+        fault_.site = findings_.front().site;
+        for (const Finding& f : findings_) fault_.message += f.message;
+        if (check_findings_ >= kMaxFindings) fault_.message += "simt: (more findings not shown)\n";
     }
-    for (const CheckFinding& f : findings_) fault_.findings.emplace_back(f.kind, f.message);
+    fault_.findings = std::move(findings_);
     return fault_;
 }
 
@@ -347,8 +348,13 @@ void Engine::check_barrier_with_exits(Block* b, Thread* exiting) {
         << "). Every thread of a block must reach each __syncthreads(): a barrier inside a "
            "branch that some threads skip (an `if`, or a loop whose trip count differs between "
            "threads) or after an early return waits for threads that never come.";
+    std::vector<AccessRecord> waits{
+        AccessRecord{exiting, 0, AccessRole::execute, false, 0, 0, nullptr, false}};
+    if (waiting)
+        waits.push_back(
+            AccessRecord{waiting, 0, AccessRole::wait, false, 0, 0, b->barrier_site, false});
     fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), b->barrier_site,
-          exiting);
+          exiting, std::move(waits));
 }
 
 uint32_t Engine::its_gap() {
@@ -492,10 +498,12 @@ void Engine::check_unregistered(const Region* r, uintptr_t address, size_t bytes
         if (kind == AccessKind::read && readonly_image_contains(address, bytes)) return;
         fault(FaultKind::illegal_address, cudaErrorIllegalAddress,
               explain_bad_address(address, bytes, kind == AccessKind::read ? "read" : "write"),
-              site);
+              site, nullptr,
+              {AccessRecord{current_, 0, role_of(kind), false, address, bytes, site, true}});
     }
     fault(FaultKind::illegal_address, cudaErrorIllegalAddress,
-          "write to " + std::string(to_string(r->kind)) + ", which is read-only in kernels", site);
+          "write to " + std::string(to_string(r->kind)) + ", which is read-only in kernels", site,
+          nullptr, {AccessRecord{current_, 0, role_of(kind), false, address, bytes, site, true}});
 }
 
 // Plain aligned loads and stores of device memory with the checks on. The general path checks
@@ -552,7 +560,7 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
     // kernel can misplace its own parameters.
     if ((address & (bytes - 1)) != 0 && (bytes & (bytes - 1)) == 0 && bytes <= 16 && !parameter)
         [[unlikely]]
-        misaligned(address, bytes, site);
+        misaligned(address, bytes, kind, site);
     if (kind == AccessKind::write)
         note_progress();
     else if (is_volatile && kind == AccessKind::read)
@@ -601,8 +609,75 @@ void Engine::switch_lane(Thread* me, const void* site) {
 
 void Engine::report(FaultKind kind, const std::string& key,
                     const std::function<std::string()>& message, const void* site,
-                    const Thread* culprit) {
-    report_check(kind, key, message, site, culprit);
+                    const Thread* culprit, std::vector<AccessRecord> accesses) {
+    report_check(kind, key, message, site, culprit, std::move(accesses));
+}
+
+AccessRole role_of(AccessKind kind) {
+    return kind == AccessKind::read    ? AccessRole::load
+           : kind == AccessKind::write ? AccessRole::store
+                                       : AccessRole::atomic;
+}
+
+FindingAccess Engine::describe_access(const AccessRecord& a) const {
+    FindingAccess f;
+    if (a.thread) {
+        f.block = a.thread->block->idx;
+        f.block_linear = a.thread->block->linear;
+        f.thread = a.thread->idx;
+        f.thread_linear = a.thread->linear;
+    } else {
+        const uint32_t index = a.grid_thread - 1;
+        f.thread_linear = index % threads_per_block_;
+        f.block_linear = index / threads_per_block_;
+        f.thread = unflatten(f.thread_linear, request_.block);
+        f.block = unflatten(f.block_linear, request_.grid);
+    }
+    f.warp = f.thread_linear / 32;
+    f.lane = f.thread_linear % 32;
+    f.role = a.role;
+    f.address = a.address;
+    f.bytes = a.bytes;
+    f.shared = a.shared;
+    if (a.bytes > 0 && a.shared && a.thread) {
+        const SharedAllocation* v = SharedMemoryChecker::variable_at(a.thread->block, a.address);
+        if (v && a.address + a.bytes <= v->offset + v->bytes) {
+            f.memory = v->name;
+            f.offset = a.address - v->offset;
+        }
+    } else if (a.bytes > 0 && !a.shared) {
+        if (const Region* r = registry_->find_range(a.address, a.bytes)) {
+            f.memory = r->kind == RegionKind::symbol ? r->name : std::string(to_string(r->kind));
+            for (size_t i = 0; i < request_.argument_count; ++i) {
+                const ArgumentInfo& arg = request_.arguments[i];
+                if (arg.pointer && reinterpret_cast<uintptr_t>(arg.pointer) - r->base < r->bytes) {
+                    f.memory = "argument " + std::to_string(i) + " (" +
+                               (arg.is_const ? "const " : "") + arg.element.label + "*)";
+                    break;
+                }
+            }
+            f.offset = a.address - r->base;
+        }
+    }
+    if (a.site) {
+        const SourceLocation loc = resolve_source(a.site);
+        f.site = SourceSite{loc.file, loc.line};
+    }
+    return f;
+}
+
+Finding Engine::make_finding(FaultKind kind, std::string message, const void* site,
+                             const std::vector<AccessRecord>& accesses) {
+    Finding f;
+    f.kind = kind;
+    f.message = std::move(message);
+    if (site) {
+        const SourceLocation loc = resolve_source(site);
+        f.site = SourceSite{loc.file, loc.line};
+    }
+    for (const AccessRecord& a : accesses) f.accesses.push_back(describe_access(a));
+    if (recorder_) recorder_->note_finding(findings_.size(), site, accesses);
+    return f;
 }
 
 std::string Engine::describe_grid_thread(uint32_t grid_thread) const {
@@ -617,22 +692,34 @@ std::string Engine::describe_grid_thread(uint32_t grid_thread) const {
 
 template <class What>
 void Engine::report_check(FaultKind kind, const std::string& key, What what, const void* site,
-                          const Thread* culprit) {
-    if (findings_.size() >= kMaxFindings) return;
+                          const Thread* culprit, std::vector<AccessRecord> accesses) {
+    if (check_findings_ >= kMaxFindings) return;
     for (const std::string& k : finding_keys_)
         if (k == key) return;
     finding_keys_.push_back(key);
-    findings_.push_back(
-        CheckFinding{kind, format_fault(kind, what(), culprit ? describe_thread(*culprit) : "",
-                                        site, request_.kernel)});
+    ++check_findings_;
+    findings_.push_back(make_finding(
+        kind,
+        format_fault(kind, what(), culprit ? describe_thread(*culprit) : "", site, request_.kernel),
+        site, accesses));
 }
 
-void Engine::misaligned(uintptr_t address, size_t bytes, const void* site) {
+void Engine::misaligned(uintptr_t address, size_t bytes, AccessKind kind, const void* site) {
     RuntimeScope scope(current_);
     std::ostringstream msg;
     msg << "misaligned " << bytes << "-byte access at address 0x" << std::hex << address
         << ": GPU memory accesses must be aligned to their size";
-    fault(FaultKind::misaligned_address, cudaErrorMisalignedAddress, msg.str(), site);
+    // A shared address is named by its offset in the block's shared window, as the kernel sees it.
+    AccessRecord access{current_, 0, role_of(kind), false, address, bytes, site, true};
+    const uintptr_t storage = address - current_->block->shared_base();
+    if (storage < current_->block->shared_capacity) {
+        access.shared = true;
+        access.address = storage;
+        for (const SharedAllocation& v : current_->block->shared_vars)
+            if (storage - v.storage < v.bytes) access.address = v.offset + (storage - v.storage);
+    }
+    fault(FaultKind::misaligned_address, cudaErrorMisalignedAddress, msg.str(), site, nullptr,
+          {access});
 }
 
 bool Engine::same_barrier(const void* a, const void* b) {
@@ -664,7 +751,13 @@ void Engine::barrier_mismatch(Thread* me, const void* site) {
         << resolve_source(b->barrier_site).to_string()
         << ". A __syncthreads() inside a branch that not all threads take is undefined "
            "behaviour.";
-    fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), site);
+    std::vector<AccessRecord> waits{
+        AccessRecord{me, 0, AccessRole::wait, false, 0, 0, site, false}};
+    if (other)
+        waits.push_back(
+            AccessRecord{other, 0, AccessRole::wait, false, 0, 0, b->barrier_site, false});
+    fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), site, me,
+          std::move(waits));
 }
 
 void Engine::exited_before_barrier(Block* b, const void* site) {
@@ -681,7 +774,14 @@ void Engine::exited_before_barrier(Block* b, const void* site) {
         << ") exited without reaching __syncthreads() at " << resolve_source(site).to_string()
         << ". Every thread of a block must reach each __syncthreads(): guard the work "
            "instead of returning early.";
-    fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), site);
+    // The thread that arrived last, and one that will never come (it exited: no place).
+    std::vector<AccessRecord> waits;
+    if (current_)
+        waits.push_back(AccessRecord{current_, 0, AccessRole::wait, false, 0, 0, site, false});
+    if (gone)
+        waits.push_back(AccessRecord{gone, 0, AccessRole::execute, false, 0, 0, nullptr, false});
+    fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), site, nullptr,
+          std::move(waits));
 }
 
 inline void Engine::arrive_at_barrier(Thread* me, Block* b, const void* site, int reduce_kind) {
@@ -830,7 +930,7 @@ void Engine::report_absent_lanes(Thread* arriving, unsigned absent) {
                  "__activemask() before the branch), or keep all lanes in the loop";
             return m.str();
         },
-        site, arriving);
+        site, arriving, {AccessRecord{arriving, 0, AccessRole::wait, false, 0, 0, site, false}});
 }
 
 void Engine::collective_mismatch(Thread* arriving, const Thread* other) {
@@ -840,7 +940,9 @@ void Engine::collective_mismatch(Thread* arriving, const Thread* other) {
         << ") but lane " << other->lane << " of the same mask 0x" << std::hex << arriving->coll_mask
         << " is at " << to_string(other->coll_kind) << " ("
         << resolve_source(other->wait_site).to_string() << ")";
-    fault(FaultKind::warp_mask, cudaErrorLaunchFailure, msg.str(), arriving->wait_site, arriving);
+    fault(FaultKind::warp_mask, cudaErrorLaunchFailure, msg.str(), arriving->wait_site, arriving,
+          {AccessRecord{arriving, 0, AccessRole::wait, false, 0, 0, arriving->wait_site, false},
+           AccessRecord{other, 0, AccessRole::wait, false, 0, 0, other->wait_site, false}});
 }
 
 void Engine::try_complete_collective(Thread* arriving) {
@@ -1066,7 +1168,12 @@ void Engine::check_carved(uintptr_t pointer, long long index, size_t element_byt
             if (static_cast<long long>(c.start) <= first) hit = c.name;
         if (hit != nullptr && hit != array.name) msg << "; on a GPU it would hit '" << hit << "'";
     }
-    fault(FaultKind::illegal_address, cudaErrorIllegalAddress, msg.str(), site);
+    AccessRecord access{current_, 0, AccessRole::execute, true, 0, element_bytes, site, true};
+    if (first >= 0)
+        access.address = b->shared_vars.front().offset + static_cast<size_t>(first);
+    else
+        access.bytes = 0; // before the dynamic shared memory: no place to name
+    fault(FaultKind::illegal_address, cudaErrorIllegalAddress, msg.str(), site, nullptr, {access});
 }
 
 std::string Engine::describe_thread(const Thread& t) const {
@@ -1094,7 +1201,7 @@ void Engine::report_stack_overflow() {
 }
 
 void Engine::fault(FaultKind kind, cudaError_t error, const std::string& what, const void* site,
-                   const Thread* culprit) {
+                   const Thread* culprit, std::vector<AccessRecord> accesses) {
     RuntimeScope scope(current_);
     if (!culprit) culprit = current_;
     if (!aborted_) {
@@ -1103,6 +1210,14 @@ void Engine::fault(FaultKind kind, cudaError_t error, const std::string& what, c
         fault_.error = error;
         fault_.message = format_fault(kind, what, culprit ? describe_thread(*culprit) : "", site,
                                       request_.kernel);
+        // The culprit alone when the caller named nothing more (assert, trap, stack overflow).
+        if (accesses.empty() && culprit)
+            accesses.push_back(
+                AccessRecord{culprit, 0, AccessRole::execute, false, 0, 0, site, false});
+        Finding finding = make_finding(kind, fault_.message, site, accesses);
+        finding.ends_launch = true;
+        fault_.site = finding.site;
+        findings_.push_back(std::move(finding));
     }
     if (current_) {
         transfer(current_, nullptr);
@@ -1225,7 +1340,23 @@ void Engine::report_deadlock(const std::string& headline) {
         msg << "\n  " << waiting << " block(s) were never dispatched: only " << window_
             << " block(s) are resident at a time, so a resident block must never wait for one "
                "that is not";
-    fault(FaultKind::deadlock, cudaErrorLaunchTimeout, msg.str(), nullptr);
+    // For the finding: in each block (the first ones), the first thread at each place.
+    std::vector<AccessRecord> waits;
+    constexpr size_t kWaitsListed = 64;
+    for (const auto& block : resident_) {
+        std::vector<Place> seen;
+        for (const Thread& t : block->threads) {
+            const ThreadState state = state_of(t);
+            if (state == ThreadState::exited || waits.size() >= kWaitsListed) continue;
+            const void* where = state == ThreadState::runnable ? t.last_poll_site : t.wait_site;
+            const Place place{static_cast<int>(state), where};
+            if (std::find(seen.begin(), seen.end(), place) != seen.end()) continue;
+            seen.push_back(place);
+            waits.push_back(AccessRecord{&t, 0, AccessRole::wait, false, 0, 0, where, false});
+        }
+    }
+    fault(FaultKind::deadlock, cudaErrorLaunchTimeout, msg.str(), nullptr, nullptr,
+          std::move(waits));
 }
 
 void Engine::abandon_all() {

@@ -229,8 +229,10 @@ class Engine final : public FindingSink {
     size_t place_shared(Block& b, size_t offset, size_t bytes, size_t align);
     // Ends the launch with a fault. From a thread it never returns (the fiber is abandoned);
     // from the scheduler it throws AbortLaunch, which run() catches.
+    // `accesses`: what the threads involved did or wait at (the finding's structure).
     [[noreturn]] void fault(FaultKind kind, cudaError_t error, const std::string& what,
-                            const void* site, const Thread* culprit = nullptr);
+                            const void* site, const Thread* culprit = nullptr,
+                            std::vector<AccessRecord> accesses = {});
     // From the SIGSEGV handler (stack_guard.cpp), when the running thread `t` touched its stack's
     // guard page at `pc`: leaves the thread for good; the scheduler reports the fault.
     [[noreturn]] void on_stack_overflow(Thread* t, const void* pc);
@@ -241,12 +243,14 @@ class Engine final : public FindingSink {
 
     // FindingSink: how the checks report.
     void report(FaultKind kind, const std::string& key, const std::function<std::string()>& message,
-                const void* site, const Thread* culprit) override;
+                const void* site, const Thread* culprit,
+                std::vector<AccessRecord> accesses) override;
     std::string describe_grid_thread(uint32_t grid_thread) const override;
     std::string describe_thread(const Thread& t) const override;
     [[noreturn]] void fatal(FaultKind kind, cudaError_t error, const std::string& what,
-                            const void* site) override {
-        fault(kind, error, what, site);
+                            const void* site, const AccessRecord* access) override {
+        fault(kind, error, what, site, nullptr,
+              access ? std::vector<AccessRecord>{*access} : std::vector<AccessRecord>{});
     }
     void spin_poll(Thread* t, const void* site) override { count_poll(t, site); }
 
@@ -316,9 +320,13 @@ class Engine final : public FindingSink {
     // Records a finding once per key; `what` builds the message only for a new one.
     template <class What>
     void report_check(FaultKind kind, const std::string& key, What what, const void* site,
-                      const Thread* culprit);
+                      const Thread* culprit, std::vector<AccessRecord> accesses);
+    // A finding with its accesses named (and told to the trace recorder, if one records).
+    Finding make_finding(FaultKind kind, std::string message, const void* site,
+                         const std::vector<AccessRecord>& accesses);
+    FindingAccess describe_access(const AccessRecord& access) const;
     [[noreturn, gnu::noinline, gnu::cold]] void misaligned(uintptr_t address, size_t bytes,
-                                                           const void* site);
+                                                           AccessKind kind, const void* site);
     void check_barrier_with_exits(Block* block, Thread* exiting);
     // Hot state, read on every access and switch: together at the start.
     Thread* current_ = nullptr;
@@ -370,12 +378,10 @@ class Engine final : public FindingSink {
     bool last_alias_same_ = false;
     FaultReport fault_;
     // Checks that do not stop the launch (races, uninitialized reads): reported once per site
-    // pair, then the launch ends with the first one's error.
-    struct CheckFinding {
-        FaultKind kind;
-        std::string message;
-    };
-    std::vector<CheckFinding> findings_;
+    // pair, then the launch ends with the first one's error. A fault that ends the launch is
+    // added after them (fault_finding_).
+    std::vector<Finding> findings_;
+    size_t check_findings_ = 0;
     std::vector<std::string> finding_keys_;
     static constexpr size_t kMaxFindings = 16;
     bool aborted_ = false;

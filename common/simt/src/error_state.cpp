@@ -22,22 +22,6 @@ cudaError_t api_error(cudaError_t error, const std::string& call, const std::str
     return error;
 }
 
-namespace {
-
-// Where a report says the fault happened: "naive_scan.cu:38" from its first "  at ..." line.
-std::string fault_site(const std::string& message) {
-    const std::size_t at = message.find("\n  at ");
-    if (at == std::string::npos) return "";
-    const std::size_t begin = at + 6;
-    std::size_t end = message.find(" in ", begin);
-    const std::size_t line_end = message.find('\n', begin);
-    if (end == std::string::npos || (line_end != std::string::npos && line_end < end))
-        end = line_end;
-    return message.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-}
-
-} // namespace
-
 void record_fault(const FaultReport& report) {
     ErrorState& s = error_state();
     s.fault = report;
@@ -48,7 +32,7 @@ void record_fault(const FaultReport& report) {
     // every case) gets the whole report once and a line for each repeat, so the first report
     // is not buried. The set outlives reset_device(): it is about what the reader has seen.
     static std::set<std::string> printed;
-    const std::string site = fault_site(report.message);
+    const std::string site = report.site.to_string();
     const std::string key = to_string(report.kind) + " at " + site;
     if (site.empty() || printed.insert(key).second)
         std::fputs(report.message.c_str(), stderr);
@@ -102,6 +86,13 @@ std::string to_string(FaultKind kind) {
         return "stale value from an earlier launch";
     }
     return "fault";
+}
+
+std::string SourceSite::to_string() const {
+    if (line <= 0) return "";
+    const std::size_t slash = file.rfind('/');
+    return (slash == std::string::npos ? file : file.substr(slash + 1)) + ":" +
+           std::to_string(line);
 }
 
 const FaultReport& last_fault() {

@@ -101,7 +101,7 @@ void run_launch(const LaunchRequest& r) {
         engine.set_recorder(recorder.get());
         result = engine.run();
     }
-    if (recorder) session.finished(recorder->finish());
+    if (recorder) session.finished(recorder->finish(result));
     memory_registry().remove(reinterpret_cast<uintptr_t>(r.params));
     if (result.kind != FaultKind::none) record_fault(result);
 }

@@ -378,7 +378,7 @@ void TraceRecorder::settle(Thread* t) {
 // pair occurs each lane's second access starts where its first ends and the pair is aligned to
 // its combined width: the run-time counterpart of "provable at compile time" (a pair that is
 // adjacent in some loop iterations only, as in a sweep with a run-time stride, is left alone).
-void TraceRecorder::fuse_vector_pairs() {
+std::vector<uint64_t> TraceRecorder::fuse_vector_pairs() {
     auto& ins = trace_.instructions;
     // The next shared-memory instruction of the same warp and step, for each instruction.
     std::vector<int64_t> next(ins.size(), -1);
@@ -449,18 +449,131 @@ void TraceRecorder::fuse_vector_pairs() {
                 lane.writer->instruction = new_index[moved_to[lane.writer->instruction]];
     ins = std::move(out);
     instruction_sites_ = std::move(sites);
+    std::vector<uint64_t> remap(moved_to.size());
+    for (size_t i = 0; i < moved_to.size(); ++i) remap[i] = new_index[moved_to[i]];
+    return remap;
 }
 
-st::Trace TraceRecorder::finish() {
+TraceRecorder::AccessRef TraceRecorder::locate_access(const AccessRecord& a) {
+    AccessRef ref;
+    ref.site = a.site;
+    const unsigned threads = request_.block.x * request_.block.y * request_.block.z;
+    const Block* b = a.thread ? a.thread->block : nullptr;
+    const unsigned block = b ? b->linear : (a.grid_thread - 1) / threads;
+    const unsigned thread = a.thread ? a.thread->linear : (a.grid_thread - 1) % threads;
+    if (a.bytes > 0) {
+        if (a.shared && b) {
+            for (size_t i = 0; i < b->shared_vars.size(); ++i) {
+                const SharedAllocation& v = b->shared_vars[i];
+                if (a.address - v.offset < v.bytes && a.address + a.bytes <= v.offset + v.bytes) {
+                    ref.memory = shared_object(b, i);
+                    ref.offset = a.address - v.offset;
+                }
+            }
+        } else if (!a.shared) {
+            const Region* r = memory_registry().find_range(a.address, a.bytes);
+            if (r && r->kind != RegionKind::parameters) {
+                ref.memory = global_object(r);
+                ref.offset = a.address - r->base;
+            }
+        }
+    }
+    // The recorded lane: the access the running thread announced, or the latest instruction of
+    // that thread at the same site (and bytes) before now.
+    if (a.current && a.thread && a.thread->trace.instruction >= 0) {
+        ref.instruction = static_cast<uint64_t>(a.thread->trace.instruction);
+    } else if (a.site) {
+        for (size_t i = trace_.instructions.size(); i-- > 0 && !ref.instruction;) {
+            const st::WarpInstruction& w = trace_.instructions[i];
+            if (w.block != block || w.warp != thread / 32 || instruction_sites_[i] != a.site)
+                continue;
+            if (ref.memory && w.memory != *ref.memory) continue;
+            for (const st::LaneAccess& lane : w.lanes)
+                if (lane.thread == thread && (!ref.memory || (lane.offset <= ref.offset &&
+                                                              ref.offset < lane.offset + w.width)))
+                    ref.instruction = i;
+        }
+    }
+    if (ref.instruction) {
+        ref.step = trace_.instructions[*ref.instruction].step;
+    } else if (auto it = current_step_.find(block); it != current_step_.end()) {
+        ref.step = it->second;
+    }
+    return ref;
+}
+
+void TraceRecorder::note_finding(size_t index, const void* site,
+                                 const std::vector<AccessRecord>& accesses) {
+    FindingRefs refs;
+    refs.site = site;
+    for (const AccessRecord& a : accesses) refs.accesses.push_back(locate_access(a));
+    finding_refs_[index] = std::move(refs);
+}
+
+namespace {
+st::FindingKind to_trace(FaultKind kind) {
+    switch (kind) {
+    case FaultKind::shared_race:
+        return st::FindingKind::shared_race;
+    case FaultKind::global_race:
+        return st::FindingKind::global_race;
+    case FaultKind::uninitialized_read:
+        return st::FindingKind::uninitialized_shared_read;
+    case FaultKind::uninitialized_global_read:
+        return st::FindingKind::uninitialized_global_read;
+    case FaultKind::illegal_address:
+        return st::FindingKind::illegal_address;
+    case FaultKind::misaligned_address:
+        return st::FindingKind::misaligned_address;
+    case FaultKind::barrier_divergence:
+        return st::FindingKind::barrier_divergence;
+    case FaultKind::warp_mask:
+        return st::FindingKind::warp_mask;
+    case FaultKind::deadlock:
+        return st::FindingKind::deadlock;
+    case FaultKind::memory_ordering:
+        return st::FindingKind::memory_ordering;
+    case FaultKind::plain_load_spin:
+        return st::FindingKind::plain_load_spin;
+    case FaultKind::stale_read:
+        return st::FindingKind::stale_read;
+    case FaultKind::assertion:
+        return st::FindingKind::assertion;
+    case FaultKind::trap:
+        return st::FindingKind::trap;
+    case FaultKind::stack_overflow:
+        return st::FindingKind::stack_overflow;
+    case FaultKind::exception:
+        return st::FindingKind::exception;
+    case FaultKind::unsupported:
+        return st::FindingKind::unsupported;
+    case FaultKind::none:
+    case FaultKind::invalid_launch:
+        break;
+    }
+    return st::FindingKind::other;
+}
+
+st::FindingRole to_trace(AccessRole role) {
+    return static_cast<st::FindingRole>(static_cast<int>(role));
+}
+static_assert(static_cast<int>(AccessRole::execute) == static_cast<int>(st::FindingRole::execute));
+} // namespace
+
+st::Trace TraceRecorder::finish(const FaultReport& report) {
     // Lanes by increasing lane number, as the format wants; writer references stay valid because
     // they name instructions, not lane positions.
     for (st::WarpInstruction& w : trace_.instructions)
         std::sort(w.lanes.begin(), w.lanes.end(),
                   [](const st::LaneAccess& a, const st::LaneAccess& b) { return a.lane < b.lane; });
-    fuse_vector_pairs();
-    // Source locations of every instruction and barrier, with the lines' text.
+    const std::vector<uint64_t> fused = fuse_vector_pairs();
+    // Source locations of every instruction, barrier and finding, with the lines' text.
     std::vector<const void*> pcs = instruction_sites_;
     pcs.insert(pcs.end(), step_sites_.begin(), step_sites_.end());
+    for (const auto& [index, refs] : finding_refs_) {
+        pcs.push_back(refs.site);
+        for (const AccessRef& a : refs.accesses) pcs.push_back(a.site);
+    }
     std::erase(pcs, nullptr);
     std::sort(pcs.begin(), pcs.end());
     pcs.erase(std::unique(pcs.begin(), pcs.end()), pcs.end());
@@ -501,6 +614,38 @@ st::Trace TraceRecorder::finish() {
             instruction_sites_[i] ? location(instruction_sites_[i]) : st::SourceLocation{0, 1};
     for (size_t i = 0; i < trace_.steps.size(); ++i)
         if (step_sites_[i]) trace_.steps[i].barrier = location(step_sites_[i]);
+    // Every finding of the launch, recorded blocks or not; references only where the trace has
+    // what they point at.
+    for (size_t i = 0; i < report.findings.size(); ++i) {
+        const Finding& f = report.findings[i];
+        const auto refs = finding_refs_.find(i);
+        st::Finding out;
+        out.kind = to_trace(f.kind);
+        out.ends_launch = f.ends_launch;
+        out.message = f.message;
+        if (refs != finding_refs_.end() && refs->second.site)
+            out.source = location(refs->second.site);
+        for (size_t k = 0; k < f.accesses.size(); ++k) {
+            const FindingAccess& a = f.accesses[k];
+            st::FindingAccess access;
+            access.block = a.block_linear;
+            access.thread = a.thread_linear;
+            access.role = to_trace(a.role);
+            access.bytes = static_cast<uint32_t>(a.bytes);
+            if (refs != finding_refs_.end() && k < refs->second.accesses.size()) {
+                const AccessRef& ref = refs->second.accesses[k];
+                access.memory = ref.memory;
+                access.offset = ref.offset;
+                if (ref.site) access.source = location(ref.site);
+                if (ref.instruction)
+                    access.recorded = st::InstructionLane{fused[*ref.instruction], a.lane};
+                access.step = ref.step;
+            }
+            if (!access.memory) access.offset = 0;
+            out.accesses.push_back(access);
+        }
+        trace_.findings.push_back(std::move(out));
+    }
     return std::move(trace_);
 }
 

@@ -7,6 +7,7 @@
 
 #include <deque>
 #include <map>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -29,7 +30,11 @@ class TraceRecorder {
     void executing(Thread* t);
     // The lane is back in the emulator: its last store or atomic has happened.
     void settle(Thread* t);
-    scanlab::trace::Trace finish();
+    // The engine found something (finding number `index` of the launch): where the accesses it
+    // names lie in the trace, taken now while their blocks are resident.
+    void note_finding(size_t index, const void* site, const std::vector<AccessRecord>& accesses);
+    // `report`: the launch's findings, which the trace carries.
+    scanlab::trace::Trace finish(const FaultReport& report);
 
   private:
     struct Open {
@@ -40,8 +45,22 @@ class TraceRecorder {
         uint32_t width;
         uint64_t instruction;
     };
+    // Where a finding's access lies in the trace (instruction: before fusing).
+    struct AccessRef {
+        std::optional<uint32_t> memory;
+        uint64_t offset = 0;
+        std::optional<uint64_t> instruction;
+        std::optional<uint32_t> step;
+        const void* site = nullptr;
+    };
+    struct FindingRefs {
+        const void* site = nullptr;
+        std::vector<AccessRef> accesses;
+    };
     uint32_t shared_object(const Block* b, size_t allocation);
-    void fuse_vector_pairs();
+    AccessRef locate_access(const AccessRecord& access);
+    // Returns each instruction's index after fusing (old index -> new index).
+    std::vector<uint64_t> fuse_vector_pairs();
     void tile_status_changed(Thread* t);
     void tile_status_read(Thread* t);
     uint32_t global_object(const Region* r);
@@ -67,6 +86,7 @@ class TraceRecorder {
     std::vector<bool> slots_;
     std::map<unsigned, uint32_t> slot_of_;
     bool cut_ = false;
+    std::map<size_t, FindingRefs> finding_refs_; // by finding index
 };
 
 } // namespace simt::detail

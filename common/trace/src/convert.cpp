@@ -234,4 +234,69 @@ BlockEvent read_block_event(const Json& json, const Path& path) {
     return event;
 }
 
+namespace {
+
+// null or a value; `read` converts a value.
+template <class Read>
+auto read_nullable(const Json& json, Read read) -> std::optional<decltype(read(json))> {
+    if (json.is_null()) return std::nullopt;
+    return read(json);
+}
+
+// The most accesses a finding may list (the emulator lists at most 64).
+constexpr std::size_t kMaxFindingAccesses = 1024;
+
+FindingAccess read_finding_access(const Json& json, const Path& path) {
+    const Fields fields(json, path,
+                        {"block", "thread", "role", "memory", "offset", "bytes", "source",
+                         "instruction", "lane", "step"});
+    FindingAccess access;
+    access.block = read_u32(fields.required("block"), path / "block");
+    access.thread = read_u32(fields.required("thread"), path / "thread");
+    access.role = read_enum<FindingRole>(fields.required("role"), path / "role");
+    access.memory = read_nullable(fields.required("memory"),
+                                  [&](const Json& j) { return read_u32(j, path / "memory"); });
+    if (access.memory)
+        access.offset = read_u64(fields.required("offset"), path / "offset");
+    else
+        refuse(fields, path, "offset", "present, but memory is null");
+    access.bytes = read_u32(fields.required("bytes"), path / "bytes");
+    access.source = read_nullable(fields.required("source"),
+                                  [&](const Json& j) { return read_location(j, path / "source"); });
+    const Json& instruction = fields.required("instruction");
+    if (instruction.is_null()) {
+        refuse(fields, path, "lane", "present, but instruction is null");
+    } else {
+        access.recorded = InstructionLane{read_u64(instruction, path / "instruction"),
+                                          read_u32(fields.required("lane"), path / "lane")};
+    }
+    access.step = read_nullable(fields.required("step"),
+                                [&](const Json& j) { return read_u32(j, path / "step"); });
+    return access;
+}
+
+} // namespace
+
+Finding read_finding(const Json& json, const Path& path) {
+    const Fields fields(json, path, {"kind", "ends_launch", "message", "source", "accesses"});
+    Finding finding;
+    finding.kind = read_enum<FindingKind>(fields.required("kind"), path / "kind");
+    const Json& ends = fields.required("ends_launch");
+    if (!ends.is_boolean())
+        fail(path / "ends_launch", "expected true or false, got " + describe(ends));
+    finding.ends_launch = ends.get<bool>();
+    finding.message = read_string(fields.required("message"), path / "message");
+    finding.source = read_nullable(fields.required("source"), [&](const Json& j) {
+        return read_location(j, path / "source");
+    });
+    const Path accesses_path = path / "accesses";
+    const Json& accesses = read_array(fields.required("accesses"), accesses_path);
+    if (accesses.size() > kMaxFindingAccesses)
+        fail(accesses_path,
+             cat(accesses.size(), " accesses; a finding lists at most ", kMaxFindingAccesses));
+    for (std::size_t i = 0; i < accesses.size(); ++i)
+        finding.accesses.push_back(read_finding_access(accesses[i], accesses_path[i]));
+    return finding;
+}
+
 } // namespace scanlab::trace::detail

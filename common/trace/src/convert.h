@@ -20,5 +20,7 @@ MemoryObject read_memory_object(const Json& json, const Path& path, std::size_t 
 Step read_step(const Json& json, const Path& path, std::size_t position);
 WarpInstruction read_instruction(const Json& json, const Path& path, std::size_t position);
 BlockEvent read_block_event(const Json& json, const Path& path);
+// Version 2: one element of "findings".
+Finding read_finding(const Json& json, const Path& path);
 
 } // namespace scanlab::trace::detail

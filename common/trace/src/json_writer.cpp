@@ -161,6 +161,11 @@ void JsonWriter::exact(std::int64_t value) {
     buffer_ += '"';
 }
 
+void JsonWriter::boolean(bool value) {
+    before_value();
+    buffer_ += value ? "true" : "false";
+}
+
 void JsonWriter::raw_number(std::string_view text) {
     before_value();
     buffer_ += text;

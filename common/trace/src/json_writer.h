@@ -25,6 +25,7 @@ class JsonWriter {
 
     void key(std::string_view name);
     void null();
+    void boolean(bool value);
     // Text as a JSON string; bytes that are not valid UTF-8 become U+FFFD, because JSON readers
     // reject them (a student's file may hold Latin-1).
     void string(std::string_view text);

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <fstream>
 #include <string>
+#include <variant>
 #include <system_error>
 #include <vector>
 
@@ -27,7 +28,7 @@ constexpr std::size_t kMaxFields = 32;
 
 constexpr std::string_view kNotATrace = "this is not a scanlab trace";
 
-enum class Section { none, sources, memory, steps, instructions, block_events };
+enum class Section { none, sources, memory, steps, instructions, block_events, findings };
 
 Section section_of(std::string_view key) {
     if (key == "sources") return Section::sources;
@@ -35,12 +36,13 @@ Section section_of(std::string_view key) {
     if (key == "steps") return Section::steps;
     if (key == "instructions") return Section::instructions;
     if (key == "block_events") return Section::block_events;
+    if (key == "findings") return Section::findings;
     return Section::none;
 }
 
 constexpr std::string_view kTopLevelFields[] = {
-    "format", "version", "launch",       "truncated",    "sources",
-    "memory", "steps",   "instructions", "block_events", "shared_totals"};
+    "format", "version",      "launch",       "truncated",     "sources", "memory",
+    "steps",  "instructions", "block_events", "shared_totals", "findings"};
 
 // Parses with nlohmann's callback parser and converts each element of the big arrays (sections)
 // as soon as it is complete, then drops it from the DOM: memory stays near the size of the model,
@@ -91,6 +93,7 @@ class DocumentParser {
     std::vector<Frame> frames_;
     std::size_t open_ = 0; // frames_[0..open_) are the containers open now
     std::uint64_t source_lines_ = 0;
+    std::uint32_t version_ = 0; // the document's, once read
     std::uint64_t lanes_ = 0;
 };
 
@@ -191,9 +194,13 @@ void DocumentParser::check_top_level_value(const Json* value, bool is_array) {
             fail_here(cat("expected \"", kFormatName, "\", got ", got, ": ", kNotATrace));
     } else if (key == "version") {
         if (!value || !value->is_number_integer()) fail_here(cat("expected an integer, got ", got));
-        if (!value->is_number_unsigned() || value->get<std::uint64_t>() != kFormatVersion)
-            fail_here(cat("unsupported version ", value->dump(), "; this reader supports version ",
-                          kFormatVersion));
+        if (!value->is_number_unsigned() || value->get<std::uint64_t>() < kOldestFormatVersion ||
+            value->get<std::uint64_t>() > kFormatVersion)
+            fail_here(cat("unsupported version ", value->dump(), "; this reader supports versions ",
+                          kOldestFormatVersion, " to ", kFormatVersion));
+        version_ = value->get<std::uint32_t>();
+    } else if (key == "findings" && version_ < 2) {
+        fail_here(cat("findings are a field of version 2; this document says version ", version_));
     }
 }
 
@@ -235,6 +242,10 @@ void DocumentParser::convert_element(const Json& element) {
         check_count(trace_.block_events.size() + 1, limits_.max_block_events, "block events",
                     "max_block_events");
         trace_.block_events.push_back(detail::read_block_event(element, path));
+        break;
+    case Section::findings:
+        check_count(trace_.findings.size() + 1, limits_.max_findings, "findings", "max_findings");
+        trace_.findings.push_back(detail::read_finding(element, path));
         break;
     case Section::none:
         break;
@@ -307,6 +318,14 @@ Trace DocumentParser::parse() {
         const Path path(name);
         detail::read_array(field(name), path); // elements were converted while parsing
     }
+    if (version_ >= 2) detail::read_array(field("findings"), Path("findings"));
+    if (version_ < 2)
+        for (std::size_t i = 0; i < trace_.block_events.size(); ++i)
+            if (std::holds_alternative<TileLook>(trace_.block_events[i].what))
+                throw TraceError(cat("block_events[", i, "]"),
+                                 cat("look events are part of version 2; this document says "
+                                     "version ",
+                                     version_));
     validate_trace(trace_, limits_);
     return std::move(trace_);
 }

@@ -45,6 +45,7 @@ class Validator {
         steps();
         block_events();
         instructions();
+        findings();
     }
 
   private:
@@ -430,6 +431,84 @@ class Validator {
                                       instruction.width, "-byte access"));
         lane_values(path, instruction, lane);
         if (lane.writer) lane_writer(path / "writer", index, instruction, lane);
+    }
+
+    // Findings (version 2): each access names a thread of the grid and, where the trace has
+    // them, the memory object, the recorded lane and the step it happened in.
+    void findings() const {
+        const Path section("findings");
+        check_limit(section, trace_.findings.size(), limits_.max_findings, "findings",
+                    "max_findings");
+        for (std::size_t i = 0; i < trace_.findings.size(); ++i) {
+            const Finding& finding = trace_.findings[i];
+            const Path path = section[i];
+            check_enum(path / "kind", finding.kind);
+            if (finding.message.empty()) fail(path / "message", "empty report text");
+            if (finding.source) location(path / "source", *finding.source);
+            const Path accesses = path / "accesses";
+            for (std::size_t k = 0; k < finding.accesses.size(); ++k)
+                finding_access(accesses[k], finding.accesses[k]);
+        }
+    }
+
+    void finding_access(const Path& path, const FindingAccess& access) const {
+        check_enum(path / "role", access.role);
+        if (access.block >= blocks_)
+            fail(path / "block",
+                 cat(access.block, " is not a block of the grid (", id_range(blocks_), ')'));
+        if (access.thread >= threads_)
+            fail(path / "thread",
+                 cat(access.thread, " is not a thread of a ", threads_, "-thread block"));
+        if (access.role == FindingRole::wait && access.bytes != 0)
+            fail(path / "bytes", cat(access.bytes, " bytes, but a wait accesses no memory"));
+        if (access.source) location(path / "source", *access.source);
+        if (access.memory) {
+            if (*access.memory >= trace_.memory.size())
+                fail(path / "memory", cat(*access.memory, " is not a memory object id (",
+                                          id_range(trace_.memory.size()), ')'));
+            const MemoryObject& object = trace_.memory[*access.memory];
+            if (object.space == MemorySpace::shared && object.block != access.block)
+                fail(path / "memory", cat("memory[", *access.memory, "] \"", object.name,
+                                          "\" is shared memory of block ", object.block,
+                                          ", not of block ", access.block));
+            if (access.offset > object.size || object.size - access.offset < access.bytes)
+                fail(path / "offset",
+                     cat("bytes ", access.offset, "..", access.offset + access.bytes,
+                         " (end excluded) are outside memory[", *access.memory, "] \"", object.name,
+                         "\" (", object.size, " bytes)"));
+        }
+        if (access.recorded) {
+            const InstructionLane& ref = *access.recorded;
+            if (ref.instruction >= trace_.instructions.size())
+                fail(path / "instruction", cat(ref.instruction, " is not an instruction id (",
+                                               id_range(trace_.instructions.size()), ')'));
+            const WarpInstruction& instruction = trace_.instructions[ref.instruction];
+            if (instruction.block != access.block)
+                fail(path / "instruction", cat("instruction ", ref.instruction, " is of block ",
+                                               instruction.block, ", not block ", access.block));
+            const bool has_lane = std::any_of(
+                instruction.lanes.begin(), instruction.lanes.end(), [&](const LaneAccess& lane) {
+                    return lane.lane == ref.lane && lane.thread == access.thread;
+                });
+            if (!has_lane)
+                fail(path / "lane", cat("instruction ", ref.instruction, " has no lane ", ref.lane,
+                                        " of thread ", access.thread));
+            if (access.memory && *access.memory != instruction.memory)
+                fail(path / "memory", cat(*access.memory, ", but instruction ", ref.instruction,
+                                          " accesses memory[", instruction.memory, ']'));
+            if (access.step && *access.step != instruction.step)
+                fail(path / "step", cat(*access.step, ", but instruction ", ref.instruction,
+                                        " is in step ", instruction.step));
+        }
+        if (access.step) {
+            if (*access.step >= trace_.steps.size())
+                fail(path / "step",
+                     cat(*access.step, " is not a step id (", id_range(trace_.steps.size()), ')'));
+            if (trace_.steps[*access.step].block != access.block)
+                fail(path / "step",
+                     cat("step ", *access.step, " belongs to block ",
+                         trace_.steps[*access.step].block, ", not block ", access.block));
+        }
     }
 
     const Trace& trace_;

@@ -323,6 +323,68 @@ void write_block_events(JsonWriter& out, const std::vector<BlockEvent>& events) 
     out.end_array();
 }
 
+void write_optional_location(JsonWriter& out, const std::optional<SourceLocation>& where) {
+    if (!where) return out.null();
+    write_location(out, *where);
+}
+
+void write_finding_access(JsonWriter& out, const FindingAccess& access) {
+    out.begin_object();
+    out.key("block");
+    out.number(access.block);
+    out.key("thread");
+    out.number(access.thread);
+    out.key("role");
+    write_enum(out, access.role);
+    out.key("memory");
+    if (access.memory) {
+        out.number(*access.memory);
+        out.key("offset");
+        out.exact(access.offset);
+    } else {
+        out.null();
+    }
+    out.key("bytes");
+    out.number(access.bytes);
+    out.key("source");
+    write_optional_location(out, access.source);
+    out.key("instruction");
+    if (access.recorded) {
+        out.exact(access.recorded->instruction);
+        out.key("lane");
+        out.number(access.recorded->lane);
+    } else {
+        out.null();
+    }
+    out.key("step");
+    if (access.step)
+        out.number(*access.step);
+    else
+        out.null();
+    out.end_object();
+}
+
+void write_findings(JsonWriter& out, const std::vector<Finding>& findings) {
+    out.begin_array(Layout::lines);
+    for (const Finding& finding : findings) {
+        out.begin_object(Layout::lines);
+        out.key("kind");
+        write_enum(out, finding.kind);
+        out.key("ends_launch");
+        out.boolean(finding.ends_launch);
+        out.key("message");
+        out.string(finding.message);
+        out.key("source");
+        write_optional_location(out, finding.source);
+        out.key("accesses");
+        out.begin_array(Layout::lines);
+        for (const FindingAccess& access : finding.accesses) write_finding_access(out, access);
+        out.end_array();
+        out.end_object();
+    }
+    out.end_array();
+}
+
 } // namespace
 
 void write_trace(const Trace& trace, std::ostream& out, const Limits& limits) {
@@ -348,6 +410,8 @@ void write_trace(const Trace& trace, std::ostream& out, const Limits& limits) {
     write_instructions(json, trace, analysis);
     json.key("block_events");
     write_block_events(json, trace.block_events);
+    json.key("findings");
+    write_findings(json, trace.findings);
     json.key("shared_totals");
     write_totals(json, analysis.launch);
     json.end_object();

@@ -199,7 +199,7 @@ void GlobalMemoryChecker::access(Thread& t, const Region& r, uintptr_t address, 
                            " bytes) is read, but nothing wrote it: no cudaMemcpy, cudaMemset "
                            "or kernel store since it was allocated";
                 },
-                site, &t);
+                site, &t, {AccessRecord{&t, 0, role_of(kind), false, address, bytes, site, true}});
     }
     // The words of one store become visible to other blocks together (no torn 8-byte flags).
     const uint32_t delay =
@@ -416,7 +416,14 @@ void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, R
             }
             return m.str();
         },
-        site_at(site), &t);
+        site_at(site), &t,
+        {AccessRecord{&t, 0, race == Race::read_after_write ? AccessRole::load : AccessRole::store,
+                      false, w, 4, site_at(site), true},
+         AccessRecord{nullptr, other,
+                      !against_write              ? AccessRole::load
+                      : is_atomic(other_strength) ? AccessRole::atomic
+                                                  : AccessRole::store,
+                      false, w, 4, site_at(other_site), false}});
 }
 
 void GlobalMemoryChecker::report_ordering(Thread& t, const Region& r, uintptr_t w,
@@ -455,7 +462,10 @@ void GlobalMemoryChecker::report_ordering(Thread& t, const Region& r, uintptr_t 
             }
             return m.str();
         },
-        site_at(site), &t);
+        site_at(site), &t,
+        {AccessRecord{&t, 0, AccessRole::load, false, w, 4, site_at(site), true},
+         AccessRecord{nullptr, e.writer, AccessRole::store, false, w, 4, site_at(e.write_site),
+                      false}});
 }
 
 void GlobalMemoryChecker::report_spin(Thread& culprit, const Region& r, uintptr_t w,
@@ -470,7 +480,10 @@ void GlobalMemoryChecker::report_spin(Thread& culprit, const Region& r, uintptr_
                    "does): read it through a volatile pointer or an atomic, with a "
                    "__threadfence() after it before reading what it announces";
         },
-        site_at(poll_site), &culprit);
+        site_at(poll_site), &culprit,
+        {AccessRecord{&culprit, 0, AccessRole::load, false, w, 4, site_at(poll_site), false},
+         AccessRecord{nullptr, writer, AccessRole::store, false, w, 4, site_at(write_site),
+                      false}});
 }
 
 void GlobalMemoryChecker::launch_finished() {
@@ -492,7 +505,11 @@ void GlobalMemoryChecker::launch_finished() {
                        ". Reset flags and descriptors (cudaMemset) before every launch that "
                        "uses them";
             },
-            site_at(s.read_site), nullptr);
+            site_at(s.read_site), nullptr,
+            {AccessRecord{nullptr, s.reader, AccessRole::load, false, word, 4, site_at(s.read_site),
+                          false},
+             AccessRecord{nullptr, s.overwriter, AccessRole::store, false, word, 4,
+                          site_at(s.overwrite_site), false}});
     }
     stale_reads_.clear();
 }

@@ -82,7 +82,13 @@ void SharedMemoryChecker::report_out_of_bounds(Thread* me, size_t storage, size_
         else
             msg << ": the block has no __shared__ variable";
     }
-    sink_.fatal(FaultKind::illegal_address, cudaErrorIllegalAddress, msg.str(), site);
+    // Where the kernel aimed, in its view of the shared window: past the variable it ran out of.
+    AccessRecord access{me, 0, role_of(kind), true, 0, bytes, site, true};
+    if (before)
+        access.address = before->offset + (storage - before->storage);
+    else if (after)
+        access.address = after->offset - (after->storage - storage);
+    sink_.fatal(FaultKind::illegal_address, cudaErrorIllegalAddress, msg.str(), site, &access);
     __builtin_unreachable(); // (g++ does not carry [[noreturn]] through the virtual call)
 }
 
@@ -103,18 +109,18 @@ void SharedMemoryChecker::access(Thread& thread, size_t storage, size_t bytes, A
     if (kind == AccessKind::read) {
         if (s.writer != self) {
             if (s.writer == 0)
-                report_uninitialized(me, offset, site);
+                report_uninitialized(me, offset, bytes, site);
             else if (!ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync))
-                report_race(me, offset, Race::read_after_write, site);
+                report_race(me, offset, bytes, kind, Race::read_after_write, site);
         }
         record_read(s, self, b, w, site, kWholeWord);
     } else {
         if (s.writer != self && s.writer != 0 &&
             !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync))
-            report_race(me, offset, Race::write_after_write, site);
+            report_race(me, offset, bytes, kind, Race::write_after_write, site);
         if (s.reader != self && s.reader != 0 &&
             !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))
-            report_race(me, offset, Race::write_after_read, site);
+            report_race(me, offset, bytes, kind, Race::write_after_read, site);
         record_write(s, self, b, w, site, false, kWholeWord);
     }
 }
@@ -140,7 +146,7 @@ void SharedMemoryChecker::check_words(Thread* me, size_t offset, size_t bytes, A
         bool any_written = false;
         for (size_t word = first; word <= last; ++word)
             any_written = any_written || (b->shadow_words[word].written_bytes & touched(word)) != 0;
-        if (!any_written) report_uninitialized(me, offset, site);
+        if (!any_written) report_uninitialized(me, offset, bytes, site);
     }
     for (size_t word = first; word <= last; ++word) {
         ShadowWord& s = b->shadow_words[word];
@@ -149,12 +155,15 @@ void SharedMemoryChecker::check_words(Thread* me, size_t offset, size_t bytes, A
         const bool unordered_write = s.writer != 0 && s.writer != self &&
                                      (s.write_bytes & mine) != 0 && !(atomic && s.write_atomic) &&
                                      !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync);
-        if (reads && unordered_write) report_race(me, at, Race::read_after_write, site);
+        if (reads && unordered_write)
+            report_race(me, at, std::min<size_t>(bytes, 4), kind, Race::read_after_write, site);
         if (writes) {
-            if (unordered_write) report_race(me, at, Race::write_after_write, site);
+            if (unordered_write)
+                report_race(me, at, std::min<size_t>(bytes, 4), kind, Race::write_after_write,
+                            site);
             if (s.reader != 0 && s.reader != self && (s.read_bytes & mine) != 0 &&
                 !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))
-                report_race(me, at, Race::write_after_read, site);
+                report_race(me, at, std::min<size_t>(bytes, 4), kind, Race::write_after_read, site);
             record_write(s, self, b, w, site, atomic, mine);
         } else {
             record_read(s, self, b, w, site, mine);
@@ -162,19 +171,21 @@ void SharedMemoryChecker::check_words(Thread* me, size_t offset, size_t bytes, A
     }
 }
 
-void SharedMemoryChecker::report_uninitialized(Thread* me, size_t offset, const void* site) {
+void SharedMemoryChecker::report_uninitialized(Thread* me, size_t offset, size_t bytes,
+                                               const void* site) {
     RuntimeScope scope(me);
-    sink_.report(
-        FaultKind::uninitialized_read,
-        "uninit:" + std::to_string(reinterpret_cast<uintptr_t>(site)),
-        [&] {
-            return "uninitialized shared memory read: " + describe(me->block, offset) +
-                   " is read before any thread of the block wrote it";
-        },
-        site, me);
+    sink_.report(FaultKind::uninitialized_read,
+                 "uninit:" + std::to_string(reinterpret_cast<uintptr_t>(site)),
+                 [&] {
+                     return "uninitialized shared memory read: " + describe(me->block, offset) +
+                            " is read before any thread of the block wrote it";
+                 },
+                 site, me,
+                 {AccessRecord{me, 0, AccessRole::load, true, offset, bytes, site, true}});
 }
 
-void SharedMemoryChecker::report_race(Thread* me, size_t offset, Race race, const void* site) {
+void SharedMemoryChecker::report_race(Thread* me, size_t offset, size_t bytes, AccessKind kind,
+                                      Race race, const void* site) {
     RuntimeScope scope(me);
     Block* b = me->block;
     const ShadowWord& s = b->shadow_words[offset / 4];
@@ -212,7 +223,13 @@ void SharedMemoryChecker::report_race(Thread* me, size_t offset, Race race, cons
             return "shared memory race (write after write): " + where + " was written by " + them +
                    " at " + line + " and is written again here with no __syncthreads() in between";
         },
-        site, me);
+        site, me,
+        {AccessRecord{me, 0, role_of(kind), true, offset, bytes, site, true},
+         AccessRecord{&other, 0,
+                      !against_write   ? AccessRole::load
+                      : s.write_atomic ? AccessRole::atomic
+                                       : AccessRole::store,
+                      true, offset, std::min<size_t>(bytes, 4), other_site, false}});
 }
 
 } // namespace simt::detail

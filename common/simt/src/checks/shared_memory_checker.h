@@ -72,10 +72,10 @@ class SharedMemoryChecker {
                                                                      const void* site);
     [[gnu::noinline]] void check_words(Thread* me, size_t offset, size_t bytes, AccessKind kind,
                                        const void* site);
-    [[gnu::noinline, gnu::cold]] void report_uninitialized(Thread* me, size_t offset,
+    [[gnu::noinline, gnu::cold]] void report_uninitialized(Thread* me, size_t offset, size_t bytes,
                                                            const void* site);
-    [[gnu::noinline, gnu::cold]] void report_race(Thread* me, size_t offset, Race race,
-                                                  const void* site);
+    [[gnu::noinline, gnu::cold]] void report_race(Thread* me, size_t offset, size_t bytes,
+                                                  AccessKind kind, Race race, const void* site);
 
     FindingSink& sink_;
     bool warp_synchronous_;

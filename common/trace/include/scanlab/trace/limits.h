@@ -17,6 +17,7 @@ struct Limits {
     std::uint64_t max_instructions = std::uint64_t{1} << 22;
     std::uint64_t max_lanes = std::uint64_t{1} << 24; // over all instructions
     std::uint64_t max_block_events = std::uint64_t{1} << 22;
+    std::uint64_t max_findings = 4096; // the emulator reports at most 17 per launch
 };
 
 } // namespace scanlab::trace

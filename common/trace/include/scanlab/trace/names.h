@@ -40,6 +40,32 @@ struct EnumNames<TruncationLimit> {
     static constexpr std::array<std::string_view, 5> names{"max_instructions", "max_blocks",
                                                            "max_steps", "max_time", "other"};
 };
+template <>
+struct EnumNames<FindingKind> {
+    static constexpr std::array<std::string_view, 18> names{"shared_race",
+                                                            "global_race",
+                                                            "uninitialized_shared_read",
+                                                            "uninitialized_global_read",
+                                                            "illegal_address",
+                                                            "misaligned_address",
+                                                            "barrier_divergence",
+                                                            "warp_mask",
+                                                            "deadlock",
+                                                            "memory_ordering",
+                                                            "plain_load_spin",
+                                                            "stale_read",
+                                                            "assertion",
+                                                            "trap",
+                                                            "stack_overflow",
+                                                            "exception",
+                                                            "unsupported",
+                                                            "other"};
+};
+template <>
+struct EnumNames<FindingRole> {
+    static constexpr std::array<std::string_view, 5> names{"load", "store", "atomic", "wait",
+                                                           "execute"};
+};
 // `none` is written as JSON null; the name is for messages and viewers.
 template <>
 struct EnumNames<ValueType> {

@@ -17,6 +17,8 @@ namespace scanlab::trace {
 
 inline constexpr std::string_view kFormatName = "scanlab-trace";
 inline constexpr std::uint32_t kFormatVersion = 2;
+// The oldest version the reader still accepts (version 1 has no findings and no look events).
+inline constexpr std::uint32_t kOldestFormatVersion = 1;
 inline constexpr std::uint32_t kWarpSize = 32;
 
 enum class EmulatorMode : std::uint8_t { lockstep, its, pre_volta };
@@ -187,6 +189,63 @@ struct BlockEvent {
     bool operator==(const BlockEvent&) const = default;
 };
 
+// What the emulator found wrong in the launch (docs/trace-format.md, "Findings").
+enum class FindingKind : std::uint8_t {
+    shared_race,
+    global_race,
+    uninitialized_shared_read,
+    uninitialized_global_read,
+    illegal_address,
+    misaligned_address,
+    barrier_divergence,
+    warp_mask,
+    deadlock,
+    memory_ordering,
+    plain_load_spin,
+    stale_read,
+    assertion,
+    trap,
+    stack_overflow,
+    exception,
+    unsupported,
+    other
+};
+// What a thread of a finding did: an access, a wait (barrier, warp intrinsic, spin) or the
+// statement it executed when it faulted.
+enum class FindingRole : std::uint8_t { load, store, atomic, wait, execute };
+
+// A lane of a recorded warp instruction.
+struct InstructionLane {
+    std::uint64_t instruction = 0; // index into Trace::instructions
+    std::uint32_t lane = 0;        // one of that instruction's lanes
+
+    bool operator==(const InstructionLane&) const = default;
+};
+
+struct FindingAccess {
+    std::uint32_t block = 0;  // linear block index in the grid
+    std::uint32_t thread = 0; // linear thread index in the block (warp = thread / 32)
+    FindingRole role = FindingRole::load;
+    std::optional<std::uint32_t> memory; // index into Trace::memory, when the access lies in one
+    std::uint64_t offset = 0;            // with memory: bytes from its start
+    std::uint32_t bytes = 0;             // 0 for waits and statements
+    std::optional<SourceLocation> source;
+    std::optional<InstructionLane> recorded; // when its block was recorded
+    std::optional<std::uint32_t> step;       // index into Trace::steps (a step of `block`)
+
+    bool operator==(const FindingAccess&) const = default;
+};
+
+struct Finding {
+    FindingKind kind = FindingKind::other;
+    bool ends_launch = false;
+    std::string message; // the emulator's report, as printed
+    std::optional<SourceLocation> source;
+    std::vector<FindingAccess> accesses; // the first is the one the report is "at" and "by"
+
+    bool operator==(const Finding&) const = default;
+};
+
 struct Trace {
     LaunchInfo launch;
     std::optional<Truncation> truncated;
@@ -195,6 +254,7 @@ struct Trace {
     std::vector<Step> steps;
     std::vector<WarpInstruction> instructions;
     std::vector<BlockEvent> block_events;
+    std::vector<Finding> findings; // version 2; none in a version 1 document
 
     bool operator==(const Trace&) const = default;
 };
