@@ -33,6 +33,26 @@ __global__ void single_buffer_scan(const int* in, int* out) {
     out[t] = x[t];
 }
 
+// 1b. The same in one warp, with the neighbour's value read first and the thread's own last: in
+// lockstep every lane reads its neighbour's word, then its own, then writes it, so the word's last
+// reader before the write is the writer itself; the neighbour's read must still be remembered.
+__global__ void single_buffer_scan_neighbour_first(const int* in, int* out) {
+    __shared__ int x[N];
+    const int t = threadIdx.x;
+    x[t] = in[t];
+    __syncthreads();
+    for (int offset = 1; offset < static_cast<int>(blockDim.x); offset *= 2) {
+        if (t >= offset) {
+            const int neighbour = x[t - offset];
+            const int mine = x[t];
+            // BUG: single-buffer-neighbour-first
+            x[t] = neighbour + mine;
+        }
+        __syncthreads();
+    }
+    out[t] = x[t];
+}
+
 // 2. Blelloch down-sweep without the barrier between its levels.
 __global__ void downsweep_missing_barrier(int* out) {
     __shared__ int x[N];
@@ -393,6 +413,12 @@ TEST_CASE("planted bugs: shared-memory races") {
     DeviceVector<int> in(std::vector<int>(N, 1)), out(N);
     expect_report({FaultKind::shared_race, "single-buffer"},
                   [&] { single_buffer_scan<<<1, N>>>(in.data(), out.data()); });
+    for (const simt::Mode mode : {simt::Mode::its, simt::Mode::lockstep}) {
+        CAPTURE(simt::to_string(mode));
+        expect_report(
+            {FaultKind::shared_race, "single-buffer-neighbour-first"},
+            [&] { single_buffer_scan_neighbour_first<<<1, 32>>>(in.data(), out.data()); }, mode);
+    }
     expect_report({FaultKind::shared_race, "downsweep-no-barrier"},
                   [&] { downsweep_missing_barrier<<<1, N / 2>>>(out.data()); });
     expect_report({FaultKind::shared_race, "no-barrier-after-load"},

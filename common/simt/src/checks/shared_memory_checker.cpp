@@ -121,6 +121,9 @@ void SharedMemoryChecker::access(Thread& thread, size_t storage, size_t bytes, A
         if (s.reader != self && s.reader != 0 &&
             !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))
             report_race(me, offset, bytes, kind, Race::write_after_read, site);
+        if (s.other_reader != self && s.other_reader != 0 &&
+            !ordered(b, w, s.other_reader, s.other_read_epoch, s.other_read_warp_sync))
+            report_race(me, offset, bytes, kind, Race::write_after_other_read, site);
         record_write(s, self, b, w, site, false, kWholeWord);
     }
 }
@@ -164,6 +167,10 @@ void SharedMemoryChecker::check_words(Thread* me, size_t offset, size_t bytes, A
             if (s.reader != 0 && s.reader != self && (s.read_bytes & mine) != 0 &&
                 !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))
                 report_race(me, at, std::min<size_t>(bytes, 4), kind, Race::write_after_read, site);
+            if (s.other_reader != 0 && s.other_reader != self && (s.other_read_bytes & mine) != 0 &&
+                !ordered(b, w, s.other_reader, s.other_read_epoch, s.other_read_warp_sync))
+                report_race(me, at, std::min<size_t>(bytes, 4), kind, Race::write_after_other_read,
+                            site);
             record_write(s, self, b, w, site, atomic, mine);
         } else {
             record_read(s, self, b, w, site, mine);
@@ -189,11 +196,17 @@ void SharedMemoryChecker::report_race(Thread* me, size_t offset, size_t bytes, A
     RuntimeScope scope(me);
     Block* b = me->block;
     const ShadowWord& s = b->shadow_words[offset / 4];
+    const bool against_other_read = race == Race::write_after_other_read;
+    if (against_other_read) race = Race::write_after_read; // the same report, another reader
     const bool against_write = race != Race::write_after_read;
-    const uint32_t other_index = against_write ? s.writer : s.reader;
+    const uint32_t other_index = against_write        ? s.writer
+                                 : against_other_read ? s.other_reader
+                                                      : s.reader;
     const Thread& other = b->threads[other_index - 1];
     const bool same_warp = (other_index - 1) / 32 == me->warp->index;
-    const void* other_site = against_write ? s.write_site : s.read_site;
+    const void* other_site = against_write        ? s.write_site
+                             : against_other_read ? s.other_read_site
+                                                  : s.read_site;
     const char* tag = race == Race::write_after_read   ? "war:"
                       : race == Race::read_after_write ? "raw:"
                                                        : "waw:";

@@ -28,11 +28,19 @@ struct ShadowWord {
     uint32_t reader = 0; // last reader + 1 in read_epoch; 0: none
     uint32_t read_epoch = 0;
     uint32_t read_warp_sync = 0;
+    // The reader before the last one, kept when nothing ordered it before the last read: in
+    // `b[i] = b[i - d] + b[i]` a lane's neighbour reads the word, then the lane itself reads and
+    // writes it, and the neighbour's read (the race) must not be forgotten.
+    uint32_t other_reader = 0;
+    uint32_t other_read_epoch = 0;
+    uint32_t other_read_warp_sync = 0;
     const void* write_site = nullptr;
     const void* read_site = nullptr;
+    const void* other_read_site = nullptr;
     bool write_atomic = false;
     uint8_t write_bytes = 0;
     uint8_t read_bytes = 0;
+    uint8_t other_read_bytes = 0;
     uint8_t written_bytes = 0;
 };
 constexpr uint8_t kWholeWord = 0xF;
@@ -56,12 +64,20 @@ class SharedMemoryChecker {
     static const SharedAllocation* variable_at(const Block* b, size_t offset);
 
   private:
-    enum class Race : uint8_t { read_after_write, write_after_write, write_after_read };
+    // write_after_other_read: against the word's other (earlier) reader.
+    enum class Race : uint8_t {
+        read_after_write,
+        write_after_write,
+        write_after_read,
+        write_after_other_read
+    };
     // Two accesses of different threads are ordered by a barrier between them, or, for lanes of
     // one warp, by a warp-wide collective between them (or, in the pre-volta mode, by lockstep
     // execution itself).
     inline bool ordered(const Block* b, const Warp* w, uint32_t other, uint32_t epoch,
                         uint32_t warp_sync) const;
+    static inline bool ordered_reads(const Block* b, const Warp* w, uint32_t other,
+                                     uint32_t warp_sync);
     // `bytes`: the mask of the word's bytes accessed (kWholeWord on the fast path).
     static inline void record_read(ShadowWord& s, uint32_t self, const Block* b, const Warp* w,
                                    const void* site, uint8_t bytes);

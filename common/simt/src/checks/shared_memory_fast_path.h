@@ -11,6 +11,14 @@ inline bool SharedMemoryChecker::ordered(const Block* b, const Warp* w, uint32_t
     return false;
 }
 
+// For record_read (static): a read by `other` in this barrier epoch is ordered before the current
+// thread's access only by a warp-wide collective between them, when both are lanes of one warp.
+// (The pre-volta mode's trust in lockstep is applied when the write is checked.)
+inline bool SharedMemoryChecker::ordered_reads(const Block*, const Warp* w, uint32_t other,
+                                               uint32_t warp_sync) {
+    return (other - 1) / 32 == w->index && warp_sync != w->sync_epoch;
+}
+
 // What the shadow word remembers of the access that just passed the checks. A thread's accesses
 // to parts of one word with nothing ordering them in between add up (a char written after its
 // neighbour); a whole word replaces what came before (a constant store on the fast path).
@@ -18,6 +26,14 @@ inline void SharedMemoryChecker::record_read(ShadowWord& s, uint32_t self, const
                                              const Warp* w, const void* site, uint8_t bytes) {
     const bool adds = bytes != kWholeWord && s.reader == self && s.read_epoch == b->barrier_epoch &&
                       s.read_warp_sync == w->sync_epoch;
+    if (s.reader != self && s.reader != 0 && s.read_epoch == b->barrier_epoch &&
+        !ordered_reads(b, w, s.reader, s.read_warp_sync)) {
+        s.other_reader = s.reader; // still unordered with what comes next: keep it
+        s.other_read_epoch = s.read_epoch;
+        s.other_read_warp_sync = s.read_warp_sync;
+        s.other_read_site = s.read_site;
+        s.other_read_bytes = s.read_bytes;
+    }
     s.read_bytes = adds ? static_cast<uint8_t>(s.read_bytes | bytes) : bytes;
     s.reader = self;
     s.read_epoch = b->barrier_epoch;
@@ -57,7 +73,10 @@ inline bool SharedMemoryChecker::fast_access(Thread* me, Block* b, Warp* w, size
         if ((s.writer != self && s.writer != 0 &&
              !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync)) ||
             (s.reader != self && s.reader != 0 &&
-             !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))) [[unlikely]]
+             !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync)) ||
+            (s.other_reader != self && s.other_reader != 0 &&
+             !ordered(b, w, s.other_reader, s.other_read_epoch, s.other_read_warp_sync)))
+            [[unlikely]]
             return false;
         record_write(s, self, b, w, site, false, kWholeWord);
     }
