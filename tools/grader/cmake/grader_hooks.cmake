@@ -8,8 +8,10 @@
 #   hidden tests  are compiled into lab<NN>_test_objects_<backend>, which both flavours'
 #                 lab<NN>_tests_<flavour>_<backend> link (so that check_stubs.py holds them to
 #                 the same rules as the visible tests);
-#   speed         gives lab<NN>_speed_<flavour>_<backend>, the harness linked to the lab library.
-# With both variables empty this file does nothing.
+#   speed         gives lab<NN>_speed_<flavour>_<backend>, the harness linked to the lab library;
+#   listing       lab<NN>_listing_<backend>: the graded test objects and the doctest main with no
+#                 lab code at all, which only lists the test cases (the grader takes the cases
+#                 to grade from it, never from a program that holds a student's code).
 include_guard(GLOBAL)
 
 if(NOT CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)
@@ -43,6 +45,23 @@ function(_scanlab_grader_extend)
             endif()
         endforeach()
     endif()
+
+    foreach(backend IN LISTS SCANLAB_BACKENDS)
+        foreach(number RANGE 0 99)
+            if(number LESS 10)
+                set(number "0${number}")
+            endif()
+            set(objects lab${number}_test_objects_${backend})
+            if(NOT TARGET ${objects})
+                continue()
+            endif()
+            set(exe lab${number}_listing_${backend})
+            add_executable(${exe})
+            target_link_libraries(${exe} PRIVATE ${objects} scanlab_test_main_${backend})
+            # The lab's functions stay unresolved: --list-test-cases never calls them.
+            target_link_options(${exe} PRIVATE "LINKER:--unresolved-symbols=ignore-all")
+        endforeach()
+    endforeach()
 
     if(SCANLAB_GRADER_SPEED_DIR)
         file(GLOB harnesses LIST_DIRECTORIES false

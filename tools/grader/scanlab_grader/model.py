@@ -55,6 +55,8 @@ class Grade:
     finished: float | None = None
     fatal: str = ""  # the grader itself failed: results.json says so
     speed: str = ""  # a line about speed grading (skipped, why)
+    sandbox: str = ""  # how the submission's code was isolated (sandbox.Sandbox.describe)
+    sandbox_mode: str = ""  # namespaces, user, none
 
     @property
     def score(self) -> float:
