@@ -499,6 +499,8 @@ def grade_submission(opts: Options, grade: Grade, say: Progress) -> None:
     logs = opts.out / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     opts.work.mkdir(parents=True, exist_ok=True)
+    if run_as is not None:  # the submission's user builds in WORK/build: it must get there
+        opts.work.chmod(0o711)
 
     # The submission's files over the pristine labs/.
     submission = tree.unpack_if_archive(opts.submission, opts.work)
@@ -567,6 +569,7 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
 
     run_as = box.user
     runs = opts.work / "runs"
+    runs.mkdir(parents=True, exist_ok=True)
     if run_as is not None:
         # The unprivileged user must reach its scratch folders, whatever the work folder's
         # parents allow: they go under the system's temporary folder instead.
@@ -580,7 +583,7 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
     replacements = {str(staging) + "/": "labs/", str(repo) + "/": ""}
     view = build_view(repo, opts.build, hidden,
                       [opts.out, opts.work] + ([opts.results_path] if opts.results_path else []),
-                      opts.work / "hidden-stand-ins")
+                      runs / "hidden-stand-ins")
     allowed = shown_file(repo, staging, hidden)
     for result in grade.labs:
         lab = result.lab

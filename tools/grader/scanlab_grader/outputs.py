@@ -70,12 +70,12 @@ def results_json(grade: Grade) -> dict:
              (" in the test cases shown now (the others when grades are published)"
               if withheld else "")]
     for lab in grade.labs:
-        tests = [t for t in lab.tests if shown(t)]
-        passed = sum(1 for t in tests if t.passed and not t.synthetic)
-        counted = sum(1 for t in tests if not t.synthetic)
+        visible = [t for t in lab.tests if shown(t)]
+        passed = sum(1 for t in visible if t.passed and not t.synthetic)
+        counted = sum(1 for t in visible if not t.synthetic)
         state = f"{passed}/{counted} test cases passed" if counted else lab.status
-        points = sum(t.score for t in tests)
-        most = sum(t.max_score for t in tests)
+        points = sum(t.score for t in visible)
+        most = sum(t.max_score for t in visible)
         lines.append(f"  {lab.lab.title}: {points:.2f} / {most:.2f}  ({state})")
     if grade.sandbox and grade.sandbox_mode != "namespaces":
         lines.append(grade.sandbox)
