@@ -57,7 +57,7 @@ class Attacks(PlantedBase):
 
     def test_dilution_with_line_directives(self):
         """800 empty TEST_CASEs that claim, with #line, to be in the graded test file: the
-        graded test cases come from the listing program, which has no lab code."""
+        graded test cases come from the listing program, built from the pristine stub."""
         data, _, _, _ = self.grade("dilution")
         self.assert_stub_score(data)
         self.assertFalse([t for t in lab_tests(data, "01") if "filler" in t["name"]])

@@ -143,7 +143,7 @@ def _check(args, repo, rubric, labs, hidden, build, logs, cache, seed, checks, s
 
     ctx = grading.Context(repo=repo, rubric=rubric, runs=build / "_grader" / "check-runs",
                           logs=logs, seed=seed, hidden_dir=hidden, backend=args.backend,
-                          jobs=args.jobs, progress=say)
+                          jobs=args.jobs, progress=say, build=build)
     for lab in labs:
         lab_rubric = rubric.lab(lab.number)
         listing = targets.get(f"lab{lab.number}_listing_{args.backend}")

@@ -4,7 +4,7 @@ inside the sandbox, run it there in its own process and score it. check_stubs.py
 run_lab_tests() and score_lab().
 
 Trust rules (docs/grading.md, "What counts as passed"): the test cases to grade come from the
-listing program, which links the graded tests and no lab code; the grader never reads a test
+listing program (the graded tests linked to the pristine stub); the grader never reads a test
 program's stdout for results. A test case passes only if doctest's XML report, sent through a
 pipe that only the grader reads, is complete, holds exactly the graded test case (same name,
 file and line) and says so, AND the process ended by itself with the exit status that report
@@ -49,6 +49,7 @@ class Context:
     progress: Progress = field(default_factory=Progress)
     sandbox: sandbox_mod.Sandbox = field(default_factory=lambda: sandbox_mod.Sandbox("none"))
     deadline: float | None = None  # time.monotonic() when the submission's time budget ends
+    build: Path | None = None  # where the compilers ran: doctest's relative file names start there
 
     @property
     def run_as(self) -> tuple[int, int] | None:
@@ -115,8 +116,17 @@ class _Judged:
     report: doctest_xml.Report | None
 
 
+def _absolute(filename: str, base: Path | None) -> str:
+    """A test case's file as doctest records it (__FILE__: relative to the build folder when
+    the compiler got relative paths, e.g. from ccache's base_dir), made absolute."""
+    if not filename or os.path.isabs(filename) or base is None:
+        return filename
+    return os.path.normpath(os.path.join(str(base), filename))
+
+
 def _judge(proc: procs.ProcResult, report: doctest_xml.Report,
-           expected: list[doctest_xml.CaseInfo], timeout_s: float) -> _Judged:
+           expected: list[doctest_xml.CaseInfo], timeout_s: float,
+           base: Path | None = None) -> _Judged:
     """Whether a run's report can be trusted for the test cases `expected` (from the listing
     program). Test cases it has beyond those are left out of it (a student's own TEST_CASEs)."""
     if not proc.exited:
@@ -138,13 +148,14 @@ def _judge(proc: procs.ProcResult, report: doctest_xml.Report,
         return _Judged(False, f"{proc.describe()}, but its report lists {failed} failed test "
                               f"case(s), which means exit code {implied}: the report cannot be "
                               f"trusted", None)
-    where = {(case.name, case.filename, case.line) for case in report.cases}
+    where = {(case.name, _absolute(case.filename, base), case.line) for case in report.cases}
     missing = [info for info in expected if (info.name, info.filename, info.line) not in where]
     if missing:
         return _Judged(False, f"its report lacks {len(missing)} graded test case(s), e.g. "
                               f"'{missing[0].name}'", None)
     wanted = {(info.name, info.filename, info.line) for info in expected}
-    graded = [case for case in report.cases if (case.name, case.filename, case.line) in wanted]
+    graded = [case for case in report.cases
+              if (case.name, _absolute(case.filename, base), case.line) in wanted]
     return _Judged(True, "", doctest_xml.Report(True, "", graded))
 
 
@@ -167,8 +178,8 @@ class LabRun:
 
 def list_graded_cases(listing_exe: Path, lab: tree.Lab, ctx: Context,
                       tag: str) -> tuple[list[doctest_xml.CaseInfo] | None, str]:
-    """The graded test cases of a lab, from its listing program (the graded tests and the
-    doctest main, no lab code): (cases, "") or (None, why not)."""
+    """The graded test cases of a lab, from its listing program (the graded tests linked to
+    the pristine stub, no student code): (cases, "") or (None, why not)."""
     scratch = ctx.runs / f"{tag}-listing"
     scratch.mkdir(parents=True, exist_ok=True)
     listing_file = scratch / "list.xml"
@@ -180,6 +191,8 @@ def list_graded_cases(listing_exe: Path, lab: tree.Lab, ctx: Context,
     if not proc.exited or proc.returncode != 0 or listing is None:
         why = proc.describe(120) if not proc.exited or proc.returncode != 0 else problem
         return None, f"the listing program {listing_exe.name} failed: {why}{_output_note(proc)}"
+    for info in listing:
+        info.filename = _absolute(info.filename, ctx.build)
     return listing, ""
 
 
@@ -240,7 +253,8 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
         return LabRun("no GPU", "the cuda backend's tests need a GPU and this machine has none "
                       "(the simt backend runs them on the CPU)" + _output_note(proc),
                       run_s=time.monotonic() - started)
-    judged = _judge(proc, doctest_xml.read_report_bytes(proc.report), infos, timeout)
+    judged = _judge(proc, doctest_xml.read_report_bytes(proc.report), infos, timeout,
+                    ctx.build)
     if judged.trusted:
         results = judged.report.by_name()
         extra = len({c.name for c in doctest_xml.read_report_bytes(proc.report).cases}) - \
@@ -271,7 +285,8 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
         proc = run(["--reporters=xml", "--duration=true", "--case-sensitive=true",
                     f"--test-case={_escape_filter(case.name)}"], timeout,
                    fresh_cwd(f"case-{i}"), scratch / f"case-{i}.out")
-        alone = _judge(proc, doctest_xml.read_report_bytes(proc.report), [info], timeout)
+        alone = _judge(proc, doctest_xml.read_report_bytes(proc.report), [info], timeout,
+                       ctx.build)
         if alone.trusted:
             result = alone.report.by_name()[case.name]
             case.passed = result.passed
@@ -579,7 +594,8 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
         _hand_over_tree(opts.build, run_as)  # the build runs as that user too
     ctx = Context(repo=repo, rubric=opts.rubric, runs=runs, logs=logs,
                   seed=grade.seed, hidden_dir=hidden, backend=opts.backend, jobs=opts.jobs,
-                  env=opts.env, progress=say, sandbox=box, deadline=deadline)
+                  env=opts.env, progress=say, sandbox=box, deadline=deadline,
+                  build=opts.build)
     replacements = {str(staging) + "/": "labs/", str(repo) + "/": ""}
     view = build_view(repo, opts.build, hidden,
                       [opts.out, opts.work] + ([opts.results_path] if opts.results_path else []),
