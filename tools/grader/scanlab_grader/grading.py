@@ -591,7 +591,9 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
         runs = Path(tempfile.mkdtemp(prefix="scanlab-runs-"))
         runs.chmod(0o711)
         opts.cleanup.append(runs)
-        _hand_over_tree(opts.build, run_as)  # the build runs as that user too
+    # The sandboxed build writes as the submission's user, or as the grader's own user (mapped
+    # into the namespace): an earlier grade with another --run-as may have left files of another.
+    _hand_over_tree(opts.build, run_as or (os.geteuid(), os.getegid()))
     ctx = Context(repo=repo, rubric=opts.rubric, runs=runs, logs=logs,
                   seed=grade.seed, hidden_dir=hidden, backend=opts.backend, jobs=opts.jobs,
                   env=opts.env, progress=say, sandbox=box, deadline=deadline,
@@ -642,11 +644,12 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
 
 
 def _hand_over_tree(folder: Path, user: tuple[int, int]) -> None:
-    """Makes a build folder the submission user's, so that its sandboxed build can write."""
+    """Makes a build folder `user`'s, so that the sandboxed build can write there."""
     for root, dirs, files in os.walk(folder):
         for name in [root] + [os.path.join(root, n) for n in dirs + files]:
             try:
-                os.lchown(name, *user)
+                if os.lstat(name).st_uid != user[0]:
+                    os.lchown(name, *user)
             except OSError:
                 pass
 
