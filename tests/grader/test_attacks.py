@@ -8,6 +8,7 @@ saying so, on a machine where the grader would run without it."""
 import errno
 import hashlib
 import os
+import random
 import sys
 import tempfile
 import time
@@ -151,6 +152,25 @@ class Attacks(PlantedBase):
         self.assert_stub_score(data)
         for test in lab_tests(data, "01"):
             self.assertIn("static constructor", test["output"])
+
+    def test_time_budget_of_the_whole_submission(self):
+        """Once the submission's time budget is used up, nothing more is built or run: every
+        lab left is 'not graded' (here the budget ends during the configure step)."""
+        budget = random.choice([0.2, 0.5, 1.0])
+        rubric = self.root / "rubric_budget.toml"
+        rubric.write_text(support.FAST_RUBRIC.read_text().replace(
+            "[defaults]", f"[defaults]\ntime_budget_s = {budget}"))
+        out = self.root / "budget" / "out"
+        proc = support.run_tool(
+            "grade.py", str(support.SUBMISSIONS / "hang"), "--labs", "00,01", "--hidden", "no",
+            "--rubric", str(rubric), "--build-dir", str(self.build), "--out", str(out))
+        self.assertEqual(proc.returncode, 0, proc.stdout[-2000:] + proc.stderr[-2000:])
+        data = support.load_results(self, out / "results.json")
+        self.assertEqual(data["score"], 0)
+        for number in ("00", "01"):
+            self.assertEqual(data["extra_data"]["labs"][number]["status"], "not graded")
+            self.assertIn(f"time budget ({budget:g} s) was used up",
+                          lab_tests(data, number)[0]["output"])
 
     @unittest.expectedFailure
     def test_host_side_scan(self):
