@@ -59,11 +59,11 @@ class Attacks(PlantedBase):
     def test_dilution_with_line_directives(self):
         """800 empty TEST_CASEs that claim, with #line, to be in the graded test file: the
         graded test cases come from the listing program, built from the pristine stub."""
-        data, _, _, _ = self.grade("dilution")
+        data, _, out, _ = self.grade("dilution")
         self.assert_stub_score(data)
         self.assertFalse([t for t in lab_tests(data, "01") if "filler" in t["name"]])
-        self.assertEqual(len(lab_tests(data, "01")), len(lab_tests(
-            self.grade("missing", lab01=False, name="dilution-baseline")[0], "01")))
+        # The fillers were there (so the attack ran) and were left out.
+        self.assertIn("800 test case(s) that are not graded ones", (out / "table.txt").read_text())
 
     @unittest.skipUnless(HIDDEN_TEST.exists() and SOLUTION_02.exists(), "an instructor's tree")
     def test_files_are_out_of_reach_of_the_test_program(self):

@@ -4,16 +4,20 @@
 #include <doctest/doctest.h>
 
 #line 1 "tests/labs/lab01_naive_test.cpp"
-#define SCANLAB_FILLER(a, b) TEST_CASE("filler " #a #b) {}
+#define SCANLAB_FILLER(a, b)                                                                       \
+    TEST_CASE("filler " #a #b) {}
 #define SCANLAB_ROW(a)                                                                             \
-    SCANLAB_FILLER(a, 0) SCANLAB_FILLER(a, 1) SCANLAB_FILLER(a, 2) SCANLAB_FILLER(a, 3)            \
-    SCANLAB_FILLER(a, 4) SCANLAB_FILLER(a, 5) SCANLAB_FILLER(a, 6) SCANLAB_FILLER(a, 7)            \
-    SCANLAB_FILLER(a, 8) SCANLAB_FILLER(a, 9)
+    SCANLAB_FILLER(a, 0)                                                                           \
+    SCANLAB_FILLER(a, 1) SCANLAB_FILLER(a, 2) SCANLAB_FILLER(a, 3) SCANLAB_FILLER(a, 4)            \
+        SCANLAB_FILLER(a, 5) SCANLAB_FILLER(a, 6) SCANLAB_FILLER(a, 7) SCANLAB_FILLER(a, 8)        \
+            SCANLAB_FILLER(a, 9)
 #define SCANLAB_BLOCK(a)                                                                           \
-    SCANLAB_ROW(a##0) SCANLAB_ROW(a##1) SCANLAB_ROW(a##2) SCANLAB_ROW(a##3) SCANLAB_ROW(a##4)      \
-    SCANLAB_ROW(a##5) SCANLAB_ROW(a##6) SCANLAB_ROW(a##7) SCANLAB_ROW(a##8) SCANLAB_ROW(a##9)
-SCANLAB_BLOCK(1) SCANLAB_BLOCK(2) SCANLAB_BLOCK(3) SCANLAB_BLOCK(4)
-SCANLAB_BLOCK(5) SCANLAB_BLOCK(6) SCANLAB_BLOCK(7) SCANLAB_BLOCK(8)
+    SCANLAB_ROW(a##0)                                                                              \
+    SCANLAB_ROW(a##1) SCANLAB_ROW(a##2) SCANLAB_ROW(a##3) SCANLAB_ROW(a##4) SCANLAB_ROW(a##5)      \
+        SCANLAB_ROW(a##6) SCANLAB_ROW(a##7) SCANLAB_ROW(a##8) SCANLAB_ROW(a##9)
+SCANLAB_BLOCK(1)
+SCANLAB_BLOCK(2) SCANLAB_BLOCK(3) SCANLAB_BLOCK(4) SCANLAB_BLOCK(5) SCANLAB_BLOCK(6)
+    SCANLAB_BLOCK(7) SCANLAB_BLOCK(8)
 #line 20 "naive_scan.cu"
 
 #include "naive_scan.h"
@@ -25,45 +29,45 @@ SCANLAB_BLOCK(5) SCANLAB_BLOCK(6) SCANLAB_BLOCK(7) SCANLAB_BLOCK(8)
 #include <stdexcept>
 #include <string>
 
-namespace lab01 {
+        namespace lab01 {
 
-// Launched as <<<1, n>>>: one thread per element, so threadIdx.x < n for every thread.
-template <class Op>
-__global__ void naive_scan_kernel(const typename Op::value_type* in, typename Op::value_type* out,
-                                  int n, ScanKind kind) {
-    // TODO(student): the double-buffered Hillis-Steele scan, one element per thread
-    //   (the element type is `typename Op::value_type`):
-    //   1. Declare shared memory for two arrays of kMaxN elements.
-    //   2. Thread i loads its element into the first array. The exclusive scan instead loads
-    //      the element to its left, and thread 0 loads Op::identity().
-    //   3. For offset = 1, 2, 4, ... while offset < n: every thread reads the current array and
-    //      writes its new value into the other one, using Op::apply(earlier, later). Then all
-    //      threads wait for each other and the two arrays swap roles.
-    //   4. Thread i writes its final value to out[i].
+    // Launched as <<<1, n>>>: one thread per element, so threadIdx.x < n for every thread.
+    template <class Op>
+    __global__ void naive_scan_kernel(const typename Op::value_type* in,
+                                      typename Op::value_type* out, int n, ScanKind kind) {
+        // TODO(student): the double-buffered Hillis-Steele scan, one element per thread
+        //   (the element type is `typename Op::value_type`):
+        //   1. Declare shared memory for two arrays of kMaxN elements.
+        //   2. Thread i loads its element into the first array. The exclusive scan instead loads
+        //      the element to its left, and thread 0 loads Op::identity().
+        //   3. For offset = 1, 2, 4, ... while offset < n: every thread reads the current array and
+        //      writes its new value into the other one, using Op::apply(earlier, later). Then all
+        //      threads wait for each other and the two arrays swap roles.
+        //   4. Thread i writes its final value to out[i].
 
-    // Delete these lines when you start: they only keep the empty stub free of warnings.
-    (void)in;
-    (void)out;
-    (void)n;
-    (void)kind;
-}
+        // Delete these lines when you start: they only keep the empty stub free of warnings.
+        (void)in;
+        (void)out;
+        (void)n;
+        (void)kind;
+    }
 
-template <class Op>
-void naive_scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
-                ScanKind kind) {
-    // TODO(student): reject bad arguments with std::invalid_argument and a message that says
-    //   what is wrong: n < 0, n > kMaxN, and (when n > 0) a null d_in or d_out.
-    //   n == 0 is valid: return without launching anything.
+    template <class Op>
+    void naive_scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
+                    ScanKind kind) {
+        // TODO(student): reject bad arguments with std::invalid_argument and a message that says
+        //   what is wrong: n < 0, n > kMaxN, and (when n > 0) a null d_in or d_out.
+        //   n == 0 is valid: return without launching anything.
 
-    // TODO(student): launch naive_scan_kernel<Op> as one block of n threads, then check the
-    //   launch with SCANLAB_CUDA_CHECK(cudaGetLastError()).
+        // TODO(student): launch naive_scan_kernel<Op> as one block of n threads, then check the
+        //   launch with SCANLAB_CUDA_CHECK(cudaGetLastError()).
 
-    // Delete these lines when you start: they only keep the empty stub free of warnings.
-    (void)d_in;
-    (void)d_out;
-    (void)n;
-    (void)kind;
-}
+        // Delete these lines when you start: they only keep the empty stub free of warnings.
+        (void)d_in;
+        (void)d_out;
+        (void)n;
+        (void)kind;
+    }
 
 } // namespace lab01
 
