@@ -24,7 +24,7 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import cmake, doctest_xml, procs, rubric as rubric_mod, sandbox as sandbox_mod, tree
+from . import cmake, doctest_xml, procs, review, rubric as rubric_mod, sandbox as sandbox_mod, tree
 from .model import Grade, LabResult, Progress, TestResult
 
 GRADER_DIR = Path(__file__).resolve().parents[1]
@@ -528,6 +528,8 @@ def grade_submission(opts: Options, grade: Grade, say: Progress) -> None:
         files = overlay.for_lab(result.lab.folder)
         if files:
             result.notes.append("submitted: " + ", ".join(sorted(files)))
+            for rel, path in sorted(files.items()):
+                result.review += review.flags(path, f"{result.lab.folder}/{rel}")
         else:
             result.notes.append("no files submitted for this lab: graded the untouched stub")
     say(f"submission: {sum(len(f) for f in overlay.files.values())} file(s) for "

@@ -33,6 +33,7 @@ class LabResult:
     build_s: float = 0.0
     run_s: float = 0.0
     isolated: bool = False  # the test cases had to be run one process each
+    review: list[str] = field(default_factory=list)  # review.flags(): lines for a code review
 
     @property
     def points(self) -> float:

@@ -103,7 +103,7 @@ def results_json(grade: Grade) -> dict:
             "labs": {
                 lab.lab.number: {"status": lab.status, "score": _round(lab.points),
                                  "max_score": _round(lab.total_max),
-                                 "isolated": lab.isolated}
+                                 "isolated": lab.isolated, "review": lab.review}
                 for lab in grade.labs
             },
         },
@@ -181,6 +181,8 @@ def table(grade: Grade, width: int = 132) -> str:
             out.append(f"  note: {_first_line(lab.problem, width - 8)}")
         for note in lab.notes:
             out.append(f"  note: {_first_line(note, width - 8)}")
+        for flag in lab.review:
+            out.append(f"  review: {_first_line(flag, width - 10)}")
         if lab.status not in ("graded",) and lab.problem:
             for line in lab.problem.splitlines()[:12]:
                 out.append(f"  | {line[: width - 4]}")
