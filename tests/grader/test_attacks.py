@@ -153,6 +153,20 @@ class Attacks(PlantedBase):
         for test in lab_tests(data, "01"):
             self.assertIn("static constructor", test["output"])
 
+    def test_compilers_have_a_memory_limit(self):
+        """A correct lab whose compiler gets less address space than it needs: the build fails
+        (a template bomb meets the same limit), and only that lab's points are lost."""
+        rubric = self.root / "rubric_small_compilers.toml"
+        limit = random.randint(110, 160)  # enough for cmake and ninja, not for cc1plus
+        rubric.write_text(support.FAST_RUBRIC.read_text().replace(
+            "[labs.01]", f"[labs.01]\nbuild_memory_limit_mb = {limit}"))
+        # A comment of its own makes the build compile the file again.
+        data, _, _, _ = self.grade("correct", rubric=rubric, name="small_compilers", substitute={
+            "namespace lab01 {": f"namespace lab01 {{ // {random.random()}"})
+        self.assertEqual(data["extra_data"]["labs"]["01"]["status"], "build failed")
+        self.assertIn(f"ran out of its memory limit ({limit} MiB", lab_tests(data, "01")[0]["output"])
+        self.assert_stub_score(data)
+
     def test_time_budget_of_the_whole_submission(self):
         """Once the submission's time budget is used up, nothing more is built or run: every
         lab left is 'not graded' (here the budget ends during the configure step)."""

@@ -441,11 +441,23 @@ def build_lab_target(target: str, lab: tree.Lab, targets: dict[str, cmake.Target
                                         f"memory limit of {memory_mb} MiB?):\n" +
                                         cmake.error_excerpt(log, replacements, allowed=allowed,
                                                             build=build))
-        return None, proc.elapsed, ("the lab does not compile:\n" +
-                                    cmake.error_excerpt(log, replacements, allowed=allowed,
-                                                        build=build))
+        problem = "the lab does not compile:\n"
+        if memory_mb and _ran_out_of_memory(log):
+            problem = (f"the lab does not compile: a compiler ran out of its memory limit "
+                       f"({memory_mb} MiB, build_memory_limit_mb):\n")
+        return None, proc.elapsed, problem + cmake.error_excerpt(log, replacements,
+                                                                 allowed=allowed, build=build)
     say(f"{lab.title}: built in {proc.elapsed:.1f} s")
     return exe, proc.elapsed, ""
+
+
+def _ran_out_of_memory(log: Path) -> bool:
+    try:
+        text = log.read_text(errors="replace")
+    except OSError:
+        return False
+    return any(sign in text for sign in ("virtual memory exhausted", "out of memory",
+                                         "std::bad_alloc", "Cannot allocate memory"))
 
 
 def build_view(repo: Path, build: Path, hidden: Path | None, keep_out: list[Path],
