@@ -164,7 +164,8 @@ class Attacks(PlantedBase):
         data, _, _, _ = self.grade("correct", rubric=rubric, name="small_compilers", substitute={
             "namespace lab01 {": f"namespace lab01 {{ // {random.random()}"})
         self.assertEqual(data["extra_data"]["labs"]["01"]["status"], "build failed")
-        self.assertIn(f"ran out of its memory limit ({limit} MiB", lab_tests(data, "01")[0]["output"])
+        self.assertIn(f"ran out of its memory limit ({limit} MiB",
+                      lab_tests(data, "01")[0]["output"])
         self.assert_stub_score(data)
 
     def test_time_budget_of_the_whole_submission(self):
