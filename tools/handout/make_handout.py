@@ -239,8 +239,10 @@ def check_gradescope(bundle: Path, labs: str | None, submission: Path | None,
         extract_zip(bundle, source)
         hidden_dir = source / "grading" / "hidden"
         if hidden_dir.is_dir():  # what setup.sh does
-            for path in [hidden_dir, *hidden_dir.rglob("*")]:
-                path.chmod(path.stat().st_mode & 0o700)
+            hidden_dir.chmod(0o711)
+            for path in hidden_dir.rglob("*"):
+                if path.is_file():
+                    path.chmod(0o600)
         for name in ("setup.sh", "run_autograder"):
             if not os.access(source / name, os.X_OK):
                 raise SystemExit(f"make_handout: {name} is missing or not executable")

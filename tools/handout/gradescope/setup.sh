@@ -39,8 +39,13 @@ fi
 echo "=== an unprivileged user for the students' code"
 id scanlab-student >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin scanlab-student
 # The hidden tests stay readable by root only: the grader compiles them (as root) before it
-# builds a submission as scanlab-student, inside bubblewrap where the machine allows it.
-chmod -R go-rwx grading/hidden 2>/dev/null || true
+# builds a submission as scanlab-student, inside bubblewrap where the machine allows it. Without
+# bubblewrap that build runs as scanlab-student and its ninja must stat() them: the folder stays
+# searchable (711), the files are root's (600).
+if [[ -d grading/hidden ]]; then
+    chmod 711 grading/hidden
+    find grading/hidden -type f -exec chmod 600 {} +
+fi
 
 echo "=== warm build: grading the untouched stubs once builds the emulator and every test program"
 python="$(command -v python3.11 || command -v python3)"
