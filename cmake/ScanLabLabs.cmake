@@ -84,6 +84,10 @@ function(scanlab_add_lab)
             set(objects ${lab}_test_objects_${backend})
             add_library(${objects} OBJECT "${tests_dir}/labs/${arg_TEST}")
             _scanlab_test_usage(${objects} ${backend})
+            # For the grader's hook (tools/grader/cmake/grader_hooks.cmake), which builds the
+            # pristine stub's tests to list the graded test cases.
+            set_target_properties(${objects} PROPERTIES SCANLAB_LAB_FOLDER "${folder}"
+                                                        SCANLAB_LAB_SOURCES "${arg_SOURCES}")
             target_include_directories(${objects} PRIVATE "${interface_dir}")
             if(backend STREQUAL "simt")
                 # Graded tests that need the emulator itself (traces, bank conflicts).

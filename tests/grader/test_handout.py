@@ -34,6 +34,8 @@ class Handout(unittest.TestCase):
         self.assertIn("tools/grader/grade.py", files)
         self.assertIn("grading/rubric.toml", files)
         self.assertIn("CMakeLists.txt", files)
+        self.assertIn("docs/how-you-are-graded.md", files)
+        self.assertNotIn("docs/grading.md", files)  # for instructors: how the grader is fooled
         for f in files:
             self.assertFalse(f.startswith(("solutions/", "grading/hidden/", "tests/grader/",
                                            "tools/handout/", ".git/", "build")), f)
@@ -90,6 +92,8 @@ class Handout(unittest.TestCase):
             self.assertEqual(proc.returncode, 0, proc.stdout[-4000:] + proc.stderr[-2000:])
             self.assertIn("handout OK", proc.stdout)
             self.assertIn("Gradescope bundle OK", proc.stdout)
+            if os.geteuid() == 0:  # as on Gradescope: the submission ran unprivileged
+                self.assertRegex(proc.stdout, r"ran with sandbox: (namespaces|user)")
 
 
 if __name__ == "__main__":

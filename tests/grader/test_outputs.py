@@ -2,6 +2,7 @@
 hand-made grade, including the worst cases (nothing graded, grader failure)."""
 
 import json
+import random
 import tempfile
 import unittest
 import xml.etree.ElementTree as ET
@@ -44,6 +45,32 @@ class Outputs(unittest.TestCase):
         self.assertIn("hidden", hidden["tags"])
         broken = next(t for t in data["tests"] if t["name"].startswith("lab01"))
         self.assertIn("build failed", broken["output"])
+
+    def test_top_level_output_counts_no_hidden_test_case(self):
+        """The top-level output is visible at once: hidden test cases (after_published) are
+        neither counted nor added up in it, only in their own entries."""
+        grade = make_grade()
+        lab00 = grade.labs[0]
+        for i in range(random.randint(1, 9)):
+            lab00.tests.append(TestResult(f"hidden: more {i}", hidden=True,
+                                          passed=random.random() < 0.5, max_score=0.25,
+                                          visibility="after_published"))
+            lab00.tests[-1].score = 0.25 if lab00.tests[-1].passed else 0.0
+        output = outputs.results_json(grade)["output"]
+        self.assertIn("lab00 sequential: 2.50 / 5.00  (1/2 test cases passed)", output)
+        self.assertIn("Scan Lab: 2.50 / 15.00 points in the test cases shown now", output)
+        lab00.tests = [t for t in lab00.tests if not t.hidden]
+        output = outputs.results_json(grade)["output"]
+        self.assertIn("Scan Lab: 2.50 / 15.00 points\n", output)
+        self.assertNotIn("shown now", output)
+
+    def test_missing_sandbox_is_said_at_the_top(self):
+        grade = make_grade()
+        grade.sandbox, grade.sandbox_mode = "SANDBOX MISSING: no mount namespace", "user"
+        data = outputs.results_json(grade)
+        self.assertIn("SANDBOX MISSING: no mount namespace", data["output"])
+        self.assertEqual(data["extra_data"]["sandbox"], "user")
+        self.assertIn("SANDBOX MISSING", outputs.table(grade))
 
     def test_junit_is_valid_xml(self):
         root = ET.fromstring(outputs.junit_xml(make_grade()))

@@ -22,7 +22,9 @@ from support import FAST_RUBRIC, REPO, SUBMISSIONS, failed_names, lab_score, lab
 LAB00_SOLUTION = REPO / "solutions" / "00_sequential"
 
 
-class Planted(unittest.TestCase):
+class PlantedBase(unittest.TestCase):
+    """Grades lab 00's solution plus a planted lab 01 in a shared build folder."""
+
     @classmethod
     def setUpClass(cls):
         if not LAB00_SOLUTION.is_dir():
@@ -35,17 +37,25 @@ class Planted(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def grade(self, planted: str, *extra: str, lab01: bool = True, name: str | None = None):
+    def grade(self, planted: str, *extra: str, lab01: bool = True, name: str | None = None,
+              substitute: dict[str, str] | None = None, rubric: Path = FAST_RUBRIC,
+              hidden: str = "no"):
+        """`substitute`: placeholders in the planted .cu (@REPO@, ...) and their values."""
         name = name or planted
         sub = self.root / name / "labs"
         shutil.copytree(LAB00_SOLUTION, sub / "00_sequential")
         if lab01:
             shutil.copytree(SUBMISSIONS / planted / "01_naive", sub / "01_naive")
+            source = sub / "01_naive" / "naive_scan.cu"
+            text = source.read_text()
+            for placeholder, value in (substitute or {}).items():
+                text = text.replace(placeholder, value)
+            source.write_text(text)
         out = self.root / name / "out"
         start = time.monotonic()
         proc = support.run_tool(
-            "grade.py", str(sub), "--labs", "00,01", "--hidden", "no", "--seed", "7",
-            "--rubric", str(FAST_RUBRIC), "--build-dir", str(self.build),
+            "grade.py", str(sub), "--labs", "00,01", "--hidden", hidden, "--seed", "7",
+            "--rubric", str(rubric), "--build-dir", str(self.build),
             "--work-dir", str(self.root / name / "work"), "--out", str(out), *extra)
         elapsed = time.monotonic() - start
         self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-3000:])
@@ -69,6 +79,8 @@ class Planted(unittest.TestCase):
         self.assertAlmostEqual(score, 10.0 - len(names) * per_case, places=3)
         self.assertAlmostEqual(data["score"], 5.0 + score, places=3)
 
+
+class Planted(PlantedBase):
     def test_correct(self):
         data, proc, _, _ = self.grade("correct")
         score, max_score = lab_score(data, "01")

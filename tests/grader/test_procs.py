@@ -1,6 +1,7 @@
 """Running untrusted programs: time limits that kill the whole process group, crashes, limits."""
 
 import os
+import random
 import signal
 import sys
 import tempfile
@@ -28,6 +29,68 @@ class Procs(unittest.TestCase):
         return procs.run([sys.executable, "-c", code], cwd=self.dir, env=dict(os.environ),
                          limits=procs.Limits(timeout_s=timeout, **limits),
                          output_path=self.dir / "out.txt")
+
+    def test_limits_above_the_graders_own_hard_limit(self):
+        """Under `ulimit -v` (a hard RLIMIT_AS lower than the limit asked for) the program
+        still starts, with the grader's limit, instead of 'Exception occurred in preexec_fn'."""
+        hard_mb = random.randint(3000, 6000)
+        code = ("import os, resource, sys\n"
+                f"resource.setrlimit(resource.RLIMIT_AS, ({hard_mb} << 20, {hard_mb} << 20))\n"
+                f"sys.path.insert(0, {str(support.GRADER)!r})\n"
+                "from pathlib import Path\n"
+                "from scanlab_grader import procs\n"
+                "r = procs.run([sys.executable, '-c', 'import resource; "
+                "print(resource.getrlimit(resource.RLIMIT_AS)[0] >> 20)'], cwd=Path('.'), "
+                "env=dict(os.environ), limits=procs.Limits(10, memory_mb=8192), "
+                f"output_path=Path({str(self.dir / 'inner.txt')!r}))\n"
+                "print(r.describe(), r.tail())\n")
+        result = self.run_py(code, timeout=30)
+        self.assertEqual(result.tail(), f"exited with code 0 {hard_mb}")
+
+    def test_processes_left_in_the_session_are_killed(self):
+        """A child in a process group of its own (as ninja starts each compiler) but in the
+        same session dies with the run."""
+        marker = self.dir / f"alive-{random.randint(0, 10**9)}"
+        code = ("import os, time\n"
+                "if os.fork() == 0:\n"
+                "    os.setpgid(0, 0)\n"
+                "    time.sleep(3)\n"
+                f"    open({str(marker)!r}, 'w').write('x')\n"
+                "    os._exit(0)\n"
+                "time.sleep(0.3)\n")
+        result = self.run_py(code)
+        self.assertTrue(result.exited)
+        time.sleep(4)
+        self.assertFalse(marker.exists(), "a process of the run outlived it")
+
+    def test_report_pipe(self):
+        """The report comes through a pipe that only the grader reads, also when the program
+        writes more than a pipe holds and then exits at once."""
+        size = random.randint(100_000, 900_000)
+        result = procs.run(
+            [sys.executable, "-c", "import sys; fd = int(sys.argv[1]); "
+             f"open(fd, 'wb').write(b'x' * {size})"],
+            cwd=self.dir, env=dict(os.environ), limits=procs.Limits(timeout_s=10),
+            output_path=self.dir / "out.txt", report_fd_arg=str)
+        self.assertTrue(result.exited, result.describe())
+        self.assertEqual(result.report, b"x" * size)
+        result = procs.run([sys.executable, "-c", "import sys"], cwd=self.dir,
+                           env=dict(os.environ), limits=procs.Limits(timeout_s=10),
+                           output_path=self.dir / "out.txt", report_fd_arg=str)
+        self.assertEqual(result.report, b"")
+        result = procs.run([sys.executable, "-c", "import sys; fd = int(sys.argv[1]); "
+                            "open(fd, 'wb').write(b'y' * 5000)"], cwd=self.dir,
+                           env=dict(os.environ), limits=procs.Limits(timeout_s=10),
+                           output_path=self.dir / "out.txt", report_fd_arg=str,
+                           report_limit=1000)
+        self.assertTrue(result.report_overflow)
+
+    def test_shell_status_reads_as_a_signal(self):
+        result = procs.run(["sh", "-c", "sh -c 'kill -SEGV $$'"], cwd=self.dir,
+                           env=dict(os.environ), limits=procs.Limits(timeout_s=10),
+                           output_path=self.dir / "out.txt", shell_status=True)
+        self.assertEqual(result.signal, signal.SIGSEGV)
+        self.assertIn("SIGSEGV", result.describe())
 
     def test_exit_code_and_output(self):
         result = self.run_py("import sys; print('hello'); sys.exit(3)")

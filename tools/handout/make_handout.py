@@ -30,6 +30,7 @@ NOT_FOR_STUDENTS = [
     ".ci", ".ci/*",  # CI checks stubs against solutions
     "tests/grader", "tests/grader/*",  # the grader's own tests (planted submissions)
     "tools/handout", "tools/handout/*",  # this builder
+    "docs/grading.md",  # for instructors; students get docs/how-you-are-graded.md
 ]
 # Never packed at all (build output, caches, machine-local folders).
 CLUTTER = [".git", ".git/*", "build*", "out", "out/*", ".gl", ".gl/*", ".whl", ".whl/*",
@@ -42,7 +43,8 @@ Builds what students and Gradescope get from this (instructor) tree:
   handout    the student tree: labs/ (the stubs), common/, tests/ (without the grader's own
              tests), cmake/, CMakeLists.txt, CMakePresets.json, scripts/, README.md, docs/,
              visualizer/, tools/ (the grader, so students can grade themselves on the visible
-             tests), grading/rubric.toml. Never solutions/ or grading/hidden/.
+             tests), grading/rubric.toml. Never solutions/ or grading/hidden/; not
+             docs/grading.md (for instructors: students get docs/how-you-are-graded.md).
   gradescope a zip for Gradescope's "Zipped folder" autograder: setup.sh and run_autograder at
              the top, next to the student tree plus grading/hidden/ (still no solutions/: the
              autograder machine runs students' code).
@@ -226,11 +228,21 @@ def check_gradescope(bundle: Path, labs: str | None, submission: Path | None,
                      jobs: int | None) -> None:
     """Unpacks the bundle like Gradescope (into <tmp>/autograder/source) and runs its
     run_autograder on a submission (default: the stubs) with AUTOGRADER_ROOT pointing there.
-    setup.sh is not run (it installs packages); the build happens in run_autograder instead."""
+    setup.sh is not run (it installs packages and adds a user); the build happens in
+    run_autograder instead. As root (like Gradescope) the submission runs as setup.sh's
+    scanlab-student, or as `nobody` where that user does not exist, and the check fails unless
+    the grader really ran it unprivileged; without root it says that this path went untried."""
     with tempfile.TemporaryDirectory(prefix="scanlab-gradescope-check-") as tmp:
+        os.chmod(tmp, 0o755)  # like /autograder: the unprivileged user must get through
         ag = Path(tmp) / "autograder"
         source = ag / "source"
         extract_zip(bundle, source)
+        hidden_dir = source / "grading" / "hidden"
+        if hidden_dir.is_dir():  # what setup.sh does
+            hidden_dir.chmod(0o711)
+            for path in hidden_dir.rglob("*"):
+                if path.is_file():
+                    path.chmod(0o600)
         for name in ("setup.sh", "run_autograder"):
             if not os.access(source / name, os.X_OK):
                 raise SystemExit(f"make_handout: {name} is missing or not executable")
@@ -240,6 +252,18 @@ def check_gradescope(bundle: Path, labs: str | None, submission: Path | None,
         shutil.copytree(submission or source / "labs", sub)
         shutil.copy(source / "run_autograder", ag / "run_autograder")
         env = dict(os.environ, AUTOGRADER_ROOT=str(ag))
+        as_root = os.geteuid() == 0
+        if as_root:
+            import pwd
+            try:
+                pwd.getpwnam("scanlab-student")
+            except KeyError:
+                env["SCANLAB_RUN_AS"] = "nobody"
+                say("no user scanlab-student here (setup.sh makes it): the submission runs "
+                    "as nobody instead")
+        else:
+            say("WARNING: not root, so the unprivileged path (run_autograder --run-as, as on "
+                "Gradescope) is NOT exercised; run this check as root to try it")
         args = ["--seed", "1"] + (["--labs", labs] if labs else []) + \
             (["--jobs", str(jobs)] if jobs else [])
         say(f"running run_autograder in {ag}")
@@ -255,6 +279,11 @@ def check_gradescope(bundle: Path, labs: str | None, submission: Path | None,
             f"({hidden[0]['visibility'] if hidden else '-'})")
         if any(s != "graded" for s in statuses.values()):
             raise SystemExit("make_handout: not every lab was built and run")
+        sandbox = data["extra_data"].get("sandbox", "")
+        say(f"the submission's code ran with sandbox: {sandbox}")
+        if as_root and sandbox not in ("namespaces", "user"):
+            raise SystemExit("make_handout: as root, run_autograder did not run the submission "
+                             "as an unprivileged user")
 
 
 def main(argv: list[str] | None = None) -> int:

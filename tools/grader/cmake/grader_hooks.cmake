@@ -8,8 +8,10 @@
 #   hidden tests  are compiled into lab<NN>_test_objects_<backend>, which both flavours'
 #                 lab<NN>_tests_<flavour>_<backend> link (so that check_stubs.py holds them to
 #                 the same rules as the visible tests);
-#   speed         gives lab<NN>_speed_<flavour>_<backend>, the harness linked to the lab library.
-# With both variables empty this file does nothing.
+#   speed         gives lab<NN>_speed_<flavour>_<backend>, the harness linked to the lab library;
+#   listing       lab<NN>_listing_<backend>: the graded tests linked to the pristine stub of this
+#                 tree's labs/ (lab<NN>_pristine_<backend>); the grader takes the test cases to
+#                 grade from its --list-test-cases, never from a program with a student's code.
 include_guard(GLOBAL)
 
 if(NOT CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)
@@ -43,6 +45,30 @@ function(_scanlab_grader_extend)
             endif()
         endforeach()
     endif()
+
+    foreach(backend IN LISTS SCANLAB_BACKENDS)
+        foreach(number RANGE 0 99)
+            if(number LESS 10)
+                set(number "0${number}")
+            endif()
+            set(objects lab${number}_test_objects_${backend})
+            if(NOT TARGET ${objects})
+                continue()
+            endif()
+            # The pristine stub from this tree's labs/, whatever SCANLAB_LABS_DIR points at.
+            get_target_property(folder ${objects} SCANLAB_LAB_FOLDER)
+            get_target_property(sources ${objects} SCANLAB_LAB_SOURCES)
+            set(interface_dir "${SCANLAB_LABS_ROOT}/labs/${folder}")
+            list(TRANSFORM sources PREPEND "${interface_dir}/")
+            set(library lab${number}_pristine_${backend})
+            scanlab_add_cuda_library(${library} BACKEND ${backend} SOURCES ${sources}
+                                     INCLUDE_DIRS "${interface_dir}" LINK scanlab_api)
+            set(exe lab${number}_listing_${backend})
+            add_executable(${exe})
+            target_link_libraries(${exe} PRIVATE ${objects} scanlab_test_main_${backend}
+                                  ${library})
+        endforeach()
+    endforeach()
 
     if(SCANLAB_GRADER_SPEED_DIR)
         file(GLOB harnesses LIST_DIRECTORIES false

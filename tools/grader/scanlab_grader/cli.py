@@ -99,6 +99,11 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--run-as", metavar="USER",
                    help="run the test programs as this unprivileged user (the grader must run "
                         "as root; Gradescope's run_autograder does this)")
+    p.add_argument("--sandbox", choices=("auto", "require", "none"), default="auto",
+                   help="isolation of the submission's builds and test programs: auto = "
+                        "bubblewrap namespaces where they work, else what is left (said "
+                        "loudly); require = stop (exit 2) without namespaces; none = no "
+                        "namespaces (for comparison)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines, no table")
     return p
 
@@ -129,9 +134,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rubric = rubric_mod.load((args.rubric or repo / "grading" / "rubric.toml").resolve())
         env = parse_env(args.env)
+        run_as = None
         if args.run_as:
             from . import procs
-            procs.lookup_user(args.run_as)
+            run_as = procs.lookup_user(args.run_as)
+        if args.sandbox == "require":
+            from . import sandbox
+            sandbox.choose("require", run_as, args.run_as)
         if args.labs:
             tree.select_labs(tree.discover_labs(repo), args.labs)
     except (rubric_mod.RubricError, ValueError, argparse.ArgumentTypeError) as error:
@@ -148,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
         build=build, labs=args.labs, hidden=args.hidden, hidden_dir=args.hidden_dir,
         seed=args.seed, jobs=args.jobs,
         backend=args.backend, cmake_args=args.cmake_arg, env=env, speed=args.speed,
-        speed_backend=args.speed_backend, quiet=args.quiet, run_as=args.run_as)
+        speed_backend=args.speed_backend, quiet=args.quiet, run_as=args.run_as,
+        sandbox=args.sandbox, results_path=results_path)
     status = 0
     try:
         if not args.submission.exists():

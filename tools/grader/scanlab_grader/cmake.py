@@ -4,6 +4,7 @@ file-based API (codemodel v2), so no build-tree layout is assumed."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from dataclasses import dataclass
@@ -102,24 +103,73 @@ def targets(build: Path) -> dict[str, Target]:
 
 
 def build_target(build: Path, target: str, jobs: int | None, timeout_s: float, log_path: Path,
-                 heartbeat: Callable[[float], None] | None = None) -> procs.ProcResult:
+                 heartbeat: Callable[[float], None] | None = None, sandbox=None, view=None,
+                 memory_mb: int = 0) -> procs.ProcResult:
+    """Builds `target` (several: separated by spaces). With `sandbox` (sandbox.Sandbox) and its
+    `view`, the build runs inside it: a submission's build, whose compiler reads whatever the
+    student's files #include."""
     command = ["cmake", "--build", str(build), "--target", *target.split()]
     if jobs:
         command += ["--parallel", str(jobs)]
-    return procs.run(command, cwd=build, env=_env(), limits=procs.Limits(timeout_s),
-                     output_path=log_path, heartbeat=heartbeat)
+    if sandbox is None:
+        return procs.run(command, cwd=build, env=_env(), limits=procs.Limits(timeout_s),
+                         output_path=log_path, heartbeat=heartbeat)
+    env = _env()
+    env["CCACHE_DISABLE"] = "1"  # a student's files never go into (or come from) a shared cache
+    return procs.run(sandbox.command(command, view, build), cwd=build, env=env,
+                     limits=sandbox.limits(timeout_s, memory_mb=memory_mb),
+                     output_path=log_path, heartbeat=heartbeat, shell_status=sandbox.wraps)
 
 
 _ERROR_LINE = re.compile(r"(error|Error|ERROR|undefined reference|fatal)")
+# A compiler diagnostic's location: "path:line:col: ...", "In file included from path:line,"
+_LOCATION = re.compile(r"^(?:In file included from |\s+from |In instantiation of .*? )?"
+                       r"(?P<path>[^\s:][^:]*?):\d+(?::\d+)?[:,]")
+# What follows a diagnostic: gcc's source excerpt ("   12 | code", "      |   ^~~").
+_EXCERPT = re.compile(r"^\s*\d*\s*\|")
 
 
-def error_excerpt(log_path: Path, replacements: dict[str, str], max_lines: int = 40) -> str:
+def shown_lines(lines: list[str], allowed: Callable[[str], bool],
+                build: Path | None = None) -> tuple[list[str], int]:
+    """The lines of a build log that may be shown to the student: a diagnostic about a file
+    `allowed(path)` refuses (a hidden test, /etc/passwd, anything outside the handout) is left
+    out with its source excerpt, and so are command lines (they name the grader's folders).
+    Returns (lines, how many diagnostics were left out)."""
+    out: list[str] = []
+    dropped = 0
+    keep_excerpt = True
+    for line in lines:
+        if line.startswith(("FAILED:", "ninja:", "[")) or (" -o " in line and " -c " in line):
+            continue
+        if _EXCERPT.match(line):
+            if keep_excerpt:
+                out.append(line)
+            continue
+        match = _LOCATION.match(line)
+        if match:
+            path = match.group("path")
+            if build is not None and not os.path.isabs(path):
+                path = os.path.join(str(build), path)
+            keep_excerpt = allowed(os.path.normpath(path))
+            if not keep_excerpt:
+                dropped += 1
+                continue
+        out.append(line)
+    return out, dropped
+
+
+def error_excerpt(log_path: Path, replacements: dict[str, str], max_lines: int = 40,
+                  allowed: Callable[[str], bool] | None = None, build: Path | None = None) -> str:
     """The compiler's complaints from a build log: the error lines with a little context, or
-    the log's end when no line looks like an error."""
+    the log's end when no line looks like an error. With `allowed`, only diagnostics about
+    files it accepts (see shown_lines)."""
     try:
         lines = log_path.read_text(errors="replace").splitlines()
     except OSError:
         return ""
+    dropped = 0
+    if allowed is not None:
+        lines, dropped = shown_lines(lines, allowed, build)
 
     def clean(line: str) -> str:
         for old, new in replacements.items():
@@ -140,4 +190,8 @@ def error_excerpt(log_path: Path, replacements: dict[str, str], max_lines: int =
             break
     if not picked:
         picked = [clean(line) for line in lines[-max_lines:]]
-    return "\n".join(picked[:max_lines])
+    text = "\n".join(picked[:max_lines])
+    if dropped:
+        text += (f"\n({dropped} message(s) about files that are not part of the lab's sources "
+                 f"are not shown)")
+    return text

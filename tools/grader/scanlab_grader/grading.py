@@ -1,9 +1,13 @@
-"""Grading one submission: stage, configure, then for each lab build its test executable, run it
-in its own process and score it. check_stubs.py reuses run_lab_tests() and score_lab().
+"""Grading one submission: stage, configure, build what holds no student code (the emulator,
+the graded test objects, a listing program per lab), then for each lab build its test executable
+inside the sandbox, run it there in its own process and score it. check_stubs.py reuses
+run_lab_tests() and score_lab().
 
-Trust rules (docs/grading.md, "What counts as passed"): the grader never reads a test program's
-stdout for results. A test case passes only if doctest's XML report, written to a file the grader
-chose, is complete and says so, AND the process ended by itself with the exit status that report
+Trust rules (docs/grading.md, "What counts as passed"): the test cases to grade come from the
+listing program (the graded tests linked to the pristine stub); the grader never reads a test
+program's stdout for results. A test case passes only if doctest's XML report, sent through a
+pipe that only the grader reads, is complete, holds exactly the graded test case (same name,
+file and line) and says so, AND the process ended by itself with the exit status that report
 implies (0 when every test case passed, 1 otherwise). When the whole run of a lab breaks that
 rule (crash, hang, early exit, a report that does not add up), each test case is run again alone,
 in its own process with its own time limit, so one bad test case costs only itself.
@@ -20,7 +24,7 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import cmake, doctest_xml, procs, rubric as rubric_mod, tree
+from . import cmake, doctest_xml, procs, review, rubric as rubric_mod, sandbox as sandbox_mod, tree
 from .model import Grade, LabResult, Progress, TestResult
 
 GRADER_DIR = Path(__file__).resolve().parents[1]
@@ -43,7 +47,24 @@ class Context:
     jobs: int | None = None
     env: dict[str, str] = field(default_factory=dict)
     progress: Progress = field(default_factory=Progress)
-    run_as: tuple[int, int] | None = None  # test programs run as this (uid, gid)
+    sandbox: sandbox_mod.Sandbox = field(default_factory=lambda: sandbox_mod.Sandbox("none"))
+    deadline: float | None = None  # time.monotonic() when the submission's time budget ends
+    build: Path | None = None  # where the compilers ran: doctest's relative file names start there
+
+    @property
+    def run_as(self) -> tuple[int, int] | None:
+        """The (uid, gid) that the submission's programs run as, when not the grader's own."""
+        return self.sandbox.user
+
+    def time_left(self, wanted: float) -> float:
+        """`wanted` seconds, or what is left of the submission's time budget if less."""
+        if self.deadline is None:
+            return wanted
+        return max(0.0, min(wanted, self.deadline - time.monotonic()))
+
+    def program_view(self, exe: Path, cwd: Path) -> sandbox_mod.View:
+        """What a test program sees: itself (read-only) and its own working folder."""
+        return sandbox_mod.View(read_only=[exe], writable=[cwd], gpu=self.backend == "cuda")
 
     def graded_dirs(self) -> list[str]:
         dirs = [os.path.realpath(self.repo / "tests" / "labs")]
@@ -95,11 +116,29 @@ class _Judged:
     report: doctest_xml.Report | None
 
 
-def _judge(proc: procs.ProcResult, report: doctest_xml.Report, expected: list[str],
-           timeout_s: float) -> _Judged:
+def _absolute(filename: str, base: Path | None) -> str:
+    """A test case's file as doctest records it (__FILE__: relative to the build folder when
+    the compiler got relative paths, e.g. from ccache's base_dir), made absolute."""
+    if not filename or os.path.isabs(filename) or base is None:
+        return filename
+    return os.path.normpath(os.path.join(str(base), filename))
+
+
+def _judge(proc: procs.ProcResult, report: doctest_xml.Report,
+           expected: list[doctest_xml.CaseInfo], timeout_s: float,
+           base: Path | None = None) -> _Judged:
+    """Whether a run's report can be trusted for the test cases `expected` (from the listing
+    program). Test cases it has beyond those are left out of it (a student's own TEST_CASEs)."""
     if not proc.exited:
         return _Judged(False, proc.describe(timeout_s), None)
+    if proc.report_overflow:
+        return _Judged(False, f"{proc.describe()} but sent more than "
+                              f"{doctest_xml.MAX_REPORT_BYTES} bytes as its report", None)
     if not report.complete:
+        if proc.returncode == 0 and report.problem.endswith("is empty"):
+            return _Judged(False, f"{proc.describe()} without running its tests (no report): "
+                                  f"code that runs before main(), such as a static "
+                                  f"constructor, or the lab's code ended the program", None)
         return _Judged(False, f"{proc.describe()} but {report.problem}", None)
     if proc.returncode == 77:
         return _Judged(False, "skipped itself (exit code 77: no GPU for the cuda backend?)", None)
@@ -109,12 +148,15 @@ def _judge(proc: procs.ProcResult, report: doctest_xml.Report, expected: list[st
         return _Judged(False, f"{proc.describe()}, but its report lists {failed} failed test "
                               f"case(s), which means exit code {implied}: the report cannot be "
                               f"trusted", None)
-    names = {case.name for case in report.cases}
-    missing = [name for name in expected if name not in names]
+    where = {(case.name, _absolute(case.filename, base), case.line) for case in report.cases}
+    missing = [info for info in expected if (info.name, info.filename, info.line) not in where]
     if missing:
-        return _Judged(False, f"its report lacks {len(missing)} test case(s), e.g. "
-                              f"'{missing[0]}'", None)
-    return _Judged(True, "", report)
+        return _Judged(False, f"its report lacks {len(missing)} graded test case(s), e.g. "
+                              f"'{missing[0].name}'", None)
+    wanted = {(info.name, info.filename, info.line) for info in expected}
+    graded = [case for case in report.cases
+              if (case.name, _absolute(case.filename, base), case.line) in wanted]
+    return _Judged(True, "", doctest_xml.Report(True, "", graded))
 
 
 def _output_note(proc: procs.ProcResult, lines: int = 15) -> str:
@@ -134,17 +176,37 @@ class LabRun:
     isolated: bool = False
 
 
+def list_graded_cases(listing_exe: Path, lab: tree.Lab, ctx: Context,
+                      tag: str) -> tuple[list[doctest_xml.CaseInfo] | None, str]:
+    """The graded test cases of a lab, from its listing program (the graded tests linked to
+    the pristine stub, no student code): (cases, "") or (None, why not)."""
+    scratch = ctx.runs / f"{tag}-listing"
+    scratch.mkdir(parents=True, exist_ok=True)
+    listing_file = scratch / "list.xml"
+    proc = procs.run([listing_exe, "--list-test-cases", "--reporters=xml",
+                      f"--out={listing_file}"], cwd=scratch, env=test_env(ctx, ctx.rubric.lab(
+                          lab.number), scratch), limits=procs.Limits(timeout_s=120),
+                     output_path=scratch / "list.out")
+    listing, problem = doctest_xml.read_listing(listing_file)
+    if not proc.exited or proc.returncode != 0 or listing is None:
+        why = proc.describe(120) if not proc.exited or proc.returncode != 0 else problem
+        return None, f"the listing program {listing_exe.name} failed: {why}{_output_note(proc)}"
+    for info in listing:
+        info.filename = _absolute(info.filename, ctx.build)
+    return listing, ""
+
+
 def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ctx: Context,
-                  tag: str) -> LabRun:
-    """Lists, runs and judges one lab test executable. `tag` names its scratch files."""
+                  tag: str, graded: list[doctest_xml.CaseInfo]) -> LabRun:
+    """Runs and judges one lab test executable on the test cases `graded` (from
+    list_graded_cases). `tag` names its scratch files."""
     say = ctx.progress
     scratch = ctx.runs / tag
     if scratch.exists():
         shutil.rmtree(scratch)
-    reports = scratch / f"reports-{secrets.token_hex(6)}"
-    reports.mkdir(parents=True)
-    procs.hand_over(reports, ctx.run_as)  # doctest writes the report from inside the program
+    scratch.mkdir(parents=True)
     started = time.monotonic()
+    box = ctx.sandbox
 
     def fresh_cwd(name: str) -> Path:
         cwd = scratch / "cwd" / name
@@ -152,63 +214,54 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
         procs.hand_over(cwd, ctx.run_as)
         return cwd
 
-    def limits(timeout: float) -> procs.Limits:
-        return procs.Limits(timeout_s=timeout, memory_mb=memory_limit_mb(ctx.backend, lab_rubric),
-                            cpu_s=timeout * 2 + 10, user=ctx.run_as)
-
-    # 1. What test cases does it have? (its own process, like every run)
-    listing_file = reports / f"list-{secrets.token_hex(4)}.xml"
-    list_timeout = min(60.0, lab_rubric.timeout_s)
-    cwd = fresh_cwd("list")
-    proc = procs.run([exe, "--list-test-cases", "--reporters=xml", f"--out={listing_file}"],
-                     cwd=cwd, env=test_env(ctx, lab_rubric, cwd), limits=limits(list_timeout),
-                     output_path=scratch / "list.out")
-    listing, problem = doctest_xml.read_listing(listing_file)
-    if proc.exited and proc.returncode == 77:  # test_main.cpp: cuda backend without a GPU
-        return LabRun("no GPU", "the cuda backend's tests need a GPU and this machine has none "
-                      "(the simt backend runs them on the CPU)" + _output_note(proc),
-                      run_s=time.monotonic() - started)
-    if not proc.exited or proc.returncode != 0 or listing is None:
-        why = proc.describe(list_timeout) if not proc.exited or proc.returncode != 0 else problem
-        return LabRun("test listing failed", f"the test program could not list its test cases: "
-                      f"{why}{_output_note(proc)}", run_s=time.monotonic() - started)
+    def run(args: list[str], timeout: float, cwd: Path, output: Path, **extra):
+        limits = box.limits(timeout, memory_mb=memory_limit_mb(ctx.backend, lab_rubric),
+                            cpu_s=timeout * 2 + 10)
+        return procs.run(box.command([exe, *args], ctx.program_view(exe, cwd), cwd), cwd=cwd,
+                         env=test_env(ctx, lab_rubric, cwd), limits=limits, output_path=output,
+                         report_fd_arg=lambda fd: f"--out=/proc/self/fd/{fd}",
+                         shell_status=box.wraps, **extra)
 
     graded_dirs = ctx.graded_dirs()
     hidden_dirs = [graded_dirs[1]] if len(graded_dirs) > 1 else []
     cases: list[TestResult] = []
+    infos: list[doctest_xml.CaseInfo] = []
     seen: set[str] = set()
     notes: list[str] = []
-    ignored = 0
-    for info in listing:
+    for info in graded:
         if not _inside(info.filename, graded_dirs):
-            ignored += 1
-            continue
+            continue  # doctest's own or the support code's: not graded
         if info.name in seen:
             notes.append(f"test case name '{info.name}' appears twice; graded once")
             continue
         seen.add(info.name)
         hidden = _inside(info.filename, hidden_dirs) or info.suite == "hidden"
         cases.append(TestResult(name=info.name, hidden=hidden))
-    if ignored:
-        notes.append(f"{ignored} test case(s) defined outside the graded test files were ignored")
+        infos.append(info)
     if not cases:
-        return LabRun("no graded tests", "the test program has no graded test cases",
+        return LabRun("no graded tests", "the lab's tests have no graded test cases",
                       notes=notes, run_s=time.monotonic() - started)
-    names = [case.name for case in cases]
 
-    # 2. The whole lab in one process.
-    say(f"{lab.title}: running {len(cases)} test cases (time limit {lab_rubric.timeout_s:g} s)")
-    report_file = reports / f"run-{secrets.token_hex(4)}.xml"
-    cwd = fresh_cwd("all")
+    # 1. The whole lab in one process.
+    timeout = ctx.time_left(lab_rubric.timeout_s)
+    say(f"{lab.title}: running {len(cases)} test cases (time limit {timeout:g} s)")
     log = ctx.logs / f"{tag}-run.log"
-    proc = procs.run([exe, "--reporters=xml", f"--out={report_file}", "--duration=true"],
-                     cwd=cwd, env=test_env(ctx, lab_rubric, cwd),
-                     limits=limits(lab_rubric.timeout_s), output_path=log,
-                     heartbeat=say.heartbeat(f"{lab.title}: still running"))
+    proc = run(["--reporters=xml", "--duration=true"], timeout, fresh_cwd("all"), log,
+               heartbeat=say.heartbeat(f"{lab.title}: still running"))
     whole = proc
-    judged = _judge(proc, doctest_xml.read_report(report_file), names, lab_rubric.timeout_s)
+    if proc.exited and proc.returncode == 77:  # test_main.cpp: cuda backend without a GPU
+        return LabRun("no GPU", "the cuda backend's tests need a GPU and this machine has none "
+                      "(the simt backend runs them on the CPU)" + _output_note(proc),
+                      run_s=time.monotonic() - started)
+    judged = _judge(proc, doctest_xml.read_report_bytes(proc.report), infos, timeout,
+                    ctx.build)
     if judged.trusted:
         results = judged.report.by_name()
+        extra = len({c.name for c in doctest_xml.read_report_bytes(proc.report).cases}) - \
+            len(results)
+        if extra > 0:
+            notes.append(f"{extra} test case(s) that are not graded ones (defined outside the "
+                         f"graded test files) were ignored")
         for case in cases:
             result = results[case.name]
             case.passed = result.passed
@@ -216,25 +269,24 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
             case.duration = result.duration
         return LabRun("graded", "", cases, notes, time.monotonic() - started)
 
-    # 3. Something went wrong: each test case alone, in its own process.
+    # 2. Something went wrong: each test case alone, in its own process.
     problem = f"the run of all test cases together {judged.problem}"
     say(f"{lab.title}: {problem}; running the {len(cases)} test cases one at a time")
-    deadline = time.monotonic() + lab_rubric.isolation_budget_s
-    for i, case in enumerate(cases):
+    deadline = time.monotonic() + ctx.time_left(lab_rubric.isolation_budget_s)
+    for i, (case, info) in enumerate(zip(cases, infos)):
         left = deadline - time.monotonic()
         if left < 0.5:
             case.passed = False
-            case.message = (f"not run: the lab's time budget for running test cases one at a "
-                            f"time ({lab_rubric.isolation_budget_s:g} s) was used up")
+            case.message = (f"not run: the time budget for running test cases one at a time "
+                            f"({lab_rubric.isolation_budget_s:g} s for the lab, "
+                            f"{ctx.rubric.time_budget_s:g} s for the submission) was used up")
             continue
         timeout = min(lab_rubric.test_timeout_s, left)
-        report_file = reports / f"case-{i}-{secrets.token_hex(4)}.xml"
-        cwd = fresh_cwd(f"case-{i}")
-        proc = procs.run([exe, "--reporters=xml", f"--out={report_file}", "--duration=true",
-                          "--case-sensitive=true", f"--test-case={_escape_filter(case.name)}"],
-                         cwd=cwd, env=test_env(ctx, lab_rubric, cwd), limits=limits(timeout),
-                         output_path=scratch / f"case-{i}.out")
-        alone = _judge(proc, doctest_xml.read_report(report_file), [case.name], timeout)
+        proc = run(["--reporters=xml", "--duration=true", "--case-sensitive=true",
+                    f"--test-case={_escape_filter(case.name)}"], timeout,
+                   fresh_cwd(f"case-{i}"), scratch / f"case-{i}.out")
+        alone = _judge(proc, doctest_xml.read_report_bytes(proc.report), [info], timeout,
+                       ctx.build)
         if alone.trusted:
             result = alone.report.by_name()[case.name]
             case.passed = result.passed
@@ -293,6 +345,8 @@ class Options:
     quiet: bool = False
     configure_timeout_s: float = 600.0
     run_as: str | None = None  # user name for the test programs (grader running as root)
+    sandbox: str = "auto"  # auto, require, none (sandbox.choose)
+    results_path: Path | None = None  # where results.json goes (kept out of the sandbox)
     cleanup: list[Path] = field(default_factory=list)  # scratch folders to remove at the end
 
 
@@ -359,8 +413,11 @@ class ForeignBuild:
 
 def build_lab_target(target: str, lab: tree.Lab, targets: dict[str, cmake.Target],
                      build: Path, timeout_s: float, jobs: int | None, log: Path,
-                     replacements: dict[str, str], say: Progress):
-    """Builds one target after deleting its old file. Returns (exe or None, seconds, problem)."""
+                     replacements: dict[str, str], say: Progress, sandbox=None, view=None,
+                     memory_mb: int = 0, allowed=None):
+    """Builds one target after deleting its old file, inside `sandbox` when given (see
+    cmake.build_target). Returns (exe or None, seconds, problem); the problem shows only the
+    compiler's messages about files `allowed` accepts."""
     if target not in targets:
         return None, 0.0, (f"the build has no target {target} (is the lab's source file "
                            f"missing, or the {target.rsplit('_', 1)[-1]} backend not built?)")
@@ -369,17 +426,77 @@ def build_lab_target(target: str, lab: tree.Lab, targets: dict[str, cmake.Target
             artifact.unlink()
         except FileNotFoundError:
             pass
+    if timeout_s <= 0:
+        return None, 0.0, "not built: the submission's time budget was used up"
     say(f"{lab.title}: building {target}")
     proc = cmake.build_target(build, target, jobs, timeout_s, log,
-                              heartbeat=say.heartbeat(f"{lab.title}: still building"))
+                              heartbeat=say.heartbeat(f"{lab.title}: still building"),
+                              sandbox=sandbox, view=view, memory_mb=memory_mb)
     exe = next((a for a in targets[target].artifacts if a.exists()), None)
     if not proc.exited or proc.returncode != 0 or exe is None:
         if proc.timed_out:
             return None, proc.elapsed, f"the build took longer than {timeout_s:g} s"
-        return None, proc.elapsed, ("the lab does not compile:\n" +
-                                    cmake.error_excerpt(log, replacements))
+        if proc.signal is not None:
+            return None, proc.elapsed, (f"the build {proc.describe()} (a compiler over the "
+                                        f"memory limit of {memory_mb} MiB?):\n" +
+                                        cmake.error_excerpt(log, replacements, allowed=allowed,
+                                                            build=build))
+        problem = "the lab does not compile:\n"
+        if memory_mb and _ran_out_of_memory(log):
+            problem = (f"the lab does not compile: a compiler ran out of its memory limit "
+                       f"({memory_mb} MiB, build_memory_limit_mb):\n")
+        return None, proc.elapsed, problem + cmake.error_excerpt(log, replacements,
+                                                                 allowed=allowed, build=build)
     say(f"{lab.title}: built in {proc.elapsed:.1f} s")
     return exe, proc.elapsed, ""
+
+
+def _ran_out_of_memory(log: Path) -> bool:
+    try:
+        text = log.read_text(errors="replace")
+    except OSError:
+        return False
+    return any(sign in text for sign in ("virtual memory exhausted", "out of memory",
+                                         "std::bad_alloc", "Cannot allocate memory"))
+
+
+def build_view(repo: Path, build: Path, hidden: Path | None, keep_out: list[Path],
+               stand_in_dir: Path) -> sandbox_mod.View:
+    """What a submission's build sees: the project's sources (read-only) but not solutions/,
+    grading/ or .git, other build folders, or the grader's outputs; the hidden tests only as
+    empty stand-ins (ninja needs the files, the compiler reads nothing: their objects are
+    built before, outside the sandbox); its build folder writable."""
+    keep_out = [Path(os.path.realpath(p)) for p in keep_out + [build]]
+    view = sandbox_mod.View(writable=[build])
+    for entry in sorted(repo.iterdir()):
+        if entry.name in ("solutions", "grading", ".git") or entry.name.startswith(
+                ("build", ".")):
+            continue
+        real = Path(os.path.realpath(entry))
+        if any(real == p or p.is_relative_to(real) for p in keep_out):
+            continue
+        view.read_only.append(entry)
+    if hidden is not None:
+        view.stand_ins.append((sandbox_mod.stand_in_folder(hidden, stand_in_dir), hidden))
+    return view
+
+
+def shown_file(repo: Path, staging: Path, hidden: Path | None):
+    """Which files a student may see compiler messages about: the staged labs, the project's
+    tests and common code, the system's headers; never a hidden test or anything else."""
+    roots = [os.path.realpath(p) for p in (staging, repo / "labs", repo / "tests" / "labs",
+                                           repo / "tests" / "support", repo / "common")]
+    roots += ["/usr/include", "/usr/lib/gcc", "/usr/local/include", "/usr/bin/ld"]
+    secret = [os.path.realpath(p) for p in (repo / "grading", repo / "solutions")]
+    if hidden is not None:
+        secret.append(os.path.realpath(hidden))
+
+    def allowed(path: str) -> bool:
+        real = os.path.realpath(path)
+        if any(real == s or real.startswith(s + os.sep) for s in secret):
+            return False
+        return any(real == r or real.startswith(r + os.sep) for r in roots)
+    return allowed
 
 
 def grade_submission(opts: Options, grade: Grade, say: Progress) -> None:
@@ -396,11 +513,21 @@ def grade_submission(opts: Options, grade: Grade, say: Progress) -> None:
         grade.notes.append("no labs to grade")
         return
 
+    run_as = procs.lookup_user(opts.run_as) if opts.run_as else None
+    box = sandbox_mod.choose(opts.sandbox, run_as, opts.run_as)
+    grade.sandbox = box.describe()
+    grade.sandbox_mode = box.mode
+    say(grade.sandbox)
+    if box.mode != "namespaces":
+        grade.notes.append(grade.sandbox)
+
     hidden = hidden_dir_for(repo, opts.hidden, opts.hidden_dir)
     grade.hidden = hidden is not None
     logs = opts.out / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     opts.work.mkdir(parents=True, exist_ok=True)
+    if run_as is not None:  # the submission's user builds in WORK/build: it must get there
+        opts.work.chmod(0o711)
 
     # The submission's files over the pristine labs/.
     submission = tree.unpack_if_archive(opts.submission, opts.work)
@@ -413,6 +540,8 @@ def grade_submission(opts: Options, grade: Grade, say: Progress) -> None:
         files = overlay.for_lab(result.lab.folder)
         if files:
             result.notes.append("submitted: " + ", ".join(sorted(files)))
+            for rel, path in sorted(files.items()):
+                result.review += review.flags(path, f"{result.lab.folder}/{rel}")
         else:
             result.notes.append("no files submitted for this lab: graded the untouched stub")
     say(f"submission: {sum(len(f) for f in overlay.files.values())} file(s) for "
@@ -427,15 +556,16 @@ def grade_submission(opts: Options, grade: Grade, say: Progress) -> None:
                             need_cuda=bool(plan and plan.backend == "cuda"),
                             foreign=foreign.foreign)
     try:
-        _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs)
+        _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs, box)
     finally:
         foreign.restore(cache, logs / "restore-configure.log")
 
 
-def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs) -> None:
+def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs, box) -> None:
     from . import speed as speed_mod
 
     repo = opts.repo
+    deadline = time.monotonic() + opts.rubric.time_budget_s
     proc = cmake.configure(repo, opts.build, cache, opts.cmake_args, opts.configure_timeout_s,
                            logs / "configure.log", say.heartbeat("still configuring"))
     if not proc.exited or proc.returncode != 0:
@@ -448,43 +578,73 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
         return
     targets = cmake.targets(opts.build)
 
-    # What every lab links (the emulator) first: its failure is not a submission's fault.
-    support = [t for t in SUPPORT_TARGETS if t in targets]
-    if support:
-        say(f"building the support libraries ({', '.join(support)})")
-        proc = cmake.build_target(opts.build, " ".join(support), opts.jobs,
-                                  opts.configure_timeout_s * 2, logs / "support-build.log",
-                                  say.heartbeat("still building the support libraries"))
-        if not proc.exited or proc.returncode != 0:
-            raise RuntimeError("the support libraries did not build (not the submission's "
-                               "fault; see logs/support-build.log):\n" +
-                               cmake.error_excerpt(logs / "support-build.log", {}))
+    # What holds no student code is built first, outside the sandbox: the emulator (its
+    # failure is not a submission's fault), the graded tests (the hidden ones need their
+    # sources, which the sandbox does not show) and the listing programs.
+    trusted = [t for t in SUPPORT_TARGETS if t in targets]
+    for lab in labs:
+        trusted += [t for t in (f"lab{lab.number}_test_objects_{opts.backend}",
+                                f"scanlab_test_main_{opts.backend}",
+                                f"lab{lab.number}_listing_{opts.backend}") if t in targets]
+    trusted = list(dict.fromkeys(trusted))
+    say(f"building the emulator and the graded tests ({len(trusted)} targets)")
+    proc = cmake.build_target(opts.build, " ".join(trusted), opts.jobs,
+                              opts.configure_timeout_s * 2, logs / "support-build.log",
+                              say.heartbeat("still building the emulator and the tests"))
+    if not proc.exited or proc.returncode != 0:
+        raise RuntimeError("the emulator or the graded tests did not build (not the "
+                           "submission's fault; see logs/support-build.log):\n" +
+                           cmake.error_excerpt(logs / "support-build.log", {}))
 
-    run_as = procs.lookup_user(opts.run_as) if opts.run_as else None
+    run_as = box.user
     runs = opts.work / "runs"
+    runs.mkdir(parents=True, exist_ok=True)
     if run_as is not None:
         # The unprivileged user must reach its scratch folders, whatever the work folder's
         # parents allow: they go under the system's temporary folder instead.
         runs = Path(tempfile.mkdtemp(prefix="scanlab-runs-"))
         runs.chmod(0o711)
         opts.cleanup.append(runs)
+    # The sandboxed build writes as the submission's user, or as the grader's own user (mapped
+    # into the namespace): an earlier grade with another --run-as may have left files of another.
+    _hand_over_tree(opts.build, run_as or (os.geteuid(), os.getegid()))
     ctx = Context(repo=repo, rubric=opts.rubric, runs=runs, logs=logs,
                   seed=grade.seed, hidden_dir=hidden, backend=opts.backend, jobs=opts.jobs,
-                  env=opts.env, progress=say, run_as=run_as)
+                  env=opts.env, progress=say, sandbox=box, deadline=deadline,
+                  build=opts.build)
     replacements = {str(staging) + "/": "labs/", str(repo) + "/": ""}
+    view = build_view(repo, opts.build, hidden,
+                      [opts.out, opts.work] + ([opts.results_path] if opts.results_path else []),
+                      runs / "hidden-stand-ins")
+    allowed = shown_file(repo, staging, hidden)
     for result in grade.labs:
         lab = result.lab
         lab_rubric = opts.rubric.lab(lab.number)
+        if ctx.time_left(1.0) <= 0:
+            result.status = "not graded"
+            result.problem = (f"not graded: the submission's time budget "
+                              f"({opts.rubric.time_budget_s:g} s) was used up")
+            score_lab(result, lab_rubric)
+            continue
+        listing_exe = next((a for a in targets.get(
+            f"lab{lab.number}_listing_{opts.backend}", cmake.Target("", "", [])).artifacts
+            if a.exists()), None)
+        if listing_exe is None:
+            raise RuntimeError(f"the listing program of lab {lab.number} was not built")
+        graded, problem = list_graded_cases(listing_exe, lab, ctx, f"lab{lab.number}")
+        if graded is None:
+            raise RuntimeError(problem)
         target = f"lab{lab.number}_tests_student_{opts.backend}"
         exe, result.build_s, problem = build_lab_target(
-            target, lab, targets, opts.build, lab_rubric.build_timeout_s, opts.jobs,
-            logs / f"lab{lab.number}-build.log", replacements, say)
+            target, lab, targets, opts.build, ctx.time_left(lab_rubric.build_timeout_s),
+            opts.jobs, logs / f"lab{lab.number}-build.log", replacements, say, sandbox=box,
+            view=view, memory_mb=lab_rubric.build_memory_limit_mb, allowed=allowed)
         if exe is None:
             result.status = "build failed"
             result.problem = problem
             say(f"{lab.title}: BUILD FAILED: {problem.splitlines()[0]}")
         else:
-            run = run_lab_tests(exe, lab, lab_rubric, ctx, f"lab{lab.number}")
+            run = run_lab_tests(exe, lab, lab_rubric, ctx, f"lab{lab.number}", graded)
             result.status, result.problem = run.status, run.problem
             result.tests, result.run_s, result.isolated = run.tests, run.run_s, run.isolated
             result.notes.extend(run.notes)
@@ -495,6 +655,17 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
 
     if plan:
         speed_mod.grade_speed(plan, opts, grade, targets, ctx, say)
+
+
+def _hand_over_tree(folder: Path, user: tuple[int, int]) -> None:
+    """Makes a build folder `user`'s, so that the sandboxed build can write there."""
+    for root, dirs, files in os.walk(folder):
+        for name in [root] + [os.path.join(root, n) for n in dirs + files]:
+            try:
+                if os.lstat(name).st_uid != user[0]:
+                    os.lchown(name, *user)
+            except OSError:
+                pass
 
 
 def new_grade(opts: Options) -> Grade:

@@ -33,6 +33,7 @@ class LabResult:
     build_s: float = 0.0
     run_s: float = 0.0
     isolated: bool = False  # the test cases had to be run one process each
+    review: list[str] = field(default_factory=list)  # review.flags(): lines for a code review
 
     @property
     def points(self) -> float:
@@ -55,6 +56,8 @@ class Grade:
     finished: float | None = None
     fatal: str = ""  # the grader itself failed: results.json says so
     speed: str = ""  # a line about speed grading (skipped, why)
+    sandbox: str = ""  # how the submission's code was isolated (sandbox.Sandbox.describe)
+    sandbox_mode: str = ""  # namespaces, user, none
 
     @property
     def score(self) -> float:

@@ -58,12 +58,27 @@ def results_json(grade: Grade) -> dict:
                         + (["speed"] if test.kind == "speed" else []),
             }
             tests.append(entry)
-    lines = [f"Scan Lab: {grade.score:.2f} / {grade.max_score:.2f} points"]
+    # The top-level output is shown at once: test cases whose visibility is not "visible"
+    # (hidden tests before grades are published) are neither counted nor added up in it.
+    def shown(test: TestResult) -> bool:
+        return test.visibility == "visible"
+
+    withheld = any(not shown(t) for lab in grade.labs for t in lab.tests)
+    score = sum(t.score for lab in grade.labs for t in lab.tests if shown(t))
+    max_score = sum(t.max_score for lab in grade.labs for t in lab.tests if shown(t))
+    lines = [f"Scan Lab: {score:.2f} / {max_score:.2f} points" +
+             (" in the test cases shown now (the others when grades are published)"
+              if withheld else "")]
     for lab in grade.labs:
-        passed = sum(1 for t in lab.tests if t.passed and not t.synthetic)
-        counted = sum(1 for t in lab.tests if not t.synthetic)
+        visible = [t for t in lab.tests if shown(t)]
+        passed = sum(1 for t in visible if t.passed and not t.synthetic)
+        counted = sum(1 for t in visible if not t.synthetic)
         state = f"{passed}/{counted} test cases passed" if counted else lab.status
-        lines.append(f"  {lab.lab.title}: {lab.points:.2f} / {lab.total_max:.2f}  ({state})")
+        points = sum(t.score for t in visible)
+        most = sum(t.max_score for t in visible)
+        lines.append(f"  {lab.lab.title}: {points:.2f} / {most:.2f}  ({state})")
+    if grade.sandbox and grade.sandbox_mode != "namespaces":
+        lines.append(grade.sandbox)
     if grade.speed:
         lines.append(grade.speed)
     if grade.fatal:
@@ -83,11 +98,12 @@ def results_json(grade: Grade) -> dict:
             "seed": grade.seed,
             "backend": grade.backend,
             "hidden_tests": grade.hidden,
+            "sandbox": grade.sandbox_mode,
             "grader_error": grade.fatal,
             "labs": {
                 lab.lab.number: {"status": lab.status, "score": _round(lab.points),
                                  "max_score": _round(lab.total_max),
-                                 "isolated": lab.isolated}
+                                 "isolated": lab.isolated, "review": lab.review}
                 for lab in grade.labs
             },
         },
@@ -142,7 +158,10 @@ def _first_line(text: str, width: int) -> str:
 def table(grade: Grade, width: int = 132) -> str:
     out = [f"Scan Lab grade: {grade.submission}",
            f"seed {grade.seed}, backend {grade.backend}, hidden tests "
-           f"{'included' if grade.hidden else 'not included'}", ""]
+           f"{'included' if grade.hidden else 'not included'}"]
+    if grade.sandbox:
+        out.append(grade.sandbox)
+    out.append("")
     for lab in grade.labs:
         header = f"{lab.lab.title}  [{lab.status}]"
         timing = f"build {lab.build_s:.1f} s, run {lab.run_s:.1f} s"
@@ -162,6 +181,8 @@ def table(grade: Grade, width: int = 132) -> str:
             out.append(f"  note: {_first_line(lab.problem, width - 8)}")
         for note in lab.notes:
             out.append(f"  note: {_first_line(note, width - 8)}")
+        for flag in lab.review:
+            out.append(f"  review: {_first_line(flag, width - 10)}")
         if lab.status not in ("graded",) and lab.problem:
             for line in lab.problem.splitlines()[:12]:
                 out.append(f"  | {line[: width - 4]}")

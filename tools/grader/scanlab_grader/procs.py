@@ -1,10 +1,13 @@
-"""Running untrusted programs: own process group, wall-clock limit, resource limits, output to a
-file (never a pipe the program could fill), and the whole group killed when it is over."""
+"""Running untrusted programs: own session, wall-clock limit, resource limits, output to a file
+(never a pipe the program could fill), an optional report pipe that only the grader reads, and
+every process of the run killed when it is over: the session (ninja puts each compiler in a
+process group of its own), and all processes of the run's user when it has one of its own."""
 
 from __future__ import annotations
 
 import os
 import resource
+import select
 import signal
 import subprocess
 import time
@@ -42,6 +45,8 @@ class Limits:
     file_mb: int = 256  # largest file the program may write (its own output included)
     cpu_s: float | None = None  # CPU seconds, a backstop behind the wall-clock limit
     user: tuple[int, int] | None = None  # (uid, gid) to run as; needs root
+    # Every process of this uid is killed after the run (a user kept for submissions alone).
+    kill_user: bool = False
 
 
 @dataclass
@@ -53,6 +58,8 @@ class ProcResult:
     elapsed: float
     output_path: Path
     start_error: str = ""  # the program could not be started at all
+    report: bytes | None = None  # what came through the report pipe, when one was asked for
+    report_overflow: bool = False  # the report pipe carried more than report_limit bytes
 
     @property
     def exited(self) -> bool:
@@ -98,6 +105,65 @@ def _kill_group(pgid: int) -> None:
         pass
 
 
+def _session_members(sid: int) -> list[int]:
+    """Processes whose session is `sid` (from /proc: the 6th field of /proc/PID/stat)."""
+    members = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()
+        if len(fields) > 3 and int(fields[3]) == sid:
+            members.append(int(entry.name))
+    return members
+
+
+def _kill_session(sid: int) -> None:
+    """Kills what is left of a session: ninja starts each compiler in a process group of its
+    own, so killing the group alone leaves a blocked compiler running."""
+    for _ in range(10):
+        members = _session_members(sid)
+        if not members:
+            return
+        for pid in members:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        time.sleep(0.02)
+
+
+def kill_user_processes(uid: int) -> None:
+    """Kills every process of `uid`, daemons that left the session included: a child takes
+    that uid and sends SIGKILL to every process it may signal (kill(-1) spares the sender)."""
+    for _ in range(3):
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover (the child)
+            try:
+                os.setgroups([])
+                os.setresgid(uid, uid, uid)
+                os.setresuid(uid, uid, uid)
+                os.kill(-1, signal.SIGKILL)
+            except BaseException:
+                pass
+            os._exit(0)
+        os.waitpid(pid, 0)
+        time.sleep(0.02)
+
+
+def _limit(kind: int, value: int) -> None:
+    """Sets a resource limit, never above the hard limit the grader itself got (`ulimit -v`
+    in the grader's shell), which setrlimit would refuse."""
+    _, hard = resource.getrlimit(kind)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    resource.setrlimit(kind, (value, value))
+
+
 def run(
     command: Sequence[str],
     *,
@@ -107,29 +173,47 @@ def run(
     output_path: Path,
     heartbeat: Callable[[float], None] | None = None,
     heartbeat_every: float = 30.0,
+    report_fd_arg: Callable[[int], str] | None = None,
+    report_limit: int = 64 * 1024 * 1024,
+    shell_status: bool = False,
 ) -> ProcResult:
-    """Runs `command` in a new session (its own process group), stdout and stderr both into
-    `output_path`, stdin from /dev/null. On timeout the whole group gets SIGKILL; after a normal
-    end too, so that nothing it forked lives on. `heartbeat(elapsed)` is called every
-    `heartbeat_every` seconds while it runs."""
+    """Runs `command` in a new session, stdout and stderr both into `output_path`, stdin from
+    /dev/null. On timeout the whole session gets SIGKILL; after a normal end too, so that
+    nothing it started lives on (and with `limits.kill_user`, nothing of its user either).
+    `heartbeat(elapsed)` is called every `heartbeat_every` seconds while it runs.
+
+    With `report_fd_arg`, the program gets the write end of a pipe that only the grader reads:
+    the command gets one more argument, report_fd_arg(fd), and ProcResult.report holds what came
+    through it (no file that the program could rewrite afterwards).
+
+    `shell_status`: the command is a wrapper (bwrap) that reports a signal n as exit status
+    128 + n; such a status is read as that signal (a program's own exit(139) then reads as a
+    crash, which fails it just the same)."""
     command = [str(c) for c in command]
+    read_end = write_end = None
+    if report_fd_arg is not None:
+        read_end, write_end = os.pipe()
+        if limits.user is not None:  # it reopens /proc/self/fd/N, which checks the owner
+            os.fchown(write_end, *limits.user)
+        command.append(report_fd_arg(write_end))
 
     def set_limits() -> None:  # runs in the child, between fork and exec
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        _limit(resource.RLIMIT_CORE, 0)
         if limits.memory_mb > 0:
-            size = limits.memory_mb * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+            _limit(resource.RLIMIT_AS, limits.memory_mb * 1024 * 1024)
         if limits.file_mb > 0:
-            size = limits.file_mb * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+            _limit(resource.RLIMIT_FSIZE, limits.file_mb * 1024 * 1024)
         if limits.cpu_s:
             soft = int(limits.cpu_s) + 1
-            resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 5))
+            _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+            if hard == resource.RLIM_INFINITY:
+                hard = soft + 5  # SIGXCPU first, SIGKILL 5 s later
+            resource.setrlimit(resource.RLIMIT_CPU, (min(soft, hard), hard))
         if limits.user is not None:  # last: the limits above are then out of its reach
             uid, gid = limits.user
             os.setgroups([])
-            os.setgid(gid)
-            os.setuid(uid)
+            os.setresgid(gid, gid, gid)
+            os.setresuid(uid, uid, uid)
 
     output_path.parent.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
@@ -144,9 +228,37 @@ def run(
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
                 preexec_fn=set_limits,
+                pass_fds=(write_end,) if write_end is not None else (),
             )
-        except OSError as error:
+        except (OSError, subprocess.SubprocessError) as error:
+            for fd in (read_end, write_end):
+                if fd is not None:
+                    os.close(fd)
             return ProcResult(command, None, None, False, 0.0, output_path, str(error))
+    if write_end is not None:
+        os.close(write_end)
+
+    report = bytearray()
+    overflow = False
+
+    def drain(block_s: float) -> None:
+        """Reads what the report pipe holds, waiting at most block_s for the first bytes."""
+        nonlocal read_end, overflow
+        while read_end is not None:
+            ready, _, _ = select.select([read_end], [], [], block_s)
+            if not ready:
+                return
+            data = os.read(read_end, 65536)
+            if not data:  # every writer closed it
+                os.close(read_end)
+                read_end = None
+                return
+            if len(report) + len(data) > report_limit:
+                overflow = True
+                return
+            else:
+                report.extend(data)
+            block_s = 0
 
     timed_out = False
     next_beat = start + heartbeat_every
@@ -158,25 +270,42 @@ def run(
                 timed_out = True
                 break
             wait = min(left, 0.25 if heartbeat is None else max(0.01, min(0.25, next_beat - now)))
-            try:
-                proc.wait(timeout=wait)
-                break
-            except subprocess.TimeoutExpired:
-                pass
+            if read_end is not None:
+                drain(wait)
+                if proc.poll() is not None:
+                    break
+            else:
+                try:
+                    proc.wait(timeout=wait)
+                    break
+                except subprocess.TimeoutExpired:
+                    pass
             if heartbeat is not None and time.monotonic() >= next_beat:
                 heartbeat(time.monotonic() - start)
                 next_beat += heartbeat_every
     finally:
         _kill_group(proc.pid)  # the timed-out program and anything it left behind
         proc.wait()
+        _kill_session(proc.pid)
+        if limits.kill_user and limits.user is not None:
+            kill_user_processes(limits.user[0])
+        drain(0)  # what the program wrote before it ended; a leftover writer is dead by now
+        if read_end is not None:
+            os.close(read_end)
     elapsed = time.monotonic() - start
 
     code = proc.returncode
+    if shell_status and code is not None and 128 < code < 128 + 65:
+        code = -(code - 128)
+    sent = bytes(report) if report_fd_arg is not None else None
     if timed_out:
-        return ProcResult(command, None, None, True, elapsed, output_path)
+        return ProcResult(command, None, None, True, elapsed, output_path, report=sent,
+                          report_overflow=overflow)
     if code is not None and code < 0:
-        return ProcResult(command, None, -code, False, elapsed, output_path)
-    return ProcResult(command, code, None, False, elapsed, output_path)
+        return ProcResult(command, None, -code, False, elapsed, output_path, report=sent,
+                          report_overflow=overflow)
+    return ProcResult(command, code, None, False, elapsed, output_path, report=sent,
+                      report_overflow=overflow)
 
 
 def lookup_user(name: str) -> tuple[int, int]:

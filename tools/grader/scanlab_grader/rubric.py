@@ -49,6 +49,7 @@ class LabRubric:
     isolation_budget_s: float = 240.0
     build_timeout_s: float = 900.0
     memory_limit_mb: int = 8192
+    build_memory_limit_mb: int = 8192  # address space of each compiler and linker; 0: none
     student_files: list[str] = field(default_factory=lambda: ["*.cu", "*.cuh"])
     hidden_visibility: str = "after_published"
     visibility: str = "visible"
@@ -61,6 +62,7 @@ class Rubric:
     path: Path | None
     defaults: LabRubric
     labs: dict[str, LabRubric]
+    time_budget_s: float = 3600.0  # all builds and runs of one submission together
 
     def lab(self, number: str) -> LabRubric:
         if number in self.labs:
@@ -76,6 +78,7 @@ _LIMIT_KEYS = {
     "isolation_budget_s": float,
     "build_timeout_s": float,
     "memory_limit_mb": int,
+    "build_memory_limit_mb": int,
 }
 
 
@@ -164,7 +167,8 @@ def _parse_speed(table: Any, where: str, tolerance: float) -> SpeedSpec:
 
 
 _DEFAULT_KEYS = set(_LIMIT_KEYS) | {"lab_points", "student_files", "visibility",
-                                    "hidden_visibility", "env", "speed_tolerance"}
+                                    "hidden_visibility", "env", "speed_tolerance",
+                                    "time_budget_s"}
 _LAB_KEYS = set(_LIMIT_KEYS) | {"points", "hidden_points", "enabled", "tests", "student_files",
                                 "visibility", "hidden_visibility", "env", "speed"}
 
@@ -182,6 +186,9 @@ def parse(data: dict, path: Path | None = None) -> Rubric:
     if "lab_points" in defaults_table:
         defaults.points = _number(defaults_table["lab_points"], "defaults.lab_points")
     _apply_common(defaults, defaults_table, "defaults")
+    time_budget_s = 3600.0
+    if "time_budget_s" in defaults_table:
+        time_budget_s = _number(defaults_table["time_budget_s"], "defaults.time_budget_s", 1.0)
     tolerance = 1.2
     if "speed_tolerance" in defaults_table:
         tolerance = _number(defaults_table["speed_tolerance"], "defaults.speed_tolerance", 1.0)
@@ -216,7 +223,7 @@ def parse(data: dict, path: Path | None = None) -> Rubric:
         if "speed" in table:
             lab.speed = _parse_speed(table["speed"], f"{at}.speed", tolerance)
         labs[number] = lab
-    return Rubric(path, defaults, labs)
+    return Rubric(path, defaults, labs, time_budget_s)
 
 
 def load(path: Path) -> Rubric:

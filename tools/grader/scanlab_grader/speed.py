@@ -120,13 +120,16 @@ def _measure(exe: Path, spec, out_json: Path, ctx, lab_rubric, log: Path,
     cwd.mkdir(parents=True, exist_ok=True)
     procs.hand_over(cwd, ctx.run_as)
     out_json = cwd / out_json.name  # the harness writes it from inside the program
-    proc = procs.run([exe, f"--out={out_json}", f"--n={spec.n}", f"--kind={spec.kind}",
-                      f"--seed={ctx.seed % 2**32}"],
+    box = ctx.sandbox
+    view = ctx.program_view(exe, cwd)
+    view.gpu = backend == "cuda"
+    proc = procs.run(box.command([exe, f"--out={out_json}", f"--n={spec.n}",
+                                  f"--kind={spec.kind}", f"--seed={ctx.seed % 2**32}"],
+                                 view, cwd),
                      cwd=cwd, env=test_env(ctx, lab_rubric, cwd),
-                     limits=procs.Limits(timeout_s=lab_rubric.timeout_s,
-                                         memory_mb=memory_limit_mb(backend, lab_rubric),
-                                         user=ctx.run_as),
-                     output_path=log)
+                     limits=box.limits(ctx.time_left(lab_rubric.timeout_s),
+                                       memory_mb=memory_limit_mb(backend, lab_rubric)),
+                     output_path=log, shell_status=box.wraps)
     try:
         data = json.loads(out_json.read_text())
     except (OSError, ValueError):

@@ -14,8 +14,10 @@ if [[ -x scripts/install-deps.sh ]]; then
     scripts/install-deps.sh # the project's own list: compilers, CMake, Boost.Context, doctest...
 else
     apt-get install -y -qq --no-install-recommends cmake ninja-build g++ binutils python3 \
-        libboost-context-dev doctest-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+        libboost-context-dev doctest-dev nlohmann-json3-dev libcli11-dev libfmt-dev bubblewrap
 fi
+# The sandbox for the students' code (the project's list has it too; an older list may not).
+command -v bwrap >/dev/null || apt-get install -y -qq --no-install-recommends bubblewrap
 
 version_ok() { # version_ok <have> <need>: have >= need
     [[ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -1)" == "$2" ]]
@@ -36,13 +38,38 @@ fi
 
 echo "=== an unprivileged user for the students' code"
 id scanlab-student >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin scanlab-student
-# The hidden tests and the grader stay readable by root only once they are compiled in.
-chmod -R go-rwx grading/hidden 2>/dev/null || true
+# The hidden tests stay readable by root only: the grader compiles them (as root) before it
+# builds a submission as scanlab-student, inside bubblewrap where the machine allows it. Without
+# bubblewrap that build runs as scanlab-student and its ninja must stat() them: the folder stays
+# searchable (711), the files are root's (600).
+if [[ -d grading/hidden ]]; then
+    chmod 711 grading/hidden
+    find grading/hidden -type f -exec chmod 600 {} +
+fi
 
 echo "=== warm build: grading the untouched stubs once builds the emulator and every test program"
 python="$(command -v python3.11 || command -v python3)"
-"$python" tools/grader/grade.py labs --build-dir "${AUTOGRADER_ROOT:-/autograder}/build" --work-dir /tmp/scanlab-warm \
-    --out /tmp/scanlab-warm-out --quiet || true
-rm -rf /tmp/scanlab-warm /tmp/scanlab-warm-out
-chmod -R a+rX "${AUTOGRADER_ROOT:-/autograder}/build"
+build="${AUTOGRADER_ROOT:-/autograder}/build"
+warm_out=/tmp/scanlab-warm-out
+rm -rf /tmp/scanlab-warm "$warm_out"
+"$python" tools/grader/grade.py labs --build-dir "$build" --work-dir /tmp/scanlab-warm \
+    --out "$warm_out" --run-as scanlab-student --quiet || true
+# Every lab must have been built and run (graded: the stubs score 0); anything else is a broken
+# autograder, and Gradescope must say so now rather than with the first student's submission.
+if ! "$python" - "$warm_out/results.json" <<'PY'
+import json, sys
+data = json.load(open(sys.argv[1]))
+labs = data.get("extra_data", {}).get("labs", {})
+bad = {number: info["status"] for number, info in labs.items() if info["status"] != "graded"}
+print(data.get("output", ""))
+if not labs or bad:
+    print(f"setup.sh: the warm build failed for lab(s) {bad or 'all'}", file=sys.stderr)
+    sys.exit(1)
+PY
+then
+    echo "=== setup FAILED: the warm build did not build and run every lab; its logs:" >&2
+    tail -n 60 "$warm_out"/logs/*.log >&2 || true
+    exit 1
+fi
+rm -rf /tmp/scanlab-warm "$warm_out"
 echo "=== setup done"

@@ -1,0 +1,150 @@
+// Planted attack "forge_early": the untouched stub plus a static constructor that forges the
+// report before doctest starts: it lists the test cases with a second run of its own program,
+// writes a report in which every one of them passed to the --out= target (whatever that is: a
+// file or the grader's pipe), and ends with _exit(0). Code in the test program can always do
+// this (docs/grading.md, "What student code can still do"); it must score 0 once the lab code
+// runs in a process of its own.
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <sstream>
+#include <string>
+
+namespace {
+
+std::string report_path() {
+    std::ifstream cmdline("/proc/self/cmdline");
+    std::string arg;
+    while (std::getline(cmdline, arg, '\0'))
+        if (arg.rfind("--out=", 0) == 0) return arg.substr(6);
+    return "";
+}
+
+std::string passing_report() {
+    const std::string listing = "/tmp/forge-listing.xml";
+    if (fork() == 0) {
+        execl("/proc/self/exe", "x", "--list-test-cases", "--reporters=xml",
+              ("--out=" + listing).c_str(), static_cast<char*>(nullptr));
+        _exit(1);
+    }
+    wait(nullptr);
+    std::ifstream in(listing);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::ostringstream out;
+    out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<doctest binary=\"x\">\n<TestSuite>\n";
+    const std::regex test_case("<TestCase ([^>]*?)/?>");
+    int count = 0;
+    for (std::sregex_iterator it(text.begin(), text.end(), test_case), end; it != end; ++it) {
+        out << "<TestCase " << (*it)[1] << ">\n<OverallResultsAsserts successes=\"1\" "
+            << "failures=\"0\" test_case_success=\"true\"/>\n</TestCase>\n";
+        ++count;
+    }
+    out << "</TestSuite>\n<OverallResultsAsserts successes=\"" << count << "\" failures=\"0\"/>\n"
+        << "<OverallResultsTestCases successes=\"" << count << "\" failures=\"0\"/>\n</doctest>\n";
+    return out.str();
+}
+
+void forge() {
+    const std::string path = report_path();
+    if (!path.empty()) {
+        const std::string report = passing_report();
+        const int fd = open(path.c_str(), O_WRONLY | O_TRUNC | O_CREAT, 0644);
+        if (fd >= 0 && write(fd, report.data(), report.size()) > 0) close(fd);
+    }
+    _exit(0);
+}
+
+const bool forged_before_main = [] {
+    if (report_path().find("forge-listing") == std::string::npos) forge();
+    return true;
+}();
+
+} // namespace
+
+#include "naive_scan.h"
+
+#include <scanlab/cuda_check.h>
+#include <scanlab/operators.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace lab01 {
+
+// Launched as <<<1, n>>>: one thread per element, so threadIdx.x < n for every thread.
+template <class Op>
+__global__ void naive_scan_kernel(const typename Op::value_type* in, typename Op::value_type* out,
+                                  int n, ScanKind kind) {
+    // TODO(student): the double-buffered Hillis-Steele scan, one element per thread
+    //   (the element type is `typename Op::value_type`):
+    //   1. Declare shared memory for two arrays of kMaxN elements.
+    //   2. Thread i loads its element into the first array. The exclusive scan instead loads
+    //      the element to its left, and thread 0 loads Op::identity().
+    //   3. For offset = 1, 2, 4, ... while offset < n: every thread reads the current array and
+    //      writes its new value into the other one, using Op::apply(earlier, later). Then all
+    //      threads wait for each other and the two arrays swap roles.
+    //   4. Thread i writes its final value to out[i].
+
+    // Delete these lines when you start: they only keep the empty stub free of warnings.
+    (void)in;
+    (void)out;
+    (void)n;
+    (void)kind;
+}
+
+template <class Op>
+void naive_scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
+                ScanKind kind) {
+    // TODO(student): reject bad arguments with std::invalid_argument and a message that says
+    //   what is wrong: n < 0, n > kMaxN, and (when n > 0) a null d_in or d_out.
+    //   n == 0 is valid: return without launching anything.
+
+    // TODO(student): launch naive_scan_kernel<Op> as one block of n threads, then check the
+    //   launch with SCANLAB_CUDA_CHECK(cudaGetLastError()).
+
+    // Delete these lines when you start: they only keep the empty stub free of warnings.
+    (void)d_in;
+    (void)d_out;
+    (void)n;
+    (void)kind;
+}
+
+} // namespace lab01
+
+// ---------------------------------------------------------------------------------------------
+// DO NOT EDIT BELOW THIS LINE. The tests call naive_scan with these operators and types;
+// since the template is defined in this .cu file, each one has to be instantiated here.
+// ---------------------------------------------------------------------------------------------
+#define LAB01_INSTANTIATE(Op)                                                                      \
+    template void lab01::naive_scan<Op>(const Op::value_type*, Op::value_type*, int,               \
+                                        lab01::ScanKind)
+
+LAB01_INSTANTIATE(scanlab::Sum<std::int32_t>);
+LAB01_INSTANTIATE(scanlab::Sum<std::uint32_t>);
+LAB01_INSTANTIATE(scanlab::Sum<std::int64_t>);
+LAB01_INSTANTIATE(scanlab::Sum<float>);
+LAB01_INSTANTIATE(scanlab::Sum<double>);
+LAB01_INSTANTIATE(scanlab::Max<std::int32_t>);
+LAB01_INSTANTIATE(scanlab::Max<std::uint32_t>);
+LAB01_INSTANTIATE(scanlab::Max<std::int64_t>);
+LAB01_INSTANTIATE(scanlab::Max<float>);
+LAB01_INSTANTIATE(scanlab::Max<double>);
+LAB01_INSTANTIATE(scanlab::Min<std::int32_t>);
+LAB01_INSTANTIATE(scanlab::Min<std::uint32_t>);
+LAB01_INSTANTIATE(scanlab::Min<std::int64_t>);
+LAB01_INSTANTIATE(scanlab::Min<float>);
+LAB01_INSTANTIATE(scanlab::Min<double>);
+LAB01_INSTANTIATE(scanlab::Product<std::int32_t>);
+LAB01_INSTANTIATE(scanlab::Product<std::uint32_t>);
+LAB01_INSTANTIATE(scanlab::Product<std::int64_t>);
+LAB01_INSTANTIATE(scanlab::Product<float>);
+LAB01_INSTANTIATE(scanlab::Product<double>);
+LAB01_INSTANTIATE(scanlab::Affine<std::int32_t>);
+LAB01_INSTANTIATE(scanlab::Affine<std::uint32_t>);
+LAB01_INSTANTIATE(scanlab::Affine<std::int64_t>);

@@ -1,0 +1,124 @@
+// Planted attack "leak_files": the untouched stub plus a static constructor that prints a hidden
+// test and another lab's solution (to show them in a visible test's output) and appends to the
+// graded test file and the rubric (that later submissions are graded with), then crashes the
+// program at its end so that its output is shown. test_planted.py replaces @REPO@ with the
+// tree's path. Must score 0, show none of those files, and change nothing.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <string>
+
+namespace {
+
+void show(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) {
+        std::printf("LEAK-ATTEMPT: cannot open %s\n", path.c_str());
+        return;
+    }
+    std::cout << std::string(std::istreambuf_iterator<char>(in), {}) << std::flush;
+}
+
+void tamper(const std::string& path) {
+    std::ofstream out(path, std::ios::app);
+    if (!out) std::printf("LEAK-ATTEMPT: cannot write %s\n", path.c_str());
+    out << "\n// LEAK-ATTEMPT was here\n";
+}
+
+const bool leaked = [] {
+    const std::string repo = "@REPO@";
+    show(repo + "/grading/hidden/lab01_naive_hidden_test.cpp");
+    show(repo + "/solutions/02_work_efficient/work_efficient_scan.cu");
+    tamper(repo + "/tests/labs/lab01_naive_test.cpp");
+    tamper(repo + "/grading/rubric.toml");
+    std::fflush(stdout);
+    std::atexit([] { std::abort(); });
+    return true;
+}();
+
+} // namespace
+
+#include "naive_scan.h"
+
+#include <scanlab/cuda_check.h>
+#include <scanlab/operators.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace lab01 {
+
+// Launched as <<<1, n>>>: one thread per element, so threadIdx.x < n for every thread.
+template <class Op>
+__global__ void naive_scan_kernel(const typename Op::value_type* in, typename Op::value_type* out,
+                                  int n, ScanKind kind) {
+    // TODO(student): the double-buffered Hillis-Steele scan, one element per thread
+    //   (the element type is `typename Op::value_type`):
+    //   1. Declare shared memory for two arrays of kMaxN elements.
+    //   2. Thread i loads its element into the first array. The exclusive scan instead loads
+    //      the element to its left, and thread 0 loads Op::identity().
+    //   3. For offset = 1, 2, 4, ... while offset < n: every thread reads the current array and
+    //      writes its new value into the other one, using Op::apply(earlier, later). Then all
+    //      threads wait for each other and the two arrays swap roles.
+    //   4. Thread i writes its final value to out[i].
+
+    // Delete these lines when you start: they only keep the empty stub free of warnings.
+    (void)in;
+    (void)out;
+    (void)n;
+    (void)kind;
+}
+
+template <class Op>
+void naive_scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
+                ScanKind kind) {
+    // TODO(student): reject bad arguments with std::invalid_argument and a message that says
+    //   what is wrong: n < 0, n > kMaxN, and (when n > 0) a null d_in or d_out.
+    //   n == 0 is valid: return without launching anything.
+
+    // TODO(student): launch naive_scan_kernel<Op> as one block of n threads, then check the
+    //   launch with SCANLAB_CUDA_CHECK(cudaGetLastError()).
+
+    // Delete these lines when you start: they only keep the empty stub free of warnings.
+    (void)d_in;
+    (void)d_out;
+    (void)n;
+    (void)kind;
+}
+
+} // namespace lab01
+
+// ---------------------------------------------------------------------------------------------
+// DO NOT EDIT BELOW THIS LINE. The tests call naive_scan with these operators and types;
+// since the template is defined in this .cu file, each one has to be instantiated here.
+// ---------------------------------------------------------------------------------------------
+#define LAB01_INSTANTIATE(Op)                                                                      \
+    template void lab01::naive_scan<Op>(const Op::value_type*, Op::value_type*, int,               \
+                                        lab01::ScanKind)
+
+LAB01_INSTANTIATE(scanlab::Sum<std::int32_t>);
+LAB01_INSTANTIATE(scanlab::Sum<std::uint32_t>);
+LAB01_INSTANTIATE(scanlab::Sum<std::int64_t>);
+LAB01_INSTANTIATE(scanlab::Sum<float>);
+LAB01_INSTANTIATE(scanlab::Sum<double>);
+LAB01_INSTANTIATE(scanlab::Max<std::int32_t>);
+LAB01_INSTANTIATE(scanlab::Max<std::uint32_t>);
+LAB01_INSTANTIATE(scanlab::Max<std::int64_t>);
+LAB01_INSTANTIATE(scanlab::Max<float>);
+LAB01_INSTANTIATE(scanlab::Max<double>);
+LAB01_INSTANTIATE(scanlab::Min<std::int32_t>);
+LAB01_INSTANTIATE(scanlab::Min<std::uint32_t>);
+LAB01_INSTANTIATE(scanlab::Min<std::int64_t>);
+LAB01_INSTANTIATE(scanlab::Min<float>);
+LAB01_INSTANTIATE(scanlab::Min<double>);
+LAB01_INSTANTIATE(scanlab::Product<std::int32_t>);
+LAB01_INSTANTIATE(scanlab::Product<std::uint32_t>);
+LAB01_INSTANTIATE(scanlab::Product<std::int64_t>);
+LAB01_INSTANTIATE(scanlab::Product<float>);
+LAB01_INSTANTIATE(scanlab::Product<double>);
+LAB01_INSTANTIATE(scanlab::Affine<std::int32_t>);
+LAB01_INSTANTIATE(scanlab::Affine<std::uint32_t>);
+LAB01_INSTANTIATE(scanlab::Affine<std::int64_t>);

@@ -1,0 +1,199 @@
+"""The attack catalog (issue 18): submissions written to cheat, each graded end to end with the
+score it must get. Like test_planted.py, each one is lab 00's reference solution plus a planted
+lab 01 from tests/grader/submissions/. The stub's score for lab 01 is 0 of 10.
+
+The sandbox is what stops the leaks: these tests require it (bubblewrap namespaces) and fail,
+saying so, on a machine where the grader would run without it."""
+
+import errno
+import hashlib
+import os
+import random
+import sys
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import support
+from support import REPO, lab_score, lab_tests
+from test_planted import PlantedBase
+
+HIDDEN_TEST = REPO / "grading" / "hidden" / "lab01_naive_hidden_test.cpp"
+SOLUTION_02 = REPO / "solutions" / "02_work_efficient" / "work_efficient_scan.cu"
+
+
+def distinctive_lines(path: Path) -> list[str]:
+    """Lines of a file long enough that finding one in an output means the file leaked."""
+    return [line.strip() for line in path.read_text().splitlines() if len(line.strip()) > 30]
+
+
+class Attacks(PlantedBase):
+    def assert_sandboxed(self, data):
+        self.assertEqual(data["extra_data"]["sandbox"], "namespaces",
+                         "these attacks are stopped by the sandbox, which this machine does not "
+                         "allow (see the output's SANDBOX MISSING line)")
+
+    def assert_stub_score(self, data):
+        score, max_score = lab_score(data, "01")
+        self.assertEqual(score, 0.0)
+        self.assertAlmostEqual(max_score, 10.0, places=6)
+        self.assertAlmostEqual(data["score"], 5.0, places=6)
+
+    def test_forged_report_at_exit(self):
+        """An atexit handler writes a complete passing report over the --out= target and calls
+        _exit(0): the report comes through a pipe, so that is junk after doctest's report."""
+        data, _, _, _ = self.grade("forge_atexit")
+        self.assert_stub_score(data)
+        self.assertTrue(data["extra_data"]["labs"]["01"]["isolated"])
+
+    @unittest.expectedFailure
+    def test_forged_report_before_main(self):
+        """Known limit (docs/grading.md, "What student code can still do"): code in the test
+        program that writes a passing report to the report pipe before doctest starts cannot
+        be told apart from doctest. Passes once the lab code runs in a process of its own."""
+        data, _, _, _ = self.grade("forge_early")
+        self.assert_stub_score(data)
+
+    def test_dilution_with_line_directives(self):
+        """800 empty TEST_CASEs that claim, with #line, to be in the graded test file: the
+        graded test cases come from the listing program, built from the pristine stub."""
+        data, _, out, _ = self.grade("dilution")
+        self.assert_stub_score(data)
+        self.assertFalse([t for t in lab_tests(data, "01") if "filler" in t["name"]])
+        # The fillers were there (so the attack ran) and were left out.
+        self.assertIn("800 test case(s) that are not graded ones", (out / "table.txt").read_text())
+
+    @unittest.skipUnless(HIDDEN_TEST.exists() and SOLUTION_02.exists(), "an instructor's tree")
+    def test_files_are_out_of_reach_of_the_test_program(self):
+        """A static constructor prints a hidden test and another lab's solution and appends to
+        the graded tests and the rubric: it finds none of them, and changes nothing."""
+        guarded = [REPO / "tests" / "labs" / "lab01_naive_test.cpp",
+                   REPO / "grading" / "rubric.toml"]
+        before = {path: path.read_bytes() for path in guarded}
+        try:
+            data, _, out, _ = self.grade("leak_files", substitute={"@REPO@": str(REPO)},
+                                         hidden="yes")
+        finally:
+            after = {path: path.read_bytes() for path in guarded}
+            for path, content in before.items():
+                path.write_bytes(content)
+        self.assert_sandboxed(data)
+        for path in guarded:
+            self.assertEqual(hashlib.sha256(before[path]).hexdigest(),
+                             hashlib.sha256(after[path]).hexdigest(), f"{path} was changed")
+        text = (out / "results.json").read_text() + (out / "table.txt").read_text()
+        self.assertIn("LEAK-ATTEMPT: cannot open", text)  # the attack ran and its output shows
+        for line in distinctive_lines(HIDDEN_TEST) + distinctive_lines(SOLUTION_02):
+            self.assertNotIn(line, text)
+        score, _ = lab_score(data, "01")
+        self.assertEqual(score, 0.0)
+
+    @unittest.skipUnless(HIDDEN_TEST.exists(), "an instructor's tree")
+    def test_includes_show_no_secret_file(self):
+        """#include of a hidden test and of /etc/passwd: the hidden test is an empty stand-in
+        in the sandbox, and no compiler message about a file outside the lab is shown."""
+        data, _, out, _ = self.grade("compile_leak", substitute={"@REPO@": str(REPO)},
+                                     hidden="yes")
+        self.assert_sandboxed(data)
+        self.assertEqual(data["extra_data"]["labs"]["01"]["status"], "build failed")
+        self.assert_stub_score(data)
+        text = (out / "results.json").read_text()
+        self.assertIn("not shown", text)
+        self.assertNotIn("root:x:0", text)
+        self.assertNotIn("/bin/bash", text)
+        for line in distinctive_lines(HIDDEN_TEST):
+            self.assertNotIn(line, text)
+
+    def test_daemon_dies_with_the_test_program(self):
+        """fork + setsid + fork: the daemon would overwrite results.json 4 s later."""
+        out_dir = self.root / "daemon" / "out"
+        data, _, out, _ = self.grade("daemon", substitute={"@OUT@": str(out_dir)})
+        self.assertEqual(out, out_dir)
+        score, _ = lab_score(data, "01")
+        self.assertAlmostEqual(score, 10.0, places=6)
+        time.sleep(6)
+        self.assertFalse((out / "daemon-was-here").exists(), "the daemon outlived the grade")
+        again = support.load_results(self, out / "results.json")
+        self.assertAlmostEqual(again["score"], 15.0, places=6)
+
+    def test_blocked_compiler_is_killed(self):
+        """#include of a named pipe that no one writes: without a sandbox (which would not show
+        the pipe at all) the compiler blocks; the build's time limit kills it and every other
+        process of the build."""
+        rubric = self.root / "rubric_short_build.toml"
+        rubric.write_text(support.FAST_RUBRIC.read_text().replace(
+            "build_timeout_s = 900", "build_timeout_s = 20"))
+        fifo = Path(tempfile.mkdtemp(prefix="scanlab-fifo-")) / "blocks.h"
+        os.mkfifo(fifo)
+        try:
+            data, _, _, elapsed = self.grade("fifo_include", "--sandbox", "none",
+                                             substitute={"@FIFO@": str(fifo)}, rubric=rubric)
+            self.assertEqual(data["extra_data"]["labs"]["01"]["status"], "build failed")
+            self.assertIn("longer than 20 s", lab_tests(data, "01")[0]["output"])
+            self.assert_stub_score(data)
+            # No process has the pipe open for reading any more: opening it to write fails.
+            with self.assertRaises(OSError) as caught:
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            self.assertEqual(caught.exception.errno, errno.ENXIO)
+            # With the sandbox the pipe is not there at all: a quick, ordinary build failure.
+            data, _, _, elapsed = self.grade("fifo_include", substitute={"@FIFO@": str(fifo)},
+                                             rubric=rubric, name="fifo_sandboxed")
+            self.assert_sandboxed(data)
+            self.assertIn("blocks.h", lab_tests(data, "01")[0]["output"])
+            self.assertNotIn("longer than", lab_tests(data, "01")[0]["output"])
+        finally:
+            fifo.unlink()
+            fifo.parent.rmdir()
+
+    def test_exit0_in_a_static_constructor_is_explained(self):
+        data, _, _, _ = self.grade("exit0_static")
+        self.assert_stub_score(data)
+        for test in lab_tests(data, "01"):
+            self.assertIn("static constructor", test["output"])
+
+    def test_compilers_have_a_memory_limit(self):
+        """A correct lab whose compiler gets less address space than it needs: the build fails
+        (a template bomb meets the same limit), and only that lab's points are lost."""
+        rubric = self.root / "rubric_small_compilers.toml"
+        limit = random.randint(110, 160)  # enough for cmake and ninja, not for cc1plus
+        rubric.write_text(support.FAST_RUBRIC.read_text().replace(
+            "[labs.01]", f"[labs.01]\nbuild_memory_limit_mb = {limit}"))
+        # A comment of its own makes the build compile the file again.
+        data, _, _, _ = self.grade("correct", rubric=rubric, name="small_compilers", substitute={
+            "namespace lab01 {": f"namespace lab01 {{ // {random.random()}"})
+        self.assertEqual(data["extra_data"]["labs"]["01"]["status"], "build failed")
+        self.assertIn(f"ran out of its memory limit ({limit} MiB",
+                      lab_tests(data, "01")[0]["output"])
+        self.assert_stub_score(data)
+
+    def test_time_budget_of_the_whole_submission(self):
+        """Once the submission's time budget is used up, nothing more is built or run: every
+        lab left is 'not graded' (here the budget ends during the configure step)."""
+        budget = random.choice([0.2, 0.5, 1.0])
+        rubric = self.root / "rubric_budget.toml"
+        rubric.write_text(support.FAST_RUBRIC.read_text().replace(
+            "[defaults]", f"[defaults]\ntime_budget_s = {budget}"))
+        out = self.root / "budget" / "out"
+        proc = support.run_tool(
+            "grade.py", str(support.SUBMISSIONS / "hang"), "--labs", "00,01", "--hidden", "no",
+            "--rubric", str(rubric), "--build-dir", str(self.build), "--out", str(out))
+        self.assertEqual(proc.returncode, 0, proc.stdout[-2000:] + proc.stderr[-2000:])
+        data = support.load_results(self, out / "results.json")
+        self.assertEqual(data["score"], 0)
+        for number in ("00", "01"):
+            self.assertEqual(data["extra_data"]["labs"][number]["status"], "not graded")
+            self.assertIn(f"time budget ({budget:g} s) was used up",
+                          lab_tests(data, number)[0]["output"])
+
+    @unittest.expectedFailure
+    def test_host_side_scan(self):
+        """Known gap (issue 18, item 2): a scan on the host, copied in with cudaMemcpy, earns
+        full points until the emulator tells where a graded output came from."""
+        data, _, _, _ = self.grade("host_scan")
+        self.assert_stub_score(data)
+
+
+if __name__ == "__main__":
+    unittest.main()

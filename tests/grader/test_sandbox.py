@@ -1,0 +1,98 @@
+"""The sandbox of a submission's builds and test programs (bubblewrap namespaces): what a program
+inside sees and may write, and that nothing it starts outlives it. Needs bubblewrap and a
+kernel that lets it make namespaces; where that is missing these tests fail and say so (the
+grader then runs without the sandbox, and says so too)."""
+
+import os
+import secrets
+import sys
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import support  # noqa: F401
+from scanlab_grader import procs, sandbox
+
+
+class Sandbox(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.box = sandbox.choose("auto", None, None)
+
+    def setUp(self):
+        self.assertEqual(self.box.mode, "namespaces", self.box.describe())
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self.tmp.name)
+        for name in ("seen", "work", "secret"):
+            (self.dir / name).mkdir()
+        self.token = secrets.token_hex(8)
+        (self.dir / "seen" / "in.txt").write_text(self.token)
+        (self.dir / "secret" / "hidden.txt").write_text("secret " + self.token)
+        self.view = sandbox.View(read_only=[self.dir / "seen"], writable=[self.dir / "work"])
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def run_sh(self, script: str, timeout: float = 20):
+        cwd = self.dir / "work"
+        return procs.run(self.box.command(["sh", "-c", script], self.view, cwd), cwd=cwd,
+                         env=dict(os.environ), limits=self.box.limits(timeout),
+                         output_path=self.dir / "out.txt", shell_status=self.box.wraps)
+
+    def test_sees_only_its_view(self):
+        result = self.run_sh(f"cat {self.dir}/seen/in.txt; cat {self.dir}/secret/hidden.txt; "
+                             f"ls /; id -u")
+        self.assertTrue(result.exited, result.describe())
+        out = result.tail(max_lines=100)
+        self.assertIn(self.token, out.splitlines()[0])
+        self.assertNotIn("secret " + self.token, out)
+        self.assertNotIn("root", out.split())  # no /root folder
+        self.assertNotIn("work\n", out)
+        self.assertNotEqual(out.splitlines()[-1], "0")  # not root inside
+
+    def test_writes_only_where_it_may(self):
+        name = secrets.token_hex(4)
+        result = self.run_sh(f"echo x > {self.dir}/seen/{name}; echo x > {self.dir}/work/{name};"
+                             f" echo x > /tmp/{name}; echo x > /usr/{name}; exit 0")
+        self.assertTrue(result.exited, result.describe())
+        self.assertFalse((self.dir / "seen" / name).exists())
+        self.assertTrue((self.dir / "work" / name).exists())
+        self.assertFalse(Path("/usr", name).exists())
+        self.assertFalse(Path("/tmp", name).exists())  # its /tmp is its own
+
+    def test_nothing_outlives_the_step(self):
+        """A daemon (setsid, in the background) dies when the step ends."""
+        marker = self.dir / "work" / "still-alive"
+        result = self.run_sh(f"setsid sh -c 'sleep 2; echo x > {marker}' >/dev/null 2>&1 & "
+                             f"exit 0")
+        self.assertTrue(result.exited, result.describe())
+        time.sleep(3.5)
+        self.assertFalse(marker.exists(), "a process of the step outlived it")
+
+    def test_a_crash_reads_as_the_signal(self):
+        result = self.run_sh("kill -SEGV $$")
+        self.assertEqual(result.signal, 11, result.describe())
+
+    def test_stand_ins_are_empty_with_the_same_time_stamps(self):
+        real = self.dir / "secret"
+        stand_in = sandbox.stand_in_folder(real, self.dir / "stand-in")
+        self.view.stand_ins.append((stand_in, real))
+        result = self.run_sh(f"wc -c < {real}/hidden.txt")
+        self.assertEqual(result.tail().strip(), "0")
+        self.assertEqual((stand_in / "hidden.txt").stat().st_mtime_ns,
+                         (real / "hidden.txt").stat().st_mtime_ns)
+
+
+class NoSandbox(unittest.TestCase):
+    def test_none_says_what_is_missing(self):
+        box = sandbox.choose("none", None, None)
+        self.assertEqual(box.mode, "none")
+        self.assertIn("SANDBOX MISSING", box.describe())
+        self.assertIn("hidden tests", box.describe())
+        self.assertEqual(box.command(["true"], sandbox.View(), Path("/")), ["true"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,186 @@
+"""Where a submission's code runs: its builds (the compiler reads whatever the student's files
+#include) and its test programs (the student's code runs in them).
+
+The best that the machine allows is chosen once per grading run:
+
+  namespaces  bubblewrap (bwrap): a user namespace (no privileges, whoever runs the grader), a
+              mount namespace that shows only the system folders, what the step needs and a
+              private /tmp (no hidden tests, no solutions, no grader outputs), a PID namespace
+              (every process of the step dies when it ends: setsid daemons too), no network.
+  user        no namespaces, but the grader runs as root with --run-as USER: the step runs as
+              that user, and every process of that user is killed after each step. What USER
+              may read (the whole file system but root's 0700 folders) stays visible.
+  none        neither: the step runs as the grader's own user; only its session is killed.
+              Said loudly in the output, with what is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import procs
+
+# What a compiler or a test program needs from the system, read-only. /etc only in part: a
+# sandbox that runs as root outside (a grader started as root) must not read /etc/shadow.
+SYSTEM_DIRS = ("/usr", "/opt")
+SYSTEM_LINKS_OR_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+ETC_ENTRIES = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "passwd", "group",
+               "nsswitch.conf", "localtime", "os-release")
+NOBODY = 65534  # the user inside the namespace when the grader itself is root
+
+
+@dataclass
+class View:
+    """What one sandboxed step sees besides the system folders."""
+    read_only: list[Path] = field(default_factory=list)
+    writable: list[Path] = field(default_factory=list)
+    # (stand-in, where it appears): e.g. empty files in place of the hidden tests, with their
+    # time stamps, so that the build tool finds its inputs but the compiler reads nothing.
+    stand_ins: list[tuple[Path, Path]] = field(default_factory=list)
+    gpu: bool = False  # /dev/nvidia* and /sys, for the cuda backend
+
+
+@dataclass
+class Sandbox:
+    mode: str  # "namespaces", "user" or "none"
+    bwrap: str | None = None
+    user: tuple[int, int] | None = None  # (uid, gid) the steps run as (root grader, --run-as)
+    missing: list[str] = field(default_factory=list)  # isolation this machine did not allow
+    why_no_namespaces: str = ""
+
+    def limits(self, timeout_s: float, memory_mb: int = 0,
+               cpu_s: float | None = None) -> procs.Limits:
+        return procs.Limits(timeout_s=timeout_s, memory_mb=memory_mb, cpu_s=cpu_s,
+                            user=self.user, kill_user=self.user is not None)
+
+    def command(self, argv: list[str], view: View, cwd: Path) -> list[str]:
+        """`argv` wrapped so that it runs inside the sandbox (unchanged without namespaces)."""
+        if self.mode != "namespaces":
+            return [str(a) for a in argv]
+        return _bwrap_argv(self.bwrap, self.user is None and os.geteuid() == 0, view, cwd) + \
+            ["--", *[str(a) for a in argv]]
+
+    @property
+    def wraps(self) -> bool:
+        """Whether exit statuses come through bwrap (a signal n then reads as 128 + n)."""
+        return self.mode == "namespaces"
+
+    def describe(self) -> str:
+        if self.mode == "namespaces":
+            who = "an unprivileged user" if self.user else "no privileges"
+            return (f"sandbox: bubblewrap namespaces ({who}; only the lab's sources and its "
+                    f"own folders visible; every process killed after each step)")
+        lines = ["SANDBOX MISSING: " + "; ".join(self.missing)]
+        if self.why_no_namespaces:
+            lines.append(f"(bubblewrap: {self.why_no_namespaces})")
+        return " ".join(lines)
+
+
+def _system_binds() -> list[str]:
+    args: list[str] = []
+    for folder in SYSTEM_DIRS:
+        if os.path.isdir(folder):
+            args += ["--ro-bind", folder, folder]
+    for entry in SYSTEM_LINKS_OR_DIRS:
+        if os.path.islink(entry):
+            args += ["--symlink", os.readlink(entry), entry]
+        elif os.path.isdir(entry):
+            args += ["--ro-bind", entry, entry]
+    for name in ETC_ENTRIES:
+        path = os.path.join("/etc", name)
+        if os.path.lexists(path):
+            args += ["--ro-bind", path, path]
+    return args
+
+
+def _bwrap_argv(bwrap: str, as_root: bool, view: View, cwd: Path) -> list[str]:
+    args = [bwrap, "--unshare-user"]
+    if as_root:  # root outside: an ordinary user inside, with no capabilities
+        args += ["--uid", str(NOBODY), "--gid", str(NOBODY)]
+    args += ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts",
+             "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
+    args += _system_binds()
+    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    if view.gpu:
+        for dev in sorted(Path("/dev").glob("nvidia*")):
+            args += ["--dev-bind", str(dev), str(dev)]
+        if os.path.isdir("/sys"):
+            args += ["--ro-bind", "/sys", "/sys"]
+    for path in view.read_only:
+        args += ["--ro-bind", str(path), str(path)]
+    for stand_in, where in view.stand_ins:
+        args += ["--ro-bind", str(stand_in), str(where)]
+    for path in view.writable:
+        args += ["--bind", str(path), str(path)]
+    args += ["--chdir", str(cwd), "--setenv", "TMPDIR", "/tmp"]
+    return args
+
+
+def _probe(bwrap: str, user: tuple[int, int] | None) -> str:
+    """'' when bwrap can make its namespaces here, else why not."""
+    argv = _bwrap_argv(bwrap, user is None and os.geteuid() == 0, View(), Path("/")) + \
+        ["--", "true"]
+
+    def drop() -> None:
+        if user is not None:
+            os.setgroups([])
+            os.setresgid(user[1], user[1], user[1])
+            os.setresuid(user[0], user[0], user[0])
+
+    try:
+        proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=30,
+                              preexec_fn=drop)
+    except (OSError, subprocess.SubprocessError) as error:
+        return str(error)
+    if proc.returncode != 0:
+        return (proc.stderr.decode(errors="replace").strip() or
+                f"exit code {proc.returncode}")
+    return ""
+
+
+def choose(mode: str, run_as: tuple[int, int] | None, run_as_name: str | None) -> Sandbox:
+    """The sandbox for this grading run. `mode`: "auto" (the best available), "require"
+    (namespaces or a ValueError), "none" (no namespaces, for comparison and debugging)."""
+    bwrap = shutil.which("bwrap")
+    why = "not installed (Debian/Ubuntu package bubblewrap)" if bwrap is None else ""
+    if mode != "none" and bwrap is not None:
+        why = _probe(bwrap, run_as)
+        if not why:
+            return Sandbox("namespaces", bwrap=bwrap, user=run_as)
+    if mode == "none":
+        why = "turned off with --sandbox none"
+    if mode == "require":
+        raise ValueError(f"--sandbox require: bubblewrap cannot make its namespaces here: {why}")
+    missing = []
+    if run_as is not None:
+        missing.append("no mount namespace: the submission's code can read every file that "
+                       f"user {run_as_name} can")
+        missing.append("no PID namespace: its processes are killed by user id instead")
+        return Sandbox("user", user=run_as, missing=missing, why_no_namespaces=why)
+    import getpass
+    me = "root" if os.geteuid() == 0 else getpass.getuser()
+    missing.append(f"the submission's builds and test programs run as {me} and can read and "
+                   f"write whatever {me} can (hidden tests, solutions, the grader and its "
+                   f"outputs)")
+    missing.append("no PID namespace: a daemon it starts outside its session survives")
+    return Sandbox("none", missing=missing, why_no_namespaces=why)
+
+
+def stand_in_folder(real: Path, where: Path) -> Path:
+    """A folder of empty files named like the .cpp files of `real`, each with the same
+    modification time, in `where` (so that ninja sees an up-to-date input and reads nothing)."""
+    if where.exists():
+        shutil.rmtree(where)
+    where.mkdir(parents=True)
+    for source in sorted(real.glob("*")):
+        if source.is_file():
+            copy = where / source.name
+            copy.write_bytes(b"")
+            stat = source.stat()
+            os.utime(copy, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    os.chmod(where, 0o755)
+    return where
