@@ -162,7 +162,8 @@ TEST_CASE("files: write_trace_file then read_trace_file") {
 TEST_CASE("the reader accepts any field order after format and version") {
     // Fields within an object in another order, and decimal strings for small 64-bit numbers.
     const std::string text = R"({"format": "scanlab-trace", "version": 2,
-      "block_events": [], "instructions": [], "steps": [], "memory": [], "sources": [],
+      "findings": [], "block_events": [], "instructions": [], "steps": [], "memory": [],
+      "sources": [],
       "truncated": null,
       "launch": {"seed": "7", "dispatch": "shuffled", "mode": "its", "dynamic_shared_bytes": 0,
                  "block": [32, 1, 1], "grid": [2, 1, 1], "kernel": "k"}})";
