@@ -109,8 +109,10 @@ def quotes_in(lesson: Path, problems: list[str]) -> list[Quote]:
             if close is None:
                 problems.append(f"{where}:{i + 1}: the block is never closed")
                 return found
+            # A JSON block is a document (a trace-format example), not what a program printed.
+            is_json = lines[i].strip()[len(fence.group(2)):].strip() == "json"
             for number in range(i + 1, close):
-                if UNMARKED_OUTPUT.search(lines[number]):
+                if not is_json and UNMARKED_OUTPUT.search(lines[number]):
                     problems.append(f"{where}:{number + 1}: this block quotes a program's output "
                                     "but has no `<!-- output: ID -->` marker (see "
                                     "tests/lessons/outputs.py)")
