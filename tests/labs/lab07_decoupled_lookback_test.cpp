@@ -407,7 +407,7 @@ TEST_CASE("scan under every schedule and descriptor layout") {
     for (const Schedule& schedule : kSchedules) {
         for (int repeat = 0; repeat < 2; ++repeat, ++seed) {
             ScheduleScope scope(schedule, seed);
-            INFO("emulator schedule: " << schedule.name << ", SIMT_SEED=" << seed);
+            INFO("emulator schedule: " << std::string(schedule.name) << ", SIMT_SEED=" << seed);
             for (const Descriptors layout : {Descriptors::packed, Descriptors::separate}) {
                 const LookbackOptions options{TileIds::atomic_counter, layout};
                 if (!check_scan_sizes<Affine<std::uint32_t>, kSmallThreads, kSmallItems>(
@@ -444,7 +444,7 @@ TEST_CASE("scan with look-back windows that slide") {
 #ifdef SCANLAB_BACKEND_SIMT
         simt::options().multiprocessors = 16; // restored with the rest by `scope`
 #endif
-        INFO("emulator schedule: " << schedule.name << ", 16 SMs, SIMT_SEED=" << seed);
+        INFO("emulator schedule: " << std::string(schedule.name) << ", 16 SMs, SIMT_SEED=" << seed);
         ++seed;
         if (!check_scan_sizes<Affine<std::uint32_t>, kSmallThreads, kSmallItems>(
                 ScanKind::inclusive, {kN}, {ids, Descriptors::packed}))
@@ -600,7 +600,7 @@ TEST_CASE("select in place, under every schedule and descriptor layout") {
     std::uint64_t seed = 11;
     for (const Schedule& schedule : kSchedules) {
         ScheduleScope scope(schedule, seed++);
-        INFO("emulator schedule: " << schedule.name << ", SIMT_SEED=" << seed - 1);
+        INFO("emulator schedule: " << std::string(schedule.name) << ", SIMT_SEED=" << seed - 1);
         for (const Descriptors layout : {Descriptors::packed, Descriptors::separate}) {
             const LookbackOptions options{TileIds::atomic_counter, layout};
             if (!check_select_sizes<std::int64_t, kSmallThreads, kSmallItems>({kN}, 0, options))
