@@ -76,8 +76,7 @@ class SharedMemoryChecker {
     // execution itself).
     inline bool ordered(const Block* b, const Warp* w, uint32_t other, uint32_t epoch,
                         uint32_t warp_sync) const;
-    static inline bool ordered_reads(const Block* b, const Warp* w, uint32_t other,
-                                     uint32_t warp_sync);
+    static inline bool ordered_reads(const Warp* w, uint32_t other, uint32_t warp_sync);
     // `bytes`: the mask of the word's bytes accessed (kWholeWord on the fast path).
     static inline void record_read(ShadowWord& s, uint32_t self, const Block* b, const Warp* w,
                                    const void* site, uint8_t bytes);

@@ -14,8 +14,7 @@ inline bool SharedMemoryChecker::ordered(const Block* b, const Warp* w, uint32_t
 // For record_read (static): a read by `other` in this barrier epoch is ordered before the current
 // thread's access only by a warp-wide collective between them, when both are lanes of one warp.
 // (The pre-volta mode's trust in lockstep is applied when the write is checked.)
-inline bool SharedMemoryChecker::ordered_reads(const Block*, const Warp* w, uint32_t other,
-                                               uint32_t warp_sync) {
+inline bool SharedMemoryChecker::ordered_reads(const Warp* w, uint32_t other, uint32_t warp_sync) {
     return (other - 1) / 32 == w->index && warp_sync != w->sync_epoch;
 }
 
@@ -27,7 +26,7 @@ inline void SharedMemoryChecker::record_read(ShadowWord& s, uint32_t self, const
     const bool adds = bytes != kWholeWord && s.reader == self && s.read_epoch == b->barrier_epoch &&
                       s.read_warp_sync == w->sync_epoch;
     if (s.reader != self && s.reader != 0 && s.read_epoch == b->barrier_epoch &&
-        !ordered_reads(b, w, s.reader, s.read_warp_sync)) {
+        !ordered_reads(w, s.reader, s.read_warp_sync)) {
         s.other_reader = s.reader; // still unordered with what comes next: keep it
         s.other_read_epoch = s.read_epoch;
         s.other_read_warp_sync = s.read_warp_sync;
