@@ -9,6 +9,7 @@ import errno
 import hashlib
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -170,8 +171,9 @@ class Attacks(PlantedBase):
 
     def test_time_budget_of_the_whole_submission(self):
         """Once the submission's time budget is used up, nothing more is built or run: every
-        lab left is 'not graded' (here the budget ends during the configure step)."""
-        budget = random.choice([0.2, 0.5, 1.0])
+        lab left is 'not graded' (1 s, the least a rubric accepts, ends while lab 00 builds or
+        before; lab 01 is never reached)."""
+        budget = 1.0
         rubric = self.root / "rubric_budget.toml"
         rubric.write_text(support.FAST_RUBRIC.read_text().replace(
             "[defaults]", f"[defaults]\ntime_budget_s = {budget}"))
@@ -186,6 +188,33 @@ class Attacks(PlantedBase):
             self.assertEqual(data["extra_data"]["labs"][number]["status"], "not graded")
             self.assertIn(f"time budget ({budget:g} s) was used up",
                           lab_tests(data, number)[0]["output"])
+
+    def test_time_budget_ends_during_a_build(self):
+        """A lab whose build the submission's budget stops is 'not graded' with the budget named,
+        not 'build failed': the lab's own build limit was never reached. The planted lab 01
+        spends minutes in a constant expression, far past the budget."""
+        budget = random.randint(3, 8)  # counted from the end of the support build
+        rubric = self.root / "rubric_budget_build.toml"
+        rubric.write_text(support.FAST_RUBRIC.read_text().replace(
+            "[defaults]", f"[defaults]\ntime_budget_s = {budget}"))
+        slow = ("namespace lab01 { constexpr long slow_sum() { long s = 0; "
+                "for (long i = 0; i < 200000; ++i) for (long j = 0; j < 200000; ++j) s += i ^ j; "
+                f"return s; }} static_assert(slow_sum() != {random.randint(1, 9)});")
+        sub = self.root / "budget_build" / "labs"
+        shutil.copytree(support.SUBMISSIONS / "correct" / "01_naive", sub / "01_naive")
+        source = sub / "01_naive" / "naive_scan.cu"
+        source.write_text(source.read_text().replace("namespace lab01 {", slow, 1))
+        out = self.root / "budget_build" / "out"
+        proc = support.run_tool(
+            "grade.py", str(sub), "--labs", "01", "--hidden", "no", "--rubric", str(rubric),
+            "--build-dir", str(self.build), "--out", str(out))
+        self.assertEqual(proc.returncode, 0, proc.stdout[-2000:] + proc.stderr[-2000:])
+        data = support.load_results(self, out / "results.json")
+        lab = data["extra_data"]["labs"]["01"]
+        self.assertEqual(lab["status"], "not graded")
+        self.assertIn(f"time budget ({budget:g} s) was used up while the lab was building",
+                      lab_tests(data, "01")[0]["output"])
+        self.assertEqual(lab_score(data, "01")[0], 0.0)
 
     @unittest.expectedFailure
     def test_host_side_scan(self):

@@ -565,7 +565,6 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
     from . import speed as speed_mod
 
     repo = opts.repo
-    deadline = time.monotonic() + opts.rubric.time_budget_s
     proc = cmake.configure(repo, opts.build, cache, opts.cmake_args, opts.configure_timeout_s,
                            logs / "configure.log", say.heartbeat("still configuring"))
     if not proc.exited or proc.returncode != 0:
@@ -595,6 +594,9 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
         raise RuntimeError("the emulator or the graded tests did not build (not the "
                            "submission's fault; see logs/support-build.log):\n" +
                            cmake.error_excerpt(logs / "support-build.log", {}))
+    # The budget counts the submission's own builds and runs, not the tree's configure and
+    # support build above (slow on a cold build folder, and the same for every submission).
+    deadline = time.monotonic() + opts.rubric.time_budget_s
 
     run_as = box.user
     runs = opts.work / "runs"
@@ -635,11 +637,20 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
         if graded is None:
             raise RuntimeError(problem)
         target = f"lab{lab.number}_tests_student_{opts.backend}"
+        build_timeout = ctx.time_left(lab_rubric.build_timeout_s)
         exe, result.build_s, problem = build_lab_target(
-            target, lab, targets, opts.build, ctx.time_left(lab_rubric.build_timeout_s),
+            target, lab, targets, opts.build, build_timeout,
             opts.jobs, logs / f"lab{lab.number}-build.log", replacements, say, sandbox=box,
             view=view, memory_mb=lab_rubric.build_memory_limit_mb, allowed=allowed)
-        if exe is None:
+        if exe is None and build_timeout < lab_rubric.build_timeout_s and \
+                ctx.time_left(1.0) <= 0:
+            # The submission's budget, not the lab's own build limit, stopped this build.
+            result.status = "not graded"
+            result.problem = (f"not graded: the submission's time budget "
+                              f"({opts.rubric.time_budget_s:g} s) was used up while the lab "
+                              f"was building")
+            say(f"{lab.title}: not graded (the time budget was used up during its build)")
+        elif exe is None:
             result.status = "build failed"
             result.problem = problem
             say(f"{lab.title}: BUILD FAILED: {problem.splitlines()[0]}")
