@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages Scan Lab needs, and only those that are missing.
+# Installs the Debian 12 / Ubuntu 24.04 packages Scan Lab needs, and only those that are missing
+# (the names are the same on both; on Ubuntu they are in the universe component).
 #   scripts/install-deps.sh            build + tests (emulator, labs, tools)
 #   scripts/install-deps.sh --all      also the visualizer, headless display, plots and fuzzing
 # Runs apt-get as root, or through sudo. Prints what it would install when it cannot.
@@ -9,10 +10,17 @@ set -euo pipefail
 core=(cmake ninja-build g++ binutils python3 libboost-context-dev doctest-dev
       nlohmann-json3-dev libcli11-dev libfmt-dev python3-jsonschema bubblewrap)
 extra=(libimgui-dev libglfw3-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri
-       mesa-utils python3-matplotlib clang libclang-rt-14-dev)
+       mesa-utils python3-matplotlib clang libclang-rt-dev)
 
 wanted=("${core[@]}")
 if [[ "${1:-}" == "--all" ]]; then wanted+=("${extra[@]}"); fi
+
+if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+    echo "scanlab: this system has no apt-get/dpkg (it is not Debian or Ubuntu)." >&2
+    echo "scanlab: install the equivalents of these Debian packages: ${wanted[*]}" >&2
+    echo "scanlab: or use the container (README: \"Other systems\"): docker build -t scan-lab ." >&2
+    exit 1
+fi
 
 missing=()
 for p in "${wanted[@]}"; do
@@ -34,4 +42,10 @@ fi
 echo "scanlab: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if ! "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+    echo "scanlab: apt-get could not install: ${missing[*]}" >&2
+    if grep -qi ubuntu /etc/os-release 2>/dev/null; then
+        echo "scanlab: on Ubuntu these are in 'universe': sudo add-apt-repository universe" >&2
+    fi
+    exit 1
+fi

@@ -4,7 +4,7 @@
 # build directory, seeds the corpus with valid traces (the fixtures, the documentation's example
 # and small variants of them) and runs until SECONDS have passed. Exits non-zero, leaving the
 # crashing input in the build directory, when the fuzzer finds a problem.
-# Needs clang++ with libFuzzer (Debian: clang, libclang-rt-14-dev) and cmake.
+# Needs clang++ with libFuzzer (Debian and Ubuntu: clang, libclang-rt-dev) and cmake.
 set -euo pipefail
 
 seconds=${1:?usage: run_trace_fuzz.sh SECONDS [JOBS]}
