@@ -5,13 +5,13 @@
 #include <cstdio>
 #include <utility>
 
-#include <GLFW/glfw3.h>
 #include <imgui_stdlib.h>
 
 #include "details_panel.h"
 #include "finding_marks.h"
 #include "findings_panel.h"
 #include "help_panel.h"
+#include "keys.h"
 #include "legend_panel.h"
 #include "lookback_panel.h"
 #include "palette.h"
@@ -41,10 +41,6 @@ std::string dims(const trace::Dim3& d) {
     if (d.y == 1 && d.z == 1) return std::to_string(d.x);
     return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) +
            ")";
-}
-
-bool pressed(int key) {
-    return ImGui::IsKeyPressed(key, true);
 }
 
 } // namespace
@@ -202,29 +198,71 @@ void App::next_finding() {
 
 void App::handle_shortcuts() {
     const ImGuiIO& io = ImGui::GetIO();
-    if (io.KeyCtrl && pressed(GLFW_KEY_O)) focus_path_box_ = true;
-    if (io.WantTextInput || io.KeyCtrl || io.KeyAlt) return;
-    if (pressed(GLFW_KEY_H) || pressed(GLFW_KEY_F1)) show_help_ = !show_help_;
-    if (pressed(GLFW_KEY_L)) show_legend_ = !show_legend_;
-    if (!loaded_) return;
-    if (pressed(GLFW_KEY_SPACE)) playback_.toggle();
-    if (pressed(GLFW_KEY_RIGHT)) next(io.KeyShift);
-    if (pressed(GLFW_KEY_LEFT)) previous(io.KeyShift);
-    if (pressed(GLFW_KEY_HOME)) home();
-    if (pressed(GLFW_KEY_END)) end();
-    if (pressed(GLFW_KEY_UP) && selection_.block > 0) select_block(selection_.block - 1);
-    if (pressed(GLFW_KEY_DOWN)) select_block(selection_.block + 1);
-    if (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD)) zoom(1.25f);
-    if (pressed(GLFW_KEY_MINUS) || pressed(GLFW_KEY_KP_SUBTRACT)) zoom(0.8f);
-    if (pressed(GLFW_KEY_0) || pressed(GLFW_KEY_KP_0)) fit();
-    if (pressed(GLFW_KEY_1)) show(ViewKind::array);
-    if (pressed(GLFW_KEY_2)) show(ViewKind::bank);
-    if (pressed(GLFW_KEY_3)) show(ViewKind::timeline);
-    if (pressed(GLFW_KEY_W)) selection_.colour_by_warp = !selection_.colour_by_warp;
-    if (pressed(GLFW_KEY_T)) step_tile(io.KeyShift ? -1 : 1);
-    if (pressed(GLFW_KEY_F)) next_finding();
-    if (pressed(GLFW_KEY_LEFT_BRACKET)) playback_.speed = std::max(0.25f, playback_.speed / 2);
-    if (pressed(GLFW_KEY_RIGHT_BRACKET)) playback_.speed = std::min(4096.0f, playback_.speed * 2);
+    for (const Shortcut& shortcut : shortcuts()) {
+        // Ctrl shortcuts work while typing; the others neither then nor with a modifier other
+        // than Shift (which some of them read).
+        if (shortcut.with_ctrl != io.KeyCtrl) continue;
+        if (!shortcut.with_ctrl && (io.WantTextInput || io.KeyAlt)) continue;
+        if (shortcut.needs_trace && !loaded_) continue;
+        for (const Binding& binding : shortcut.bindings)
+            if (key_pressed(binding.key)) run_shortcut(binding.action, io.KeyShift);
+    }
+}
+
+void App::run_shortcut(Action action, bool shift) {
+    switch (action) {
+    case Action::none:
+        return;
+    case Action::play_pause:
+        return playback_.toggle();
+    case Action::next:
+        return next(shift);
+    case Action::previous:
+        return previous(shift);
+    case Action::block_start:
+        return home();
+    case Action::block_end:
+        return end();
+    case Action::previous_block:
+        if (selection_.block > 0) select_block(selection_.block - 1);
+        return;
+    case Action::next_block:
+        return select_block(selection_.block + 1);
+    case Action::zoom_in:
+        return zoom(1.25f);
+    case Action::zoom_out:
+        return zoom(0.8f);
+    case Action::fit:
+        return fit();
+    case Action::array_view:
+        return show(ViewKind::array);
+    case Action::bank_view:
+        return show(ViewKind::bank);
+    case Action::timeline_view:
+        return show(ViewKind::timeline);
+    case Action::colour_by_warp:
+        selection_.colour_by_warp = !selection_.colour_by_warp;
+        return;
+    case Action::next_tile:
+        return step_tile(shift ? -1 : 1);
+    case Action::next_finding:
+        return next_finding();
+    case Action::slower:
+        playback_.speed = std::max(0.25f, playback_.speed / 2);
+        return;
+    case Action::faster:
+        playback_.speed = std::min(4096.0f, playback_.speed * 2);
+        return;
+    case Action::toggle_legend:
+        show_legend_ = !show_legend_;
+        return;
+    case Action::toggle_help:
+        show_help_ = !show_help_;
+        return;
+    case Action::open_path:
+        focus_path_box_ = true;
+        return;
+    }
 }
 
 void App::draw() {

@@ -16,6 +16,7 @@
 #include "loaded_trace.h"
 #include "playback.h"
 #include "selection.h"
+#include "shortcuts.h"
 #include "source_panel.h"
 #include "timeline_view.h"
 #include "trace_loader.h"
@@ -65,6 +66,7 @@ class App {
   private:
     void adopt(LoadResult result);
     void handle_shortcuts();
+    void run_shortcut(Action action, bool shift);
     void draw_top_bar();
     void draw_error_banner();
     void draw_summary();

@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 
 from . import cmake, grading, rubric as rubric_mod, tree
+from .lab_build import build_lab_target
+from .lab_context import Context
 from .model import Progress
 
 DESCRIPTION = """\
@@ -141,7 +143,7 @@ def _check(args, repo, rubric, labs, hidden, build, logs, cache, seed, checks, s
                           cmake.error_excerpt(logs / "support-build.log", {}))
             return
 
-    ctx = grading.Context(repo=repo, rubric=rubric, runs=build / "_grader" / "check-runs",
+    ctx = Context(repo=repo, rubric=rubric, runs=build / "_grader" / "check-runs",
                           logs=logs, seed=seed, hidden_dir=hidden, backend=args.backend,
                           jobs=args.jobs, progress=say, build=build)
     for lab in labs:
@@ -161,7 +163,7 @@ def _check(args, repo, rubric, labs, hidden, build, logs, cache, seed, checks, s
                 checks.record(False, f"{what}: solutions/{lab.folder} does not exist")
                 continue
             target = f"lab{lab.number}_tests_{flavour}_{args.backend}"
-            exe, _, problem = grading.build_lab_target(
+            exe, _, problem = build_lab_target(
                 target, lab, targets, build, lab_rubric.build_timeout_s, args.jobs,
                 logs / f"{target}-build.log", {str(repo) + "/": ""}, say)
             checks.record(exe is not None, f"{what}: builds" if exe else f"{what}: {problem}")

@@ -25,6 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import cmake, doctest_xml, procs, review, rubric as rubric_mod, sandbox as sandbox_mod, tree
+from . import speed as speed_mod
+from .lab_build import build_lab_target
+from .lab_context import Context, memory_limit_mb, test_env
 from .model import Grade, LabResult, Progress, TestResult
 
 GRADER_DIR = Path(__file__).resolve().parents[1]
@@ -34,74 +37,9 @@ SPEED_INCLUDE = GRADER_DIR / "speed"
 SUPPORT_TARGETS = ("simt-rewrite", "simt_runtime", "scanlab_trace")
 
 
-@dataclass
-class Context:
-    """What grading a lab needs to know besides the lab itself."""
-    repo: Path
-    rubric: rubric_mod.Rubric
-    runs: Path  # scratch folder for reports and working directories
-    logs: Path  # logs that are kept (the output folder's logs/)
-    seed: int
-    hidden_dir: Path | None
-    backend: str = "simt"
-    jobs: int | None = None
-    env: dict[str, str] = field(default_factory=dict)
-    progress: Progress = field(default_factory=Progress)
-    sandbox: sandbox_mod.Sandbox = field(default_factory=lambda: sandbox_mod.Sandbox("none"))
-    deadline: float | None = None  # time.monotonic() when the submission's time budget ends
-    build: Path | None = None  # where the compilers ran: doctest's relative file names start there
-
-    @property
-    def run_as(self) -> tuple[int, int] | None:
-        """The (uid, gid) that the submission's programs run as, when not the grader's own."""
-        return self.sandbox.user
-
-    def time_left(self, wanted: float) -> float:
-        """`wanted` seconds, or what is left of the submission's time budget if less."""
-        if self.deadline is None:
-            return wanted
-        return max(0.0, min(wanted, self.deadline - time.monotonic()))
-
-    def program_view(self, exe: Path, cwd: Path) -> sandbox_mod.View:
-        """What a test program sees: itself (read-only) and its own working folder."""
-        return sandbox_mod.View(read_only=[exe], writable=[cwd], gpu=self.backend == "cuda")
-
-    def graded_dirs(self) -> list[str]:
-        dirs = [os.path.realpath(self.repo / "tests" / "labs")]
-        if self.hidden_dir is not None:
-            dirs.append(os.path.realpath(self.hidden_dir))
-        return dirs
-
-
 def _inside(path: str, folders: list[str]) -> bool:
     real = os.path.realpath(path) if path else ""
     return any(real.startswith(folder + os.sep) for folder in folders)
-
-
-def test_env(ctx: Context, lab_rubric: rubric_mod.LabRubric, home: Path) -> dict[str, str]:
-    """A small, explicit environment: nothing of the grader's own leaks in except what a GPU
-    program needs to find its driver."""
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
-        "HOME": str(home),
-        "TMPDIR": str(home),
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "SCANLAB_SEED": str(ctx.seed),
-    }
-    for key, value in os.environ.items():
-        if key.startswith(("CUDA_", "NVIDIA_")) or key == "LD_LIBRARY_PATH":
-            env[key] = value
-    env.update(lab_rubric.env)
-    env.update(ctx.env)
-    return env
-
-
-def memory_limit_mb(backend: str, lab_rubric: rubric_mod.LabRubric) -> int:
-    """RLIMIT_AS for a test program. None on the cuda backend: the CUDA driver reserves far more
-    address space than any limit that makes sense (cudaGetDeviceCount then fails with "out of
-    memory"), so a GPU program's memory is bounded by the GPU instead."""
-    return lab_rubric.memory_limit_mb if backend == "simt" else 0
 
 
 def _escape_filter(name: str) -> str:
@@ -411,55 +349,6 @@ class ForeignBuild:
         cmake.unset(self.build, drop, restore, 600, log)
 
 
-def build_lab_target(target: str, lab: tree.Lab, targets: dict[str, cmake.Target],
-                     build: Path, timeout_s: float, jobs: int | None, log: Path,
-                     replacements: dict[str, str], say: Progress, sandbox=None, view=None,
-                     memory_mb: int = 0, allowed=None):
-    """Builds one target after deleting its old file, inside `sandbox` when given (see
-    cmake.build_target). Returns (exe or None, seconds, problem); the problem shows only the
-    compiler's messages about files `allowed` accepts."""
-    if target not in targets:
-        return None, 0.0, (f"the build has no target {target} (is the lab's source file "
-                           f"missing, or the {target.rsplit('_', 1)[-1]} backend not built?)")
-    for artifact in targets[target].artifacts:
-        try:
-            artifact.unlink()
-        except FileNotFoundError:
-            pass
-    if timeout_s <= 0:
-        return None, 0.0, "not built: the submission's time budget was used up"
-    say(f"{lab.title}: building {target}")
-    proc = cmake.build_target(build, target, jobs, timeout_s, log,
-                              heartbeat=say.heartbeat(f"{lab.title}: still building"),
-                              sandbox=sandbox, view=view, memory_mb=memory_mb)
-    exe = next((a for a in targets[target].artifacts if a.exists()), None)
-    if not proc.exited or proc.returncode != 0 or exe is None:
-        if proc.timed_out:
-            return None, proc.elapsed, f"the build took longer than {timeout_s:g} s"
-        if proc.signal is not None:
-            return None, proc.elapsed, (f"the build {proc.describe()} (a compiler over the "
-                                        f"memory limit of {memory_mb} MiB?):\n" +
-                                        cmake.error_excerpt(log, replacements, allowed=allowed,
-                                                            build=build))
-        problem = "the lab does not compile:\n"
-        if memory_mb and _ran_out_of_memory(log):
-            problem = (f"the lab does not compile: a compiler ran out of its memory limit "
-                       f"({memory_mb} MiB, build_memory_limit_mb):\n")
-        return None, proc.elapsed, problem + cmake.error_excerpt(log, replacements,
-                                                                 allowed=allowed, build=build)
-    say(f"{lab.title}: built in {proc.elapsed:.1f} s")
-    return exe, proc.elapsed, ""
-
-
-def _ran_out_of_memory(log: Path) -> bool:
-    try:
-        text = log.read_text(errors="replace")
-    except OSError:
-        return False
-    return any(sign in text for sign in ("virtual memory exhausted", "out of memory",
-                                         "std::bad_alloc", "Cannot allocate memory"))
-
-
 def build_view(repo: Path, build: Path, hidden: Path | None, keep_out: list[Path],
                stand_in_dir: Path) -> sandbox_mod.View:
     """What a submission's build sees: the project's sources (read-only) but not solutions/,
@@ -501,8 +390,6 @@ def shown_file(repo: Path, staging: Path, hidden: Path | None):
 
 def grade_submission(opts: Options, grade: Grade, say: Progress) -> None:
     """Fills `grade` in place (so that whatever happened before an error is kept)."""
-    from . import speed as speed_mod
-
     repo = opts.repo
     all_labs = tree.discover_labs(repo)
     labs = [lab for lab in tree.select_labs(all_labs, opts.labs)
@@ -562,8 +449,6 @@ def grade_submission(opts: Options, grade: Grade, say: Progress) -> None:
 
 
 def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs, box) -> None:
-    from . import speed as speed_mod
-
     repo = opts.repo
     proc = cmake.configure(repo, opts.build, cache, opts.cmake_args, opts.configure_timeout_s,
                            logs / "configure.log", say.heartbeat("still configuring"))

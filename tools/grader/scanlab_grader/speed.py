@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import cmake, procs, tree
+from .lab_build import build_lab_target
+from .lab_context import memory_limit_mb, test_env
 from .model import Grade, Progress, TestResult
 
 HARNESS_DIR = Path(__file__).resolve().parents[1] / "speed"
@@ -114,7 +116,6 @@ def plan(opts, labs: list[tree.Lab], grade: Grade, say: Progress) -> SpeedPlan |
 
 def _measure(exe: Path, spec, out_json: Path, ctx, lab_rubric, log: Path,
              backend: str) -> tuple[dict, str]:
-    from .grading import memory_limit_mb, test_env  # here: grading imports this module
 
     cwd = out_json.parent / (out_json.stem + "-cwd")
     cwd.mkdir(parents=True, exist_ok=True)
@@ -145,7 +146,6 @@ def _measure(exe: Path, spec, out_json: Path, ctx, lab_rubric, log: Path,
 
 def grade_speed(speed_plan: SpeedPlan, opts, grade: Grade, targets: dict[str, cmake.Target],
                 ctx, say: Progress) -> None:
-    from .grading import build_lab_target
 
     by_number = {r.lab.number: r for r in grade.labs}
     scratch = opts.work / "speed_runs"

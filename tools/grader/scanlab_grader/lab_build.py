@@ -1,0 +1,58 @@
+"""Building one lab's target for grading: the old program deleted first, the build sandboxed and
+time- and memory-limited, and its failure explained with the student's own compiler messages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import cmake, tree
+from .model import Progress
+
+
+def build_lab_target(target: str, lab: tree.Lab, targets: dict[str, cmake.Target],
+                     build: Path, timeout_s: float, jobs: int | None, log: Path,
+                     replacements: dict[str, str], say: Progress, sandbox=None, view=None,
+                     memory_mb: int = 0, allowed=None):
+    """Builds one target after deleting its old file, inside `sandbox` when given (see
+    cmake.build_target). Returns (exe or None, seconds, problem); the problem shows only the
+    compiler's messages about files `allowed` accepts."""
+    if target not in targets:
+        return None, 0.0, (f"the build has no target {target} (is the lab's source file "
+                           f"missing, or the {target.rsplit('_', 1)[-1]} backend not built?)")
+    for artifact in targets[target].artifacts:
+        try:
+            artifact.unlink()
+        except FileNotFoundError:
+            pass
+    if timeout_s <= 0:
+        return None, 0.0, "not built: the submission's time budget was used up"
+    say(f"{lab.title}: building {target}")
+    proc = cmake.build_target(build, target, jobs, timeout_s, log,
+                              heartbeat=say.heartbeat(f"{lab.title}: still building"),
+                              sandbox=sandbox, view=view, memory_mb=memory_mb)
+    exe = next((a for a in targets[target].artifacts if a.exists()), None)
+    if not proc.exited or proc.returncode != 0 or exe is None:
+        if proc.timed_out:
+            return None, proc.elapsed, f"the build took longer than {timeout_s:g} s"
+        if proc.signal is not None:
+            return None, proc.elapsed, (f"the build {proc.describe()} (a compiler over the "
+                                        f"memory limit of {memory_mb} MiB?):\n" +
+                                        cmake.error_excerpt(log, replacements, allowed=allowed,
+                                                            build=build))
+        problem = "the lab does not compile:\n"
+        if memory_mb and _ran_out_of_memory(log):
+            problem = (f"the lab does not compile: a compiler ran out of its memory limit "
+                       f"({memory_mb} MiB, build_memory_limit_mb):\n")
+        return None, proc.elapsed, problem + cmake.error_excerpt(log, replacements,
+                                                                 allowed=allowed, build=build)
+    say(f"{lab.title}: built in {proc.elapsed:.1f} s")
+    return exe, proc.elapsed, ""
+
+
+def _ran_out_of_memory(log: Path) -> bool:
+    try:
+        text = log.read_text(errors="replace")
+    except OSError:
+        return False
+    return any(sign in text for sign in ("virtual memory exhausted", "out of memory",
+                                         "std::bad_alloc", "Cannot allocate memory"))
