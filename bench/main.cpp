@@ -20,6 +20,8 @@
 
 #include <cuda_runtime.h>
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -31,6 +33,7 @@
 #include <ctime>
 #include <exception>
 #include <filesystem>
+#include <optional>
 #include <iterator>
 #include <random>
 #include <sstream>
@@ -71,67 +74,38 @@ struct Settings {
     bool list = false;
 };
 
-[[noreturn]] void usage(const char* argv0, const std::string& error) {
-    if (!error.empty()) std::fprintf(stderr, "scanlab_bench: %s\n", error.c_str());
-    std::fprintf(stderr,
-                 "usage: %s --out DIR [--seed N] [--rounds R] [--min-log2 L] [--max-log2 L]\n"
-                 "       [--only NAME,...] [--list]\n"
-                 "  --out DIR       where results.csv, results.json and tables.md go\n"
-                 "  --rounds R      timed rounds per size, each a batch of every entry (odd;\n"
-                 "                  default 21)\n"
-                 "  --min-log2/--max-log2  sizes 2^L of the global and segmented scans,\n"
-                 "                  every second power of two (default 16 and 28, at most 28)\n"
-                 "  --only          run only the lab entries whose name contains one of these\n"
-                 "                  (a table's baselines run when one of its labs does)\n"
-                 "  --list          list the entries and exit\n",
-                 argv0);
-    std::exit(error.empty() ? 0 : 2);
-}
-
-Settings parse(int argc, char** argv) {
-    Settings s;
+// Parses the command line into `s`; returns an exit status when the program should stop now
+// (--help, or an argument it does not accept).
+std::optional<int> parse(int argc, char** argv, Settings& s) {
     s.seed = std::random_device{}();
     s.seed = (s.seed << 32) ^ std::random_device{}();
-    auto value = [&](int& i) -> std::string {
-        const std::string arg = argv[i];
-        if (const auto eq = arg.find('='); eq != std::string::npos) return arg.substr(eq + 1);
-        if (i + 1 >= argc) usage(argv[0], arg + " needs a value");
-        return argv[++i];
-    };
-    try {
-        for (int i = 1; i < argc; ++i) {
-            const std::string arg = argv[i];
-            const std::string key = arg.substr(0, arg.find('='));
-            if (key == "--out")
-                s.out = value(i);
-            else if (key == "--seed")
-                s.seed = std::stoull(value(i));
-            else if (key == "--rounds")
-                s.rounds = std::stoi(value(i));
-            else if (key == "--min-log2")
-                s.min_log2 = std::stoi(value(i));
-            else if (key == "--max-log2")
-                s.max_log2 = std::stoi(value(i));
-            else if (key == "--only") {
-                std::stringstream list(value(i));
-                for (std::string item; std::getline(list, item, ',');)
-                    if (!item.empty()) s.only.push_back(item);
-            } else if (key == "--list")
-                s.list = true;
-            else if (key == "--help" || key == "-h")
-                usage(argv[0], "");
-            else
-                usage(argv[0], "unknown argument " + arg);
-        }
-    } catch (const std::logic_error&) { // stoi/stoull: not a number, or out of range
-        usage(argv[0], "a numeric argument is not a number");
-    }
-    if (s.rounds < 1) usage(argv[0], "--rounds must be at least 1");
-    if (s.rounds % 2 == 0) ++s.rounds; // an odd count has a middle value
+    CLI::App app{"Every lab's reference solution against a device-to-device copy and CUB, in GPU "
+                 "time, in one run (docs/benchmarks.md)."};
+    app.add_option("--out", s.out, "where results.csv, results.json and tables.md go");
+    app.add_option("--seed", s.seed, "the inputs' random seed (default: a fresh one)");
+    app.add_option("--rounds", s.rounds,
+                   "timed rounds per size, each a batch of every entry (made odd)")
+        ->check(CLI::PositiveNumber);
     // 28: the largest n whose prefix sums of values in [-3, 4] cannot overflow an int32.
-    if (s.min_log2 < 10 || s.max_log2 > 28 || s.min_log2 > s.max_log2)
-        usage(argv[0], "sizes must satisfy 10 <= min-log2 <= max-log2 <= 28");
-    return s;
+    app.add_option("--min-log2", s.min_log2,
+                   "the smallest size 2^L of the global and segmented scans")
+        ->check(CLI::Range(10, 28));
+    app.add_option("--max-log2", s.max_log2, "the largest size (every second power of two)")
+        ->check(CLI::Range(10, 28));
+    app.add_option("--only", s.only,
+                   "run only the lab entries whose name contains one of these (a table's "
+                   "baselines run when one of its labs does)")
+        ->delimiter(',');
+    app.add_flag("--list", s.list, "list the entries and exit");
+    try {
+        app.parse(argc, argv);
+        if (s.min_log2 > s.max_log2)
+            throw CLI::ValidationError("--min-log2", "must not be above --max-log2");
+    } catch (const CLI::ParseError& error) {
+        return app.exit(error);
+    }
+    if (s.rounds % 2 == 0) ++s.rounds; // an odd count has a middle value
+    return std::nullopt;
 }
 
 // splitmix64: fast and well mixed; std::mt19937_64 would spend seconds on 2^28 values.
@@ -718,7 +692,8 @@ int run(const Settings& settings) {
 } // namespace scanlab::bench
 
 int main(int argc, char** argv) {
-    const auto settings = scanlab::bench::parse(argc, argv);
+    scanlab::bench::Settings settings;
+    if (const auto status = scanlab::bench::parse(argc, argv, settings)) return *status;
     try {
         return scanlab::bench::run(settings);
     } catch (const std::exception& e) {

@@ -8,7 +8,7 @@ set -euo pipefail
 
 # bubblewrap: the grader's sandbox for submissions (tools/grader/scanlab_grader/sandbox.py)
 core=(cmake ninja-build g++ binutils python3 libboost-context-dev doctest-dev
-      nlohmann-json3-dev libcli11-dev libfmt-dev python3-jsonschema bubblewrap)
+      nlohmann-json3-dev libcli11-dev python3-jsonschema bubblewrap)
 extra=(libimgui-dev libglfw3-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri
        mesa-utils python3-matplotlib clang libclang-rt-dev)
 

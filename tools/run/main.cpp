@@ -3,10 +3,11 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <exception>
 #include <random>
 #include <string>
+
+#include <CLI/CLI.hpp>
 
 #include "lab_entry.h"
 
@@ -26,32 +27,31 @@ int main(int argc, char** argv) {
     }
 #else
     const char* backend = "cuda";
+#endif
+    uint64_t seed = std::random_device{}();
+    CLI::App app{"Runs every lab's reference solution on this backend, checks it and prints a "
+                 "table (`./scanlab run`)."};
+    app.add_option("--seed", seed, "the inputs' random seed (default: a fresh one)");
+#ifdef SCANLAB_BACKEND_SIMT
+    app.footer("The emulator's flags are accepted too: --simt-mode=its|lockstep|pre-volta, "
+               "--simt-dispatch=in-order|shuffled, --simt-seed=N (docs/emulator.md).");
+#endif
+    CLI11_PARSE(app, argc, argv);
+#ifndef SCANLAB_BACKEND_SIMT
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
         std::printf("cuda backend: no GPU on this machine, nothing to run\n");
         return 77;
     }
 #endif
-    uint64_t seed = std::random_device{}();
-    for (int i = 1; i < argc; ++i) {
-        if (std::strncmp(argv[i], "--seed=", 7) == 0) {
-            seed = std::strtoull(argv[i] + 7, nullptr, 10);
-        } else {
-            std::fprintf(stderr,
-                         "usage: %s [--seed=N] [--simt-mode=its|lockstep|pre-volta] "
-                         "[--simt-dispatch=in-order|shuffled] [--simt-seed=N]\n",
-                         argv[0]);
-            return 2;
-        }
-    }
     auto& entries = lab_entries();
     std::sort(entries.begin(), entries.end(),
               [](const LabEntry& a, const LabEntry& b) { return a.lab < b.lab; });
 
     cudaDeviceProp prop{};
     cudaGetDeviceProperties(&prop, 0);
-    std::printf("\nScan Lab: reference solutions on %s: %s (input seed %llu)\n", backend,
-                prop.name, static_cast<unsigned long long>(seed));
+    std::printf("\nScan Lab: reference solutions on %s: %s (input seed %llu)\n", backend, prop.name,
+                static_cast<unsigned long long>(seed));
 #ifdef SCANLAB_BACKEND_SIMT
     std::printf("emulator: mode %s, dispatch %s, seed %llu\n",
                 simt::to_string(simt::options().mode).c_str(),

@@ -2,9 +2,10 @@
 // conflicts and the emulator's findings (exit status 1 when there are any: the trace is still
 // written); also summarizes an existing trace file.
 //
-//   scanlab_trace_<flavour> record LAB [--n N] [--variant V] [--blocks all|0,1] [--seed S]
-//                                      [--out FILE.json] [--chrome FILE.json]
-//   scanlab_trace_<flavour> summary FILE.json
+//   scanlab_trace_<flavour> LAB [--n N] [--variant V] [--blocks all|0,1] [--seed S]
+//                               [--out FILE.json] [--chrome FILE.json] [--max-instructions M]
+//   scanlab_trace_<flavour> --summary FILE.json
+// (--help lists the options; the emulator's --simt-* flags are accepted too.)
 #include <scanlab/trace/analysis.h>
 #include <scanlab/trace/chrome_export.h>
 #include <scanlab/trace/error.h>
@@ -19,6 +20,9 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "lab_entry.h"
 #include "simt/options.h"
@@ -27,13 +31,6 @@
 
 namespace {
 namespace st = scanlab::trace;
-
-int usage() {
-    std::fprintf(stderr, "usage: scanlab trace LAB [--n N] [--variant V] [--blocks all|0,1,...] "
-                         "[--seed S] [--out FILE.json] [--chrome FILE.json]\n"
-                         "       scanlab trace --summary FILE.json\n");
-    return 2;
-}
 
 // A relative output path, inside the folder SCANLAB_TRACE_DIR names (if it is set).
 std::string in_trace_dir(const std::string& path) {
@@ -137,47 +134,60 @@ int main(int argc, char** argv) {
     using namespace scanlab::run;
     try {
         argc = simt::consume_cli_flags(argc, argv);
-        if (argc < 2) return usage();
-        std::string first = argv[1];
-        if (first == "--summary") {
-            if (argc != 3) return usage();
-            const st::Trace trace = st::read_trace_file(argv[2]);
+        CLI::App app{"Records a lab's kernel on the emulator and prints its shared-memory bank "
+                     "conflicts and the emulator's findings (exit status 1 when there are any); "
+                     "or summarizes a trace file (`./scanlab trace`, docs/visualizer.md)."};
+        std::string first, summary;
+        RecordRequest request;
+        std::string out, chrome, blocks = "0";
+        simt::TraceSettings settings;
+        CLI::Option* summary_option =
+            app.add_option("--summary", summary, "print an existing trace's summary instead")
+                ->check(CLI::ExistingFile);
+        std::vector<CLI::Option*> recording = {
+            app.add_option("lab", first, "the lab to record: 01 or 1, ..., 07"),
+            app.add_option("--n", request.n, "elements (default: the lab's own trace size)")
+                ->check(CLI::NonNegativeNumber),
+            app.add_option("--variant", request.variant, "a lab's variant (e.g. unpadded)"),
+            app.add_option("--seed", request.seed, "the input's random seed"),
+            app.add_option("--out", out, "the trace file (default: labNN[-variant].trace.json)"),
+            app.add_option("--chrome", chrome, "also write a Chrome trace-viewer file"),
+            app.add_option("--max-instructions", settings.max_instructions,
+                           "then the trace is cut (and says so)"),
+            app.add_option("--blocks", blocks, "all, or the blocks to record: 0,1,..."),
+        };
+        app.footer("The emulator's flags are accepted too: --simt-mode=..., --simt-dispatch=..., "
+                   "--simt-seed=N (docs/emulator.md).");
+        CLI11_PARSE(app, argc, argv);
+        for (const CLI::Option* option : recording)
+            if (summary_option->count() > 0 && option->count() > 0) {
+                std::fprintf(stderr, "scanlab trace: --summary reads a trace; %s records one\n",
+                             option->get_name().c_str());
+                return 2;
+            }
+        if (!summary.empty()) {
+            const st::Trace trace = st::read_trace_file(summary);
             print_summary(trace);
             print_findings(trace);
             return 0;
         }
-        RecordRequest request;
-        std::string out, chrome;
-        simt::TraceSettings settings;
-        for (int i = 2; i < argc; ++i) {
-            std::string arg = argv[i];
-            auto value = [&]() -> std::string {
-                if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-                return argv[++i];
-            };
-            if (arg == "--n")
-                request.n = std::stoll(value());
-            else if (arg == "--variant")
-                request.variant = value();
-            else if (arg == "--seed")
-                request.seed = std::stoull(value());
-            else if (arg == "--out")
-                out = value();
-            else if (arg == "--chrome")
-                chrome = value();
-            else if (arg == "--max-instructions")
-                settings.max_instructions = std::stoull(value());
-            else if (arg == "--blocks") {
-                std::string list = value();
-                settings.blocks.clear();
-                if (list != "all") {
-                    std::stringstream s(list);
-                    for (std::string b; std::getline(s, b, ',');)
-                        settings.blocks.push_back(static_cast<unsigned>(std::stoul(b)));
+        if (first.empty()) {
+            std::fprintf(stderr, "scanlab trace: give a lab (e.g. 01) or --summary FILE.json; "
+                                 "--help lists the options\n");
+            return 2;
+        }
+        settings.blocks.clear();
+        if (blocks != "all") {
+            std::stringstream list(blocks);
+            for (std::string b; std::getline(list, b, ',');) {
+                if (b.empty() || b.find_first_not_of("0123456789") != std::string::npos) {
+                    std::fprintf(stderr,
+                                 "scanlab trace: --blocks %s: not 'all' or a list of "
+                                 "block indices\n",
+                                 blocks.c_str());
+                    return 2;
                 }
-            } else {
-                std::fprintf(stderr, "unknown option %s\n", arg.c_str());
-                return usage();
+                settings.blocks.push_back(static_cast<unsigned>(std::stoul(b)));
             }
         }
         std::string lab = first.size() == 1 ? "0" + first : first;

@@ -33,11 +33,14 @@
 
 #include <cuda_runtime.h>
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -60,10 +63,18 @@ inline std::string json_escape(std::string_view text) {
     std::string s;
     for (const char c : text) {
         switch (c) {
-        case '"': s += "\\\""; break;
-        case '\\': s += "\\\\"; break;
-        case '\n': s += "\\n"; break;
-        case '\t': s += "\\t"; break;
+        case '"':
+            s += "\\\"";
+            break;
+        case '\\':
+            s += "\\\\";
+            break;
+        case '\n':
+            s += "\\n";
+            break;
+        case '\t':
+            s += "\\t";
+            break;
         default:
             if (static_cast<unsigned char>(c) < 0x20) {
                 char buf[8];
@@ -77,25 +88,18 @@ inline std::string json_escape(std::string_view text) {
     return s;
 }
 
-inline Args parse_args(int argc, char** argv) {
-    Args args;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        const auto eq = arg.find('=');
-        const std::string key = arg.substr(0, eq);
-        const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
-        if (key == "--out") args.out = value;
-        else if (key == "--n") args.n = std::stoi(value);
-        else if (key == "--kind") args.kind = value == "inclusive" ? ScanKind::inclusive : ScanKind::exclusive;
-        else if (key == "--warmup") args.warmup = std::stoi(value);
-        else if (key == "--batches") args.batches = std::max(1, std::stoi(value));
-        else if (key == "--per-batch") args.per_batch = std::max(1, std::stoi(value));
-        else if (key == "--seed") args.seed = std::stoull(value);
-        else throw std::invalid_argument("unknown argument: " + arg);
-    }
-    if (args.out.empty()) throw std::invalid_argument("--out=FILE is required");
-    if (args.n < 1) throw std::invalid_argument("--n must be at least 1");
-    return args;
+inline void add_options(CLI::App& app, Args& args) {
+    app.add_option("--out", args.out, "where the JSON goes")->required();
+    app.add_option("--n", args.n, "elements per call")->check(CLI::PositiveNumber);
+    app.add_option("--kind", args.kind, "inclusive or exclusive")
+        ->transform(CLI::CheckedTransformer(std::map<std::string, ScanKind>{
+            {"inclusive", ScanKind::inclusive}, {"exclusive", ScanKind::exclusive}}));
+    app.add_option("--warmup", args.warmup, "calls before the timed batches")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--batches", args.batches, "timed batches")->check(CLI::PositiveNumber);
+    app.add_option("--per-batch", args.per_batch, "back-to-back calls per batch")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--seed", args.seed, "the input's random seed");
 }
 
 inline void write_json(const std::string& path, const std::string& body) {
@@ -124,9 +128,14 @@ inline std::string check_output(const std::vector<std::int32_t>& input,
 template <class Scan>
 int run_main(int argc, char** argv, const char* what, Scan scan) {
     Args args;
+    CLI::App app{"Times one lab's scan on int32 sums with CUDA events and writes the result as "
+                 "JSON (docs/grading.md, \"Speed grading\")."};
+    add_options(app, args);
     try {
-        args = parse_args(argc, argv);
-    } catch (const std::exception& error) {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& help) {
+        return app.exit(help);
+    } catch (const CLI::ParseError& error) {
         std::fprintf(stderr, "speed harness: %s\n", error.what());
         return 4;
     }
@@ -167,10 +176,10 @@ int run_main(int argc, char** argv, const char* what, Scan scan) {
             return 3;
         }
         std::sort(per_call.begin(), per_call.end());
-        const double median = per_call.size() % 2 == 1
-                                  ? per_call[per_call.size() / 2]
-                                  : 0.5 * (per_call[per_call.size() / 2 - 1] +
-                                           per_call[per_call.size() / 2]);
+        const double median =
+            per_call.size() % 2 == 1
+                ? per_call[per_call.size() / 2]
+                : 0.5 * (per_call[per_call.size() / 2 - 1] + per_call[per_call.size() / 2]);
         std::string device = "unknown";
         cudaDeviceProp prop{};
         if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) device = prop.name;

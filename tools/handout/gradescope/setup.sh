@@ -14,7 +14,7 @@ if [[ -x scripts/install-deps.sh ]]; then
     scripts/install-deps.sh # the project's own list: compilers, CMake, Boost.Context, doctest...
 else
     apt-get install -y -qq --no-install-recommends cmake ninja-build g++ binutils python3 \
-        libboost-context-dev doctest-dev nlohmann-json3-dev libcli11-dev libfmt-dev bubblewrap
+        libboost-context-dev doctest-dev nlohmann-json3-dev libcli11-dev bubblewrap
 fi
 # The sandbox for the students' code (the project's list has it too; an older list may not).
 command -v bwrap >/dev/null || apt-get install -y -qq --no-install-recommends bubblewrap
