@@ -3,6 +3,8 @@
 # (the names are the same on both; on Ubuntu they are in the universe component).
 #   scripts/install-deps.sh            build + tests (emulator, labs, tools)
 #   scripts/install-deps.sh --all      also the visualizer, headless display, plots and fuzzing
+#   scripts/install-deps.sh --platforms  also clang 16 (with libc++) and the arm64 cross build
+#                                        with qemu (scripts/ci-clang.sh, scripts/ci-arm64.sh)
 # Runs apt-get as root, or through sudo. Prints what it would install when it cannot.
 set -euo pipefail
 
@@ -12,8 +14,17 @@ core=(cmake ninja-build g++ binutils python3 libboost-context-dev doctest-dev
 extra=(libimgui-dev libglfw3-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri
        mesa-utils python3-matplotlib clang libclang-rt-dev)
 
+# The arm64 Boost.Context comes from Debian's arm64 archive (multiarch, added below).
+platforms=(clang-16 libc++-16-dev libc++abi-16-dev g++-aarch64-linux-gnu qemu-user
+           libboost-context-dev:arm64)
+
 wanted=("${core[@]}")
-if [[ "${1:-}" == "--all" ]]; then wanted+=("${extra[@]}"); fi
+case "${1:-}" in
+--all) wanted+=("${extra[@]}") ;;
+--platforms) wanted+=("${extra[@]}" "${platforms[@]}") ;;
+"") ;;
+*) echo "usage: scripts/install-deps.sh [--all|--platforms]" >&2; exit 2 ;;
+esac
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
     echo "scanlab: this system has no apt-get/dpkg (it is not Debian or Ubuntu)." >&2
@@ -41,6 +52,9 @@ else
 fi
 echo "scanlab: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+if [[ " ${missing[*]} " == *":arm64 "* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    "${sudo[@]}" dpkg --add-architecture arm64
+fi
 "${sudo[@]}" apt-get update -qq
 if ! "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
     echo "scanlab: apt-get could not install: ${missing[*]}" >&2
