@@ -57,8 +57,8 @@ TEST_CASE("provenance: an output copied in by the host is named with the copy's 
     REQUIRE(cudaMemcpy(out.data(), host.data(), n * sizeof(int), cudaMemcpyHostToDevice) == 0);
     const std::string seen = simt::provenance_end();
     CHECK(seen == "the output was written by host code (cudaMemcpy at " + line_of(line) +
-                      "), not by a kernel: " + std::to_string(n) + " of its " +
-                      std::to_string(n) + " words were last written by host code");
+                      "), not by a kernel: " + std::to_string(n) + " of its " + std::to_string(n) +
+                      " words were last written by host code");
     CHECK(simt::provenance_end().empty()); // ended: nothing more to say
 }
 
@@ -81,10 +81,10 @@ TEST_CASE("provenance: kernel stores after a host write clear exactly the words 
         if (kernel_words == n) {
             CHECK(seen.empty());
         } else {
-            CHECK(seen == "the output was written by host code (cudaMemsetAsync at " +
-                              line_of(line) + "), not by a kernel: " +
-                              std::to_string(n - kernel_words) + " of its " + std::to_string(n) +
-                              " words were last written by host code");
+            CHECK(seen ==
+                  "the output was written by host code (cudaMemsetAsync at " + line_of(line) +
+                      "), not by a kernel: " + std::to_string(n - kernel_words) + " of its " +
+                      std::to_string(n) + " words were last written by host code");
         }
     }
 }
@@ -149,8 +149,8 @@ TEST_CASE("provenance: the input copied to the host, directly or through device 
     // Through a device-to-device copy first (a copy of the input is the input).
     simt::provenance_begin();
     simt::provenance_input(in.data(), n * sizeof(int));
-    REQUIRE(cudaMemcpy(staging.data() + 8, in.data(), n * sizeof(int),
-                       cudaMemcpyDeviceToDevice) == 0);
+    REQUIRE(cudaMemcpy(staging.data() + 8, in.data(), n * sizeof(int), cudaMemcpyDeviceToDevice) ==
+            0);
     line = __LINE__ + 1;
     REQUIRE(cudaMemcpyAsync(host.data(), staging.data() + 8 + part, sizeof(int),
                             cudaMemcpyDeviceToHost, 0) == 0);
@@ -184,8 +184,8 @@ TEST_CASE("provenance: a device-to-device copy into the output is host code writ
     REQUIRE(cudaMemcpy(out.data(), in.data(), n * sizeof(int), cudaMemcpyDeviceToDevice) == 0);
     const std::string seen = simt::provenance_end();
     CHECK(seen == "the output was written by host code (cudaMemcpy at " + line_of(line) +
-                      "), not by a kernel: " + std::to_string(n) + " of its " +
-                      std::to_string(n) + " words were last written by host code");
+                      "), not by a kernel: " + std::to_string(n) + " of its " + std::to_string(n) +
+                      " words were last written by host code");
     // The kernel-writes tracking ends with the watch: the same kernel store is unseen now.
     copy_ints<<<blocks(n), 128>>>(in.data(), out.data(), n);
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
@@ -204,11 +204,10 @@ TEST_CASE("provenance: both findings at once, input first") {
     REQUIRE(cudaMemcpy(host.data(), in.data(), n * sizeof(int), cudaMemcpyDeviceToHost) == 0);
     const int write = __LINE__ + 1;
     REQUIRE(cudaMemcpy(out.data(), host.data(), n * sizeof(int), cudaMemcpyHostToDevice) == 0);
-    CHECK(simt::provenance_end() == "the input was copied to the host (cudaMemcpy at " +
-                                        line_of(read) +
-                                        ") during the call; the output was written by host "
-                                        "code (cudaMemcpy at " +
-                                        line_of(write) + "), not by a kernel: " +
-                                        std::to_string(n) + " of its " + std::to_string(n) +
-                                        " words were last written by host code");
+    CHECK(simt::provenance_end() ==
+          "the input was copied to the host (cudaMemcpy at " + line_of(read) +
+              ") during the call; the output was written by host "
+              "code (cudaMemcpy at " +
+              line_of(write) + "), not by a kernel: " + std::to_string(n) + " of its " +
+              std::to_string(n) + " words were last written by host code");
 }

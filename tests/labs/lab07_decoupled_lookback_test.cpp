@@ -253,8 +253,8 @@ ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in
     // With n == 0 there is nothing to count: setting *d_count = 0 from the host is fine then.
     if (n > 0) watch.output(d_count.data(), 1);
     try {
-        lab07::select_greater<T, Threads, Items>(d_in.data(), out_ptr, d_count.data(), n,
-                                                 threshold, options);
+        lab07::select_greater<T, Threads, Items>(d_in.data(), out_ptr, d_count.data(), n, threshold,
+                                                 options);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
         return {false, what + ": the kernel failed: " + error.what() +

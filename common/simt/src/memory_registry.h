@@ -57,7 +57,8 @@ class MemoryRegistry {
     // few regions (input, output, parameters), which one entry would keep missing.
     const Region* cached(uintptr_t address, size_t bytes, bool write) const {
         const Region* r = recent_containing(address);
-        return r && bytes <= r->base + r->bytes - address && (!write || (r->writable_from_device && !r->kernel_writes_tracked))
+        return r && bytes <= r->base + r->bytes - address &&
+                       (!write || (r->writable_from_device && !r->kernel_writes_tracked))
                    ? r
                    : nullptr;
     }

@@ -210,8 +210,7 @@ static cudaError_t copy_memory(void* dst, const void* src, size_t bytes, cudaMem
             provenance().host_copied(d, s, bytes, name, caller);
             // Managed memory is host memory too: host code reads it without a copy.
             const Region* r = memory_registry().find(d);
-            if (r && r->kind == RegionKind::managed)
-                provenance().host_read(s, bytes, name, caller);
+            if (r && r->kind == RegionKind::managed) provenance().host_read(s, bytes, name, caller);
         }
     }
     return cudaSuccess;
