@@ -58,7 +58,7 @@ TEST_CASE("provenance: an output copied in by the host is named with the copy's 
     const std::string seen = simt::provenance_end();
     CHECK(seen == "the output was written by host code (cudaMemcpy at " + line_of(line) +
                       "), not by a kernel: " + std::to_string(n) + " of its " + std::to_string(n) +
-                      " words were last written by host code");
+                      " 4-byte words were last written by host code");
     CHECK(simt::provenance_end().empty()); // ended: nothing more to say
 }
 
@@ -84,7 +84,7 @@ TEST_CASE("provenance: kernel stores after a host write clear exactly the words 
             CHECK(seen ==
                   "the output was written by host code (cudaMemsetAsync at " + line_of(line) +
                       "), not by a kernel: " + std::to_string(n - kernel_words) + " of its " +
-                      std::to_string(n) + " words were last written by host code");
+                      std::to_string(n) + " 4-byte words were last written by host code");
         }
     }
 }
@@ -105,7 +105,7 @@ TEST_CASE("provenance: a host write after the kernel counts again; atomics count
     const std::string seen = simt::provenance_end();
     CHECK(seen == "the output was written by host code (cudaMemcpyAsync at " + line_of(line) +
                       "), not by a kernel: " + std::to_string(count) + " of its " +
-                      std::to_string(n) + " words were last written by host code");
+                      std::to_string(n) + " 4-byte words were last written by host code");
 }
 
 TEST_CASE("provenance: a correct kernel-only call, and writes outside the watched output") {
@@ -185,7 +185,7 @@ TEST_CASE("provenance: a device-to-device copy into the output is host code writ
     const std::string seen = simt::provenance_end();
     CHECK(seen == "the output was written by host code (cudaMemcpy at " + line_of(line) +
                       "), not by a kernel: " + std::to_string(n) + " of its " + std::to_string(n) +
-                      " words were last written by host code");
+                      " 4-byte words were last written by host code");
     // The kernel-writes tracking ends with the watch: the same kernel store is unseen now.
     copy_ints<<<blocks(n), 128>>>(in.data(), out.data(), n);
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
@@ -209,5 +209,5 @@ TEST_CASE("provenance: both findings at once, input first") {
               ") during the call; the output was written by host "
               "code (cudaMemcpy at " +
               line_of(write) + "), not by a kernel: " + std::to_string(n) + " of its " +
-              std::to_string(n) + " words were last written by host code");
+              std::to_string(n) + " 4-byte words were last written by host code");
 }

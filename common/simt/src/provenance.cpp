@@ -122,7 +122,7 @@ std::string Provenance::end() {
         if (!message.empty()) message += "; ";
         message += "the output was written by host code (" + describe(c.call, c.caller) +
                    "), not by a kernel: " + std::to_string(host_words) + " of its " +
-                   std::to_string(words) + " words were last written by host code";
+                   std::to_string(words) + " 4-byte words were last written by host code";
     }
     outputs_.clear();
     inputs_.clear();

@@ -25,7 +25,8 @@ void provenance_output(const void* device_ptr, size_t bytes);
 
 // Ends the watch. Empty when no output word was last written by host code and no input was
 // copied to the host; otherwise what happened, e.g. "the output was written by host code
-// (cudaMemcpy at naive_scan.cu:42), not by a kernel: 1024 of its 1024 words".
+// (cudaMemcpy at naive_scan.cu:42), not by a kernel: 1024 of its 1024 4-byte words were
+// last written by host code".
 std::string provenance_end();
 
 } // namespace simt
