@@ -359,6 +359,7 @@ def main(argv: list[str] | None = None) -> int:
 
     released = parse_labs(REPO, args.labs) if args.labs else None
     excluded = args.exclude + unreleased(REPO, released)
+    labs_arg = ",".join(released) if released is not None else None  # for the checks
     files = student_files(REPO, excluded)
     if args.list:
         print("\n".join(files))
@@ -400,10 +401,10 @@ def main(argv: list[str] | None = None) -> int:
         say(f"wrote {args.gradescope} ({len(bundle_files)} files, {hidden} hidden test "
             f"file(s); upload it as the autograder, base image Ubuntu 24.04)")
     if args.check:
-        check_handout(args.tar.resolve() if args.tar else args.out.resolve(), args.labs,
+        check_handout(args.tar.resolve() if args.tar else args.out.resolve(), labs_arg,
                       args.jobs)
     if args.check_gradescope:
-        check_gradescope(args.gradescope.resolve(), args.labs,
+        check_gradescope(args.gradescope.resolve(), labs_arg,
                          args.submission.resolve() if args.submission else None, args.jobs)
     return 0
 
