@@ -56,7 +56,7 @@ function(_scanlab_test_main backend)
     endif()
     set(support "${SCANLAB_LABS_ROOT}/tests/support")
     add_library(${target} OBJECT "${support}/scan_test_support.cpp" "${support}/test_main.cpp"
-                                 "${support}/fault_isolation.cpp")
+                                 "${support}/fault_isolation.cpp" "${support}/kernel_work.cpp")
     _scanlab_test_usage(${target} ${backend})
 endfunction()
 

@@ -59,6 +59,9 @@ struct Padded {
         d_out = DeviceBuffer<T>(std::vector<T>(input.size(), scanlab::test::poison_value<T>()));
     }
     void launch(ScanKind kind) { naive<Op>(d_in.data(), d_out.data(), n, kind); }
+    void watch(scanlab::test::KernelWorkWatch& watch) const {
+        watch.input(d_in.data(), input.size()).output(d_out.data(), input.size());
+    }
     /// Empty when out[0..n) is the scan of in[0..n) and nothing after n was written.
     std::string check(ScanKind kind) const {
         const std::vector<T> out = d_out.download();
@@ -104,9 +107,12 @@ TEST_CASE("hidden: nothing is written past n") {
     for (const int n : {1, 31, 100, 1000}) {
         for (const ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive}) {
             Padded<Sum<std::int32_t>> run(n, 64, kind);
+            scanlab::test::KernelWorkWatch watch;
+            run.watch(watch);
             run.launch(kind);
             REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-            const std::string problem = run.check(kind);
+            std::string problem = watch.verdict("lab01::naive_scan, n = " + std::to_string(n));
+            if (problem.empty()) problem = run.check(kind);
             if (!problem.empty()) {
                 FAIL_CHECK(problem);
                 return;
@@ -118,9 +124,14 @@ TEST_CASE("hidden: nothing is written past n") {
 TEST_CASE("hidden: two scans launched back to back, one synchronize") {
     Padded<Sum<std::int32_t>> first(lab01::kMaxN, 0, ScanKind::inclusive);
     Padded<Max<std::int32_t>> second(517, 0, ScanKind::exclusive);
+    scanlab::test::KernelWorkWatch watch;
+    first.watch(watch);
+    second.watch(watch);
     first.launch(ScanKind::inclusive);
     second.launch(ScanKind::exclusive);
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::string host_work = watch.verdict("lab01::naive_scan, two calls");
+    REQUIRE_MESSAGE(host_work.empty(), host_work);
     const std::string a = first.check(ScanKind::inclusive);
     CHECK_MESSAGE(a.empty(), a);
     const std::string b = second.check(ScanKind::exclusive);

@@ -216,12 +216,28 @@ class Attacks(PlantedBase):
                       lab_tests(data, "01")[0]["output"])
         self.assertEqual(lab_score(data, "01")[0], 0.0)
 
-    @unittest.expectedFailure
     def test_host_side_scan(self):
-        """Known gap (issue 18, item 2): a scan on the host, copied in with cudaMemcpy, earns
-        full points until the emulator tells where a graded output came from."""
+        """A scan on the host, copied in with cudaMemcpy: the output is right, but the emulator
+        sees that host code wrote it, and every case says so with the line of the copy."""
         data, _, _, _ = self.grade("host_scan")
         self.assert_stub_score(data)
+        source = (support.SUBMISSIONS / "host_scan" / "01_naive" / "naive_scan.cu").read_text()
+        copy_in = 1 + source.splitlines().index(next(
+            line for line in source.splitlines() if "cudaMemcpyHostToDevice" in line))
+        for test in lab_tests(data, "01"):
+            self.assertIn("the output was written by host code (cudaMemcpy at naive_scan.cu:"
+                          f"{copy_in}), not by a kernel", test["output"])
+
+    def test_host_side_scan_laundered_through_a_copy_kernel(self):
+        """The input copied to the host and scanned there, the result uploaded to a scratch
+        buffer that a kernel copies to the output: the kernel wrote the output last, but the
+        graded input went to the host during the call."""
+        data, _, _, _ = self.grade("host_scan_laundered")
+        self.assert_stub_score(data)
+        for test in lab_tests(data, "01"):
+            self.assertIn("the input was copied to the host (cudaMemcpy at naive_scan.cu:",
+                          test["output"])
+            self.assertNotIn("the output was written by host code", test["output"])
 
 
 if __name__ == "__main__":

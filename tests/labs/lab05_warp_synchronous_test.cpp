@@ -75,17 +75,21 @@ ScanCheck run_grouped(const std::string& what, int n, ScanKind kind, int group,
     const std::vector<T> input = scanlab::test::make_input<Op>(n, kind);
     DeviceBuffer<T> d_in(input);
     DeviceBuffer<T> d_out(std::vector<T>(input.size(), scanlab::test::poison_value<T>()));
+    const std::string call = what + " (" + scanlab::to_string(kind) + " " + Op::name + " " +
+                             scanlab::type_name<T>() + ", n=" + std::to_string(n) + ")";
+    scanlab::test::KernelWorkWatch watch;
+    watch.input(d_in.data(), input.size()).output(d_out.data(), input.size());
     try {
         scan(d_in.data(), d_out.data(), n, kind);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
-        return {false, what + " (" + scanlab::to_string(kind) + " " + Op::name + " " +
-                           scanlab::type_name<T>() + ", n=" + std::to_string(n) +
-                           "): the kernel failed: " + error.what() +
+        return {false, call + ": the kernel failed: " + error.what() +
                            scanlab::test::hint_line("05", fault_hint(hint_fault)) +
                            "\n  to reproduce: run again with SCANLAB_SEED=" +
                            std::to_string(scanlab::test::seed())};
     }
+    if (std::string host_work = watch.verdict(call); !host_work.empty())
+        return {false, std::move(host_work)};
     const std::vector<T> out = d_out.download();
     const std::vector<T> in_after = d_in.download();
     // Groups of one warp are the Hillis-Steele steps of a warp scan.
@@ -351,8 +355,12 @@ TEST_CASE("scan in place and with a reused workspace") {
     const std::vector<int> input = scanlab::test::make_input<Op>(kN, ScanKind::inclusive);
     DeviceBuffer<int> data(input);
     // In place: out == in.
+    scanlab::test::KernelWorkWatch in_place;
+    in_place.input(data.data(), input.size()).output(data.data(), input.size());
     lab05::scan<Op, 64, 3>(data.data(), data.data(), kN, ScanKind::inclusive);
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::string host_work = in_place.verdict("lab05::scan in place (out == in)");
+    REQUIRE_MESSAGE(host_work.empty(), host_work);
     ScanCheck result = scanlab::test::check_scan<Op>("lab05::scan in place (out == in)", input, {},
                                                      data.download(), ScanKind::inclusive);
     REQUIRE_MESSAGE(result.ok, result.message);
@@ -363,8 +371,12 @@ TEST_CASE("scan in place and with a reused workspace") {
         const std::vector<int> in = scanlab::test::make_input<Op>(n, ScanKind::exclusive);
         DeviceBuffer<int> d_in(in);
         DeviceBuffer<int> d_out(std::vector<int>(in.size(), scanlab::test::poison_value<int>()));
+        scanlab::test::KernelWorkWatch watch;
+        watch.input(d_in.data(), in.size()).output(d_out.data(), in.size());
         lab05::scan<Op, 64, 3>(d_in.data(), d_out.data(), n, ScanKind::exclusive, &workspace);
         REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        const std::string host_work = watch.verdict("lab05::scan with a Workspace");
+        REQUIRE_MESSAGE(host_work.empty(), host_work);
         result = scanlab::test::check_scan<Op>("lab05::scan with a Workspace", in, d_in.download(),
                                                d_out.download(), ScanKind::exclusive);
         REQUIRE_MESSAGE(result.ok, result.message);

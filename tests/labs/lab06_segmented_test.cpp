@@ -343,17 +343,22 @@ ScanCheck run_segmented(const std::string& what, int n, ScanKind kind, Shape sha
     DeviceBuffer<std::uint8_t> d_flags(flags);
     DeviceBuffer<T> d_out(std::vector<T>(input.size(), scanlab::test::poison_value<T>()));
     const std::string full = what + ", " + shape_name(shape);
+    const std::string call = full + " (" + scanlab::to_string(kind) + " " + Op::name + " " +
+                             scanlab::type_name<T>() + ", n=" + std::to_string(n) + ")";
+    scanlab::test::KernelWorkWatch watch;
+    watch.input(d_in.data(), input.size()).input(d_flags.data(), flags.size());
+    watch.output(d_out.data(), input.size());
     try {
         scan(d_in.data(), d_flags.data(), d_out.data(), n, kind);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
-        return {false, full + " (" + scanlab::to_string(kind) + " " + Op::name + " " +
-                           scanlab::type_name<T>() + ", n=" + std::to_string(n) +
-                           "): the kernel failed: " + error.what() +
+        return {false, call + ": the kernel failed: " + error.what() +
                            scanlab::test::hint_line("06", fault_hint()) +
                            "\n  to reproduce: run again with SCANLAB_SEED=" +
                            std::to_string(scanlab::test::seed())};
     }
+    if (std::string host_work = watch.verdict(call); !host_work.empty())
+        return {false, std::move(host_work)};
     const std::vector<T> out = d_out.download();
     const std::vector<T> after = d_in.download();
     return check_segmented<Op>(full, input, flags, after, out, kind, group, tile);
@@ -658,9 +663,14 @@ TEST_CASE("segmented scan in place and with a reused workspace") {
     for (const SegmentedMethod method :
          {SegmentedMethod::operator_transform, SegmentedMethod::conditional_index}) {
         DeviceBuffer<std::uint32_t> data(input);
+        scanlab::test::KernelWorkWatch watch;
+        watch.input(data.data(), input.size()).input(d_flags.data(), flags.size());
+        watch.output(data.data(), input.size());
         lab06::segmented_scan<Op, 64, 3>(data.data(), d_flags.data(), data.data(), kN,
                                          ScanKind::exclusive, method, &workspace);
         REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        const std::string host_work = watch.verdict("lab06::segmented_scan in place (out == in)");
+        REQUIRE_MESSAGE(host_work.empty(), host_work);
         const std::vector<std::uint32_t> out = data.download();
         const ScanCheck result = check_segmented<Op>(
             std::string("lab06::segmented_scan in place (out == in), ") + method_name(method),

@@ -247,9 +247,13 @@ ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in
     DeviceBuffer<T> d_in(input);
     DeviceBuffer<T> d_out(std::vector<T>(input.size(), poison));
     DeviceBuffer<int> d_count(std::vector<int>{-1});
+    T* const out_ptr = in_place ? d_in.data() : d_out.data();
+    scanlab::test::KernelWorkWatch watch;
+    watch.input(d_in.data(), input.size()).output(out_ptr, input.size());
+    // With n == 0 there is nothing to count: setting *d_count = 0 from the host is fine then.
+    if (n > 0) watch.output(d_count.data(), 1);
     try {
-        T* out = in_place ? d_in.data() : d_out.data();
-        lab07::select_greater<T, Threads, Items>(d_in.data(), out, d_count.data(), n, threshold,
+        lab07::select_greater<T, Threads, Items>(d_in.data(), out_ptr, d_count.data(), n, threshold,
                                                  options);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
@@ -257,6 +261,8 @@ ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in
                            scanlab::test::hint_line("07", lab_hint(Threads * Items, n, true)) +
                            reproduce};
     }
+    if (std::string host_work = watch.verdict(what); !host_work.empty())
+        return {false, std::move(host_work) + reproduce};
     const int count = d_count.download()[0];
     const std::vector<T> out = in_place ? d_in.download() : d_out.download();
     const int want = static_cast<int>(expected.size());
@@ -506,8 +512,12 @@ TEST_CASE("scan in place and with a reused workspace") {
     constexpr int kN = 40 * kSmallTile + 3;
     const std::vector<int> input = scanlab::test::make_input<Op>(kN, ScanKind::exclusive);
     DeviceBuffer<int> data(input);
+    scanlab::test::KernelWorkWatch in_place;
+    in_place.input(data.data(), input.size()).output(data.data(), input.size());
     lab07::scan<Op, kSmallThreads, kSmallItems>(data.data(), data.data(), kN, ScanKind::exclusive);
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::string host_work = in_place.verdict("lab07::scan in place (out == in)");
+    REQUIRE_MESSAGE(host_work.empty(), host_work);
     ScanCheck result = scanlab::test::check_scan<Op>("lab07::scan in place (out == in)", input, {},
                                                      data.download(), ScanKind::exclusive);
     REQUIRE_MESSAGE(result.ok, result.message);
@@ -519,9 +529,13 @@ TEST_CASE("scan in place and with a reused workspace") {
         const std::vector<int> in = scanlab::test::make_input<Op>(n, ScanKind::inclusive);
         DeviceBuffer<int> d_in(in);
         DeviceBuffer<int> d_out(std::vector<int>(in.size(), scanlab::test::poison_value<int>()));
+        scanlab::test::KernelWorkWatch watch;
+        watch.input(d_in.data(), in.size()).output(d_out.data(), in.size());
         lab07::scan<Op, kSmallThreads, kSmallItems>(d_in.data(), d_out.data(), n,
                                                     ScanKind::inclusive, {}, &workspace);
         REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        const std::string host_work = watch.verdict("lab07::scan with a reused Workspace");
+        REQUIRE_MESSAGE(host_work.empty(), host_work);
         result =
             scanlab::test::check_scan<Op>("lab07::scan with a reused Workspace", in,
                                           d_in.download(), d_out.download(), ScanKind::inclusive);

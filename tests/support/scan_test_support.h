@@ -11,6 +11,8 @@
 #include <scanlab/scan_kind.h>
 #include <scanlab/type_name.h>
 
+#include "kernel_work.h"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -644,7 +646,8 @@ ScanCheck run_host_scan(std::string_view what, int n, ScanKind kind, ScanFn&& sc
 }
 
 /// Runs `scan(d_in, d_out, n, kind)` on device buffers: fresh input, poisoned output, waits for
-/// the kernel, reads both buffers back, then checks.
+/// the kernel, checks that kernels wrote the output (KernelWorkWatch), reads both buffers back,
+/// then checks the values.
 template <class Op, class ScanFn>
 ScanCheck run_device_scan(std::string_view what, int n, ScanKind kind, ScanFn&& scan,
                           const CheckOptions& options = {}) {
@@ -652,14 +655,18 @@ ScanCheck run_device_scan(std::string_view what, int n, ScanKind kind, ScanFn&& 
     const std::vector<T> input = make_input<Op>(n, kind);
     DeviceBuffer<T> d_in(input);
     DeviceBuffer<T> d_out(std::vector<T>(input.size(), poison_value<T>()));
+    KernelWorkWatch watch;
+    watch.input(d_in.data(), input.size()).output(d_out.data(), input.size());
     scan(static_cast<const T*>(d_in.data()), d_out.data(), n, kind);
     // Synchronize here so a fault inside the kernel is reported as such, not by a later copy.
     const cudaError_t status = cudaDeviceSynchronize();
+    const std::string call = std::string(what) + " (" + to_string(kind) + " " + Op::name + " " +
+                             type_name<T>() + ", n=" + std::to_string(n) + ")";
     if (status != cudaSuccess)
-        throw std::runtime_error(std::string(what) + " (" + to_string(kind) + " " + Op::name + " " +
-                                 type_name<T>() + ", n=" + std::to_string(n) +
-                                 "): the kernel failed: " + cudaGetErrorName(status) + ": " +
+        throw std::runtime_error(call + ": the kernel failed: " + cudaGetErrorName(status) + ": " +
                                  cudaGetErrorString(status));
+    if (std::string host_work = watch.verdict(call); !host_work.empty())
+        return {false, std::move(host_work)};
     const std::vector<T> out = d_out.download();
     const std::vector<T> in_after = d_in.download();
     return check_scan<Op>(what, input, in_after, out, kind, options);

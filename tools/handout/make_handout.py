@@ -58,7 +58,9 @@ EPILOG = """\
 examples:
   python3 tools/handout/make_handout.py --out dist/scan-lab                 # folder
   python3 tools/handout/make_handout.py --tar dist/scan-lab.tar.gz --check  # tarball, built and tested
-  python3 tools/handout/make_handout.py --gradescope dist/autograder.zip --check-gradescope"""
+  python3 tools/handout/make_handout.py --gradescope dist/autograder.zip --check-gradescope
+  python3 tools/handout/make_handout.py --tar dist/week2.tar.gz --labs 00,01,02 --check
+                                            # labs released one at a time: 03-07 left out"""
 
 
 def say(message: str) -> None:
@@ -86,13 +88,49 @@ def list_files(root: Path) -> list[str]:
     return sorted(f for f in files if not matches(f, CLUTTER))
 
 
+def lab_folders(root: Path) -> dict[str, str]:
+    """Lab number -> folder name under labs/ ("01" -> "01_naive")."""
+    return {d.name[:2]: d.name for d in sorted((root / "labs").glob("[0-9][0-9]_*"))
+            if d.is_dir()}
+
+
+def parse_labs(root: Path, text: str) -> list[str]:
+    """The lab numbers of --labs ("1,02" -> ["01", "02"]); SystemExit names a lab not there."""
+    labs = lab_folders(root)
+    numbers = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part.isdigit() or f"{int(part):02d}" not in labs:
+            raise SystemExit(f"make_handout: --labs: there is no lab '{part}' in labs/ (the "
+                             f"labs are {', '.join(labs)})")
+        numbers.append(f"{int(part):02d}")
+    return sorted(set(numbers))
+
+
+def unreleased(root: Path, released: list[str] | None) -> list[str]:
+    """Patterns of what belongs to the labs not released yet: their folders (stubs and
+    lessons), graded and hidden tests, and lab 05's cooperative-groups example (a warp scan).
+    Build files skip a lab whose folder or test is missing, so the rest still builds."""
+    if released is None:
+        return []
+    patterns = []
+    for number, folder in lab_folders(root).items():
+        if number in released:
+            continue
+        patterns += [f"labs/{folder}", f"labs/{folder}/*", f"tests/labs/lab{number}_*",
+                     f"grading/hidden/lab{number}_*"]
+        if number == "05":
+            patterns += ["examples/tile_scan", "examples/tile_scan/*"]
+    return patterns
+
+
 def student_files(root: Path, extra_excludes: list[str]) -> list[str]:
     return [f for f in list_files(root)
             if not matches(f, SECRET + NOT_FOR_STUDENTS + extra_excludes)]
 
 
 def gradescope_files(root: Path, extra_excludes: list[str]) -> list[str]:
-    hidden = [f for f in list_files(root) if matches(f, ["grading/hidden/*"])]
+    hidden = [f for f in list_files(root)
+              if matches(f, ["grading/hidden/*"]) and not matches(f, extra_excludes)]
     return sorted(student_files(root, extra_excludes) + hidden)
 
 
@@ -307,7 +345,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="unpack the Gradescope zip and run its run_autograder on the stubs "
                         "(or --submission) in a local stand-in for /autograder")
     p.add_argument("--submission", type=Path, help="submission for --check-gradescope")
-    p.add_argument("--labs", help="limit the checks to these labs, e.g. 00,01")
+    p.add_argument("--labs", help="release only these labs, e.g. 00,01: the others (their "
+                                  "stubs, lessons, graded and hidden tests) are left out of "
+                                  "the handout and the bundle, and the checks run on these")
     p.add_argument("--jobs", "-j", type=int, help="parallel build jobs for the checks")
     args = p.parse_args(argv)
     if not (args.out or args.tar or args.gradescope or args.list):
@@ -317,11 +357,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.check_gradescope and not args.gradescope:
         p.error("--check-gradescope needs --gradescope")
 
-    files = student_files(REPO, args.exclude)
+    released = parse_labs(REPO, args.labs) if args.labs else None
+    excluded = args.exclude + unreleased(REPO, released)
+    labs_arg = ",".join(released) if released is not None else None  # for the checks
+    files = student_files(REPO, excluded)
     if args.list:
         print("\n".join(files))
         return 0
-    stubs = stub_problems(REPO)
+    stubs = [p for p in stub_problems(REPO) if not matches(p.split(" is identical")[0], excluded)]
 
     def without_stub_copies(problems: list[str]) -> list[str]:
         if not args.allow_stub_copies:
@@ -336,7 +379,8 @@ def main(argv: list[str] | None = None) -> int:
         for problem in problems:
             print(f"make_handout: LEAK: {problem}", file=sys.stderr)
         return 1
-    say(f"student handout: {len(files)} files")
+    say(f"student handout: {len(files)} files" +
+        (f", labs {', '.join(released)} only" if released is not None else ""))
     if args.out:
         write_tree(REPO, files, args.out.resolve())
         say(f"wrote {args.out}")
@@ -344,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
         write_tar(REPO, files, args.tar.resolve(), args.name)
         say(f"wrote {args.tar} ({args.tar.stat().st_size // 1024} KiB)")
     if args.gradescope:
-        bundle_files = gradescope_files(REPO, args.exclude)
+        bundle_files = gradescope_files(REPO, excluded)
         problems = without_stub_copies(leak_problems(REPO, bundle_files, allow_hidden=True))
         if problems:
             for problem in problems:
@@ -357,10 +401,10 @@ def main(argv: list[str] | None = None) -> int:
         say(f"wrote {args.gradescope} ({len(bundle_files)} files, {hidden} hidden test "
             f"file(s); upload it as the autograder, base image Ubuntu 24.04)")
     if args.check:
-        check_handout(args.tar.resolve() if args.tar else args.out.resolve(), args.labs,
+        check_handout(args.tar.resolve() if args.tar else args.out.resolve(), labs_arg,
                       args.jobs)
     if args.check_gradescope:
-        check_gradescope(args.gradescope.resolve(), args.labs,
+        check_gradescope(args.gradescope.resolve(), labs_arg,
                          args.submission.resolve() if args.submission else None, args.jobs)
     return 0
 

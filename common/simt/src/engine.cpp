@@ -14,6 +14,7 @@
 #include "code_order.h"
 #include "fault_format.h"
 #include "memory_registry.h"
+#include "provenance.h"
 #include "readonly_image.h"
 #include "source_lines.h"
 #include "stack_pool.h"
@@ -554,6 +555,8 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
             check_unregistered(r, address, bytes, kind, site);
         parameter = r && r->kind == RegionKind::parameters;
         if (global_ && r && !parameter) global = r;
+        if (r && kind != AccessKind::read && r->kernel_writes_tracked) [[unlikely]]
+            provenance().kernel_wrote(address, bytes); // a kernel, not host code, wrote it last
     }
     // Kernel parameters are exempt: the host compiler may copy an 8-byte aligned 16-byte struct
     // parameter with one 16-byte load, where a GPU reads it from its parameter bank, and no

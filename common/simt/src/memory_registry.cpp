@@ -23,7 +23,7 @@ const char* to_string(RegionKind kind) {
 const Region& MemoryRegistry::add(uintptr_t base, size_t bytes, RegionKind kind, std::string name,
                                   bool writable) {
     freed_.erase(base);
-    Region r{base, bytes, kind, std::move(name), next_serial_++, writable, {}};
+    Region r{base, bytes, kind, std::move(name), next_serial_++, writable, false, {}};
     if (kind == RegionKind::device || kind == RegionKind::managed) device_bytes_ += bytes;
     forget_recent();
     return live_.insert_or_assign(base, std::move(r)).first->second;
@@ -66,6 +66,15 @@ bool MemoryRegistry::mark_self_tagged(uintptr_t address, size_t bytes) {
     const std::pair<uintptr_t, uintptr_t> range{address, address + bytes};
     if (std::find(r.self_tagged.begin(), r.self_tagged.end(), range) == r.self_tagged.end())
         r.self_tagged.push_back(range);
+    return true;
+}
+
+bool MemoryRegistry::track_kernel_writes(uintptr_t address, bool tracked) {
+    auto it = live_.upper_bound(address);
+    if (it == live_.begin()) return false;
+    Region& r = (--it)->second;
+    if (address - r.base >= r.bytes) return false;
+    r.kernel_writes_tracked = tracked;
     return true;
 }
 

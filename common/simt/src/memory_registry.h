@@ -22,6 +22,10 @@ struct Region {
     std::string name; // symbol name, or empty
     uint64_t serial = 0;
     bool writable_from_device = true;
+    // Kernel stores here must reach Engine::access_general (not the fast path), which tells the
+    // provenance watch (provenance.h) that a kernel wrote them: set while the region holds words
+    // of a watched output that host code wrote last.
+    bool kernel_writes_tracked = false;
     // Byte ranges [first, last) of self-tagged words (simt::accept_self_tagged_words): each word
     // there carries its own status, so reading one after another word of its writer's is not a
     // read of data that the other word announced.
@@ -46,12 +50,15 @@ class MemoryRegistry {
     // Marks [address, address + bytes) of one live region as self-tagged words (kept until the
     // region is freed); false if the range is not inside one region.
     bool mark_self_tagged(uintptr_t address, size_t bytes);
+    // Sets kernel_writes_tracked of the live region containing address; false if there is none.
+    bool track_kernel_writes(uintptr_t address, bool tracked);
     // Whether the access lies in one of the regions of the last few hits (and may write there if
     // `write`): the emulator's fast path, which looks no further. Kernels alternate between a
     // few regions (input, output, parameters), which one entry would keep missing.
     const Region* cached(uintptr_t address, size_t bytes, bool write) const {
         const Region* r = recent_containing(address);
-        return r && bytes <= r->base + r->bytes - address && (!write || r->writable_from_device)
+        return r && bytes <= r->base + r->bytes - address &&
+                       (!write || (r->writable_from_device && !r->kernel_writes_tracked))
                    ? r
                    : nullptr;
     }

@@ -1,6 +1,6 @@
 // Planted attack "host_scan": no kernel at all. The input is copied to the host, scanned there,
-// and the result copied back. Must score 0 (the kernel has to do the work), which needs the
-// emulator to tell where a graded output came from (issue 18, item 2): not done yet.
+// and the result copied back. Must score 0 (the kernel has to do the work): the emulator sees
+// that host code wrote the output (and read the input).
 #include "naive_scan.h"
 
 #include <scanlab/cuda_check.h>

@@ -1,0 +1,46 @@
+// The graded tests' check that the kernels did the work: around one call of the lab's code, the
+// emulator watches the graded inputs and outputs (simt/provenance.h). The call fails if an
+// output was last written by host code (cudaMemcpy, cudaMemset, ...) or an input was copied to
+// the host, even when the output is right. On the cuda backend nothing is checked.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace scanlab::test {
+
+/// What host code may do during the call, in the words every failure message ends with.
+extern const char* const kKernelWorkRule;
+
+class KernelWorkWatch {
+  public:
+    KernelWorkWatch(); // starts watching (ending any earlier watch)
+    ~KernelWorkWatch();
+    KernelWorkWatch(const KernelWorkWatch&) = delete;
+    KernelWorkWatch& operator=(const KernelWorkWatch&) = delete;
+
+    /// `count` elements at `device_ptr` are a graded input (no copy of them may reach the host).
+    template <class T>
+    KernelWorkWatch& input(const T* device_ptr, std::size_t count) {
+        watch_input(device_ptr, count * sizeof(T));
+        return *this;
+    }
+    /// `count` elements at `device_ptr` are a graded output (a kernel must write them last).
+    template <class T>
+    KernelWorkWatch& output(const T* device_ptr, std::size_t count) {
+        watch_output(device_ptr, count * sizeof(T));
+        return *this;
+    }
+
+    /// Ends the watch (call it before reading anything back): empty when the kernels did the
+    /// work, else "<what>: <what happened>" and the rule.
+    std::string verdict(std::string_view what);
+
+  private:
+    void watch_input(const void* device_ptr, std::size_t bytes);
+    void watch_output(const void* device_ptr, std::size_t bytes);
+    bool open_ = true;
+};
+
+} // namespace scanlab::test
