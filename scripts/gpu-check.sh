@@ -8,7 +8,7 @@
 #   scripts/gpu-check.sh [OUT_DIR]        (default: $OUT, else ./gpu-check-out)
 #   CUDA_ARCH=90 SCANLAB_SANITIZE=0 scripts/gpu-check.sh
 #
-# Where the machine lacks Debian's doctest-dev (a GPU image without package access), put the
+# Where the machine lacks Debian's doctest-dev or libcli11-dev (a GPU image without package access), put the
 # .deb under .device-carry/debs/ (scripts/prepare-device-carry.sh does) and it is unpacked here.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,7 +21,7 @@ status=0
 step() { printf '\n=== %s\n' "$*" | tee -a "$out/summary.log"; }
 
 prefix=()
-if [[ ! -f /usr/include/doctest/doctest.h && -d .device-carry/debs ]]; then
+if [[ -d .device-carry/debs ]] && { [[ ! -f /usr/include/doctest/doctest.h ]] || [[ ! -f /usr/include/CLI/CLI.hpp ]]; }; then
     mkdir -p .device-carry/root
     for deb in .device-carry/debs/*.deb; do dpkg-deb -x "$deb" .device-carry/root; done
     prefix=(-DCMAKE_PREFIX_PATH="$root/.device-carry/root/usr")
