@@ -28,18 +28,24 @@ set(SIMTCC_EXTRA_LINK_LIBS "scanlab_trace" CACHE STRING
 # linked (these are compile options only). Function entry/exit hooks are noise; volatile
 # accesses get their own hooks so the emulator can tell them apart.
 function(_simt_tsan_flags out)
-    # GCC only: Clang has the same hooks but spells these options "-mllvm X", and CMake's
-    # option de-duplication would merge the repeated -mllvm.
-    if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-        message(FATAL_ERROR "simt: the emulator backend needs GCC as the C++ compiler, not "
-                            "${CMAKE_CXX_COMPILER_ID}")
-    endif()
     # -fstack-clash-protection: a frame larger than the rest of the stack probes page by page,
     # so an overflow touches the stack's guard page first and is reported (stack_guard.cpp).
     # Function entry and exit hooks: the call sites a thread is in, for lockstep's code order
     # (common/simt/src/code_order.h).
-    set(${out} -fsanitize=thread --param=tsan-instrument-func-entry-exit=1
-               --param=tsan-distinguish-volatile=1 -fstack-clash-protection PARENT_SCOPE)
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+        set(${out} -fsanitize=thread --param=tsan-instrument-func-entry-exit=1
+                   --param=tsan-distinguish-volatile=1 -fstack-clash-protection PARENT_SCOPE)
+    elseif(CMAKE_CXX_COMPILER_ID STREQUAL "Clang" AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 16)
+        # Clang spells the same settings as LLVM options after "-mllvm" (clang 16 knows no
+        # joined "-mllvm=X"). These flags go only into a source file's COMPILE_OPTIONS, which
+        # CMake does not de-duplicate, so the repeated "-mllvm" survives; never put them into a
+        # target's options, where the second "-mllvm" would be merged away.
+        set(${out} -fsanitize=thread -mllvm -tsan-instrument-func-entry-exit=1
+                   -mllvm -tsan-distinguish-volatile=1 -fstack-clash-protection PARENT_SCOPE)
+    else()
+        message(FATAL_ERROR "simt: the emulator backend needs GCC or Clang 16 or later as the C++ "
+                            "compiler, not ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
+    endif()
 endfunction()
 
 # simt_target_cuda_sources(<target> <PRIVATE|PUBLIC|INTERFACE> files...)
@@ -132,8 +138,8 @@ endfunction()
 # bin/simtcc, written at generate time because it names the built rewriter and runtime
 # library. Deferred to the end of the top-level configure so the targets exist by then.
 function(_simt_generate_simtcc)
-    if(NOT TARGET simt-rewrite OR NOT TARGET simt_runtime OR NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-        message(STATUS "simt: no simt-rewrite/simt_runtime targets or no GCC; bin/simtcc not generated")
+    if(NOT TARGET simt-rewrite OR NOT TARGET simt_runtime)
+        message(STATUS "simt: no simt-rewrite/simt_runtime targets; bin/simtcc not generated")
         return()
     endif()
     get_property(root GLOBAL PROPERTY SIMT_ROOT)

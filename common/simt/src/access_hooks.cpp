@@ -24,14 +24,85 @@ template <size_t Bytes, AccessKind Kind, bool Volatile>
     e->on_memory_access(reinterpret_cast<uintptr_t>(address), Bytes, Kind, Volatile, site);
 }
 
-// Ranges (memcpy-like accesses of any size).
-[[gnu::noinline]] void access_range(const void* address, size_t bytes, AccessKind kind,
-                                    const void* site) {
+// The thread whose kernel code made the access, or null outside a kernel (host code in the
+// same .cu, or the runtime's own use of an instrumented inline function).
+simt::detail::Engine* kernel_engine() {
     simt::detail::Engine* e = active_engine();
-    if (!e) return;
+    if (!e) return nullptr;
     simt::detail::Thread* t = e->current();
-    if (!t || t->in_runtime) return;
-    e->on_memory_access(reinterpret_cast<uintptr_t>(address), bytes, kind, false, site);
+    return t && !t->in_runtime ? e : nullptr;
+}
+
+// The largest power of two, at most 16 and at most `left`, that `at` is aligned to: the pieces
+// a GPU compiler would access a range of that alignment with.
+size_t natural_piece(uintptr_t at, size_t left) {
+    size_t piece = 16;
+    while (piece > left || (at & (piece - 1)) != 0) piece >>= 1;
+    return piece;
+}
+
+// An access the compiler knows may be less aligned than its size (a packed member, or adjacent
+// stores merged into one, as clang merges two 8-byte stores into an unaligned 16-byte one), or
+// a range of any size: seen as the naturally aligned pieces a GPU would make of it. The source
+// accesses were each aligned to their own size, and a GPU compiler that cannot prove a wider
+// alignment does not widen them, so no piece is ever misaligned.
+[[gnu::noinline]] void access_pieces(const void* address, size_t bytes, AccessKind kind,
+                                     bool is_volatile, const void* site) {
+    simt::detail::Engine* e = kernel_engine();
+    if (!e) return;
+    const uintptr_t start = reinterpret_cast<uintptr_t>(address);
+    for (size_t done = 0; done < bytes;) {
+        const size_t piece = natural_piece(start + done, bytes - done);
+        e->on_memory_access(start + done, piece, kind, is_volatile, site);
+        done += piece;
+    }
+}
+
+template <size_t Bytes, AccessKind Kind, bool Volatile>
+[[gnu::noinline]] void unaligned_access(const void* address, const void* site) {
+    if ((reinterpret_cast<uintptr_t>(address) & (Bytes - 1)) == 0)
+        return access<Bytes, Kind, Volatile>(address, site);
+    access_pieces(address, Bytes, Kind, Volatile, site);
+}
+
+// memcpy, memmove and memset that clang's instrumentation routes through the hooks (struct
+// copies and zeroing among them): each naturally aligned piece is checked right before it is
+// copied, as a GPU's loads and stores of that piece would be.
+void copy_in_pieces(void* destination, const void* source, size_t bytes, const void* site) {
+    simt::detail::Engine* e = kernel_engine();
+    if (!e) {
+        __builtin_memmove(destination, source, bytes);
+        return;
+    }
+    auto* to = static_cast<unsigned char*>(destination);
+    const auto* from = static_cast<const unsigned char*>(source);
+    for (size_t done = 0; done < bytes;) {
+        const uintptr_t both =
+            reinterpret_cast<uintptr_t>(to + done) | reinterpret_cast<uintptr_t>(from + done);
+        const size_t piece = natural_piece(both, bytes - done);
+        e->on_memory_access(reinterpret_cast<uintptr_t>(from + done), piece, AccessKind::read,
+                            false, site);
+        e->on_memory_access(reinterpret_cast<uintptr_t>(to + done), piece, AccessKind::write, false,
+                            site);
+        __builtin_memmove(to + done, from + done, piece); // pieces of a forward memmove overlap
+        done += piece;
+    }
+}
+
+void fill_in_pieces(void* destination, int value, size_t bytes, const void* site) {
+    simt::detail::Engine* e = kernel_engine();
+    if (!e) {
+        __builtin_memset(destination, value, bytes);
+        return;
+    }
+    auto* to = static_cast<unsigned char*>(destination);
+    for (size_t done = 0; done < bytes;) {
+        const size_t piece = natural_piece(reinterpret_cast<uintptr_t>(to + done), bytes - done);
+        e->on_memory_access(reinterpret_cast<uintptr_t>(to + done), piece, AccessKind::write, false,
+                            site);
+        __builtin_memset(to + done, value, piece);
+        done += piece;
+    }
 }
 
 // Atomics from std::atomic / __atomic builtins in kernel code: checked like any access; what
@@ -79,10 +150,10 @@ void __tsan_vptr_read(void**) {}
         access<N, AccessKind::write, false>(p, __builtin_return_address(0));                       \
     }                                                                                              \
     void __tsan_unaligned_read##N(void* p) {                                                       \
-        access<N, AccessKind::read, false>(p, __builtin_return_address(0));                        \
+        unaligned_access<N, AccessKind::read, false>(p, __builtin_return_address(0));              \
     }                                                                                              \
     void __tsan_unaligned_write##N(void* p) {                                                      \
-        access<N, AccessKind::write, false>(p, __builtin_return_address(0));                       \
+        unaligned_access<N, AccessKind::write, false>(p, __builtin_return_address(0));             \
     }                                                                                              \
     void __tsan_volatile_read##N(void* p) {                                                        \
         access<N, AccessKind::read, true>(p, __builtin_return_address(0));                         \
@@ -91,10 +162,10 @@ void __tsan_vptr_read(void**) {}
         access<N, AccessKind::write, true>(p, __builtin_return_address(0));                        \
     }                                                                                              \
     void __tsan_unaligned_volatile_read##N(void* p) {                                              \
-        access<N, AccessKind::read, true>(p, __builtin_return_address(0));                         \
+        unaligned_access<N, AccessKind::read, true>(p, __builtin_return_address(0));               \
     }                                                                                              \
     void __tsan_unaligned_volatile_write##N(void* p) {                                             \
-        access<N, AccessKind::write, true>(p, __builtin_return_address(0));                        \
+        unaligned_access<N, AccessKind::write, true>(p, __builtin_return_address(0));              \
     }
 SIMT_HOOKS(1)
 SIMT_HOOKS(2)
@@ -104,10 +175,32 @@ SIMT_HOOKS(16)
 #undef SIMT_HOOKS
 
 void __tsan_read_range(void* p, unsigned long size) {
-    access_range(p, size, AccessKind::read, __builtin_return_address(0));
+    access_pieces(p, size, AccessKind::read, false, __builtin_return_address(0));
 }
 void __tsan_write_range(void* p, unsigned long size) {
-    access_range(p, size, AccessKind::write, __builtin_return_address(0));
+    access_pieces(p, size, AccessKind::write, false, __builtin_return_address(0));
+}
+
+void* __tsan_memcpy(void* destination, const void* source, unsigned long size) {
+    copy_in_pieces(destination, source, size, __builtin_return_address(0));
+    return destination;
+}
+void* __tsan_memmove(void* destination, const void* source, unsigned long size) {
+    const auto to = reinterpret_cast<uintptr_t>(destination);
+    const auto from = reinterpret_cast<uintptr_t>(source);
+    if (to - from >= size) {
+        // No overlap that a forward copy would spoil (destination below, or past the source).
+        copy_in_pieces(destination, source, size, __builtin_return_address(0));
+        return destination;
+    }
+    // An overlap: all reads are checked, then all writes, then the bytes move at once.
+    access_pieces(source, size, AccessKind::read, false, __builtin_return_address(0));
+    access_pieces(destination, size, AccessKind::write, false, __builtin_return_address(0));
+    return __builtin_memmove(destination, source, size);
+}
+void* __tsan_memset(void* destination, int value, unsigned long size) {
+    fill_in_pieces(destination, value, size, __builtin_return_address(0));
+    return destination;
 }
 
 void __tsan_atomic_thread_fence(int) {
