@@ -65,26 +65,30 @@ template <size_t Bytes, AccessKind Kind, bool Volatile>
     access_pieces(address, Bytes, Kind, Volatile, site);
 }
 
-// memcpy, memmove and memset that clang's instrumentation routes through the hooks (struct
-// copies and zeroing among them): each naturally aligned piece is checked right before it is
-// copied, as a GPU's loads and stores of that piece would be.
+// memcpy and memmove that clang's instrumentation routes through the hooks (struct copies
+// among them), as a GPU would copy: a load of each naturally aligned piece, then its store,
+// each checked right before it happens (so a relaxed-visibility old value shown to the load is
+// what gets copied). Backwards when the destination overlaps the source's end (memmove).
 void copy_in_pieces(void* destination, const void* source, size_t bytes, const void* site) {
     simt::detail::Engine* e = kernel_engine();
     if (!e) {
         __builtin_memmove(destination, source, bytes);
         return;
     }
-    auto* to = static_cast<unsigned char*>(destination);
-    const auto* from = static_cast<const unsigned char*>(source);
+    const auto to = reinterpret_cast<uintptr_t>(destination);
+    const auto from = reinterpret_cast<uintptr_t>(source);
+    const bool backwards = to > from && to - from < bytes;
     for (size_t done = 0; done < bytes;) {
-        const uintptr_t both =
-            reinterpret_cast<uintptr_t>(to + done) | reinterpret_cast<uintptr_t>(from + done);
-        const size_t piece = natural_piece(both, bytes - done);
-        e->on_memory_access(reinterpret_cast<uintptr_t>(from + done), piece, AccessKind::read,
-                            false, site);
-        e->on_memory_access(reinterpret_cast<uintptr_t>(to + done), piece, AccessKind::write, false,
-                            site);
-        __builtin_memmove(to + done, from + done, piece); // pieces of a forward memmove overlap
+        const size_t left = bytes - done;
+        // Forwards a piece starts at `done`; backwards it ends at `left`.
+        const size_t piece = natural_piece(
+            backwards ? (to + left) | (from + left) : (to + done) | (from + done), left);
+        const size_t at = backwards ? left - piece : done;
+        unsigned char loaded[16];
+        e->on_memory_access(from + at, piece, AccessKind::read, false, site);
+        __builtin_memcpy(loaded, reinterpret_cast<const void*>(from + at), piece);
+        e->on_memory_access(to + at, piece, AccessKind::write, false, site);
+        __builtin_memcpy(reinterpret_cast<void*>(to + at), loaded, piece);
         done += piece;
     }
 }
@@ -186,17 +190,8 @@ void* __tsan_memcpy(void* destination, const void* source, unsigned long size) {
     return destination;
 }
 void* __tsan_memmove(void* destination, const void* source, unsigned long size) {
-    const auto to = reinterpret_cast<uintptr_t>(destination);
-    const auto from = reinterpret_cast<uintptr_t>(source);
-    if (to - from >= size) {
-        // No overlap that a forward copy would spoil (destination below, or past the source).
-        copy_in_pieces(destination, source, size, __builtin_return_address(0));
-        return destination;
-    }
-    // An overlap: all reads are checked, then all writes, then the bytes move at once.
-    access_pieces(source, size, AccessKind::read, false, __builtin_return_address(0));
-    access_pieces(destination, size, AccessKind::write, false, __builtin_return_address(0));
-    return __builtin_memmove(destination, source, size);
+    copy_in_pieces(destination, source, size, __builtin_return_address(0));
+    return destination;
 }
 void* __tsan_memset(void* destination, int value, unsigned long size) {
     fill_in_pieces(destination, value, size, __builtin_return_address(0));
