@@ -115,7 +115,17 @@ TEST_CASE("compiler accesses: whole-struct copies are seen by the race check") {
     CHECK(race.message.find("'slots'") != std::string::npos);
 }
 
-TEST_CASE("compiler accesses: memset of shared memory is seen by the race check") {
+// g++ expands a memset in kernel code inline (rep stos) with no hook at all, so the emulator
+// cannot see it (docs/simtcc.md, "Compilers"); clang calls __tsan_memset. Skipped, and so
+// counted as skipped, with g++.
+#if defined(__clang__)
+constexpr bool kMemsetSeen = true;
+#else
+constexpr bool kMemsetSeen = false;
+#endif
+
+TEST_CASE("compiler accesses: memset of shared memory is seen by the race check" *
+          doctest::skip(!kMemsetSeen)) {
     const uint64_t seed = std::random_device{}();
     INFO("seed " << seed);
     std::mt19937_64 rng(seed);
