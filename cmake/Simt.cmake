@@ -27,19 +27,38 @@ set(SIMTCC_EXTRA_LINK_LIBS "scanlab_trace" CACHE STRING
 # __tsan_* calls that -fsanitize=thread inserts; its runtime defines them, so libtsan is never
 # linked (these are compile options only). Function entry/exit hooks are noise; volatile
 # accesses get their own hooks so the emulator can tell them apart.
-function(_simt_tsan_flags out)
-    # GCC only: Clang has the same hooks but spells these options "-mllvm X", and CMake's
-    # option de-duplication would merge the repeated -mllvm.
-    if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-        message(FATAL_ERROR "simt: the emulator backend needs GCC as the C++ compiler, not "
-                            "${CMAKE_CXX_COMPILER_ID}")
-    endif()
+function(_simt_tsan_flags_of family out)
     # -fstack-clash-protection: a frame larger than the rest of the stack probes page by page,
     # so an overflow touches the stack's guard page first and is reported (stack_guard.cpp).
     # Function entry and exit hooks: the call sites a thread is in, for lockstep's code order
     # (common/simt/src/code_order.h).
-    set(${out} -fsanitize=thread --param=tsan-instrument-func-entry-exit=1
-               --param=tsan-distinguish-volatile=1 -fstack-clash-protection PARENT_SCOPE)
+    if(family STREQUAL "GNU")
+        set(${out} -fsanitize=thread --param=tsan-instrument-func-entry-exit=1
+                   --param=tsan-distinguish-volatile=1 -fstack-clash-protection PARENT_SCOPE)
+    else()
+        # Clang spells the same settings as LLVM options after "-mllvm" (clang 16 knows no
+        # joined "-mllvm=X"). These flags go only into a source file's COMPILE_OPTIONS, which
+        # CMake does not de-duplicate, so the repeated "-mllvm" survives; never put them into a
+        # target's options, where the second "-mllvm" would be merged away. Clang leaves out
+        # the load of `a[i] += x` (a read before a write of the same word) unless told not to;
+        # the emulator must see it, as GCC shows it: traces count it, and it may race.
+        set(${out} -fsanitize=thread -mllvm -tsan-instrument-func-entry-exit=1
+                   -mllvm -tsan-distinguish-volatile=1 -mllvm -tsan-instrument-read-before-write=1
+                   -fstack-clash-protection PARENT_SCOPE)
+    endif()
+endfunction()
+
+# The flags for the C++ compiler CMake found: GCC, or Clang 16 or later (tested: 16 and 19).
+function(_simt_tsan_flags out)
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+        _simt_tsan_flags_of(GNU flags)
+    elseif(CMAKE_CXX_COMPILER_ID STREQUAL "Clang" AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 16)
+        _simt_tsan_flags_of(Clang flags)
+    else()
+        message(FATAL_ERROR "simt: the emulator backend needs GCC or Clang 16 or later as the C++ "
+                            "compiler, not ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
+    endif()
+    set(${out} ${flags} PARENT_SCOPE)
 endfunction()
 
 # simt_target_cuda_sources(<target> <PRIVATE|PUBLIC|INTERFACE> files...)
@@ -132,8 +151,8 @@ endfunction()
 # bin/simtcc, written at generate time because it names the built rewriter and runtime
 # library. Deferred to the end of the top-level configure so the targets exist by then.
 function(_simt_generate_simtcc)
-    if(NOT TARGET simt-rewrite OR NOT TARGET simt_runtime OR NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-        message(STATUS "simt: no simt-rewrite/simt_runtime targets or no GCC; bin/simtcc not generated")
+    if(NOT TARGET simt-rewrite OR NOT TARGET simt_runtime)
+        message(STATUS "simt: no simt-rewrite/simt_runtime targets; bin/simtcc not generated")
         return()
     endif()
     get_property(root GLOBAL PROPERTY SIMT_ROOT)
@@ -145,7 +164,16 @@ function(_simt_generate_simtcc)
     set(SIMT_COMPAT_DIR "${root}/compat")
     set(SIMT_INCLUDE_DIR "${root}/include")
     set(SIMT_CXX "${CMAKE_CXX_COMPILER}")
-    string(JOIN " " SIMT_TSAN_FLAGS ${tsan_flags})
+    set(SIMT_CXX_FAMILY "${CMAKE_CXX_COMPILER_ID}")
+    # Both spellings, so that SIMTCC_CXX may name the other compiler.
+    _simt_tsan_flags_of(GNU gnu_flags)
+    _simt_tsan_flags_of(Clang clang_flags)
+    string(JOIN " " SIMT_GNU_TSAN_FLAGS ${gnu_flags})
+    string(JOIN " " SIMT_CLANG_TSAN_FLAGS ${clang_flags})
+    # The standard library the runtime was built with (-stdlib=libc++ in CMAKE_CXX_FLAGS): what
+    # simtcc compiles and links must use the same one.
+    string(REGEX MATCHALL "-stdlib=[^ ]+" SIMT_STDLIB_FLAGS "${CMAKE_CXX_FLAGS}")
+    string(JOIN " " SIMT_STDLIB_FLAGS ${SIMT_STDLIB_FLAGS})
     set(extra "")
     foreach(lib IN LISTS CMAKE_DL_LIBS) # simt_runtime links these too
         list(APPEND extra "-l${lib}")

@@ -35,8 +35,8 @@ struct Case {
 // Shorthands for the emitted forms, so the tables read like the contract.
 std::string shared(const std::string& spec, const std::string& name, const std::string& dims,
                    const std::string& align = "0") {
-    const std::string declarator = dims.empty() ? "& " + name : " (&" + name + ")" + dims;
-    return spec + declarator + " = ::simt::shared_variable<" + spec + dims +
+    const std::string type = dims.empty() ? spec : "auto";
+    return type + "& " + name + " = ::simt::shared_variable<" + spec + dims +
            ">(::simt::SharedSite{\"" + name + "\", __FILE__, __LINE__, " + align + "});";
 }
 

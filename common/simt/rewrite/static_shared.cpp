@@ -1,6 +1,6 @@
 // Static __shared__ variables become references into the runtime's per-block arena:
 //   __shared__ float a[4][33];
-//   float (&a)[4][33] = ::simt::shared_variable<float[4][33]>(::simt::SharedSite{...});
+//   auto& a = ::simt::shared_variable<float[4][33]>(::simt::SharedSite{...});
 // (a scalar becomes `T& x = ...`; `__shared__ int a, b[4];` becomes two such declarations)
 // so every later use of `a` in the kernel compiles unchanged and all threads of a block see
 // the same storage. The site (name, file, line) lets the runtime name it in reports.
@@ -23,9 +23,9 @@ void rewrite_static_shared(const SourceFile& src, const ScopeMap& scopes, EditLi
         for (const SharedDeclarator& v : d.declarators) {
             if (!text.empty()) text += ' ';
             if (!d.attributes.empty()) text += d.attributes + ' ';
-            // `T& x` rather than `T (&x)`: the same declaration, without -Wparentheses noise.
-            text +=
-                v.dims.empty() ? d.spec + "& " + v.name : d.spec + " (&" + v.name + ")" + v.dims;
+            // An array is `auto& x`: clang reads `T (&x)[n<T>()]` with a dependent T as an
+            // expression (a cast of &x), and the type is spelled in shared_variable<> anyway.
+            text += (v.dims.empty() ? d.spec : std::string("auto")) + "& " + v.name;
             text += " = ::simt::shared_variable<" + d.spec + v.dims + ">(::simt::SharedSite{\"" +
                     v.name + "\", __FILE__, __LINE__, " + d.align + "});";
         }

@@ -24,14 +24,102 @@ template <size_t Bytes, AccessKind Kind, bool Volatile>
     e->on_memory_access(reinterpret_cast<uintptr_t>(address), Bytes, Kind, Volatile, site);
 }
 
-// Ranges (memcpy-like accesses of any size).
-[[gnu::noinline]] void access_range(const void* address, size_t bytes, AccessKind kind,
-                                    const void* site) {
+// The thread whose kernel code made the access, or null outside a kernel (host code in the
+// same .cu, or the runtime's own use of an instrumented inline function).
+simt::detail::Engine* kernel_engine() {
     simt::detail::Engine* e = active_engine();
-    if (!e) return;
+    if (!e) return nullptr;
     simt::detail::Thread* t = e->current();
-    if (!t || t->in_runtime) return;
-    e->on_memory_access(reinterpret_cast<uintptr_t>(address), bytes, kind, false, site);
+    return t && !t->in_runtime ? e : nullptr;
+}
+
+// The largest power of two, at most 16 and at most `left`, that `at` is aligned to: the pieces
+// a GPU compiler would access a range of that alignment with.
+size_t natural_piece(uintptr_t at, size_t left) {
+    size_t piece = 16;
+    while (piece > left || (at & (piece - 1)) != 0) piece >>= 1;
+    return piece;
+}
+
+// An access the compiler knows may be less aligned than its size (a packed member, or adjacent
+// stores merged into one, as clang merges two 8-byte stores into an unaligned 16-byte one), or
+// a range of any size: seen as the naturally aligned pieces a GPU would make of it. The source
+// accesses were each aligned to their own size, and a GPU compiler that cannot prove a wider
+// alignment does not widen them, so no piece is ever misaligned.
+[[gnu::noinline]] void access_pieces(const void* address, size_t bytes, AccessKind kind,
+                                     bool is_volatile, const void* site) {
+    simt::detail::Engine* e = kernel_engine();
+    if (!e) return;
+    const uintptr_t start = reinterpret_cast<uintptr_t>(address);
+    for (size_t done = 0; done < bytes;) {
+        const size_t piece = natural_piece(start + done, bytes - done);
+        e->on_memory_access(start + done, piece, kind, is_volatile, site);
+        done += piece;
+    }
+}
+
+// clang's instrumentation takes a 16-byte access aligned to 8 for aligned (tsan's shadow words
+// are 8 bytes) and calls __tsan_read16/__tsan_write16 for it, as for the two merged 8-byte
+// loads of a struct copy; such an access is the two 8-byte ones it was made of. Not aligned to 8
+// even, it is misaligned in the source and reported.
+template <AccessKind Kind, bool Volatile>
+[[gnu::noinline]] void access16(const void* address, const void* site) {
+    if ((reinterpret_cast<uintptr_t>(address) & 15) == 8) {
+        access<8, Kind, Volatile>(address, site);
+        return access<8, Kind, Volatile>(static_cast<const char*>(address) + 8, site);
+    }
+    return access<16, Kind, Volatile>(address, site);
+}
+
+template <size_t Bytes, AccessKind Kind, bool Volatile>
+[[gnu::noinline]] void unaligned_access(const void* address, const void* site) {
+    if ((reinterpret_cast<uintptr_t>(address) & (Bytes - 1)) == 0)
+        return access<Bytes, Kind, Volatile>(address, site);
+    access_pieces(address, Bytes, Kind, Volatile, site);
+}
+
+// memcpy and memmove that clang's instrumentation routes through the hooks (struct copies
+// among them), as a GPU would copy: a load of each naturally aligned piece, then its store,
+// each checked right before it happens (so a relaxed-visibility old value shown to the load is
+// what gets copied). Backwards when the destination overlaps the source's end (memmove).
+void copy_in_pieces(void* destination, const void* source, size_t bytes, const void* site) {
+    simt::detail::Engine* e = kernel_engine();
+    if (!e) {
+        __builtin_memmove(destination, source, bytes);
+        return;
+    }
+    const auto to = reinterpret_cast<uintptr_t>(destination);
+    const auto from = reinterpret_cast<uintptr_t>(source);
+    const bool backwards = to > from && to - from < bytes;
+    for (size_t done = 0; done < bytes;) {
+        const size_t left = bytes - done;
+        // Forwards a piece starts at `done`; backwards it ends at `left`.
+        const size_t piece = natural_piece(
+            backwards ? (to + left) | (from + left) : (to + done) | (from + done), left);
+        const size_t at = backwards ? left - piece : done;
+        unsigned char loaded[16];
+        e->on_memory_access(from + at, piece, AccessKind::read, false, site);
+        __builtin_memcpy(loaded, reinterpret_cast<const void*>(from + at), piece);
+        e->on_memory_access(to + at, piece, AccessKind::write, false, site);
+        __builtin_memcpy(reinterpret_cast<void*>(to + at), loaded, piece);
+        done += piece;
+    }
+}
+
+void fill_in_pieces(void* destination, int value, size_t bytes, const void* site) {
+    simt::detail::Engine* e = kernel_engine();
+    if (!e) {
+        __builtin_memset(destination, value, bytes);
+        return;
+    }
+    auto* to = static_cast<unsigned char*>(destination);
+    for (size_t done = 0; done < bytes;) {
+        const size_t piece = natural_piece(reinterpret_cast<uintptr_t>(to + done), bytes - done);
+        e->on_memory_access(reinterpret_cast<uintptr_t>(to + done), piece, AccessKind::write, false,
+                            site);
+        __builtin_memset(to + done, value, piece);
+        done += piece;
+    }
 }
 
 // Atomics from std::atomic / __atomic builtins in kernel code: checked like any access; what
@@ -79,10 +167,10 @@ void __tsan_vptr_read(void**) {}
         access<N, AccessKind::write, false>(p, __builtin_return_address(0));                       \
     }                                                                                              \
     void __tsan_unaligned_read##N(void* p) {                                                       \
-        access<N, AccessKind::read, false>(p, __builtin_return_address(0));                        \
+        unaligned_access<N, AccessKind::read, false>(p, __builtin_return_address(0));              \
     }                                                                                              \
     void __tsan_unaligned_write##N(void* p) {                                                      \
-        access<N, AccessKind::write, false>(p, __builtin_return_address(0));                       \
+        unaligned_access<N, AccessKind::write, false>(p, __builtin_return_address(0));             \
     }                                                                                              \
     void __tsan_volatile_read##N(void* p) {                                                        \
         access<N, AccessKind::read, true>(p, __builtin_return_address(0));                         \
@@ -91,23 +179,56 @@ void __tsan_vptr_read(void**) {}
         access<N, AccessKind::write, true>(p, __builtin_return_address(0));                        \
     }                                                                                              \
     void __tsan_unaligned_volatile_read##N(void* p) {                                              \
-        access<N, AccessKind::read, true>(p, __builtin_return_address(0));                         \
+        unaligned_access<N, AccessKind::read, true>(p, __builtin_return_address(0));               \
     }                                                                                              \
     void __tsan_unaligned_volatile_write##N(void* p) {                                             \
-        access<N, AccessKind::write, true>(p, __builtin_return_address(0));                        \
+        unaligned_access<N, AccessKind::write, true>(p, __builtin_return_address(0));              \
     }
 SIMT_HOOKS(1)
 SIMT_HOOKS(2)
 SIMT_HOOKS(4)
 SIMT_HOOKS(8)
-SIMT_HOOKS(16)
 #undef SIMT_HOOKS
+#define SIMT_HOOKS16(NAME, KIND, VOLATILE)                                                         \
+    void NAME(void* p) {                                                                           \
+        access16<KIND, VOLATILE>(p, __builtin_return_address(0));                                  \
+    }
+SIMT_HOOKS16(__tsan_read16, AccessKind::read, false)
+SIMT_HOOKS16(__tsan_write16, AccessKind::write, false)
+SIMT_HOOKS16(__tsan_volatile_read16, AccessKind::read, true)
+SIMT_HOOKS16(__tsan_volatile_write16, AccessKind::write, true)
+#undef SIMT_HOOKS16
+void __tsan_unaligned_read16(void* p) {
+    unaligned_access<16, AccessKind::read, false>(p, __builtin_return_address(0));
+}
+void __tsan_unaligned_write16(void* p) {
+    unaligned_access<16, AccessKind::write, false>(p, __builtin_return_address(0));
+}
+void __tsan_unaligned_volatile_read16(void* p) {
+    unaligned_access<16, AccessKind::read, true>(p, __builtin_return_address(0));
+}
+void __tsan_unaligned_volatile_write16(void* p) {
+    unaligned_access<16, AccessKind::write, true>(p, __builtin_return_address(0));
+}
 
 void __tsan_read_range(void* p, unsigned long size) {
-    access_range(p, size, AccessKind::read, __builtin_return_address(0));
+    access_pieces(p, size, AccessKind::read, false, __builtin_return_address(0));
 }
 void __tsan_write_range(void* p, unsigned long size) {
-    access_range(p, size, AccessKind::write, __builtin_return_address(0));
+    access_pieces(p, size, AccessKind::write, false, __builtin_return_address(0));
+}
+
+void* __tsan_memcpy(void* destination, const void* source, unsigned long size) {
+    copy_in_pieces(destination, source, size, __builtin_return_address(0));
+    return destination;
+}
+void* __tsan_memmove(void* destination, const void* source, unsigned long size) {
+    copy_in_pieces(destination, source, size, __builtin_return_address(0));
+    return destination;
+}
+void* __tsan_memset(void* destination, int value, unsigned long size) {
+    fill_in_pieces(destination, value, size, __builtin_return_address(0));
+    return destination;
 }
 
 void __tsan_atomic_thread_fence(int) {
