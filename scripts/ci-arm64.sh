@@ -37,10 +37,11 @@ if [[ "${SCANLAB_ARM64_CCACHE:-0}" == 1 ]]; then
 fi
 
 echo "=== configure ($build, aarch64 cross)"
-# qemu runs the lab tests several times slower than the host: a longer per-lab limit.
+# qemu runs the tests several times slower than the host: longer limits per test program.
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake \
-      -DSCANLAB_CUDA=OFF -DSCANLAB_LAB_TEST_TIMEOUT=1200 "${launcher[@]}" >/dev/null
+      -DSCANLAB_CUDA=OFF -DSCANLAB_LAB_TEST_TIMEOUT=1200 -DSCANLAB_EMULATOR_TEST_TIMEOUT=1200 \
+      "${launcher[@]}" >/dev/null
 
 # Only what the tests below need (not the tools, the tracer, the visualizer or the students'
 # stubs).
