@@ -8,6 +8,7 @@
 
 #undef NDEBUG // the assert test needs assert()
 #include <cassert>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -116,6 +117,23 @@ __device__ int deep_sum(volatile int* path, int depth) {
 __global__ void deep_recursion(int* out, int depth) {
     volatile int path[1] = {1};
     out[threadIdx.x] = deep_sum(path, depth);
+}
+
+// Recursion through frames of several pages but under 64 KiB. GCC probes such a frame only near
+// its bottom on aarch64 (its stack-clash probe interval there is 64 KiB, 4 KiB on x86-64), so
+// an overflow's first touch can land a whole frame below the stack: the guard below each fiber
+// stack must be that deep, or the touch misses it (platform::stack_guard_bytes()).
+template <int Bytes>
+__device__ int wide_frame_sum(volatile int* path, int depth) {
+    volatile char frame[Bytes];
+    frame[depth % Bytes] = static_cast<char>(depth);
+    if (depth == 0) return path[0];
+    return frame[depth % Bytes] + wide_frame_sum<Bytes>(path, depth - 1);
+}
+template <int Bytes>
+__global__ void wide_frame_recursion(int* out, int depth) {
+    volatile int path[1] = {1};
+    out[threadIdx.x] = wide_frame_sum<Bytes>(path, depth);
 }
 
 // Records the order in which threads reach a point: a fingerprint of the schedule.
@@ -375,6 +393,7 @@ TEST_CASE("stack overflow: a large local array is a reported fault, not a crashe
     CHECK(report.message.find("64 KiB of stack") != std::string::npos);
     CHECK(report.message.find("SIMT_STACK_KB") != std::string::npos);
     CHECK(report.message.find("faults_test.cu:") != std::string::npos);
+    CHECK(report.message.find("big_local_array(") != std::string::npos);
 
     // With stacks large enough, the same kernel runs and computes the right values.
     const size_t saved = simt::options().stack_bytes;
@@ -395,6 +414,42 @@ TEST_CASE("stack overflow: runaway recursion is reported; later launches run nor
     deep_recursion<<<1, 32>>>(out.data(), 10);
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     CHECK(out.download() == std::vector<int>(32, 1 + 55));
+}
+
+// One frame size: with the default 64 KiB stacks a deep recursion is reported as an overflow in
+// the recursing function (its line, from the fault's PC); with larger stacks the same kernel
+// computes the right sums.
+template <int Bytes>
+void check_wide_frames(std::mt19937& rng) {
+    INFO("frames of " << Bytes << " bytes");
+    DeviceVector<int> out(32);
+    const int too_deep = std::uniform_int_distribution<int>(64, 4096)(rng);
+    auto report =
+        run_expecting_fault([&] { wide_frame_recursion<Bytes><<<1, 32>>>(out.data(), too_deep); });
+    INFO("report: " << report.message);
+    CHECK(report.kind == simt::FaultKind::stack_overflow);
+    CHECK(report.message.find("64 KiB of stack") != std::string::npos);
+    CHECK(report.message.find("faults_test.cu:") != std::string::npos);
+    CHECK(report.message.find("wide_frame_sum<" + std::to_string(Bytes) + ">(") !=
+          std::string::npos);
+
+    // Depths whose sum stays below 128 (the frames hold chars): 1 + (1 + 2 + ... + depth).
+    const int depth = std::uniform_int_distribution<int>(0, 14)(rng);
+    const size_t saved = simt::options().stack_bytes;
+    // Generous: GCC may inline several levels of the recursion into one frame, whose arrays are
+    // then all allocated on the first call, whatever the depth.
+    simt::options().stack_bytes = 4 << 20;
+    wide_frame_recursion<Bytes><<<1, 32>>>(out.data(), depth);
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);
+    simt::options().stack_bytes = saved;
+    CHECK(out.download() == std::vector<int>(32, 1 + depth * (depth + 1) / 2));
+}
+
+TEST_CASE("stack overflow: frames larger than a page but under 64 KiB still hit the guard") {
+    std::mt19937 rng(std::random_device{}());
+    check_wide_frames<8 * 1024>(rng);
+    check_wide_frames<24 * 1024>(rng);
+    check_wide_frames<60 * 1024>(rng);
 }
 
 TEST_CASE("warp mask: a lane calling a *_sync intrinsic with a mask that excludes it") {

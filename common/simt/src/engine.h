@@ -233,8 +233,8 @@ class Engine final : public FindingSink {
     [[noreturn]] void fault(FaultKind kind, cudaError_t error, const std::string& what,
                             const void* site, const Thread* culprit = nullptr,
                             std::vector<AccessRecord> accesses = {});
-    // From the SIGSEGV handler (stack_guard.cpp), when the running thread `t` touched its stack's
-    // guard page at `pc`: leaves the thread for good; the scheduler reports the fault.
+    // From the guard-page signal handler (stack_guard.cpp), when the running thread `t` touched
+    // its stack's guard at `pc`: leaves the thread for good; the scheduler reports the fault.
     [[noreturn]] void on_stack_overflow(Thread* t, const void* pc);
     const LaunchRequest& request() const { return request_; }
     void set_recorder(TraceRecorder* recorder) { recorder_ = recorder; }

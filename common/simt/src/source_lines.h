@@ -1,5 +1,6 @@
-// Maps code addresses in kernel code to "file:line (function)" for reports, through addr2line on
-// the running executable (kernel objects are compiled with -g). Results are cached.
+// Maps code addresses in kernel code to "file:line (function)" for reports, through the platform's
+// symbolizer on the running executable (addr2line on Linux: platform.h; kernel objects are
+// compiled with -g). Results are cached.
 #pragma once
 
 #include <string>
@@ -20,7 +21,7 @@ struct SourceLocation {
 
 // `pc` is a return address or instruction address inside kernel code.
 SourceLocation resolve_source(const void* pc);
-// Batch form (one addr2line process for all of them).
+// Batch form (one symbolizer request per module for all of them).
 std::vector<SourceLocation> resolve_sources(const std::vector<const void*>& pcs);
 
 } // namespace simt::detail

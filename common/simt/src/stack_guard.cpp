@@ -2,47 +2,57 @@
 
 #include <signal.h>
 #include <sys/mman.h>
-#include <ucontext.h>
 
 #include <cstdint>
 
 #include "engine.h"
+#include "platform.h"
 #include "stack_pool.h"
 
 namespace simt::detail {
 
 namespace {
 
-struct sigaction g_previous {}; // the handler before ours, for faults that are not overflows
+// The handlers before ours, for faults that are not overflows: one per signal that a guard page
+// touch may raise (platform::guard_page_signals()), found by signal number.
+constexpr int kMaxSignals = 4;
+struct Previous {
+    int signal = 0;
+    struct sigaction action {};
+};
+Previous g_previous[kMaxSignals];
 
-// Where the faulting instruction is, for the report (x86-64 Linux; elsewhere no location).
-const void* faulting_pc(void* context) {
-#if defined(__x86_64__) && defined(__linux__)
-    return reinterpret_cast<const void*>(
-        static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
-#else
-    (void)context;
+struct sigaction* previous_for(int signal) {
+    for (Previous& p : g_previous)
+        if (p.signal == signal) return &p.action;
     return nullptr;
-#endif
 }
 
-void on_segv(int signal, siginfo_t* info, void* context) {
+// Report sites are looked up as return addresses, one byte back (source_lines.cpp); the fault PC
+// is the faulting instruction itself, so its next byte keeps the lookup inside it (one byte back
+// from the PC would name the instruction before, which may be another line or function).
+const void* report_site(const void* pc) {
+    return pc ? static_cast<const char*>(pc) + 1 : nullptr;
+}
+
+void on_guard_fault(int signal, siginfo_t* info, void* context) {
     Engine* engine = active_engine();
     Thread* t = engine ? engine->current() : nullptr;
     const uintptr_t address = reinterpret_cast<uintptr_t>(info->si_addr);
     if (t && address < t->stack_lo && t->stack_lo - address <= StackPool::guard_bytes())
-        engine->on_stack_overflow(t, faulting_pc(context)); // never returns
-    // Not an emulated thread's overflow: whoever handled SIGSEGV before us does.
-    if (g_previous.sa_flags & SA_SIGINFO) {
-        g_previous.sa_sigaction(signal, info, context);
-    } else if (g_previous.sa_handler != SIG_DFL && g_previous.sa_handler != SIG_IGN) {
-        g_previous.sa_handler(signal);
+        engine->on_stack_overflow(t, report_site(platform::fault_pc(context))); // never returns
+    // Not an emulated thread's overflow: whoever handled the signal before us does.
+    const struct sigaction* previous = previous_for(signal);
+    if (previous && (previous->sa_flags & SA_SIGINFO)) {
+        previous->sa_sigaction(signal, info, context);
+    } else if (previous && previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN) {
+        previous->sa_handler(signal);
     } else {
         // Default action: restore it and return; the instruction faults again and ends the
         // process as it would have without us.
         struct sigaction fallback {};
         fallback.sa_handler = SIG_DFL;
-        sigaction(SIGSEGV, &fallback, nullptr);
+        sigaction(signal, &fallback, nullptr);
     }
 }
 
@@ -51,8 +61,8 @@ void ensure_alternate_stack() {
     if (sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return;
     // One per OS thread that launches kernels, kept for the thread's lifetime.
     constexpr size_t kBytes = 64 * 1024;
-    void* memory = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-                        0);
+    void* memory =
+        mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (memory == MAP_FAILED) return; // no guard then: an overflow crashes as before
     stack_t fresh{};
     fresh.ss_sp = memory;
@@ -60,21 +70,27 @@ void ensure_alternate_stack() {
     sigaltstack(&fresh, nullptr);
 }
 
+void install_for(int signal, size_t slot) {
+    struct sigaction current {};
+    sigaction(signal, nullptr, &current);
+    if ((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_guard_fault) return;
+    g_previous[slot].signal = signal;
+    g_previous[slot].action = current;
+    struct sigaction ours {};
+    ours.sa_sigaction = on_guard_fault;
+    // SA_NODEFER: the handler leaves by a fiber switch, never returning, so the signal must not
+    // stay blocked behind it.
+    ours.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&ours.sa_mask);
+    sigaction(signal, &ours, nullptr);
+}
+
 } // namespace
 
 void arm_stack_guard() {
     ensure_alternate_stack();
-    struct sigaction current {};
-    sigaction(SIGSEGV, nullptr, &current);
-    if ((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_segv) return;
-    g_previous = current;
-    struct sigaction ours {};
-    ours.sa_sigaction = on_segv;
-    // SA_NODEFER: the handler leaves by a fiber switch, never returning, so SIGSEGV must not
-    // stay blocked behind it.
-    ours.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-    sigemptyset(&ours.sa_mask);
-    sigaction(SIGSEGV, &ours, nullptr);
+    const auto signals = platform::guard_page_signals();
+    for (size_t i = 0; i < signals.size() && i < kMaxSignals; ++i) install_for(signals[i], i);
 }
 
 } // namespace simt::detail

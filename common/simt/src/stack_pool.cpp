@@ -5,6 +5,8 @@
 
 #include <new>
 
+#include "platform.h"
+
 namespace simt::detail {
 
 namespace {
@@ -13,6 +15,11 @@ size_t page_size() {
     return size;
 }
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+// Whole pages, at least what the compiler's stack probes may skip (platform.h).
+size_t guard_size() {
+    static const size_t size = round_up(platform::stack_guard_bytes(), page_size());
+    return size;
+}
 } // namespace
 
 StackPool::~StackPool() {
@@ -27,22 +34,22 @@ boost::context::stack_context StackPool::allocate(size_t usable_bytes) {
         slab = free_.back();
         free_.pop_back();
     } else {
-        slab.total = usable + page_size();
+        slab.total = usable + guard_size();
         slab.base = mmap(nullptr, slab.total, PROT_READ | PROT_WRITE,
                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (slab.base == MAP_FAILED) throw std::bad_alloc();
-        // The lowest page stays inaccessible: a stack overflow faults instead of corrupting.
-        mprotect(slab.base, page_size(), PROT_NONE);
+        // The lowest pages stay inaccessible: a stack overflow faults instead of corrupting.
+        mprotect(slab.base, guard_size(), PROT_NONE);
     }
     boost::context::stack_context ctx;
-    ctx.size = slab.total - page_size();
+    ctx.size = slab.total - guard_size();
     ctx.sp = static_cast<char*>(slab.base) + slab.total; // stacks grow down
     return ctx;
 }
 
 void StackPool::release(const boost::context::stack_context& stack) {
     if (stack.sp == nullptr) return;
-    size_t total = stack.size + page_size();
+    size_t total = stack.size + guard_size();
     void* base = static_cast<char*>(stack.sp) - total;
     if (stack.size != cached_size_) {
         munmap(base, total);
@@ -51,7 +58,7 @@ void StackPool::release(const boost::context::stack_context& stack) {
     free_.push_back(Slab{base, total});
 }
 
-size_t StackPool::guard_bytes() { return page_size(); }
+size_t StackPool::guard_bytes() { return guard_size(); }
 
 void StackPool::trim_to(size_t usable_bytes) {
     for (const Slab& s : free_) munmap(s.base, s.total);

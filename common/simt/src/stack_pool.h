@@ -1,4 +1,5 @@
-// Fiber stacks for emulated threads: mmap'd with a guard page below, kept for reuse so that a
+// Fiber stacks for emulated threads: mmap'd with guard pages below (as many as the compiler's
+// stack probes need: platform.h), kept for reuse so that a
 // launch of many blocks does not pay for mmap/munmap per thread.
 #pragma once
 
@@ -16,7 +17,7 @@ class StackPool {
     void release(const boost::context::stack_context& stack);
     // Drops cached stacks of another size (the option changed).
     void trim_to(size_t usable_bytes);
-    // The inaccessible bytes below each stack.
+    // The inaccessible bytes below each stack (platform::stack_guard_bytes(), in whole pages).
     static size_t guard_bytes();
 
   private:
