@@ -2,7 +2,8 @@
 // functions to call, on what input, at which sizes, and the variants each tool shows. The main
 // job (tools/run), the tracer and its GPU replay (tools/trace) and the GPU benchmark (bench/) all
 // read these descriptors; none of them names a lab's functions itself. Adding a lab means its
-// files under labs/ and solutions/ plus one descriptor file (docs/design.md, "Lab descriptors").
+// files under labs/ and solutions/ plus one descriptor file (docs/design.md, "Labs described
+// once, for every tool").
 //
 // A descriptor file is compiled into each tool next to the lab's library (the student's or the
 // solution's, for one backend): the calls are the lab's own templates, instantiated there.
