@@ -1,11 +1,13 @@
-// scanlab_bench: what every benchmark entry (a lab's host entry point, or a baseline) declares.
+// scanlab_bench: what every benchmark entry (a lab's variant, or a baseline) declares.
 //
-// An entry is one function that enqueues one int32 scan (or a copy) on the legacy default stream,
-// and says which table it belongs to, what its output must equal and the largest n it can do.
-// Each bench/labNN_bench.cpp registers its entries with a static `Register` object, like
-// tools/run; bench/CMakeLists.txt compiles that file only where the lab's solution library exists.
+// An entry is one function that enqueues one scan (or a copy) on the legacy default stream, and
+// says which table it belongs to, what its output must equal and the largest n it can do. The
+// labs' entries are made from their descriptors (tools/lab_descriptors, lab_entries.cpp); the
+// baselines (memcpy, CUB) register themselves with a static `Register` object (baselines.cu).
 // The harness (bench/main.cpp) owns the data, the checks and the timing: see docs/benchmarks.md.
 #pragma once
+
+#include "lab_descriptor.h"
 
 #include <cstdint>
 #include <functional>
@@ -23,8 +25,9 @@ enum class Group {
     types,        // any n, other value types: against a copy of the same bytes and CUB, per type
 };
 
-/// The value type of an entry's input and output. Every group but `types` is int32.
-enum class ValueType { i32, f32, i64, f64 };
+/// The value type of an entry's input and output (the labs' own enum: a variant says its type).
+/// Every group but `types` is int32.
+using ValueType = labs::ValueType;
 inline int value_bytes(ValueType type) {
     return type == ValueType::i64 || type == ValueType::f64 ? 8 : 4;
 }
@@ -84,9 +87,12 @@ struct Entry {
     ValueType value = ValueType::i32; // other than i32 only in the types group
 };
 
+/// The baselines (baselines.cu).
 std::vector<Entry>& entries();
+/// The labs' entries: each lab variant with a bench_name, from the lab descriptors compiled in.
+std::vector<Entry> lab_entries();
 
-/// `Register entry{{...}};` at namespace scope adds an entry before main() runs.
+/// `Register entry{{...}};` at namespace scope adds a baseline before main() runs.
 struct Register {
     explicit Register(Entry entry) { entries().push_back(std::move(entry)); }
 };

@@ -15,6 +15,7 @@
 #include "gpu_hold.h"
 #include "harness.h"
 
+#include <scanlab/batch_timing.h>
 #include <scanlab/cuda_check.h>
 #include <scanlab/device_buffer.h>
 
@@ -44,8 +45,8 @@
 namespace scanlab::bench {
 
 std::vector<Entry>& entries() {
-    static std::vector<Entry> all;
-    return all;
+    static std::vector<Entry> baselines;
+    return baselines;
 }
 
 namespace {
@@ -296,35 +297,6 @@ std::string check(const Entry& e, Pool& pool, const Plan& plan,
     return s.str();
 }
 
-/// One CUDA event pair per batch: the start and the end of the batch on the GPU.
-class EventPair {
-  public:
-    EventPair() {
-        SCANLAB_CUDA_CHECK(cudaEventCreate(&start_));
-        if (cudaEventCreate(&end_) != cudaSuccess) {
-            (void)cudaEventDestroy(start_);
-            throw std::runtime_error("cudaEventCreate failed");
-        }
-    }
-    ~EventPair() {
-        (void)cudaEventDestroy(start_);
-        (void)cudaEventDestroy(end_);
-    }
-    EventPair(const EventPair&) = delete;
-    EventPair& operator=(const EventPair&) = delete;
-    void record_start() { SCANLAB_CUDA_CHECK(cudaEventRecord(start_, 0)); }
-    void record_end() { SCANLAB_CUDA_CHECK(cudaEventRecord(end_, 0)); }
-    double us() const {
-        SCANLAB_CUDA_CHECK(cudaEventSynchronize(end_));
-        float ms = 0;
-        SCANLAB_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, end_));
-        return double(ms) * 1e3;
-    }
-
-  private:
-    cudaEvent_t start_ = nullptr, end_ = nullptr;
-};
-
 /// One entry at one size while its size is measured: its own output buffer (so that the other
 /// entries' calls, interleaved with its own, do not overwrite what is checked at the end), the
 /// number of calls so far (which set the next call uses) and its result.
@@ -360,19 +332,20 @@ Operands operands(Pool& pool, const Plan& plan, Slot& slot) {
 /// the GPU inside its calls: its time then includes the host's part of each call.
 double batch(Slot& slot, Pool& pool, const Plan& plan, GpuHold& hold, int calls) {
     const Entry& e = *slot.entry;
-    EventPair events;
     std::uint32_t ticket = 0;
-    if (!e.waits_for_gpu) ticket = hold.hold();
-    events.record_start();
-    for (int c = 0; c < calls; ++c) e.call(operands(pool, plan, slot));
-    events.record_end();
-    if (!e.waits_for_gpu) hold.release(ticket);
-    const double us = events.us();
+    const double us = time_batch_us(
+        calls, [&] { e.call(operands(pool, plan, slot)); },
+        [&] {
+            if (!e.waits_for_gpu) ticket = hold.hold();
+        },
+        [&] {
+            if (!e.waits_for_gpu) hold.release(ticket);
+        });
     SCANLAB_CUDA_CHECK(cudaGetLastError());
     if (hold.timed_out())
         throw std::runtime_error("a call waited for the GPU while the GPU waited for the batch to "
                                  "be enqueued; declare the entry with waits_for_gpu");
-    return us / calls;
+    return us;
 }
 
 void poison(DeviceBuffer<unsigned char>& out) {
@@ -603,11 +576,12 @@ RunInfo describe_device(const Settings& s) {
 }
 
 int run(const Settings& settings) {
-    auto& all = entries();
+    std::vector<Entry> all = entries();
+    for (Entry& e : lab_entries()) all.push_back(std::move(e));
     std::stable_sort(all.begin(), all.end(), [](const Entry& a, const Entry& b) {
         if (a.group != b.group) return a.group < b.group;
         if (role_rank(a.role) != role_rank(b.role)) return role_rank(a.role) < role_rank(b.role);
-        return a.lab < b.lab; // stable: a lab's entries keep their order in its file
+        return a.lab < b.lab; // stable: a lab's entries keep their order in its descriptor
     });
     if (settings.list) {
         for (const Entry& e : all)

@@ -2,6 +2,8 @@
 // every number), tables.md (one markdown table per lab for its README) and the stdout summary.
 #include "harness.h"
 
+#include <scanlab/batch_timing.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -153,15 +155,6 @@ std::string time_text(const Result& r) {
     return number(r.median_us) + " (" + number(r.low_us) + "-" + number(r.high_us) + ")";
 }
 
-/// Linear interpolation between the closest ranks of sorted values, q in [0, 1].
-double quantile(const std::vector<double>& sorted, double q) {
-    if (sorted.empty()) return kNaN;
-    const double at = q * double(sorted.size() - 1);
-    const auto below = static_cast<std::size_t>(at);
-    const std::size_t above = std::min(below + 1, sorted.size() - 1);
-    return sorted[below] + (sorted[above] - sorted[below]) * (at - double(below));
-}
-
 /// base's time / r's time, round by round; NaN if either is missing.
 Ratio paired_ratio(const Result* base, const Result& r) {
     Ratio ratio{kNaN, kNaN, kNaN};
@@ -240,13 +233,12 @@ std::string format_n(std::int64_t n) {
 }
 
 void summarize(Result& r) {
-    std::vector<double> sorted = r.per_round_us;
-    std::sort(sorted.begin(), sorted.end());
-    r.median_us = quantile(sorted, 0.5);
-    r.low_us = quantile(sorted, 0.25);
-    r.high_us = quantile(sorted, 0.75);
-    r.min_us = sorted.empty() ? kNaN : sorted.front();
-    r.max_us = sorted.empty() ? kNaN : sorted.back();
+    const Spread spread = spread_of(r.per_round_us);
+    r.median_us = spread.median;
+    r.low_us = spread.low;
+    r.high_us = spread.high;
+    r.min_us = spread.min;
+    r.max_us = spread.max;
 }
 
 void fill_ratios(std::vector<Result>& results) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bank conflicts of every lab kernel: Nsight Compute on the GPU next to the emulator's count for
-# the same launches (the labs' trace recipes: tools/run/labNN_entry.cpp).
+# the same launches (the labs' trace recipes: tools/lab_descriptors/labNN.cpp run by
+# tools/trace/record.cpp).
 #   scripts/ncu-lab-kernels.sh EMULATOR_TXT [BUILD_DIR]
 # EMULATOR_TXT comes from `scripts/ncu-lab-kernels.sh --emulator build > file` run on the CPU.
 set -euo pipefail

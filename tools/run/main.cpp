@@ -1,7 +1,6 @@
 // The main job: runs every lab's reference solution on this backend and prints a table.
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <random>
@@ -9,7 +8,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "lab_entry.h"
+#include "lab_descriptor.h"
+#include "run_variant.h"
 
 #ifdef SCANLAB_BACKEND_SIMT
 #include "simt/options.h"
@@ -44,10 +44,6 @@ int main(int argc, char** argv) {
         return 77;
     }
 #endif
-    auto& entries = lab_entries();
-    std::sort(entries.begin(), entries.end(),
-              [](const LabEntry& a, const LabEntry& b) { return a.lab < b.lab; });
-
     cudaDeviceProp prop{};
     cudaGetDeviceProperties(&prop, 0);
     std::printf("\nScan Lab: reference solutions on %s: %s (input seed %llu)\n", backend, prop.name,
@@ -61,23 +57,27 @@ int main(int argc, char** argv) {
     std::printf("\n%-4s %-44s %-10s %10s %-8s %10s %12s\n", "lab", "what", "backend", "n",
                 "correct", "time ms", "Melem/s");
     std::printf("%s\n", std::string(104, '-').c_str());
-    int failures = 0;
-    for (const LabEntry& e : entries) {
-        std::printf("%-4s %-44s ", e.lab.c_str(), e.title.c_str());
-        std::fflush(stdout);
-        RunResult r;
-        try {
-            r = e.run(seed);
-        } catch (const std::exception& ex) {
-            r.correct = false;
-            r.detail = ex.what();
+    int failures = 0, rows = 0;
+    for (const scanlab::labs::LabDescriptor& lab : scanlab::labs::lab_descriptors()) {
+        for (const scanlab::labs::Variant& variant : lab.variants) {
+            if (variant.run_title.empty()) continue;
+            ++rows;
+            std::printf("%-4s %-44s ", lab.number.c_str(), variant.run_title.c_str());
+            std::fflush(stdout);
+            RunResult r;
+            try {
+                r = run_variant(lab, variant, seed);
+            } catch (const std::exception& ex) {
+                r.correct = false;
+                r.detail = ex.what();
+            }
+            if (!r.correct) ++failures;
+            std::printf("%-10s %10lld %-8s %10.3f %12.2f\n",
+                        std::string(backend).substr(0, std::string(backend).find(' ')).c_str(), r.n,
+                        r.correct ? "yes" : "NO", r.ms, r.ms > 0 ? r.n / (r.ms * 1e3) : 0.0);
+            if (!r.correct || !r.detail.empty()) std::printf("     %s\n", r.detail.c_str());
         }
-        if (!r.correct) ++failures;
-        std::printf("%-10s %10lld %-8s %10.3f %12.2f\n",
-                    std::string(backend).substr(0, std::string(backend).find(' ')).c_str(), r.n,
-                    r.correct ? "yes" : "NO", r.ms, r.ms > 0 ? r.n / (r.ms * 1e3) : 0.0);
-        if (!r.correct || !r.detail.empty()) std::printf("     %s\n", r.detail.c_str());
     }
-    std::printf("\n%zu lab(s) run, %d incorrect\n", entries.size(), failures);
+    std::printf("\n%d lab(s) run, %d incorrect\n", rows, failures);
     return failures == 0 ? 0 : 1;
 }

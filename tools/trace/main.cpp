@@ -24,7 +24,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "lab_entry.h"
+#include "lab_descriptor.h"
+#include "record.h"
 #include "simt/options.h"
 #include "simt/report.h"
 #include "simt/trace.h"
@@ -191,15 +192,22 @@ int main(int argc, char** argv) {
             }
         }
         std::string lab = first.size() == 1 ? "0" + first : first;
-        const LabEntry* entry = nullptr;
-        for (const LabEntry& e : lab_entries())
-            if (e.lab == lab) entry = &e;
+        const scanlab::labs::LabDescriptor* entry = scanlab::labs::find_lab(lab);
         if (!entry) {
             std::string known;
-            for (const LabEntry& e : lab_entries()) known += " " + e.lab;
+            for (const auto& l : scanlab::labs::lab_descriptors()) known += " " + l.number;
             std::fprintf(stderr, "scanlab trace: no lab '%s' (labs:%s)\n", first.c_str(),
                          known.c_str());
             return 2;
+        }
+        if (entry->runs == scanlab::labs::Runs::device) {
+            try {
+                (void)traced_variant(*entry, request);
+            } catch (const std::invalid_argument& e) {
+                std::fprintf(stderr, "scanlab trace: --variant %s: %s\n", request.variant.c_str(),
+                             e.what());
+                return 2;
+            }
         }
         if (out.empty())
             out = "lab" + lab + (request.variant.empty() ? "" : "-" + request.variant) +
@@ -216,7 +224,7 @@ int main(int argc, char** argv) {
         // with the fault among its findings.
         std::string what, failure;
         try {
-            what = entry->record(request);
+            what = record_lab(*entry, request);
         } catch (const std::exception& e) {
             failure = e.what();
         }

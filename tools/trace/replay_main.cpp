@@ -7,7 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "lab_entry.h"
+#include "lab_descriptor.h"
+#include "record.h"
 
 int main(int argc, char** argv) {
     using namespace scanlab::run;
@@ -25,11 +26,10 @@ int main(int argc, char** argv) {
             else throw std::invalid_argument("unknown option " + flag);
         }
         std::string lab = argv[1];
-        for (const LabEntry& e : lab_entries())
-            if (e.lab == lab) {
-                std::printf("%s\n", e.record(request).c_str());
-                return 0;
-            }
+        if (const scanlab::labs::LabDescriptor* entry = scanlab::labs::find_lab(lab)) {
+            std::printf("%s\n", record_lab(*entry, request).c_str());
+            return 0;
+        }
         std::fprintf(stderr, "no lab %s\n", lab.c_str());
         return 2;
     } catch (const std::exception& e) {

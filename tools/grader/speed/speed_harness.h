@@ -19,17 +19,17 @@
 //       [--warmup=W] [--batches=B] [--per-batch=K] [--seed=S]
 // 1. checks one call against the host reference (a wrong result is never timed);
 // 2. W calls to warm up; then B batches of K back-to-back calls, each batch between two CUDA
-//    events, the time per call = batch time / K;
+//    events, the time per call = batch time / K (scanlab/batch_timing.h, as scanlab_bench);
 // 3. checks the output again, then writes {"median_ms", "min_ms", ...} to FILE.
 // Exit status: 0 measured, 3 wrong result, 4 error (the JSON says which).
 #pragma once
 
+#include <scanlab/batch_timing.h>
 #include <scanlab/cuda_check.h>
 #include <scanlab/device_buffer.h>
 #include <scanlab/operators.h>
 #include <scanlab/reference_scan.h>
 #include <scanlab/scan_kind.h>
-#include <scanlab/timing.h>
 
 #include <cuda_runtime.h>
 
@@ -160,33 +160,26 @@ int run_main(int argc, char** argv, const char* what, Scan scan) {
         for (int i = 0; i < args.warmup; ++i) scan(d_in.data(), d_out.data(), args.n, args.kind);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
 
-        std::vector<double> per_call;
-        GpuTimer timer;
-        for (int b = 0; b < args.batches; ++b) {
-            timer.start();
-            for (int k = 0; k < args.per_batch; ++k)
-                scan(d_in.data(), d_out.data(), args.n, args.kind);
-            timer.stop();
-            per_call.push_back(static_cast<double>(timer.elapsed_ms()) / args.per_batch);
-        }
+        std::vector<double> per_call_ms;
+        for (int b = 0; b < args.batches; ++b)
+            per_call_ms.push_back(
+                time_batch_us(args.per_batch,
+                              [&] { scan(d_in.data(), d_out.data(), args.n, args.kind); }) /
+                1e3);
         SCANLAB_CUDA_CHECK(cudaGetLastError());
         if (std::string wrong = check_output(input, d_out, args.kind); !wrong.empty()) {
             write_json(args.out, head.str() + ", \"correct\": false, \"error\": \"after " +
                                      "repeated calls: " + json_escape(wrong) + "\"}");
             return 3;
         }
-        std::sort(per_call.begin(), per_call.end());
-        const double median =
-            per_call.size() % 2 == 1
-                ? per_call[per_call.size() / 2]
-                : 0.5 * (per_call[per_call.size() / 2 - 1] + per_call[per_call.size() / 2]);
+        const Spread spread = spread_of(per_call_ms);
         std::string device = "unknown";
         cudaDeviceProp prop{};
         if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) device = prop.name;
         std::ostringstream body;
         body.precision(9);
-        body << head.str() << ", \"correct\": true, \"median_ms\": " << median
-             << ", \"min_ms\": " << per_call.front() << ", \"batches\": " << args.batches
+        body << head.str() << ", \"correct\": true, \"median_ms\": " << spread.median
+             << ", \"min_ms\": " << spread.min << ", \"batches\": " << args.batches
              << ", \"per_batch\": " << args.per_batch << ", \"warmup\": " << args.warmup
              << ", \"device\": \"" << json_escape(device) << "\"}";
         write_json(args.out, body.str());

@@ -1,0 +1,24 @@
+// Lab 00 (sequential scan on the host): the main job times it; there is no kernel to trace or
+// benchmark.
+#include "lab_descriptor.h"
+#include "sequential_scan.h"
+
+#include <scanlab/operators.h>
+
+namespace {
+using namespace scanlab::labs;
+
+LabDescriptor describe() {
+    LabDescriptor lab{.number = "00", .runs = Runs::host, .run_n = 1 << 22};
+    lab.variants.push_back({.call =
+                                [](const ScanCall& c) {
+                                    lab00::sequential_scan<scanlab::Sum<int>>(
+                                        c.input<int>(), c.output<int>(), static_cast<int>(c.n),
+                                        c.kind);
+                                },
+                            .run_title = "sequential, host (inclusive sum, int32)"});
+    return lab;
+}
+
+RegisterLab lab00{describe()};
+} // namespace

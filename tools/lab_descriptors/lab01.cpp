@@ -1,0 +1,30 @@
+// Lab 01 (naive Hillis-Steele, one thread block): one call scans at most lab01::kMaxN = 1024
+// elements. The main job runs 64 blocks' worth, one call each (the emulator benchmark's
+// workload); the benchmark times it in the single-block table.
+#include "lab_descriptor.h"
+#include "naive_scan.h"
+
+#include <scanlab/operators.h>
+
+#include <cstdint>
+
+namespace {
+using namespace scanlab::labs;
+
+LabDescriptor describe() {
+    LabDescriptor lab{.number = "01", .max_n = lab01::kMaxN, .run_slices = 64, .trace_n = 16};
+    lab.variants.push_back({.call =
+                                [](const ScanCall& c) {
+                                    lab01::naive_scan<scanlab::Sum<std::int32_t>>(
+                                        c.input<std::int32_t>(), c.output<std::int32_t>(),
+                                        static_cast<int>(c.n), c.kind);
+                                },
+                            .trace_caption = "naive_scan<Sum<int>>, inclusive",
+                            .run_title = "naive Hillis-Steele, 64 blocks x 1024",
+                            .bench_name = "lab01.naive_scan",
+                            .bench_label = "lab01 naive_scan"});
+    return lab;
+}
+
+RegisterLab lab01{describe()};
+} // namespace

@@ -1,0 +1,32 @@
+// Lab 02 (work-efficient Blelloch scan, one thread block): n <= lab02::kMaxN = 2048 per call.
+// The main job and the tracer show the exclusive scan the lesson builds.
+#include "lab_descriptor.h"
+#include "work_efficient_scan.h"
+
+#include <scanlab/operators.h>
+
+#include <cstdint>
+
+namespace {
+using namespace scanlab::labs;
+
+LabDescriptor describe() {
+    LabDescriptor lab{.number = "02",
+                      .max_n = lab02::kMaxN,
+                      .shown_kind = scanlab::ScanKind::exclusive,
+                      .trace_n = 16};
+    lab.variants.push_back({.call =
+                                [](const ScanCall& c) {
+                                    lab02::work_efficient_scan<scanlab::Sum<std::int32_t>>(
+                                        c.input<std::int32_t>(), c.output<std::int32_t>(),
+                                        static_cast<int>(c.n), c.kind);
+                                },
+                            .trace_caption = "work_efficient_scan<Sum<int>>, exclusive",
+                            .run_title = "work-efficient (Blelloch), one block",
+                            .bench_name = "lab02.work_efficient_scan",
+                            .bench_label = "lab02 work_efficient_scan"});
+    return lab;
+}
+
+RegisterLab lab02{describe()};
+} // namespace

@@ -1,0 +1,45 @@
+// Lab 03 (conflict-free Blelloch scan, one thread block): n <= lab03::kMaxN = 2048 per call, with
+// the same kernel without padding next to it (the tracer's --variant unpadded shows its bank
+// conflicts; the benchmark times both).
+#include "conflict_free_scan.h"
+#include "lab_descriptor.h"
+
+#include <scanlab/operators.h>
+
+#include <cstdint>
+
+namespace {
+using namespace scanlab::labs;
+using Op = scanlab::Sum<std::int32_t>;
+
+LabDescriptor describe() {
+    LabDescriptor lab{.number = "03",
+                      .max_n = lab03::kMaxN,
+                      .shown_kind = scanlab::ScanKind::exclusive,
+                      .trace_n = 256};
+    lab.variants.push_back({.name = "padded",
+                            .call =
+                                [](const ScanCall& c) {
+                                    lab03::conflict_free_scan<Op>(c.input<std::int32_t>(),
+                                                                  c.output<std::int32_t>(),
+                                                                  static_cast<int>(c.n), c.kind);
+                                },
+                            .trace_caption = "conflict_free_scan<Sum<int>>, exclusive",
+                            .run_title = "conflict-free (padded Blelloch), one block",
+                            .bench_name = "lab03.conflict_free_scan",
+                            .bench_label = "lab03 conflict_free_scan"});
+    lab.variants.push_back({.name = "unpadded",
+                            .call =
+                                [](const ScanCall& c) {
+                                    lab03::scan_unpadded<Op>(c.input<std::int32_t>(),
+                                                             c.output<std::int32_t>(),
+                                                             static_cast<int>(c.n), c.kind);
+                                },
+                            .trace_caption = "scan_unpadded<Sum<int>>, exclusive",
+                            .bench_name = "lab03.scan_unpadded",
+                            .bench_label = "lab03 scan_unpadded"});
+    return lab;
+}
+
+RegisterLab lab03{describe()};
+} // namespace

@@ -1,0 +1,40 @@
+// Lab 06 (segmented scan with head flags, reduce-then-scan as in lab 05): lab06::segmented_scan
+// with its default tile shape, by conditional index (the default) and by the operator
+// transformation. Repeated calls keep a lab06::Workspace per method.
+#include "lab_descriptor.h"
+#include "segmented_scan.h"
+
+#include <scanlab/operators.h>
+
+#include <cstdint>
+
+namespace {
+using namespace scanlab::labs;
+
+auto segmented(lab06::SegmentedMethod method) {
+    return [method](const ScanCall& c, lab06::Workspace* space) {
+        lab06::segmented_scan<scanlab::Sum<std::int32_t>>(
+            c.input<std::int32_t>(), c.heads, c.output<std::int32_t>(), c.n, c.kind, method, space);
+    };
+}
+
+LabDescriptor describe() {
+    LabDescriptor lab{.number = "06", .input = Input::segmented, .trace_n = 8192};
+    lab.variants.push_back(with_workspace<lab06::Workspace>(
+        {.name = "mindex",
+         .trace_caption = "segmented_scan<Sum<int>>, inclusive, conditional index",
+         .run_title = "segmented: head flags, 16 items/thread",
+         .bench_name = "lab06.segmented_mindex",
+         .bench_label = "lab06 segmented, conditional index"},
+        segmented(lab06::SegmentedMethod::conditional_index)));
+    lab.variants.push_back(with_workspace<lab06::Workspace>(
+        {.name = "transform",
+         .trace_caption = "segmented_scan<Sum<int>>, inclusive, operator transformation",
+         .bench_name = "lab06.segmented_transform",
+         .bench_label = "lab06 segmented, operator transformation"},
+        segmented(lab06::SegmentedMethod::operator_transform)));
+    return lab;
+}
+
+RegisterLab lab06{describe()};
+} // namespace
