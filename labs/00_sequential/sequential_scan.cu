@@ -4,7 +4,6 @@
 // This lab is plain host C++ (no kernel yet); it lives in a .cu file like every later lab.
 #include "sequential_scan.h"
 
-#include <scanlab/graded_operators.h>
 #include <scanlab/operators.h>
 
 #include <cstdint>
@@ -43,5 +42,6 @@ void sequential_scan(const typename Op::value_type* in, typename Op::value_type*
     template void lab00::sequential_scan<Op>(const Op::value_type*, Op::value_type*, int,          \
                                              lab00::ScanKind);
 
-// For every operator and type the tests use (scanlab/graded_operators.h lists them):
+#include <scanlab/graded_operators.h> // the operators and types the tests use
+
 SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB00_INSTANTIATE)

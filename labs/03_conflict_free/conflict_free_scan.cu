@@ -4,7 +4,6 @@
 #include "conflict_free_scan.h"
 
 #include <scanlab/cuda_check.h>
-#include <scanlab/graded_operators.h>
 #include <scanlab/operators.h>
 
 #include <cstdint>
@@ -110,5 +109,6 @@ void scan_unpadded(const typename Op::value_type* d_in, typename Op::value_type*
     template void lab03::scan_unpadded<Op>(const Op::value_type*, Op::value_type*, int,            \
                                            lab03::ScanKind);
 
-// For every operator and type the tests use (scanlab/graded_operators.h lists them):
+#include <scanlab/graded_operators.h> // the operators and types the tests use
+
 SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB03_INSTANTIATE)

@@ -6,7 +6,6 @@
 #include "lookback_scan.h"
 
 #include <scanlab/cuda_check.h>
-#include <scanlab/graded_operators.h>
 #include <scanlab/operators.h>
 #include <scanlab/reset_hint.h>
 #include <scanlab/self_tagged_hint.h>
@@ -650,7 +649,8 @@ void select_greater(const T* d_in, T* d_out, int* d_count, std::int64_t n, T thr
                                          lab07::ScanKind, const lab07::LookbackOptions&,           \
                                          lab07::Workspace*);
 
-// For every operator and type the tests use (scanlab/graded_operators.h lists them):
+#include <scanlab/graded_operators.h> // the operators and types the tests use
+
 SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB07_INSTANTIATE)
 
 #define LAB07_INSTANTIATE_SELECT(T)                                                                \

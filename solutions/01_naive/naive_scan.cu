@@ -2,7 +2,6 @@
 #include "naive_scan.h"
 
 #include <scanlab/cuda_check.h>
-#include <scanlab/graded_operators.h>
 #include <scanlab/operators.h>
 
 #include <cstdint>
@@ -78,5 +77,6 @@ void naive_scan(const typename Op::value_type* d_in, typename Op::value_type* d_
     template void lab01::naive_scan<Op>(const Op::value_type*, Op::value_type*, int,               \
                                         lab01::ScanKind);
 
-// For every operator and type the tests use (scanlab/graded_operators.h lists them):
+#include <scanlab/graded_operators.h> // the operators and types the tests use
+
 SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB01_INSTANTIATE)

@@ -2,7 +2,6 @@
 #include "work_efficient_scan.h"
 
 #include <scanlab/cuda_check.h>
-#include <scanlab/graded_operators.h>
 #include <scanlab/operators.h>
 
 #include <cstdint>
@@ -110,5 +109,6 @@ void work_efficient_scan(const typename Op::value_type* d_in, typename Op::value
     template void lab02::work_efficient_scan<Op>(const Op::value_type*, Op::value_type*, int,      \
                                                  lab02::ScanKind);
 
-// For every operator and type the tests use (scanlab/graded_operators.h lists them):
+#include <scanlab/graded_operators.h> // the operators and types the tests use
+
 SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB02_INSTANTIATE)

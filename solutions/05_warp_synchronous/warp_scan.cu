@@ -3,7 +3,6 @@
 #include "warp_scan.h"
 
 #include <scanlab/cuda_check.h>
-#include <scanlab/graded_operators.h>
 #include <scanlab/operators.h>
 
 #include <algorithm>
@@ -506,7 +505,8 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
     template void lab05::scan<Op, 64, 3>(const Op::value_type*, Op::value_type*, std::int64_t,     \
                                          lab05::ScanKind, lab05::Workspace*);
 
-// For every operator and type the tests use (scanlab/graded_operators.h lists them):
+#include <scanlab/graded_operators.h> // the operators and types the tests use
+
 SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB05_INSTANTIATE)
 
 // Other tile shapes the tests use, for one operator each.

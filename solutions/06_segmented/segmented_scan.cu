@@ -3,7 +3,6 @@
 #include "segmented_scan.h"
 
 #include <scanlab/cuda_check.h>
-#include <scanlab/graded_operators.h>
 #include <scanlab/operators.h>
 
 #include <algorithm>
@@ -612,5 +611,6 @@ void segmented_scan(const typename Op::value_type* d_in, const std::uint8_t* d_f
                                                    Op::value_type*, std::int64_t, lab06::ScanKind, \
                                                    lab06::SegmentedMethod, lab06::Workspace*);
 
-// For every operator and type the tests use (scanlab/graded_operators.h lists them):
+#include <scanlab/graded_operators.h> // the operators and types the tests use
+
 SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB06_INSTANTIATE)

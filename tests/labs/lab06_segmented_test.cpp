@@ -94,18 +94,9 @@ std::vector<std::uint8_t> make_flags(int n, Shape shape, std::uint64_t seed) {
 
 // ---- the reference and the checker ------------------------------------------------------------
 
-template <class T>
-using Expected = std::conditional_t<std::is_floating_point_v<T>, double, T>;
-
-// The operator the reference scan uses: the same one, in double for floating point.
-template <class Op, bool = std::is_floating_point_v<typename Op::value_type>>
-struct ReferenceOp {
-    using type = Op;
-};
-template <class Op>
-struct ReferenceOp<Op, true> {
-    using type = typename Op::template rebind<double>;
-};
+// Exact for integers, double for floating point, compared as the plain scans' checker does.
+using scanlab::test::detail::Expected;
+using scanlab::test::detail::matches;
 
 // The segmented scan in double (floating point) or exactly (integers). `group` > 0: every group of
 // that many elements also starts a segment (warp groups, tiles).
@@ -115,7 +106,7 @@ reference(std::span<const typename Op::value_type> in, std::span<const std::uint
           ScanKind kind, int group) {
     using T = typename Op::value_type;
     using E = Expected<T>;
-    using Ref = typename ReferenceOp<Op>::type;
+    using Ref = typename scanlab::test::detail::ModelOp<Op>::type;
     std::vector<E> out(in.size());
     E running = Ref::identity();
     for (std::size_t i = 0; i < in.size(); ++i) {
@@ -153,16 +144,6 @@ std::vector<double> tolerances(std::span<const typename Op::value_type> in,
         }
     }
     return tol;
-}
-
-template <class T>
-bool matches(Expected<T> expected, T actual, double tol) {
-    if constexpr (std::is_floating_point_v<T>) {
-        const double a = static_cast<double>(actual);
-        return a == expected || std::fabs(a - expected) <= tol;
-    } else {
-        return expected == actual;
-    }
 }
 
 // What the usual mistakes look like at the first wrong index i.
