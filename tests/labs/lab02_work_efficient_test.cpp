@@ -83,8 +83,10 @@ void check_all_sizes(ScanKind kind) {
             return;
         }
         if (!result.ok) {
-            FAIL_CHECK(result.message +
-                       scanlab::test::hint_line("02", progress.hint(n, lab02::kMaxThreads)));
+            const std::string message =
+                result.message +
+                scanlab::test::hint_line("02", progress.hint(n, lab02::kMaxThreads));
+            FAIL_CHECK(message);
             return;
         }
         progress.passed(n);

@@ -125,8 +125,10 @@ void check_all_sizes(Layout layout, ScanKind kind) {
             return;
         }
         if (!result.ok) {
-            FAIL_CHECK(result.message +
-                       scanlab::test::hint_line("03", progress.hint(n, lab03::kMaxThreads)));
+            const std::string message =
+                result.message +
+                scanlab::test::hint_line("03", progress.hint(n, lab03::kMaxThreads));
+            FAIL_CHECK(message);
             return;
         }
         progress.passed(n);
