@@ -13,7 +13,6 @@
 #include <doctest/doctest.h>
 
 #include <cstddef>
-#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -58,17 +57,12 @@ struct CaseSite {
     const doctest::detail::TestSuite& suite;
 };
 
-// Registers one doctest case, exactly as TEST_CASE would, but with `place` as doctest's template
-// id: doctest orders cases by file, line and then that id, so the cases one line registers run
-// and list in the order they are added. doctest appends "<type>" to the name of a case with an
-// id; the full name is set to the bare name instead.
-inline void add_case(const CaseSite& site, int place, void (*body)(), const std::string& name) {
-    doctest::detail::TestCase test(body, site.file, static_cast<unsigned>(site.line), site.suite,
-                                   doctest::String(), place);
-    test.m_full_name = name.c_str();
-    test.m_name = test.m_full_name.c_str();
-    doctest::detail::regTest(test);
-}
+// Registers one doctest case named prefix + kind + " " + op (+ " " + type, unless type is null),
+// exactly as TEST_CASE would, but with `place` as doctest's template id: doctest orders cases by
+// file, line and then that id, so the cases one line registers run and list in the order they
+// are added (scan_matrix.cpp: out of line, so that the test files compile none of it).
+void add_case(const CaseSite& site, int place, void (*body)(), const char* prefix, const char* kind,
+              const char* op, const char* type);
 
 // A case's body: Run{}<Op>(kind), or Run{}<Op>(kind, variant) when the cases come in variants.
 template <class Run, class Op, ScanKind Kind, int Variant>
@@ -79,11 +73,12 @@ void run_case() {
         Run{}.template operator()<Op>(Kind, Variant);
 }
 
-template <class Run, class Op, ScanKind Kind, std::size_t... Variants>
-void add_variants(const CaseSite& site, int& place, const std::string& suffix,
-                  const char* const* prefixes, std::index_sequence<Variants...>) {
+template <bool PerType, class Run, class Op, ScanKind Kind, std::size_t... Variants>
+void add_variants(const CaseSite& site, int& place, const char* const* prefixes,
+                  std::index_sequence<Variants...>) {
     (add_case(site, place++, &run_case<Run, Op, Kind, static_cast<int>(Variants)>,
-              prefixes[Variants] + suffix),
+              prefixes[Variants], to_string(Kind), Op::name,
+              PerType ? type_name<typename Op::value_type>() : nullptr),
      ...);
 }
 
@@ -109,13 +104,12 @@ template <bool PerType, int Variants, class Run>
 int add_matrix(const CaseSite& site, const char* const* prefixes) {
     int place = 0;
     const auto add = [&]<class Op, ScanKind Kind>() {
-        std::string suffix = std::string(to_string(Kind)) + " " + Op::name;
-        if (PerType) suffix += std::string(" ") + type_name<typename Op::value_type>();
         if constexpr (Variants < 0)
-            add_case(site, place++, &run_case<Run, Op, Kind, -1>, prefixes[0] + suffix);
+            add_case(site, place++, &run_case<Run, Op, Kind, -1>, prefixes[0], to_string(Kind),
+                     Op::name, PerType ? type_name<typename Op::value_type>() : nullptr);
         else
-            add_variants<Run, Op, Kind>(site, place, suffix, prefixes,
-                                        std::make_index_sequence<Variants>{});
+            add_variants<PerType, Run, Op, Kind>(site, place, prefixes,
+                                                 std::make_index_sequence<Variants>{});
         return true;
     };
     for_each_graded_operator([&]<class Family>() {
