@@ -40,28 +40,8 @@ void sequential_scan(const typename Op::value_type* in, typename Op::value_type*
 // ---------------------------------------------------------------------------------------------
 #define LAB00_INSTANTIATE(Op)                                                                      \
     template void lab00::sequential_scan<Op>(const Op::value_type*, Op::value_type*, int,          \
-                                             lab00::ScanKind)
+                                             lab00::ScanKind);
 
-LAB00_INSTANTIATE(scanlab::Sum<std::int32_t>);
-LAB00_INSTANTIATE(scanlab::Sum<std::uint32_t>);
-LAB00_INSTANTIATE(scanlab::Sum<std::int64_t>);
-LAB00_INSTANTIATE(scanlab::Sum<float>);
-LAB00_INSTANTIATE(scanlab::Sum<double>);
-LAB00_INSTANTIATE(scanlab::Max<std::int32_t>);
-LAB00_INSTANTIATE(scanlab::Max<std::uint32_t>);
-LAB00_INSTANTIATE(scanlab::Max<std::int64_t>);
-LAB00_INSTANTIATE(scanlab::Max<float>);
-LAB00_INSTANTIATE(scanlab::Max<double>);
-LAB00_INSTANTIATE(scanlab::Min<std::int32_t>);
-LAB00_INSTANTIATE(scanlab::Min<std::uint32_t>);
-LAB00_INSTANTIATE(scanlab::Min<std::int64_t>);
-LAB00_INSTANTIATE(scanlab::Min<float>);
-LAB00_INSTANTIATE(scanlab::Min<double>);
-LAB00_INSTANTIATE(scanlab::Product<std::int32_t>);
-LAB00_INSTANTIATE(scanlab::Product<std::uint32_t>);
-LAB00_INSTANTIATE(scanlab::Product<std::int64_t>);
-LAB00_INSTANTIATE(scanlab::Product<float>);
-LAB00_INSTANTIATE(scanlab::Product<double>);
-LAB00_INSTANTIATE(scanlab::Affine<std::int32_t>);
-LAB00_INSTANTIATE(scanlab::Affine<std::uint32_t>);
-LAB00_INSTANTIATE(scanlab::Affine<std::int64_t>);
+#include <scanlab/graded_operators.h> // the operators and types the tests use
+
+SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB00_INSTANTIATE)

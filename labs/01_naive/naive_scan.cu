@@ -58,28 +58,8 @@ void naive_scan(const typename Op::value_type* d_in, typename Op::value_type* d_
 // ---------------------------------------------------------------------------------------------
 #define LAB01_INSTANTIATE(Op)                                                                      \
     template void lab01::naive_scan<Op>(const Op::value_type*, Op::value_type*, int,               \
-                                        lab01::ScanKind)
+                                        lab01::ScanKind);
 
-LAB01_INSTANTIATE(scanlab::Sum<std::int32_t>);
-LAB01_INSTANTIATE(scanlab::Sum<std::uint32_t>);
-LAB01_INSTANTIATE(scanlab::Sum<std::int64_t>);
-LAB01_INSTANTIATE(scanlab::Sum<float>);
-LAB01_INSTANTIATE(scanlab::Sum<double>);
-LAB01_INSTANTIATE(scanlab::Max<std::int32_t>);
-LAB01_INSTANTIATE(scanlab::Max<std::uint32_t>);
-LAB01_INSTANTIATE(scanlab::Max<std::int64_t>);
-LAB01_INSTANTIATE(scanlab::Max<float>);
-LAB01_INSTANTIATE(scanlab::Max<double>);
-LAB01_INSTANTIATE(scanlab::Min<std::int32_t>);
-LAB01_INSTANTIATE(scanlab::Min<std::uint32_t>);
-LAB01_INSTANTIATE(scanlab::Min<std::int64_t>);
-LAB01_INSTANTIATE(scanlab::Min<float>);
-LAB01_INSTANTIATE(scanlab::Min<double>);
-LAB01_INSTANTIATE(scanlab::Product<std::int32_t>);
-LAB01_INSTANTIATE(scanlab::Product<std::uint32_t>);
-LAB01_INSTANTIATE(scanlab::Product<std::int64_t>);
-LAB01_INSTANTIATE(scanlab::Product<float>);
-LAB01_INSTANTIATE(scanlab::Product<double>);
-LAB01_INSTANTIATE(scanlab::Affine<std::int32_t>);
-LAB01_INSTANTIATE(scanlab::Affine<std::uint32_t>);
-LAB01_INSTANTIATE(scanlab::Affine<std::int64_t>);
+#include <scanlab/graded_operators.h> // the operators and types the tests use
+
+SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB01_INSTANTIATE)

@@ -68,28 +68,8 @@ void work_efficient_scan(const typename Op::value_type* d_in, typename Op::value
 // ---------------------------------------------------------------------------------------------
 #define LAB02_INSTANTIATE(Op)                                                                      \
     template void lab02::work_efficient_scan<Op>(const Op::value_type*, Op::value_type*, int,      \
-                                                 lab02::ScanKind)
+                                                 lab02::ScanKind);
 
-LAB02_INSTANTIATE(scanlab::Sum<std::int32_t>);
-LAB02_INSTANTIATE(scanlab::Sum<std::uint32_t>);
-LAB02_INSTANTIATE(scanlab::Sum<std::int64_t>);
-LAB02_INSTANTIATE(scanlab::Sum<float>);
-LAB02_INSTANTIATE(scanlab::Sum<double>);
-LAB02_INSTANTIATE(scanlab::Max<std::int32_t>);
-LAB02_INSTANTIATE(scanlab::Max<std::uint32_t>);
-LAB02_INSTANTIATE(scanlab::Max<std::int64_t>);
-LAB02_INSTANTIATE(scanlab::Max<float>);
-LAB02_INSTANTIATE(scanlab::Max<double>);
-LAB02_INSTANTIATE(scanlab::Min<std::int32_t>);
-LAB02_INSTANTIATE(scanlab::Min<std::uint32_t>);
-LAB02_INSTANTIATE(scanlab::Min<std::int64_t>);
-LAB02_INSTANTIATE(scanlab::Min<float>);
-LAB02_INSTANTIATE(scanlab::Min<double>);
-LAB02_INSTANTIATE(scanlab::Product<std::int32_t>);
-LAB02_INSTANTIATE(scanlab::Product<std::uint32_t>);
-LAB02_INSTANTIATE(scanlab::Product<std::int64_t>);
-LAB02_INSTANTIATE(scanlab::Product<float>);
-LAB02_INSTANTIATE(scanlab::Product<double>);
-LAB02_INSTANTIATE(scanlab::Affine<std::int32_t>);
-LAB02_INSTANTIATE(scanlab::Affine<std::uint32_t>);
-LAB02_INSTANTIATE(scanlab::Affine<std::int64_t>);
+#include <scanlab/graded_operators.h> // the operators and types the tests use
+
+SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB02_INSTANTIATE)

@@ -279,28 +279,8 @@ void reduce_then_scan(const typename Op::value_type* d_in, typename Op::value_ty
     template void lab04::scan_then_propagate<Op>(const Op::value_type*, Op::value_type*,           \
                                                  std::int64_t, lab04::ScanKind, int);              \
     template void lab04::reduce_then_scan<Op>(const Op::value_type*, Op::value_type*,              \
-                                              std::int64_t, lab04::ScanKind, int)
+                                              std::int64_t, lab04::ScanKind, int);
 
-LAB04_INSTANTIATE(scanlab::Sum<std::int32_t>);
-LAB04_INSTANTIATE(scanlab::Sum<std::uint32_t>);
-LAB04_INSTANTIATE(scanlab::Sum<std::int64_t>);
-LAB04_INSTANTIATE(scanlab::Sum<float>);
-LAB04_INSTANTIATE(scanlab::Sum<double>);
-LAB04_INSTANTIATE(scanlab::Max<std::int32_t>);
-LAB04_INSTANTIATE(scanlab::Max<std::uint32_t>);
-LAB04_INSTANTIATE(scanlab::Max<std::int64_t>);
-LAB04_INSTANTIATE(scanlab::Max<float>);
-LAB04_INSTANTIATE(scanlab::Max<double>);
-LAB04_INSTANTIATE(scanlab::Min<std::int32_t>);
-LAB04_INSTANTIATE(scanlab::Min<std::uint32_t>);
-LAB04_INSTANTIATE(scanlab::Min<std::int64_t>);
-LAB04_INSTANTIATE(scanlab::Min<float>);
-LAB04_INSTANTIATE(scanlab::Min<double>);
-LAB04_INSTANTIATE(scanlab::Product<std::int32_t>);
-LAB04_INSTANTIATE(scanlab::Product<std::uint32_t>);
-LAB04_INSTANTIATE(scanlab::Product<std::int64_t>);
-LAB04_INSTANTIATE(scanlab::Product<float>);
-LAB04_INSTANTIATE(scanlab::Product<double>);
-LAB04_INSTANTIATE(scanlab::Affine<std::int32_t>);
-LAB04_INSTANTIATE(scanlab::Affine<std::uint32_t>);
-LAB04_INSTANTIATE(scanlab::Affine<std::int64_t>);
+#include <scanlab/graded_operators.h> // the operators and types the tests use
+
+SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB04_INSTANTIATE)

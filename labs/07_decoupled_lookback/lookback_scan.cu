@@ -647,31 +647,11 @@ void select_greater(const T* d_in, T* d_out, int* d_count, std::int64_t n, T thr
                                   lab07::Workspace*);                                              \
     template void lab07::scan<Op, 64, 3>(const Op::value_type*, Op::value_type*, std::int64_t,     \
                                          lab07::ScanKind, const lab07::LookbackOptions&,           \
-                                         lab07::Workspace*)
+                                         lab07::Workspace*);
 
-LAB07_INSTANTIATE(scanlab::Sum<std::int32_t>);
-LAB07_INSTANTIATE(scanlab::Sum<std::uint32_t>);
-LAB07_INSTANTIATE(scanlab::Sum<std::int64_t>);
-LAB07_INSTANTIATE(scanlab::Sum<float>);
-LAB07_INSTANTIATE(scanlab::Sum<double>);
-LAB07_INSTANTIATE(scanlab::Max<std::int32_t>);
-LAB07_INSTANTIATE(scanlab::Max<std::uint32_t>);
-LAB07_INSTANTIATE(scanlab::Max<std::int64_t>);
-LAB07_INSTANTIATE(scanlab::Max<float>);
-LAB07_INSTANTIATE(scanlab::Max<double>);
-LAB07_INSTANTIATE(scanlab::Min<std::int32_t>);
-LAB07_INSTANTIATE(scanlab::Min<std::uint32_t>);
-LAB07_INSTANTIATE(scanlab::Min<std::int64_t>);
-LAB07_INSTANTIATE(scanlab::Min<float>);
-LAB07_INSTANTIATE(scanlab::Min<double>);
-LAB07_INSTANTIATE(scanlab::Product<std::int32_t>);
-LAB07_INSTANTIATE(scanlab::Product<std::uint32_t>);
-LAB07_INSTANTIATE(scanlab::Product<std::int64_t>);
-LAB07_INSTANTIATE(scanlab::Product<float>);
-LAB07_INSTANTIATE(scanlab::Product<double>);
-LAB07_INSTANTIATE(scanlab::Affine<std::int32_t>);
-LAB07_INSTANTIATE(scanlab::Affine<std::uint32_t>);
-LAB07_INSTANTIATE(scanlab::Affine<std::int64_t>);
+#include <scanlab/graded_operators.h> // the operators and types the tests use
+
+SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB07_INSTANTIATE)
 
 #define LAB07_INSTANTIATE_SELECT(T)                                                                \
     template void lab07::select_greater<T>(const T*, T*, int*, std::int64_t, T,                    \

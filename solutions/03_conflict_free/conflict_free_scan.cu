@@ -149,28 +149,8 @@ void scan_unpadded(const typename Op::value_type* d_in, typename Op::value_type*
     template void lab03::conflict_free_scan<Op>(const Op::value_type*, Op::value_type*, int,       \
                                                 lab03::ScanKind);                                  \
     template void lab03::scan_unpadded<Op>(const Op::value_type*, Op::value_type*, int,            \
-                                           lab03::ScanKind)
+                                           lab03::ScanKind);
 
-LAB03_INSTANTIATE(scanlab::Sum<std::int32_t>);
-LAB03_INSTANTIATE(scanlab::Sum<std::uint32_t>);
-LAB03_INSTANTIATE(scanlab::Sum<std::int64_t>);
-LAB03_INSTANTIATE(scanlab::Sum<float>);
-LAB03_INSTANTIATE(scanlab::Sum<double>);
-LAB03_INSTANTIATE(scanlab::Max<std::int32_t>);
-LAB03_INSTANTIATE(scanlab::Max<std::uint32_t>);
-LAB03_INSTANTIATE(scanlab::Max<std::int64_t>);
-LAB03_INSTANTIATE(scanlab::Max<float>);
-LAB03_INSTANTIATE(scanlab::Max<double>);
-LAB03_INSTANTIATE(scanlab::Min<std::int32_t>);
-LAB03_INSTANTIATE(scanlab::Min<std::uint32_t>);
-LAB03_INSTANTIATE(scanlab::Min<std::int64_t>);
-LAB03_INSTANTIATE(scanlab::Min<float>);
-LAB03_INSTANTIATE(scanlab::Min<double>);
-LAB03_INSTANTIATE(scanlab::Product<std::int32_t>);
-LAB03_INSTANTIATE(scanlab::Product<std::uint32_t>);
-LAB03_INSTANTIATE(scanlab::Product<std::int64_t>);
-LAB03_INSTANTIATE(scanlab::Product<float>);
-LAB03_INSTANTIATE(scanlab::Product<double>);
-LAB03_INSTANTIATE(scanlab::Affine<std::int32_t>);
-LAB03_INSTANTIATE(scanlab::Affine<std::uint32_t>);
-LAB03_INSTANTIATE(scanlab::Affine<std::int64_t>);
+#include <scanlab/graded_operators.h> // the operators and types the tests use
+
+SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB03_INSTANTIATE)

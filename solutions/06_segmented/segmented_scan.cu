@@ -609,28 +609,8 @@ void segmented_scan(const typename Op::value_type* d_in, const std::uint8_t* d_f
                                             lab06::SegmentedMethod, lab06::Workspace*);            \
     template void lab06::segmented_scan<Op, 64, 3>(const Op::value_type*, const std::uint8_t*,     \
                                                    Op::value_type*, std::int64_t, lab06::ScanKind, \
-                                                   lab06::SegmentedMethod, lab06::Workspace*)
+                                                   lab06::SegmentedMethod, lab06::Workspace*);
 
-LAB06_INSTANTIATE(scanlab::Sum<std::int32_t>);
-LAB06_INSTANTIATE(scanlab::Sum<std::uint32_t>);
-LAB06_INSTANTIATE(scanlab::Sum<std::int64_t>);
-LAB06_INSTANTIATE(scanlab::Sum<float>);
-LAB06_INSTANTIATE(scanlab::Sum<double>);
-LAB06_INSTANTIATE(scanlab::Max<std::int32_t>);
-LAB06_INSTANTIATE(scanlab::Max<std::uint32_t>);
-LAB06_INSTANTIATE(scanlab::Max<std::int64_t>);
-LAB06_INSTANTIATE(scanlab::Max<float>);
-LAB06_INSTANTIATE(scanlab::Max<double>);
-LAB06_INSTANTIATE(scanlab::Min<std::int32_t>);
-LAB06_INSTANTIATE(scanlab::Min<std::uint32_t>);
-LAB06_INSTANTIATE(scanlab::Min<std::int64_t>);
-LAB06_INSTANTIATE(scanlab::Min<float>);
-LAB06_INSTANTIATE(scanlab::Min<double>);
-LAB06_INSTANTIATE(scanlab::Product<std::int32_t>);
-LAB06_INSTANTIATE(scanlab::Product<std::uint32_t>);
-LAB06_INSTANTIATE(scanlab::Product<std::int64_t>);
-LAB06_INSTANTIATE(scanlab::Product<float>);
-LAB06_INSTANTIATE(scanlab::Product<double>);
-LAB06_INSTANTIATE(scanlab::Affine<std::int32_t>);
-LAB06_INSTANTIATE(scanlab::Affine<std::uint32_t>);
-LAB06_INSTANTIATE(scanlab::Affine<std::int64_t>);
+#include <scanlab/graded_operators.h> // the operators and types the tests use
+
+SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB06_INSTANTIATE)

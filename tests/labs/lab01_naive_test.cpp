@@ -1,6 +1,7 @@
 // Graded tests for lab 01 (naive Hillis-Steele scan in one thread block).
 #include "naive_scan.h"
 
+#include "scan_matrix.h"
 #include "scan_test_support.h"
 
 #include <doctest/doctest.h>
@@ -12,9 +13,6 @@
 
 using scanlab::Affine;
 using scanlab::DeviceBuffer;
-using scanlab::Max;
-using scanlab::Min;
-using scanlab::Product;
 using scanlab::ScanKind;
 using scanlab::Sum;
 
@@ -93,61 +91,8 @@ void check_all_sizes(ScanKind kind) {
 
 } // namespace
 
-#define LAB01_SCAN_TEST(NAME, OP, KIND)                                                            \
-    TEST_CASE(NAME) {                                                                              \
-        check_all_sizes<OP>(ScanKind::KIND);                                                       \
-    }
-
-LAB01_SCAN_TEST("inclusive sum int32", Sum<std::int32_t>, inclusive)
-LAB01_SCAN_TEST("inclusive sum uint32", Sum<std::uint32_t>, inclusive)
-LAB01_SCAN_TEST("inclusive sum int64", Sum<std::int64_t>, inclusive)
-LAB01_SCAN_TEST("inclusive sum float", Sum<float>, inclusive)
-LAB01_SCAN_TEST("inclusive sum double", Sum<double>, inclusive)
-LAB01_SCAN_TEST("exclusive sum int32", Sum<std::int32_t>, exclusive)
-LAB01_SCAN_TEST("exclusive sum uint32", Sum<std::uint32_t>, exclusive)
-LAB01_SCAN_TEST("exclusive sum int64", Sum<std::int64_t>, exclusive)
-LAB01_SCAN_TEST("exclusive sum float", Sum<float>, exclusive)
-LAB01_SCAN_TEST("exclusive sum double", Sum<double>, exclusive)
-
-LAB01_SCAN_TEST("inclusive max int32", Max<std::int32_t>, inclusive)
-LAB01_SCAN_TEST("inclusive max uint32", Max<std::uint32_t>, inclusive)
-LAB01_SCAN_TEST("inclusive max int64", Max<std::int64_t>, inclusive)
-LAB01_SCAN_TEST("inclusive max float", Max<float>, inclusive)
-LAB01_SCAN_TEST("inclusive max double", Max<double>, inclusive)
-LAB01_SCAN_TEST("exclusive max int32", Max<std::int32_t>, exclusive)
-LAB01_SCAN_TEST("exclusive max uint32", Max<std::uint32_t>, exclusive)
-LAB01_SCAN_TEST("exclusive max int64", Max<std::int64_t>, exclusive)
-LAB01_SCAN_TEST("exclusive max float", Max<float>, exclusive)
-LAB01_SCAN_TEST("exclusive max double", Max<double>, exclusive)
-
-LAB01_SCAN_TEST("inclusive min int32", Min<std::int32_t>, inclusive)
-LAB01_SCAN_TEST("inclusive min uint32", Min<std::uint32_t>, inclusive)
-LAB01_SCAN_TEST("inclusive min int64", Min<std::int64_t>, inclusive)
-LAB01_SCAN_TEST("inclusive min float", Min<float>, inclusive)
-LAB01_SCAN_TEST("inclusive min double", Min<double>, inclusive)
-LAB01_SCAN_TEST("exclusive min int32", Min<std::int32_t>, exclusive)
-LAB01_SCAN_TEST("exclusive min uint32", Min<std::uint32_t>, exclusive)
-LAB01_SCAN_TEST("exclusive min int64", Min<std::int64_t>, exclusive)
-LAB01_SCAN_TEST("exclusive min float", Min<float>, exclusive)
-LAB01_SCAN_TEST("exclusive min double", Min<double>, exclusive)
-
-LAB01_SCAN_TEST("inclusive product int32", Product<std::int32_t>, inclusive)
-LAB01_SCAN_TEST("inclusive product uint32", Product<std::uint32_t>, inclusive)
-LAB01_SCAN_TEST("inclusive product int64", Product<std::int64_t>, inclusive)
-LAB01_SCAN_TEST("inclusive product float", Product<float>, inclusive)
-LAB01_SCAN_TEST("inclusive product double", Product<double>, inclusive)
-LAB01_SCAN_TEST("exclusive product int32", Product<std::int32_t>, exclusive)
-LAB01_SCAN_TEST("exclusive product uint32", Product<std::uint32_t>, exclusive)
-LAB01_SCAN_TEST("exclusive product int64", Product<std::int64_t>, exclusive)
-LAB01_SCAN_TEST("exclusive product float", Product<float>, exclusive)
-LAB01_SCAN_TEST("exclusive product double", Product<double>, exclusive)
-
-LAB01_SCAN_TEST("inclusive affine int32", Affine<std::int32_t>, inclusive)
-LAB01_SCAN_TEST("inclusive affine uint32", Affine<std::uint32_t>, inclusive)
-LAB01_SCAN_TEST("inclusive affine int64", Affine<std::int64_t>, inclusive)
-LAB01_SCAN_TEST("exclusive affine int32", Affine<std::int32_t>, exclusive)
-LAB01_SCAN_TEST("exclusive affine uint32", Affine<std::uint32_t>, exclusive)
-LAB01_SCAN_TEST("exclusive affine int64", Affine<std::int64_t>, exclusive)
+// Every graded operator, type and kind (tests/support/scan_matrix.h).
+SCANLAB_CASE_PER_OPERATOR_AND_KIND("", []<class Op>(ScanKind kind) { check_all_sizes<Op>(kind); });
 
 TEST_CASE("argument checks") {
     // A real scan first, so that a stub which does nothing cannot pass this case.

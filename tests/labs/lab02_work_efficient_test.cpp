@@ -1,7 +1,9 @@
 // Graded tests for lab 02 (work-efficient Blelloch scan in one thread block).
 #include "work_efficient_scan.h"
 
+#include "scan_matrix.h"
 #include "scan_test_support.h"
+#include "tree_scan_progress.h"
 
 #include <doctest/doctest.h>
 
@@ -12,24 +14,10 @@
 
 using scanlab::Affine;
 using scanlab::DeviceBuffer;
-using scanlab::Max;
-using scanlab::Min;
-using scanlab::Product;
 using scanlab::ScanKind;
 using scanlab::Sum;
 
 namespace {
-
-// In increasing order, so that a failure names the smallest size that shows the mistake:
-// 0..8: edge cases and a tiny tree; 31..33: around a warp; non-powers of two of every scale
-// (3, 5, 100, 255, 1000, 1500, 2047) need identity padding; 1024 is the last size one element
-// per thread could do, 1025.. need two; 2048 = kMaxN.
-constexpr int kSizes[] = {0,   1,   2,   3,    5,    8,    31,   32,   33,  100,
-                          255, 256, 257, 1000, 1024, 1025, 1500, 2047, 2048};
-
-constexpr bool is_power_of_two(int n) {
-    return n > 0 && (n & (n - 1)) == 0;
-}
 
 template <class Op>
 void work_efficient(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
@@ -75,33 +63,11 @@ std::string fault_hint(int n) {
     return "the kernel failed at n = " + std::to_string(n) + "; the message above says why";
 }
 
-// What this lab's usual mistakes look like, given which sizes passed before n failed.
-std::string lab_hint(int n, bool faulted, bool a_power_of_two_passed, int largest_passed) {
-    if (faulted) return fault_hint(n);
-    if (n > lab02::kMaxThreads && largest_passed >= lab02::kMaxThreads)
-        return "every size up to " + std::to_string(lab02::kMaxThreads) +
-               " passed, this one has more elements than a block has threads: each thread must "
-               "load, scan and store TWO elements (t and t + m/2), with m/2 threads for m leaves";
-    if (!is_power_of_two(n) && a_power_of_two_passed)
-        return "n = " + std::to_string(n) +
-               " is not a power of two, and the powers of two before it passed: build the tree "
-               "on m = the next power of two leaves, give the leaves n..m-1 Op::identity(), and "
-               "guard every load from `in` and store to `out` with index < n";
-    return "";
-}
-
-std::string with_hint(const std::string& message, int n, bool faulted, bool a_power_of_two_passed,
-                      int largest_passed) {
-    const std::string hint = lab_hint(n, faulted, a_power_of_two_passed, largest_passed);
-    return message + scanlab::test::hint_line("02", hint);
-}
-
 // Stops at the first failing size: the later ones would report the same mistake.
 template <class Op>
 void check_all_sizes(ScanKind kind) {
-    bool a_power_of_two_passed = false;
-    int largest_passed = -1;
-    for (const int n : kSizes) {
+    scanlab::test::TreeScanProgress progress;
+    for (const int n : scanlab::test::kTreeScanSizes) {
         scanlab::test::ScanCheck result;
         try {
             scanlab::test::CheckOptions options;
@@ -109,79 +75,28 @@ void check_all_sizes(ScanKind kind) {
             result = scanlab::test::run_device_scan<Op>("lab02::work_efficient_scan", n, kind,
                                                         work_efficient<Op>, options);
         } catch (const std::exception& error) { // a fault in the kernel, or a failed launch
-            const std::string message =
-                with_hint(error.what(), n, true, a_power_of_two_passed, largest_passed) +
-                "\n  to reproduce: run again with SCANLAB_SEED=" +
-                std::to_string(scanlab::test::seed());
+            const std::string message = error.what() +
+                                        scanlab::test::hint_line("02", fault_hint(n)) +
+                                        "\n  to reproduce: run again with SCANLAB_SEED=" +
+                                        std::to_string(scanlab::test::seed());
             FAIL_CHECK(message);
             return;
         }
         if (!result.ok) {
-            FAIL_CHECK(with_hint(result.message, n, false, a_power_of_two_passed, largest_passed));
+            const std::string message =
+                result.message +
+                scanlab::test::hint_line("02", progress.hint(n, lab02::kMaxThreads));
+            FAIL_CHECK(message);
             return;
         }
-        if (is_power_of_two(n)) a_power_of_two_passed = true;
-        largest_passed = n;
+        progress.passed(n);
     }
 }
 
 } // namespace
 
-#define LAB02_SCAN_TEST(NAME, OP, KIND)                                                            \
-    TEST_CASE(NAME) {                                                                              \
-        check_all_sizes<OP>(ScanKind::KIND);                                                       \
-    }
-
-LAB02_SCAN_TEST("inclusive sum int32", Sum<std::int32_t>, inclusive)
-LAB02_SCAN_TEST("inclusive sum uint32", Sum<std::uint32_t>, inclusive)
-LAB02_SCAN_TEST("inclusive sum int64", Sum<std::int64_t>, inclusive)
-LAB02_SCAN_TEST("inclusive sum float", Sum<float>, inclusive)
-LAB02_SCAN_TEST("inclusive sum double", Sum<double>, inclusive)
-LAB02_SCAN_TEST("exclusive sum int32", Sum<std::int32_t>, exclusive)
-LAB02_SCAN_TEST("exclusive sum uint32", Sum<std::uint32_t>, exclusive)
-LAB02_SCAN_TEST("exclusive sum int64", Sum<std::int64_t>, exclusive)
-LAB02_SCAN_TEST("exclusive sum float", Sum<float>, exclusive)
-LAB02_SCAN_TEST("exclusive sum double", Sum<double>, exclusive)
-
-LAB02_SCAN_TEST("inclusive max int32", Max<std::int32_t>, inclusive)
-LAB02_SCAN_TEST("inclusive max uint32", Max<std::uint32_t>, inclusive)
-LAB02_SCAN_TEST("inclusive max int64", Max<std::int64_t>, inclusive)
-LAB02_SCAN_TEST("inclusive max float", Max<float>, inclusive)
-LAB02_SCAN_TEST("inclusive max double", Max<double>, inclusive)
-LAB02_SCAN_TEST("exclusive max int32", Max<std::int32_t>, exclusive)
-LAB02_SCAN_TEST("exclusive max uint32", Max<std::uint32_t>, exclusive)
-LAB02_SCAN_TEST("exclusive max int64", Max<std::int64_t>, exclusive)
-LAB02_SCAN_TEST("exclusive max float", Max<float>, exclusive)
-LAB02_SCAN_TEST("exclusive max double", Max<double>, exclusive)
-
-LAB02_SCAN_TEST("inclusive min int32", Min<std::int32_t>, inclusive)
-LAB02_SCAN_TEST("inclusive min uint32", Min<std::uint32_t>, inclusive)
-LAB02_SCAN_TEST("inclusive min int64", Min<std::int64_t>, inclusive)
-LAB02_SCAN_TEST("inclusive min float", Min<float>, inclusive)
-LAB02_SCAN_TEST("inclusive min double", Min<double>, inclusive)
-LAB02_SCAN_TEST("exclusive min int32", Min<std::int32_t>, exclusive)
-LAB02_SCAN_TEST("exclusive min uint32", Min<std::uint32_t>, exclusive)
-LAB02_SCAN_TEST("exclusive min int64", Min<std::int64_t>, exclusive)
-LAB02_SCAN_TEST("exclusive min float", Min<float>, exclusive)
-LAB02_SCAN_TEST("exclusive min double", Min<double>, exclusive)
-
-LAB02_SCAN_TEST("inclusive product int32", Product<std::int32_t>, inclusive)
-LAB02_SCAN_TEST("inclusive product uint32", Product<std::uint32_t>, inclusive)
-LAB02_SCAN_TEST("inclusive product int64", Product<std::int64_t>, inclusive)
-LAB02_SCAN_TEST("inclusive product float", Product<float>, inclusive)
-LAB02_SCAN_TEST("inclusive product double", Product<double>, inclusive)
-LAB02_SCAN_TEST("exclusive product int32", Product<std::int32_t>, exclusive)
-LAB02_SCAN_TEST("exclusive product uint32", Product<std::uint32_t>, exclusive)
-LAB02_SCAN_TEST("exclusive product int64", Product<std::int64_t>, exclusive)
-LAB02_SCAN_TEST("exclusive product float", Product<float>, exclusive)
-LAB02_SCAN_TEST("exclusive product double", Product<double>, exclusive)
-
-LAB02_SCAN_TEST("inclusive affine int32", Affine<std::int32_t>, inclusive)
-LAB02_SCAN_TEST("inclusive affine uint32", Affine<std::uint32_t>, inclusive)
-LAB02_SCAN_TEST("inclusive affine int64", Affine<std::int64_t>, inclusive)
-LAB02_SCAN_TEST("exclusive affine int32", Affine<std::int32_t>, exclusive)
-LAB02_SCAN_TEST("exclusive affine uint32", Affine<std::uint32_t>, exclusive)
-LAB02_SCAN_TEST("exclusive affine int64", Affine<std::int64_t>, exclusive)
+// Every graded operator, type and kind (tests/support/scan_matrix.h).
+SCANLAB_CASE_PER_OPERATOR_AND_KIND("", []<class Op>(ScanKind kind) { check_all_sizes<Op>(kind); });
 
 TEST_CASE("argument checks") {
     // A real scan first, so that a stub which does nothing cannot pass this case.

@@ -11,6 +11,7 @@
 // 2^26 + 3 on a GPU.
 #include "multi_block_scan.h"
 
+#include "scan_matrix.h"
 #include "scan_test_support.h"
 
 #include <doctest/doctest.h>
@@ -29,9 +30,6 @@
 
 using scanlab::Affine;
 using scanlab::DeviceBuffer;
-using scanlab::Max;
-using scanlab::Min;
-using scanlab::Product;
 using scanlab::ScanKind;
 using scanlab::Sum;
 
@@ -211,65 +209,12 @@ void check_all_sizes(Variant variant, ScanKind kind) {
 
 } // namespace
 
-// Every operator, type and kind, for both variants.
-#define LAB04_SCAN_TEST(NAME, OP, KIND)                                                            \
-    TEST_CASE("scan-then-propagate " NAME) {                                                       \
-        check_all_sizes<OP>(Variant::scan_then_propagate, ScanKind::KIND);                         \
-    }                                                                                              \
-    TEST_CASE("reduce-then-scan " NAME) {                                                          \
-        check_all_sizes<OP>(Variant::reduce_then_scan, ScanKind::KIND);                            \
-    }
-
-LAB04_SCAN_TEST("inclusive sum int32", Sum<std::int32_t>, inclusive)
-LAB04_SCAN_TEST("inclusive sum uint32", Sum<std::uint32_t>, inclusive)
-LAB04_SCAN_TEST("inclusive sum int64", Sum<std::int64_t>, inclusive)
-LAB04_SCAN_TEST("inclusive sum float", Sum<float>, inclusive)
-LAB04_SCAN_TEST("inclusive sum double", Sum<double>, inclusive)
-LAB04_SCAN_TEST("exclusive sum int32", Sum<std::int32_t>, exclusive)
-LAB04_SCAN_TEST("exclusive sum uint32", Sum<std::uint32_t>, exclusive)
-LAB04_SCAN_TEST("exclusive sum int64", Sum<std::int64_t>, exclusive)
-LAB04_SCAN_TEST("exclusive sum float", Sum<float>, exclusive)
-LAB04_SCAN_TEST("exclusive sum double", Sum<double>, exclusive)
-
-LAB04_SCAN_TEST("inclusive max int32", Max<std::int32_t>, inclusive)
-LAB04_SCAN_TEST("inclusive max uint32", Max<std::uint32_t>, inclusive)
-LAB04_SCAN_TEST("inclusive max int64", Max<std::int64_t>, inclusive)
-LAB04_SCAN_TEST("inclusive max float", Max<float>, inclusive)
-LAB04_SCAN_TEST("inclusive max double", Max<double>, inclusive)
-LAB04_SCAN_TEST("exclusive max int32", Max<std::int32_t>, exclusive)
-LAB04_SCAN_TEST("exclusive max uint32", Max<std::uint32_t>, exclusive)
-LAB04_SCAN_TEST("exclusive max int64", Max<std::int64_t>, exclusive)
-LAB04_SCAN_TEST("exclusive max float", Max<float>, exclusive)
-LAB04_SCAN_TEST("exclusive max double", Max<double>, exclusive)
-
-LAB04_SCAN_TEST("inclusive min int32", Min<std::int32_t>, inclusive)
-LAB04_SCAN_TEST("inclusive min uint32", Min<std::uint32_t>, inclusive)
-LAB04_SCAN_TEST("inclusive min int64", Min<std::int64_t>, inclusive)
-LAB04_SCAN_TEST("inclusive min float", Min<float>, inclusive)
-LAB04_SCAN_TEST("inclusive min double", Min<double>, inclusive)
-LAB04_SCAN_TEST("exclusive min int32", Min<std::int32_t>, exclusive)
-LAB04_SCAN_TEST("exclusive min uint32", Min<std::uint32_t>, exclusive)
-LAB04_SCAN_TEST("exclusive min int64", Min<std::int64_t>, exclusive)
-LAB04_SCAN_TEST("exclusive min float", Min<float>, exclusive)
-LAB04_SCAN_TEST("exclusive min double", Min<double>, exclusive)
-
-LAB04_SCAN_TEST("inclusive product int32", Product<std::int32_t>, inclusive)
-LAB04_SCAN_TEST("inclusive product uint32", Product<std::uint32_t>, inclusive)
-LAB04_SCAN_TEST("inclusive product int64", Product<std::int64_t>, inclusive)
-LAB04_SCAN_TEST("inclusive product float", Product<float>, inclusive)
-LAB04_SCAN_TEST("inclusive product double", Product<double>, inclusive)
-LAB04_SCAN_TEST("exclusive product int32", Product<std::int32_t>, exclusive)
-LAB04_SCAN_TEST("exclusive product uint32", Product<std::uint32_t>, exclusive)
-LAB04_SCAN_TEST("exclusive product int64", Product<std::int64_t>, exclusive)
-LAB04_SCAN_TEST("exclusive product float", Product<float>, exclusive)
-LAB04_SCAN_TEST("exclusive product double", Product<double>, exclusive)
-
-LAB04_SCAN_TEST("inclusive affine int32", Affine<std::int32_t>, inclusive)
-LAB04_SCAN_TEST("inclusive affine uint32", Affine<std::uint32_t>, inclusive)
-LAB04_SCAN_TEST("inclusive affine int64", Affine<std::int64_t>, inclusive)
-LAB04_SCAN_TEST("exclusive affine int32", Affine<std::int32_t>, exclusive)
-LAB04_SCAN_TEST("exclusive affine uint32", Affine<std::uint32_t>, exclusive)
-LAB04_SCAN_TEST("exclusive affine int64", Affine<std::int64_t>, exclusive)
+// Every graded operator, type and kind (tests/support/scan_matrix.h), for both variants.
+constexpr const char* kVariantPrefixes[] = {"scan-then-propagate ", "reduce-then-scan "};
+constexpr Variant kVariants[] = {Variant::scan_then_propagate, Variant::reduce_then_scan};
+SCANLAB_CASE_PER_OPERATOR_AND_KIND(kVariantPrefixes, []<class Op>(ScanKind kind, int variant) {
+    check_all_sizes<Op>(kVariants[variant], kind);
+});
 
 // Three levels of recursion: 262145 elements in 4097 tiles of 64, whose totals make 65 tiles,
 // whose totals make 2. The non-commutative operator catches a prefix combined on the wrong side

@@ -7,6 +7,7 @@
 // large case shows that nothing is limited to small n.
 #include "warp_scan.h"
 
+#include "scan_matrix.h"
 #include "scan_test_support.h"
 
 #include <doctest/doctest.h>
@@ -23,9 +24,6 @@
 
 using scanlab::Affine;
 using scanlab::DeviceBuffer;
-using scanlab::Max;
-using scanlab::Min;
-using scanlab::Product;
 using scanlab::ScanKind;
 using scanlab::Sum;
 using scanlab::test::ScanCheck;
@@ -162,18 +160,6 @@ bool check_warp_groups(lab05::WarpScanVariant variant, ScanKind kind) {
                            fn, fault, wrong);
 }
 
-// Every type an operator family is tested with, in turn, until one fails.
-template <template <class> class Family, class Check>
-void for_each_type(Check check) {
-    if (!check.template operator()<Family<std::int32_t>>()) return;
-    if (!check.template operator()<Family<std::uint32_t>>()) return;
-    if (!check.template operator()<Family<std::int64_t>>()) return;
-    if constexpr (!std::is_same_v<Family<std::int32_t>, Affine<std::int32_t>>) {
-        if (!check.template operator()<Family<float>>()) return;
-        (void)check.template operator()<Family<double>>();
-    }
-}
-
 // ---- parts 2 and 3: block scans with several items per thread ------------------------------
 
 template <class Op, int Threads, int Items>
@@ -239,101 +225,28 @@ void check_scan_all(ScanKind kind) {
 
 } // namespace
 
-// Part 1: each warp scan for every operator and kind, every type inside one test case.
-#define LAB05_WARP_TEST(VARIANT, KIND, OPNAME, OP)                                                 \
-    TEST_CASE("warp scan " #VARIANT ": " #KIND " " OPNAME) {                                       \
-        for_each_type<OP>([]<class O>() {                                                          \
-            return check_warp_groups<O>(lab05::WarpScanVariant::VARIANT, ScanKind::KIND);          \
-        });                                                                                        \
-    }
-
-#define LAB05_WARP_TESTS(VARIANT)                                                                  \
-    LAB05_WARP_TEST(VARIANT, inclusive, "sum", Sum)                                                \
-    LAB05_WARP_TEST(VARIANT, exclusive, "sum", Sum)                                                \
-    LAB05_WARP_TEST(VARIANT, inclusive, "max", Max)                                                \
-    LAB05_WARP_TEST(VARIANT, exclusive, "max", Max)                                                \
-    LAB05_WARP_TEST(VARIANT, inclusive, "min", Min)                                                \
-    LAB05_WARP_TEST(VARIANT, exclusive, "min", Min)                                                \
-    LAB05_WARP_TEST(VARIANT, inclusive, "product", Product)                                        \
-    LAB05_WARP_TEST(VARIANT, exclusive, "product", Product)                                        \
-    LAB05_WARP_TEST(VARIANT, inclusive, "affine", Affine)                                          \
-    LAB05_WARP_TEST(VARIANT, exclusive, "affine", Affine)
-
-LAB05_WARP_TESTS(shuffle)
-LAB05_WARP_TESTS(shared_memory)
+// Part 1: each warp scan for every operator family and kind, every type inside one test case
+// (tests/support/scan_matrix.h).
+SCANLAB_CASE_PER_FAMILY_AND_KIND("warp scan shuffle: ", []<class Family>(ScanKind kind) {
+    scanlab::test::for_each_type_of<Family>(
+        [&]<class Op>() { return check_warp_groups<Op>(lab05::WarpScanVariant::shuffle, kind); });
+});
+SCANLAB_CASE_PER_FAMILY_AND_KIND("warp scan shared_memory: ", []<class Family>(ScanKind kind) {
+    scanlab::test::for_each_type_of<Family>([&]<class Op>() {
+        return check_warp_groups<Op>(lab05::WarpScanVariant::shared_memory, kind);
+    });
+});
 
 // Parts 2 and 3: two tile shapes (one item per thread in 4 warps; 3 items per thread in 3 warps).
-#define LAB05_BLOCK_TEST(KIND, OPNAME, OP)                                                         \
-    TEST_CASE("block scan tiles: " #KIND " " OPNAME) {                                             \
-        for_each_type<OP>([]<class O>() {                                                          \
-            return check_block_tiles<O, 128, 1>(ScanKind::KIND) &&                                 \
-                   check_block_tiles<O, 96, 3>(ScanKind::KIND);                                    \
-        });                                                                                        \
-    }
+SCANLAB_CASE_PER_FAMILY_AND_KIND("block scan tiles: ", []<class Family>(ScanKind kind) {
+    scanlab::test::for_each_type_of<Family>([&]<class Op>() {
+        return check_block_tiles<Op, 128, 1>(kind) && check_block_tiles<Op, 96, 3>(kind);
+    });
+});
 
-LAB05_BLOCK_TEST(inclusive, "sum", Sum)
-LAB05_BLOCK_TEST(exclusive, "sum", Sum)
-LAB05_BLOCK_TEST(inclusive, "max", Max)
-LAB05_BLOCK_TEST(exclusive, "max", Max)
-LAB05_BLOCK_TEST(inclusive, "min", Min)
-LAB05_BLOCK_TEST(exclusive, "min", Min)
-LAB05_BLOCK_TEST(inclusive, "product", Product)
-LAB05_BLOCK_TEST(exclusive, "product", Product)
-LAB05_BLOCK_TEST(inclusive, "affine", Affine)
-LAB05_BLOCK_TEST(exclusive, "affine", Affine)
-
-// Part 4: every operator, type and kind.
-#define LAB05_SCAN_TEST(NAME, OP, KIND)                                                            \
-    TEST_CASE("scan " NAME) {                                                                      \
-        check_scan_all<OP>(ScanKind::KIND);                                                        \
-    }
-
-LAB05_SCAN_TEST("inclusive sum int32", Sum<std::int32_t>, inclusive)
-LAB05_SCAN_TEST("inclusive sum uint32", Sum<std::uint32_t>, inclusive)
-LAB05_SCAN_TEST("inclusive sum int64", Sum<std::int64_t>, inclusive)
-LAB05_SCAN_TEST("inclusive sum float", Sum<float>, inclusive)
-LAB05_SCAN_TEST("inclusive sum double", Sum<double>, inclusive)
-LAB05_SCAN_TEST("exclusive sum int32", Sum<std::int32_t>, exclusive)
-LAB05_SCAN_TEST("exclusive sum uint32", Sum<std::uint32_t>, exclusive)
-LAB05_SCAN_TEST("exclusive sum int64", Sum<std::int64_t>, exclusive)
-LAB05_SCAN_TEST("exclusive sum float", Sum<float>, exclusive)
-LAB05_SCAN_TEST("exclusive sum double", Sum<double>, exclusive)
-LAB05_SCAN_TEST("inclusive max int32", Max<std::int32_t>, inclusive)
-LAB05_SCAN_TEST("inclusive max uint32", Max<std::uint32_t>, inclusive)
-LAB05_SCAN_TEST("inclusive max int64", Max<std::int64_t>, inclusive)
-LAB05_SCAN_TEST("inclusive max float", Max<float>, inclusive)
-LAB05_SCAN_TEST("inclusive max double", Max<double>, inclusive)
-LAB05_SCAN_TEST("exclusive max int32", Max<std::int32_t>, exclusive)
-LAB05_SCAN_TEST("exclusive max uint32", Max<std::uint32_t>, exclusive)
-LAB05_SCAN_TEST("exclusive max int64", Max<std::int64_t>, exclusive)
-LAB05_SCAN_TEST("exclusive max float", Max<float>, exclusive)
-LAB05_SCAN_TEST("exclusive max double", Max<double>, exclusive)
-LAB05_SCAN_TEST("inclusive min int32", Min<std::int32_t>, inclusive)
-LAB05_SCAN_TEST("inclusive min uint32", Min<std::uint32_t>, inclusive)
-LAB05_SCAN_TEST("inclusive min int64", Min<std::int64_t>, inclusive)
-LAB05_SCAN_TEST("inclusive min float", Min<float>, inclusive)
-LAB05_SCAN_TEST("inclusive min double", Min<double>, inclusive)
-LAB05_SCAN_TEST("exclusive min int32", Min<std::int32_t>, exclusive)
-LAB05_SCAN_TEST("exclusive min uint32", Min<std::uint32_t>, exclusive)
-LAB05_SCAN_TEST("exclusive min int64", Min<std::int64_t>, exclusive)
-LAB05_SCAN_TEST("exclusive min float", Min<float>, exclusive)
-LAB05_SCAN_TEST("exclusive min double", Min<double>, exclusive)
-LAB05_SCAN_TEST("inclusive product int32", Product<std::int32_t>, inclusive)
-LAB05_SCAN_TEST("inclusive product uint32", Product<std::uint32_t>, inclusive)
-LAB05_SCAN_TEST("inclusive product int64", Product<std::int64_t>, inclusive)
-LAB05_SCAN_TEST("inclusive product float", Product<float>, inclusive)
-LAB05_SCAN_TEST("inclusive product double", Product<double>, inclusive)
-LAB05_SCAN_TEST("exclusive product int32", Product<std::int32_t>, exclusive)
-LAB05_SCAN_TEST("exclusive product uint32", Product<std::uint32_t>, exclusive)
-LAB05_SCAN_TEST("exclusive product int64", Product<std::int64_t>, exclusive)
-LAB05_SCAN_TEST("exclusive product float", Product<float>, exclusive)
-LAB05_SCAN_TEST("exclusive product double", Product<double>, exclusive)
-LAB05_SCAN_TEST("inclusive affine int32", Affine<std::int32_t>, inclusive)
-LAB05_SCAN_TEST("inclusive affine uint32", Affine<std::uint32_t>, inclusive)
-LAB05_SCAN_TEST("inclusive affine int64", Affine<std::int64_t>, inclusive)
-LAB05_SCAN_TEST("exclusive affine int32", Affine<std::int32_t>, exclusive)
-LAB05_SCAN_TEST("exclusive affine uint32", Affine<std::uint32_t>, exclusive)
-LAB05_SCAN_TEST("exclusive affine int64", Affine<std::int64_t>, exclusive)
+// Part 4: every graded operator, type and kind.
+SCANLAB_CASE_PER_OPERATOR_AND_KIND("scan ",
+                                   []<class Op>(ScanKind kind) { check_scan_all<Op>(kind); });
 
 // The smallest and the largest block: one warp with one item each (the block scan's second level
 // has a single warp total), and 32 warps (a full warp of totals).

@@ -7,6 +7,7 @@
 // shapes give many tiles and blocks at a few tens of thousands of elements.
 #include "segmented_scan.h"
 
+#include "scan_matrix.h"
 #include "scan_test_support.h"
 
 #include <doctest/doctest.h>
@@ -93,18 +94,9 @@ std::vector<std::uint8_t> make_flags(int n, Shape shape, std::uint64_t seed) {
 
 // ---- the reference and the checker ------------------------------------------------------------
 
-template <class T>
-using Expected = std::conditional_t<std::is_floating_point_v<T>, double, T>;
-
-// The operator the reference scan uses: the same one, in double for floating point.
-template <class Op, bool = std::is_floating_point_v<typename Op::value_type>>
-struct ReferenceOp {
-    using type = Op;
-};
-template <class Op>
-struct ReferenceOp<Op, true> {
-    using type = typename Op::template rebind<double>;
-};
+// Exact for integers, double for floating point, compared as the plain scans' checker does.
+using scanlab::test::detail::Expected;
+using scanlab::test::detail::matches;
 
 // The segmented scan in double (floating point) or exactly (integers). `group` > 0: every group of
 // that many elements also starts a segment (warp groups, tiles).
@@ -114,7 +106,7 @@ reference(std::span<const typename Op::value_type> in, std::span<const std::uint
           ScanKind kind, int group) {
     using T = typename Op::value_type;
     using E = Expected<T>;
-    using Ref = typename ReferenceOp<Op>::type;
+    using Ref = typename scanlab::test::detail::ModelOp<Op>::type;
     std::vector<E> out(in.size());
     E running = Ref::identity();
     for (std::size_t i = 0; i < in.size(); ++i) {
@@ -152,16 +144,6 @@ std::vector<double> tolerances(std::span<const typename Op::value_type> in,
         }
     }
     return tol;
-}
-
-template <class T>
-bool matches(Expected<T> expected, T actual, double tol) {
-    if constexpr (std::is_floating_point_v<T>) {
-        const double a = static_cast<double>(actual);
-        return a == expected || std::fabs(a - expected) <= tol;
-    } else {
-        return expected == actual;
-    }
 }
 
 // What the usual mistakes look like at the first wrong index i.
@@ -437,18 +419,6 @@ void check_global_all(ScanKind kind) {
     }
 }
 
-// Every type an operator family is tested with, in turn, until one fails.
-template <template <class> class Family, class Check>
-void for_each_type(Check check) {
-    if (!check.template operator()<Family<std::int32_t>>()) return;
-    if (!check.template operator()<Family<std::uint32_t>>()) return;
-    if (!check.template operator()<Family<std::int64_t>>()) return;
-    if constexpr (!std::is_same_v<Family<std::int32_t>, Affine<std::int32_t>>) {
-        if (!check.template operator()<Family<float>>()) return;
-        (void)check.template operator()<Family<double>>();
-    }
-}
-
 // ---- part 1: the operator itself ---------------------------------------------------------------
 
 template <class Op>
@@ -527,104 +497,45 @@ TEST_CASE("segmented operator: identity, associativity, flags") {
 
 // ---- part 2 -------------------------------------------------------------------------------------
 
-#define LAB06_WARP_TEST(METHOD, KIND, OPNAME, OP)                                                  \
-    TEST_CASE("warp groups, " #METHOD ": " #KIND " " OPNAME) {                                     \
-        for_each_type<OP>([]<class O>() {                                                          \
-            return check_warp_groups<O>(SegmentedMethod::METHOD, ScanKind::KIND);                  \
-        });                                                                                        \
-    }
-#define LAB06_WARP_TESTS(METHOD)                                                                   \
-    LAB06_WARP_TEST(METHOD, inclusive, "sum", Sum)                                                 \
-    LAB06_WARP_TEST(METHOD, exclusive, "sum", Sum)                                                 \
-    LAB06_WARP_TEST(METHOD, inclusive, "max", Max)                                                 \
-    LAB06_WARP_TEST(METHOD, exclusive, "max", Max)                                                 \
-    LAB06_WARP_TEST(METHOD, inclusive, "min", Min)                                                 \
-    LAB06_WARP_TEST(METHOD, exclusive, "min", Min)                                                 \
-    LAB06_WARP_TEST(METHOD, inclusive, "product", Product)                                         \
-    LAB06_WARP_TEST(METHOD, exclusive, "product", Product)                                         \
-    LAB06_WARP_TEST(METHOD, inclusive, "affine", Affine)                                           \
-    LAB06_WARP_TEST(METHOD, exclusive, "affine", Affine)
-
-LAB06_WARP_TESTS(operator_transform)
-LAB06_WARP_TESTS(conditional_index)
+// Each method for every operator family and kind, every type inside one test case
+// (tests/support/scan_matrix.h).
+SCANLAB_CASE_PER_FAMILY_AND_KIND("warp groups, operator_transform: ",
+                                 []<class Family>(ScanKind kind) {
+                                     scanlab::test::for_each_type_of<Family>([&]<class Op>() {
+                                         return check_warp_groups<Op>(
+                                             SegmentedMethod::operator_transform, kind);
+                                     });
+                                 });
+SCANLAB_CASE_PER_FAMILY_AND_KIND("warp groups, conditional_index: ",
+                                 []<class Family>(ScanKind kind) {
+                                     scanlab::test::for_each_type_of<Family>([&]<class Op>() {
+                                         return check_warp_groups<Op>(
+                                             SegmentedMethod::conditional_index, kind);
+                                     });
+                                 });
 
 // ---- part 3 -------------------------------------------------------------------------------------
 
-#define LAB06_BLOCK_TEST(METHOD, KIND, OPNAME, OP)                                                 \
-    TEST_CASE("block tiles, " #METHOD ": " #KIND " " OPNAME) {                                     \
-        for_each_type<OP>([]<class O>() {                                                          \
-            return check_block_tiles<O, 96, 3>(SegmentedMethod::METHOD, ScanKind::KIND);           \
-        });                                                                                        \
-    }
-#define LAB06_BLOCK_TESTS(METHOD)                                                                  \
-    LAB06_BLOCK_TEST(METHOD, inclusive, "sum", Sum)                                                \
-    LAB06_BLOCK_TEST(METHOD, exclusive, "sum", Sum)                                                \
-    LAB06_BLOCK_TEST(METHOD, inclusive, "max", Max)                                                \
-    LAB06_BLOCK_TEST(METHOD, exclusive, "max", Max)                                                \
-    LAB06_BLOCK_TEST(METHOD, inclusive, "min", Min)                                                \
-    LAB06_BLOCK_TEST(METHOD, exclusive, "min", Min)                                                \
-    LAB06_BLOCK_TEST(METHOD, inclusive, "product", Product)                                        \
-    LAB06_BLOCK_TEST(METHOD, exclusive, "product", Product)                                        \
-    LAB06_BLOCK_TEST(METHOD, inclusive, "affine", Affine)                                          \
-    LAB06_BLOCK_TEST(METHOD, exclusive, "affine", Affine)
+SCANLAB_CASE_PER_FAMILY_AND_KIND("block tiles, operator_transform: ",
+                                 []<class Family>(ScanKind kind) {
+                                     scanlab::test::for_each_type_of<Family>([&]<class Op>() {
+                                         return check_block_tiles<Op, 96, 3>(
+                                             SegmentedMethod::operator_transform, kind);
+                                     });
+                                 });
+SCANLAB_CASE_PER_FAMILY_AND_KIND("block tiles, conditional_index: ",
+                                 []<class Family>(ScanKind kind) {
+                                     scanlab::test::for_each_type_of<Family>([&]<class Op>() {
+                                         return check_block_tiles<Op, 96, 3>(
+                                             SegmentedMethod::conditional_index, kind);
+                                     });
+                                 });
 
-LAB06_BLOCK_TESTS(operator_transform)
-LAB06_BLOCK_TESTS(conditional_index)
+// ---- part 4: every graded operator, type and kind, both methods
+// ----------------------------------
 
-// ---- part 4: every operator, type and kind, both methods
-// -----------------------------------------
-
-#define LAB06_SCAN_TEST(NAME, OP, KIND)                                                            \
-    TEST_CASE("segmented scan " NAME) {                                                            \
-        check_global_all<OP>(ScanKind::KIND);                                                      \
-    }
-
-LAB06_SCAN_TEST("inclusive sum int32", Sum<std::int32_t>, inclusive)
-LAB06_SCAN_TEST("inclusive sum uint32", Sum<std::uint32_t>, inclusive)
-LAB06_SCAN_TEST("inclusive sum int64", Sum<std::int64_t>, inclusive)
-LAB06_SCAN_TEST("inclusive sum float", Sum<float>, inclusive)
-LAB06_SCAN_TEST("inclusive sum double", Sum<double>, inclusive)
-LAB06_SCAN_TEST("exclusive sum int32", Sum<std::int32_t>, exclusive)
-LAB06_SCAN_TEST("exclusive sum uint32", Sum<std::uint32_t>, exclusive)
-LAB06_SCAN_TEST("exclusive sum int64", Sum<std::int64_t>, exclusive)
-LAB06_SCAN_TEST("exclusive sum float", Sum<float>, exclusive)
-LAB06_SCAN_TEST("exclusive sum double", Sum<double>, exclusive)
-LAB06_SCAN_TEST("inclusive max int32", Max<std::int32_t>, inclusive)
-LAB06_SCAN_TEST("inclusive max uint32", Max<std::uint32_t>, inclusive)
-LAB06_SCAN_TEST("inclusive max int64", Max<std::int64_t>, inclusive)
-LAB06_SCAN_TEST("inclusive max float", Max<float>, inclusive)
-LAB06_SCAN_TEST("inclusive max double", Max<double>, inclusive)
-LAB06_SCAN_TEST("exclusive max int32", Max<std::int32_t>, exclusive)
-LAB06_SCAN_TEST("exclusive max uint32", Max<std::uint32_t>, exclusive)
-LAB06_SCAN_TEST("exclusive max int64", Max<std::int64_t>, exclusive)
-LAB06_SCAN_TEST("exclusive max float", Max<float>, exclusive)
-LAB06_SCAN_TEST("exclusive max double", Max<double>, exclusive)
-LAB06_SCAN_TEST("inclusive min int32", Min<std::int32_t>, inclusive)
-LAB06_SCAN_TEST("inclusive min uint32", Min<std::uint32_t>, inclusive)
-LAB06_SCAN_TEST("inclusive min int64", Min<std::int64_t>, inclusive)
-LAB06_SCAN_TEST("inclusive min float", Min<float>, inclusive)
-LAB06_SCAN_TEST("inclusive min double", Min<double>, inclusive)
-LAB06_SCAN_TEST("exclusive min int32", Min<std::int32_t>, exclusive)
-LAB06_SCAN_TEST("exclusive min uint32", Min<std::uint32_t>, exclusive)
-LAB06_SCAN_TEST("exclusive min int64", Min<std::int64_t>, exclusive)
-LAB06_SCAN_TEST("exclusive min float", Min<float>, exclusive)
-LAB06_SCAN_TEST("exclusive min double", Min<double>, exclusive)
-LAB06_SCAN_TEST("inclusive product int32", Product<std::int32_t>, inclusive)
-LAB06_SCAN_TEST("inclusive product uint32", Product<std::uint32_t>, inclusive)
-LAB06_SCAN_TEST("inclusive product int64", Product<std::int64_t>, inclusive)
-LAB06_SCAN_TEST("inclusive product float", Product<float>, inclusive)
-LAB06_SCAN_TEST("inclusive product double", Product<double>, inclusive)
-LAB06_SCAN_TEST("exclusive product int32", Product<std::int32_t>, exclusive)
-LAB06_SCAN_TEST("exclusive product uint32", Product<std::uint32_t>, exclusive)
-LAB06_SCAN_TEST("exclusive product int64", Product<std::int64_t>, exclusive)
-LAB06_SCAN_TEST("exclusive product float", Product<float>, exclusive)
-LAB06_SCAN_TEST("exclusive product double", Product<double>, exclusive)
-LAB06_SCAN_TEST("inclusive affine int32", Affine<std::int32_t>, inclusive)
-LAB06_SCAN_TEST("inclusive affine uint32", Affine<std::uint32_t>, inclusive)
-LAB06_SCAN_TEST("inclusive affine int64", Affine<std::int64_t>, inclusive)
-LAB06_SCAN_TEST("exclusive affine int32", Affine<std::int32_t>, exclusive)
-LAB06_SCAN_TEST("exclusive affine uint32", Affine<std::uint32_t>, exclusive)
-LAB06_SCAN_TEST("exclusive affine int64", Affine<std::int64_t>, exclusive)
+SCANLAB_CASE_PER_OPERATOR_AND_KIND("segmented scan ",
+                                   []<class Op>(ScanKind kind) { check_global_all<Op>(kind); });
 
 // ---- part 4: every shape of segments, with runs of many tiles per block
 // --------------------------

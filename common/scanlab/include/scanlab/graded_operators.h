@@ -1,0 +1,36 @@
+// The operators and element types the graded tests scan with, in one list: each lab's .cu file
+// instantiates its templates for every one of them, and the tests make their cases from the same
+// list (tests/support/scan_matrix.h).
+#pragma once
+
+#include <scanlab/operators.h>
+
+#include <cstdint>
+
+/// Expands X(Op) for every graded operator, in the order the test cases are listed: sum, max,
+/// min and product on int32, uint32, int64, float and double, then affine on the three integer
+/// types (it packs two halves of a map into one integer). X must supply its own `;`.
+#define SCANLAB_FOR_EACH_GRADED_OPERATOR(X)                                                        \
+    X(scanlab::Sum<std::int32_t>)                                                                  \
+    X(scanlab::Sum<std::uint32_t>)                                                                 \
+    X(scanlab::Sum<std::int64_t>)                                                                  \
+    X(scanlab::Sum<float>)                                                                         \
+    X(scanlab::Sum<double>)                                                                        \
+    X(scanlab::Max<std::int32_t>)                                                                  \
+    X(scanlab::Max<std::uint32_t>)                                                                 \
+    X(scanlab::Max<std::int64_t>)                                                                  \
+    X(scanlab::Max<float>)                                                                         \
+    X(scanlab::Max<double>)                                                                        \
+    X(scanlab::Min<std::int32_t>)                                                                  \
+    X(scanlab::Min<std::uint32_t>)                                                                 \
+    X(scanlab::Min<std::int64_t>)                                                                  \
+    X(scanlab::Min<float>)                                                                         \
+    X(scanlab::Min<double>)                                                                        \
+    X(scanlab::Product<std::int32_t>)                                                              \
+    X(scanlab::Product<std::uint32_t>)                                                             \
+    X(scanlab::Product<std::int64_t>)                                                              \
+    X(scanlab::Product<float>)                                                                     \
+    X(scanlab::Product<double>)                                                                    \
+    X(scanlab::Affine<std::int32_t>)                                                               \
+    X(scanlab::Affine<std::uint32_t>)                                                              \
+    X(scanlab::Affine<std::int64_t>)
