@@ -16,6 +16,8 @@ SUBMISSIONS = Path(__file__).resolve().parent / "submissions"
 FAST_RUBRIC = Path(__file__).resolve().parent / "rubric_fast.toml"
 
 sys.path.insert(0, str(GRADER))
+sys.path.insert(0, str(SUBMISSIONS))
+import assemble  # noqa: E402,F401  (the planted submissions: assemble.assemble(name, labs_dir))
 
 
 def shared_build_dir() -> Path:
