@@ -82,27 +82,33 @@ class Recipes(support.InTempDir):
         (self.dir / "catalog.toml").write_text(text)
 
     def test_edits_land_at_their_line(self):
+        def found_once(text: str) -> bool:
+            return sum(text in other for other in self.stub) == 1
+
         unique = [i for i, line in enumerate(self.stub)
-                  if len(line.strip()) > 12 and sum(line.strip() in other for other in self.stub) == 1]
+                  if len(line.strip()) > 12 and found_once(line.strip())]
         self.assertTrue(unique)
-        at = random.choice(unique)
-        anchor = self.stub[at].strip()
-        kind = random.choice(assemble.EDIT_KINDS)
-        marker = f"int planted_{random.randrange(10**6)} = 0;"
-        fragment = f"// fragment {random.randrange(10**6)}\n"
-        (self.dir / "fragments" / "piece.cu").write_text(fragment)
-        self.write_catalog(f"[x]\nabout = 'a test'\nbase = 'stub'\nprepend = ['piece.cu']\n"
-                           f"edits = [{{ line = '''{anchor}''', {kind} = '{marker}' }}]\n")
-        lines = assemble.source("x").splitlines(keepends=True)
-        expected = list(self.stub)
-        if kind == "before":
-            expected.insert(at, marker + "\n")
-        elif kind == "after":
-            expected.insert(at + 1, marker + "\n")
-        else:
-            expected[at] = marker + "\n"
-        self.assertEqual(lines[1:], [fragment] + expected)
-        self.assertEqual(lines[0], '// Planted submission "x" (tests/grader/submissions): a test\n')
+        for kind in assemble.EDIT_KINDS:
+            with self.subTest(kind=kind):
+                at = random.choice(unique)
+                anchor = self.stub[at].strip()
+                marker = f"int planted_{random.randrange(10**6)} = 0;"
+                fragment = f"// fragment {random.randrange(10**6)}\n"
+                (self.dir / "fragments" / "piece.cu").write_text(fragment)
+                self.write_catalog(
+                    f"[x]\nabout = 'a test'\nbase = 'stub'\nprepend = ['piece.cu']\n"
+                    f"edits = [{{ line = '''{anchor}''', {kind} = '{marker}' }}]\n")
+                lines = assemble.source("x").splitlines(keepends=True)
+                expected = list(self.stub)
+                if kind == "before":
+                    expected.insert(at, marker + "\n")
+                elif kind == "after":
+                    expected.insert(at + 1, marker + "\n")
+                else:
+                    expected[at] = marker + "\n"
+                self.assertEqual(lines[1:], [fragment] + expected)
+                self.assertEqual(
+                    lines[0], '// Planted submission "x" (tests/grader/submissions): a test\n')
 
     def test_a_line_found_twice_or_never_is_an_error(self):
         includes = sum("#include" in line for line in self.stub)
@@ -117,7 +123,8 @@ class Recipes(support.InTempDir):
     def test_bad_recipes_are_named(self):
         cases = {
             "[x]\nabout = 'a'\nbase = 'y'\n[y]\nabout = 'b'\nbase = 'x'\n": "leads back to itself",
-            "[x]\nabout = 'a'\nbase = 'stub'\nprepend = ['missing.cu']\n": "missing.cu does not exist",
+            "[x]\nabout = 'a'\nbase = 'stub'\nprepend = ['missing.cu']\n":
+                "missing.cu does not exist",
             "[x]\nabout = 'a'\nbase = 3\n": "`base` must be",
             "[x]\nabout = 'a'\nbase = 'stub'\nextra = 1\n": "unknown keys",
             "[x]\nbase = 'stub'\n": "`about`",
@@ -129,7 +136,8 @@ class Recipes(support.InTempDir):
                 self.write_catalog(catalog)
                 with self.assertRaisesRegex(assemble.RecipeError, message):
                     assemble.source("x")
-        with self.assertRaisesRegex(assemble.RecipeError, "no planted submission 'z'; there are: x"):
+        with self.assertRaisesRegex(assemble.RecipeError,
+                                    "no planted submission 'z'; there are: x"):
             assemble.source("z")
 
 
