@@ -8,6 +8,8 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
+import unittest
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -16,6 +18,17 @@ SUBMISSIONS = Path(__file__).resolve().parent / "submissions"
 FAST_RUBRIC = Path(__file__).resolve().parent / "rubric_fast.toml"
 
 sys.path.insert(0, str(GRADER))
+sys.path.insert(0, str(SUBMISSIONS))
+import assemble  # noqa: E402,F401  (the planted submissions: assemble.assemble(name, labs_dir))
+
+
+class InTempDir(unittest.TestCase):
+    """A test case with a fresh folder of its own, `self.dir`, removed after each test."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.dir = Path(tmp.name)
 
 
 def shared_build_dir() -> Path:

@@ -1,6 +1,6 @@
 """The attack catalog (issue 18): submissions written to cheat, each graded end to end with the
 score it must get. Like test_planted.py, each one is lab 00's reference solution plus a planted
-lab 01 from tests/grader/submissions/. The stub's score for lab 01 is 0 of 10.
+lab 01 assembled from tests/grader/submissions/. The stub's score for lab 01 is 0 of 10.
 
 The sandbox is what stops the leaks: these tests require it (bubblewrap namespaces) and fail,
 saying so, on a machine where the grader would run without it."""
@@ -9,7 +9,6 @@ import errno
 import hashlib
 import os
 import random
-import shutil
 import sys
 import tempfile
 import time
@@ -178,8 +177,9 @@ class Attacks(PlantedBase):
         rubric.write_text(support.FAST_RUBRIC.read_text().replace(
             "[defaults]", f"[defaults]\ntime_budget_s = {budget}"))
         out = self.root / "budget" / "out"
+        sub = support.assemble.assemble("hang", self.root / "budget" / "labs")
         proc = support.run_tool(
-            "grade.py", str(support.SUBMISSIONS / "hang"), "--labs", "00,01", "--hidden", "no",
+            "grade.py", str(sub), "--labs", "00,01", "--hidden", "no",
             "--rubric", str(rubric), "--build-dir", str(self.build), "--out", str(out))
         self.assertEqual(proc.returncode, 0, proc.stdout[-2000:] + proc.stderr[-2000:])
         data = support.load_results(self, out / "results.json")
@@ -201,7 +201,7 @@ class Attacks(PlantedBase):
                 "for (long i = 0; i < 200000; ++i) for (long j = 0; j < 200000; ++j) s += i ^ j; "
                 f"return s; }} static_assert(slow_sum() != {random.randint(1, 9)});")
         sub = self.root / "budget_build" / "labs"
-        shutil.copytree(support.SUBMISSIONS / "correct" / "01_naive", sub / "01_naive")
+        support.assemble.assemble("correct", sub)
         source = sub / "01_naive" / "naive_scan.cu"
         source.write_text(source.read_text().replace("namespace lab01 {", slow, 1))
         out = self.root / "budget_build" / "out"
@@ -221,7 +221,7 @@ class Attacks(PlantedBase):
         sees that host code wrote it, and every case says so with the line of the copy."""
         data, _, _, _ = self.grade("host_scan")
         self.assert_stub_score(data)
-        source = (support.SUBMISSIONS / "host_scan" / "01_naive" / "naive_scan.cu").read_text()
+        source = support.assemble.source("host_scan")
         copy_in = 1 + source.splitlines().index(next(
             line for line in source.splitlines() if "cudaMemcpyHostToDevice" in line))
         for test in lab_tests(data, "01"):

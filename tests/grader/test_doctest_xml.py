@@ -1,6 +1,5 @@
 """Reading doctest's XML reporter output: complete, cut short, filtered, failure messages."""
 
-import tempfile
 import unittest
 from pathlib import Path
 
@@ -8,7 +7,7 @@ import sys as _sys
 from pathlib import Path as _Path
 
 _sys.path.insert(0, str(_Path(__file__).resolve().parent))
-import support  # noqa: F401
+import support
 from scanlab_grader import doctest_xml
 
 REPORT = """<?xml version="1.0" encoding="UTF-8"?>
@@ -69,13 +68,9 @@ LISTING = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
-class DoctestXml(unittest.TestCase):
+class DoctestXml(support.InTempDir):
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self.tmp.name)
-
-    def tearDown(self):
-        self.tmp.cleanup()
+        super().setUp()
 
     def write(self, text: str) -> Path:
         path = self.dir / "r.xml"

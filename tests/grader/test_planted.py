@@ -1,5 +1,6 @@
-"""End-to-end grading of planted submissions (tests/grader/submissions/): each one is lab 00's
-reference solution plus a lab 01 with one planted problem. The planted problem may cost lab 01
+"""End-to-end grading of planted submissions (tests/grader/submissions/, assembled from their
+recipes by assemble.py): each one is lab 00's reference solution plus a lab 01 with one planted
+problem. The planted problem may cost lab 01
 points, never lab 00's, and results.json must be valid and right every time.
 
 These tests build (the first run builds the emulator: a few minutes on two cores; later runs
@@ -17,7 +18,7 @@ from pathlib import Path as _Path
 
 _sys.path.insert(0, str(_Path(__file__).resolve().parent))
 import support
-from support import FAST_RUBRIC, REPO, SUBMISSIONS, failed_names, lab_score, lab_tests
+from support import FAST_RUBRIC, REPO, failed_names, lab_score, lab_tests
 
 LAB00_SOLUTION = REPO / "solutions" / "00_sequential"
 
@@ -45,12 +46,7 @@ class PlantedBase(unittest.TestCase):
         sub = self.root / name / "labs"
         shutil.copytree(LAB00_SOLUTION, sub / "00_sequential")
         if lab01:
-            shutil.copytree(SUBMISSIONS / planted / "01_naive", sub / "01_naive")
-            source = sub / "01_naive" / "naive_scan.cu"
-            text = source.read_text()
-            for placeholder, value in (substitute or {}).items():
-                text = text.replace(placeholder, value)
-            source.write_text(text)
+            support.assemble.assemble(planted, sub, substitute)
         out = self.root / name / "out"
         start = time.monotonic()
         proc = support.run_tool(

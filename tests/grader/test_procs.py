@@ -4,26 +4,20 @@ import os
 import random
 import signal
 import sys
-import tempfile
 import time
 import unittest
-from pathlib import Path
 
 import sys as _sys
 from pathlib import Path as _Path
 
 _sys.path.insert(0, str(_Path(__file__).resolve().parent))
-import support  # noqa: F401
+import support
 from scanlab_grader import procs
 
 
-class Procs(unittest.TestCase):
+class Procs(support.InTempDir):
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self.tmp.name)
-
-    def tearDown(self):
-        self.tmp.cleanup()
+        super().setUp()
 
     def run_py(self, code: str, timeout: float = 10, **limits):
         return procs.run([sys.executable, "-c", code], cwd=self.dir, env=dict(os.environ),

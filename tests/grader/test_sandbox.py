@@ -6,34 +6,29 @@ grader then runs without the sandbox, and says so too)."""
 import os
 import secrets
 import sys
-import tempfile
 import time
 import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import support  # noqa: F401
+import support
 from scanlab_grader import procs, sandbox
 
 
-class Sandbox(unittest.TestCase):
+class Sandbox(support.InTempDir):
     @classmethod
     def setUpClass(cls):
         cls.box = sandbox.choose("auto", None, None)
 
     def setUp(self):
         self.assertEqual(self.box.mode, "namespaces", self.box.describe())
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self.tmp.name)
+        super().setUp()
         for name in ("seen", "work", "secret"):
             (self.dir / name).mkdir()
         self.token = secrets.token_hex(8)
         (self.dir / "seen" / "in.txt").write_text(self.token)
         (self.dir / "secret" / "hidden.txt").write_text("secret " + self.token)
         self.view = sandbox.View(read_only=[self.dir / "seen"], writable=[self.dir / "work"])
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def run_sh(self, script: str, timeout: float = 20):
         cwd = self.dir / "work"

@@ -2,7 +2,6 @@
 harness, the builds, the scoring and the results.json entry are what is tested), and the skip
 on a machine without a GPU. Builds (shared build folder)."""
 
-import shutil
 import sys as _sys
 import tempfile
 import unittest
@@ -18,7 +17,7 @@ class Speed(unittest.TestCase):
     def test_speed_entry_on_the_emulator(self):
         with tempfile.TemporaryDirectory() as tmp:
             sub = _Path(tmp) / "labs"
-            shutil.copytree(support.SUBMISSIONS / "correct" / "01_naive", sub / "01_naive")
+            support.assemble.assemble("correct", sub)
             out = _Path(tmp) / "out"
             proc = support.run_tool(
                 "grade.py", str(sub), "--labs", "01", "--hidden", "no", "--seed", "9",

@@ -1,7 +1,6 @@
 """Finding a submission's lab files in the layouts students hand in, and staging them."""
 
 import os
-import tempfile
 import unittest
 import zipfile
 from pathlib import Path
@@ -16,14 +15,10 @@ from scanlab_grader import tree
 PATTERNS = {lab.number: ["*.cu", "*.cuh"] for lab in tree.discover_labs(support.REPO)}
 
 
-class Submissions(unittest.TestCase):
+class Submissions(support.InTempDir):
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self.tmp.name)
+        super().setUp()
         self.labs = [lab for lab in tree.discover_labs(support.REPO) if lab.number in ("00", "01")]
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def put(self, rel: str, text: str = "// x\n") -> Path:
         path = self.dir / rel

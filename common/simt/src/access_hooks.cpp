@@ -62,8 +62,9 @@ size_t natural_piece(uintptr_t at, size_t left) {
 // are 8 bytes) and calls __tsan_read16/__tsan_write16 for it, as for the two merged 8-byte
 // loads of a struct copy; such an access is the two 8-byte ones it was made of. Not aligned to 8
 // even, it is misaligned in the source and reported.
-template <AccessKind Kind, bool Volatile>
+template <size_t Bytes, AccessKind Kind, bool Volatile>
 [[gnu::noinline]] void access16(const void* address, const void* site) {
+    static_assert(Bytes == 16, "the 16-byte hooks only");
     if ((reinterpret_cast<uintptr_t>(address) & 15) == 8) {
         access<8, Kind, Volatile>(address, site);
         return access<8, Kind, Volatile>(static_cast<const char*>(address) + 8, site);
@@ -145,6 +146,18 @@ struct AtomicScope {
     }
 };
 
+// A strong compare-and-swap (the weak one never fails spuriously here); `expected` gets the
+// value seen. Progress only when it stored a different value.
+template <class T>
+bool compare_exchange(volatile T* a, T* expected, T v, const void* site) {
+    AtomicScope<T> s(a, site);
+    const T want = *expected;
+    const bool ok =
+        __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    s.done(ok && want != v);
+    return ok;
+}
+
 } // namespace
 
 extern "C" {
@@ -159,57 +172,30 @@ void __tsan_func_exit() {
 void __tsan_vptr_update(void**, void*) {}
 void __tsan_vptr_read(void**) {}
 
-#define SIMT_HOOKS(N)                                                                              \
-    void __tsan_read##N(void* p) {                                                                 \
-        access<N, AccessKind::read, false>(p, __builtin_return_address(0));                        \
-    }                                                                                              \
-    void __tsan_write##N(void* p) {                                                                \
-        access<N, AccessKind::write, false>(p, __builtin_return_address(0));                       \
-    }                                                                                              \
-    void __tsan_unaligned_read##N(void* p) {                                                       \
-        unaligned_access<N, AccessKind::read, false>(p, __builtin_return_address(0));              \
-    }                                                                                              \
-    void __tsan_unaligned_write##N(void* p) {                                                      \
-        unaligned_access<N, AccessKind::write, false>(p, __builtin_return_address(0));             \
-    }                                                                                              \
-    void __tsan_volatile_read##N(void* p) {                                                        \
-        access<N, AccessKind::read, true>(p, __builtin_return_address(0));                         \
-    }                                                                                              \
-    void __tsan_volatile_write##N(void* p) {                                                       \
-        access<N, AccessKind::write, true>(p, __builtin_return_address(0));                        \
-    }                                                                                              \
-    void __tsan_unaligned_volatile_read##N(void* p) {                                              \
-        unaligned_access<N, AccessKind::read, true>(p, __builtin_return_address(0));               \
-    }                                                                                              \
-    void __tsan_unaligned_volatile_write##N(void* p) {                                             \
-        unaligned_access<N, AccessKind::write, true>(p, __builtin_return_address(0));              \
-    }
-SIMT_HOOKS(1)
-SIMT_HOOKS(2)
-SIMT_HOOKS(4)
-SIMT_HOOKS(8)
-#undef SIMT_HOOKS
-#define SIMT_HOOKS16(NAME, KIND, VOLATILE)                                                         \
+// One hook: checks the access of `p` with the checker given (access, access16 or unaligned_access
+// with its arguments), the site being the instrumented code that called the hook.
+#define SIMT_HOOK(NAME, ...)                                                                       \
     void NAME(void* p) {                                                                           \
-        access16<KIND, VOLATILE>(p, __builtin_return_address(0));                                  \
+        __VA_ARGS__(p, __builtin_return_address(0));                                               \
     }
-SIMT_HOOKS16(__tsan_read16, AccessKind::read, false)
-SIMT_HOOKS16(__tsan_write16, AccessKind::write, false)
-SIMT_HOOKS16(__tsan_volatile_read16, AccessKind::read, true)
-SIMT_HOOKS16(__tsan_volatile_write16, AccessKind::write, true)
-#undef SIMT_HOOKS16
-void __tsan_unaligned_read16(void* p) {
-    unaligned_access<16, AccessKind::read, false>(p, __builtin_return_address(0));
-}
-void __tsan_unaligned_write16(void* p) {
-    unaligned_access<16, AccessKind::write, false>(p, __builtin_return_address(0));
-}
-void __tsan_unaligned_volatile_read16(void* p) {
-    unaligned_access<16, AccessKind::read, true>(p, __builtin_return_address(0));
-}
-void __tsan_unaligned_volatile_write16(void* p) {
-    unaligned_access<16, AccessKind::write, true>(p, __builtin_return_address(0));
-}
+// The read and the write hook of one size and kind (PREFIX: nothing, volatile_, unaligned_, ...).
+#define SIMT_HOOK_PAIR(PREFIX, N, CHECK, VOLATILE)                                                 \
+    SIMT_HOOK(__tsan_##PREFIX##read##N, CHECK<N, AccessKind::read, VOLATILE>)                      \
+    SIMT_HOOK(__tsan_##PREFIX##write##N, CHECK<N, AccessKind::write, VOLATILE>)
+// All hooks of one size; ALIGNED checks the aligned accesses (16 bytes have their own).
+#define SIMT_HOOKS(N, ALIGNED)                                                                     \
+    SIMT_HOOK_PAIR(, N, ALIGNED, false)                                                            \
+    SIMT_HOOK_PAIR(volatile_, N, ALIGNED, true)                                                    \
+    SIMT_HOOK_PAIR(unaligned_, N, unaligned_access, false)                                         \
+    SIMT_HOOK_PAIR(unaligned_volatile_, N, unaligned_access, true)
+SIMT_HOOKS(1, access)
+SIMT_HOOKS(2, access)
+SIMT_HOOKS(4, access)
+SIMT_HOOKS(8, access)
+SIMT_HOOKS(16, access16)
+#undef SIMT_HOOKS
+#undef SIMT_HOOK_PAIR
+#undef SIMT_HOOK
 
 void __tsan_read_range(void* p, unsigned long size) {
     access_pieces(p, size, AccessKind::read, false, __builtin_return_address(0));
@@ -266,28 +252,14 @@ void __tsan_atomic_signal_fence(int) {
     SIMT_ATOMIC_RMW(BITS, T, fetch_xor, __atomic_fetch_xor)                                        \
     SIMT_ATOMIC_RMW(BITS, T, fetch_nand, __atomic_fetch_nand)                                      \
     int __tsan_atomic##BITS##_compare_exchange_strong(volatile T* a, T* expected, T v, int, int) { \
-        AtomicScope<T> s(a, __builtin_return_address(0));                                          \
-        T want = *expected;                                                                        \
-        bool ok = __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST,             \
-                                              __ATOMIC_SEQ_CST);                                   \
-        s.done(ok&& want != v);                                                                    \
-        return ok;                                                                                 \
+        return compare_exchange(a, expected, v, __builtin_return_address(0));                      \
     }                                                                                              \
     int __tsan_atomic##BITS##_compare_exchange_weak(volatile T* a, T* expected, T v, int, int) {   \
-        AtomicScope<T> s(a, __builtin_return_address(0));                                          \
-        T want = *expected;                                                                        \
-        bool ok = __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST,             \
-                                              __ATOMIC_SEQ_CST);                                   \
-        s.done(ok&& want != v);                                                                    \
-        return ok;                                                                                 \
+        return compare_exchange(a, expected, v, __builtin_return_address(0));                      \
     }                                                                                              \
     T __tsan_atomic##BITS##_compare_exchange_val(volatile T* a, T expected, T v, int, int) {       \
-        AtomicScope<T> s(a, __builtin_return_address(0));                                          \
-        T seen = expected;                                                                         \
-        bool ok =                                                                                  \
-            __atomic_compare_exchange_n(a, &seen, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);   \
-        s.done(ok&& expected != v);                                                                \
-        return seen;                                                                               \
+        compare_exchange(a, &expected, v, __builtin_return_address(0));                            \
+        return expected;                                                                           \
     }
 #define SIMT_ATOMIC_RMW(BITS, T, NAME, BUILTIN)                                                    \
     T __tsan_atomic##BITS##_##NAME(volatile T* a, T v, int) {                                      \

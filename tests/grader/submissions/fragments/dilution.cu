@@ -1,0 +1,16 @@
+#include <doctest/doctest.h>
+
+// clang-format off
+#line 1 "tests/labs/lab01_naive_test.cpp"
+#define SCANLAB_FILLER(a, b) TEST_CASE("filler " #a #b) {}
+#define SCANLAB_ROW(a) \
+    SCANLAB_FILLER(a, 0) SCANLAB_FILLER(a, 1) SCANLAB_FILLER(a, 2) SCANLAB_FILLER(a, 3) \
+    SCANLAB_FILLER(a, 4) SCANLAB_FILLER(a, 5) SCANLAB_FILLER(a, 6) SCANLAB_FILLER(a, 7) \
+    SCANLAB_FILLER(a, 8) SCANLAB_FILLER(a, 9)
+#define SCANLAB_BLOCK(a) \
+    SCANLAB_ROW(a##0) SCANLAB_ROW(a##1) SCANLAB_ROW(a##2) SCANLAB_ROW(a##3) SCANLAB_ROW(a##4) \
+    SCANLAB_ROW(a##5) SCANLAB_ROW(a##6) SCANLAB_ROW(a##7) SCANLAB_ROW(a##8) SCANLAB_ROW(a##9)
+SCANLAB_BLOCK(1) SCANLAB_BLOCK(2) SCANLAB_BLOCK(3) SCANLAB_BLOCK(4)
+SCANLAB_BLOCK(5) SCANLAB_BLOCK(6) SCANLAB_BLOCK(7) SCANLAB_BLOCK(8)
+// clang-format on
+#line 1 "naive_scan.cu"
