@@ -18,6 +18,7 @@ namespace {
 using detail::cat;
 using detail::describe;
 using detail::Json;
+using detail::kTopLevelFields;
 using detail::Path;
 
 // The format nests 7 levels deep; anything deeper is not a trace (and must not exhaust memory).
@@ -39,10 +40,6 @@ Section section_of(std::string_view key) {
     if (key == "findings") return Section::findings;
     return Section::none;
 }
-
-constexpr std::string_view kTopLevelFields[] = {
-    "format", "version",      "launch",       "truncated",     "sources", "memory",
-    "steps",  "instructions", "block_events", "shared_totals", "findings"};
 
 // Parses with nlohmann's callback parser and converts each element of the big arrays (sections)
 // as soon as it is complete, then drops it from the DOM: memory stays near the size of the model,
