@@ -9,8 +9,9 @@ are held to it here, and every failure names the place that disagrees with the s
 2. The reader against the schema on mutants of real documents (the fixtures and variants of the
    documentation's example), one object of each shape: without each of its fields, and with an
    unknown field, the reader and the schema must give the same verdict; a field set to a value of
-   another type, null, an unknown string or a negative number must be refused by the reader
-   wherever the schema refuses it. The reader checks more than the schema can state (references
+   another type, null, an unknown string or a negative number, and a field that objects of that
+   place have elsewhere added where it is absent, must be refused by the reader wherever the
+   schema refuses it. The reader checks more than the schema can state (references
    between sections, time order, alignment...), so only the schema's refusals bind it there. The
    reader does not read derived objects (shared_totals, bank_conflicts), so their insides are
    left to the schema, and so are the derived fields' values (bank).
@@ -297,17 +298,27 @@ def base_documents(fixtures_dir, doc_text):
     return sorted(documents.items(), key=lambda item: len(json.dumps(item[1])))
 
 
+def pattern(path):
+    return tuple("[]" if isinstance(part, int) else part for part in path)
+
+
 def mutants(documents):
-    """(description, edit, both ways) per mutant: an edit changes the document in place and
-    returns how to undo it. Mutants that bind both ways must get the same verdict from the reader
-    and the schema; the others bind the reader where the schema refuses."""
+    """(document, path, description, edit, both ways) per mutant: an edit changes the document in
+    place and returns how to undo it. Mutants that bind both ways must get the same verdict from
+    the reader and the schema; the others bind the reader where the schema refuses."""
+    # A value of each field seen at each place, to add where that field is absent ("old" on a
+    # load, "slot" on an end event...).
+    samples = {}
+    for _, document in documents:
+        for path, obj, _ in objects(document):
+            for key, value in obj.items():
+                samples.setdefault(pattern(path), {}).setdefault(key, value)
     seen = set()
     for name, document in documents:
         for path, obj, parent in objects(document):
             if any(part in DERIVED_FIELDS for part in path):
                 continue
-            signature = (tuple("[]" if isinstance(p, int) else p for p in path), shape(obj),
-                         shape(parent))
+            signature = (pattern(path), shape(obj), shape(parent))
             if signature in seen:
                 continue
             seen.add(signature)
@@ -323,6 +334,10 @@ def mutants(documents):
                        lambda k=key, e=edit: e(lambda o: o.pop(k)), True)
             yield (document, path, f"{where} with an unknown field \"{UNKNOWN_FIELD}\"",
                    lambda e=edit: e(lambda o: o.update({UNKNOWN_FIELD: 0})), True)
+            for key, sample in samples[pattern(path)].items():
+                if key not in obj:
+                    yield (document, path, f"{where} with \"{key}\": {json.dumps(sample)} added",
+                           lambda k=key, v=sample, e=edit: e(lambda o: o.update({k: v})), False)
             for key, value in obj.items():
                 if key in DERIVED_FIELDS:
                     continue
