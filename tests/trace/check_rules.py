@@ -108,6 +108,14 @@ class Report:
         self.failures.append(text)
         print(f"FAIL: {text}")
 
+    def differences(self, expected, found, missing, extra):
+        """One failure per item of `expected` not `found` (missing(item) says it) and per item
+        `found` not `expected` (extra(item))."""
+        for item in sorted(set(expected) - set(found)):
+            self.fail(missing(item))
+        for item in sorted(set(found) - set(expected)):
+            self.fail(extra(item))
+
 
 def pointer_get(schema, pointer):
     node = schema
@@ -177,14 +185,13 @@ def check_field_lists(schema, rules, report):
     where = f"{SCHEMA_NAME} vs the reader"
     for list_name, pointer in FIELD_POINTERS.items():
         definition = pointer or "(the top level)"
-        schema_fields = set(properties_of(schema, pointer))
-        reader_fields = set(rules["fields"][list_name])
-        for field in sorted(schema_fields - reader_fields):
-            report.fail(f"{where}: {definition} has the field \"{field}\", the reader's "
-                        f"{list_name} (field_lists.h) does not")
-        for field in sorted(reader_fields - schema_fields):
-            report.fail(f"{where}: the reader's {list_name} (field_lists.h) has \"{field}\", "
-                        f"{definition} does not")
+        report.differences(
+            properties_of(schema, pointer), rules["fields"][list_name],
+            lambda field: f"{where}: {definition} has the field \"{field}\", the reader's "
+                          f"{list_name} (field_lists.h) does not",
+            lambda field: f"{where}: the reader's {list_name} (field_lists.h) has \"{field}\", "
+                          f"{definition} does not")
+
     def covered(pointer):
         return (pointer in FIELD_POINTERS.values()
                 or pointer.startswith(FIELD_POINTERS["kBlockEventFields"] + "/oneOf/")
@@ -204,13 +211,12 @@ def check_reader_tables(schema, rules, report):
         if enum == "ValueType":
             reader = [n for n in reader if n is not None]
         for pointer in pointers:
-            allowed = enum_values(schema, pointer_get(schema, pointer))
-            for name in sorted(set(allowed) - set(reader)):
-                report.fail(f"{where}: {pointer} allows \"{name}\", the reader's "
-                            f"EnumNames<{enum}> (names.h) does not")
-            for name in sorted(set(reader) - set(allowed)):
-                report.fail(f"{where}: the reader's EnumNames<{enum}> (names.h) has \"{name}\", "
-                            f"{pointer} does not")
+            report.differences(
+                enum_values(schema, pointer_get(schema, pointer)), reader,
+                lambda name: f"{where}: {pointer} allows \"{name}\", the reader's "
+                             f"EnumNames<{enum}> (names.h) does not",
+                lambda name: f"{where}: the reader's EnumNames<{enum}> (names.h) has "
+                             f"\"{name}\", {pointer} does not")
     constants = rules["constants"]
     warp, threads = constants["kWarpSize"], constants["kMaxBlockThreads"]
     bounds = [
@@ -525,12 +531,12 @@ def check_doc(schema, doc_text, report):
             for cells in rows:
                 for field in backticked(cells[0]):
                     listed[field] = cells[1:]
-            for field in sorted(set(properties) - set(listed)):
-                report.fail(f"{where}: the field table lacks `{field}`, which {SCHEMA_NAME} "
-                            f"{definition} has")
-            for field in sorted(set(listed) - set(properties)):
-                report.fail(f"{where}: the field table lists `{field}`, which {SCHEMA_NAME} "
-                            f"{definition} does not have")
+            report.differences(
+                properties, listed,
+                lambda field: f"{where}: the field table lacks `{field}`, which {SCHEMA_NAME} "
+                              f"{definition} has",
+                lambda field: f"{where}: the field table lists `{field}`, which {SCHEMA_NAME} "
+                              f"{definition} does not have")
             for field, cells in listed.items():
                 allowed = enum_values(schema, properties.get(field, {}))
                 if allowed is None:
@@ -538,12 +544,12 @@ def check_doc(schema, doc_text, report):
                 tokens = [as_value(t) for t in backticked(" ".join(cells))]
                 written = {json.dumps(t) for t in tokens if t not in properties}
                 expected = {json.dumps(v) for v in allowed if v is not None}
-                for value in sorted(expected - written):
-                    report.fail(f"{where}: the row of `{field}` does not list {value}, which "
-                                f"{SCHEMA_NAME} {definition} allows")
-                for value in sorted(written - expected):
-                    report.fail(f"{where}: the row of `{field}` lists {value}, which "
-                                f"{SCHEMA_NAME} {definition} does not allow")
+                report.differences(
+                    expected, written,
+                    lambda value: f"{where}: the row of `{field}` does not list {value}, which "
+                                  f"{SCHEMA_NAME} {definition} allows",
+                    lambda value: f"{where}: the row of `{field}` lists {value}, which "
+                                  f"{SCHEMA_NAME} {definition} does not allow")
         target = {"$ref": f"#{pointer}", "$defs": schema["$defs"]} if pointer else schema
         validator = jsonschema.Draft202012Validator(target)
         array_validator = jsonschema.Draft202012Validator(
