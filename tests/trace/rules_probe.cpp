@@ -4,16 +4,18 @@
 //   trace_rules_probe --rules   prints the reader's own tables (field lists, enum spellings,
 //                               CUDA launch limits, access widths, versions) as one JSON object
 //   trace_rules_probe --read    reads one JSON document per line of stdin and prints, per line,
+//                               the verdicts of the whole reader and of its first stage alone
+//                               (read_unvalidated.h): {"reader": V, "structure": V}, where V is
 //                               {"ok": true} or {"ok": false, "path": ..., "message": ...}
 
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "field_lists.h"
+#include "read_unvalidated.h"
 #include "rules.h"
 #include "scanlab/trace/error.h"
 #include "scanlab/trace/names.h"
@@ -85,14 +87,19 @@ json reader_rules() {
     };
 }
 
-json read_verdict(const std::string& document) {
-    std::istringstream in(document);
+template <class Read>
+json verdict(Read read) {
     try {
-        read_trace(in);
+        read();
         return {{"ok", true}};
     } catch (const TraceError& error) {
         return {{"ok", false}, {"path", error.path()}, {"message", error.detail()}};
     }
+}
+
+json read_verdicts(const std::string& document) {
+    return {{"reader", verdict([&] { read_trace_text(document); })},
+            {"structure", verdict([&] { detail::read_trace_unvalidated(document); })}};
 }
 
 } // namespace
@@ -105,7 +112,7 @@ int main(int argc, char** argv) {
     }
     if (mode == "--read") {
         for (std::string line; std::getline(std::cin, line);)
-            std::cout << read_verdict(line).dump() << '\n';
+            std::cout << read_verdicts(line).dump() << '\n';
         return 0;
     }
     std::cerr << "usage: trace_rules_probe --rules | --read  (documents on stdin, one a line)\n";
