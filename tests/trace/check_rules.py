@@ -282,12 +282,6 @@ def shape(obj):
                          else type(value).__name__) for key, value in obj.items()))
 
 
-def at(document, path):
-    for part in path:
-        document = document[part]
-    return document
-
-
 def base_documents(fixtures_dir, doc_text):
     example = doc_example(doc_text)
     documents = {"the documentation's example": example}
