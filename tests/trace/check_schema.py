@@ -15,14 +15,7 @@ except ImportError:
     print("jsonschema is not installed (Debian: python3-jsonschema); skipping")
     sys.exit(77)
 
-MARKER = "<!-- example: trace_make_fixtures --example -->\n```json\n"
-
-
-# A finding as the emulator writes one, for the edits below (the example has none).
-ACCESS = {"block": 0, "thread": 1, "role": "load", "memory": 2, "offset": 4, "bytes": 4,
-          "source": {"file": 0, "line": 7}, "instruction": 2, "lane": 1, "step": 1}
-FINDING = {"kind": "shared_race", "ends_launch": False, "message": "simt: shared memory race",
-           "source": {"file": 0, "line": 7}, "accesses": [ACCESS]}
+from trace_documents import ACCESS, FINDING, doc_example, fixtures
 
 
 def main():
@@ -31,10 +24,8 @@ def main():
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
 
-    documents = {p.name: json.loads(p.read_text()) for p in sorted(fixtures_dir.glob("*.trace.json"))}
-    doc = doc_path.read_text()
-    start = doc.index(MARKER) + len(MARKER)
-    documents["trace-format.md example"] = json.loads(doc[start:doc.index("```\n", start)])
+    documents = fixtures(fixtures_dir)
+    documents["trace-format.md example"] = doc_example(doc_path.read_text())
 
     failures = 0
     for name, document in documents.items():

@@ -1,5 +1,6 @@
 #include "convert.h"
 
+#include "field_lists.h"
 #include "rules.h"
 #include "value_json.h"
 
@@ -20,7 +21,7 @@ void check_position(const Json& json, const Path& path, std::size_t position) {
 }
 
 SourceLocation read_location(const Json& json, const Path& path) {
-    const Fields fields(json, path, {"file", "line"});
+    const Fields fields(json, path, kLocationFields);
     return {read_u32(fields.required("file"), path / "file"),
             read_u32(fields.required("line"), path / "line")};
 }
@@ -37,7 +38,7 @@ void refuse(const Fields& fields, const Path& path, std::string_view name, std::
 }
 
 LaneAccess read_lane(const Json& json, const Path& path, const WarpInstruction& instruction) {
-    const Fields fields(json, path, {"lane", "thread", "offset", "value", "old", "writer", "bank"});
+    const Fields fields(json, path, kLaneFields);
     LaneAccess lane;
     lane.lane = read_u32(fields.required("lane"), path / "lane");
     lane.thread = read_u32(fields.required("thread"), path / "thread");
@@ -59,7 +60,7 @@ LaneAccess read_lane(const Json& json, const Path& path, const WarpInstruction& 
         if (instruction.kind == AccessKind::store)
             fail(path / "writer", "stores have no writer (only loads and atomics read a value)");
         const Path writer_path = path / "writer";
-        const Fields writer_fields(*writer, writer_path, {"instruction", "thread"});
+        const Fields writer_fields(*writer, writer_path, kWriterFields);
         lane.writer =
             WriterRef{read_u64(writer_fields.required("instruction"), writer_path / "instruction"),
                       read_u32(writer_fields.required("thread"), writer_path / "thread")};
@@ -70,9 +71,7 @@ LaneAccess read_lane(const Json& json, const Path& path, const WarpInstruction& 
 } // namespace
 
 LaunchInfo read_launch(const Json& json, const Path& path) {
-    const Fields fields(
-        json, path,
-        {"kernel", "grid", "block", "dynamic_shared_bytes", "mode", "dispatch", "seed"});
+    const Fields fields(json, path, kLaunchFields);
     LaunchInfo launch;
     launch.kernel = read_string(fields.required("kernel"), path / "kernel");
     launch.grid = read_dim3(fields.required("grid"), path / "grid");
@@ -87,7 +86,7 @@ LaunchInfo read_launch(const Json& json, const Path& path) {
 
 std::optional<Truncation> read_truncation(const Json& json, const Path& path) {
     if (json.is_null()) return std::nullopt;
-    const Fields fields(json, path, {"limit", "value", "message"});
+    const Fields fields(json, path, kTruncationFields);
     Truncation truncation;
     truncation.limit = read_enum<TruncationLimit>(fields.required("limit"), path / "limit");
     truncation.value = read_u64(fields.required("value"), path / "value");
@@ -96,7 +95,7 @@ std::optional<Truncation> read_truncation(const Json& json, const Path& path) {
 }
 
 SourceFile read_source(const Json& json, const Path& path) {
-    const Fields fields(json, path, {"path", "lines"});
+    const Fields fields(json, path, kSourceFields);
     SourceFile source;
     source.path = read_string(fields.required("path"), path / "path");
     const Path lines_path = path / "lines";
@@ -104,7 +103,7 @@ SourceFile read_source(const Json& json, const Path& path) {
     source.lines.reserve(lines.size());
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const Path line_path = lines_path[i];
-        const Fields line_fields(lines[i], line_path, {"line", "text"});
+        const Fields line_fields(lines[i], line_path, kSourceLineFields);
         source.lines.push_back({read_u32(line_fields.required("line"), line_path / "line"),
                                 read_string(line_fields.required("text"), line_path / "text")});
     }
@@ -112,9 +111,7 @@ SourceFile read_source(const Json& json, const Path& path) {
 }
 
 MemoryObject read_memory_object(const Json& json, const Path& path, std::size_t position) {
-    const Fields fields(
-        json, path,
-        {"id", "name", "space", "block", "base", "size", "element_type", "element_size"});
+    const Fields fields(json, path, kMemoryObjectFields);
     check_position(fields.required("id"), path / "id", position);
     MemoryObject object;
     object.name = read_string(fields.required("name"), path / "name");
@@ -133,7 +130,7 @@ MemoryObject read_memory_object(const Json& json, const Path& path, std::size_t 
 }
 
 Step read_step(const Json& json, const Path& path, std::size_t position) {
-    const Fields fields(json, path, {"index", "block", "barrier", "shared_totals"});
+    const Fields fields(json, path, kStepFields);
     check_position(fields.required("index"), path / "index", position);
     Step step;
     step.block = read_u32(fields.required("block"), path / "block");
@@ -143,9 +140,7 @@ Step read_step(const Json& json, const Path& path, std::size_t position) {
 }
 
 WarpInstruction read_instruction(const Json& json, const Path& path, std::size_t position) {
-    const Fields fields(json, path,
-                        {"index", "time", "block", "warp", "step", "source", "kind", "space",
-                         "memory", "width", "value_type", "lanes", "bank_conflicts"});
+    const Fields fields(json, path, kInstructionFields);
     check_position(fields.required("index"), path / "index", position);
     WarpInstruction instruction;
     instruction.time = read_u64(fields.required("time"), path / "time");
@@ -192,9 +187,7 @@ TileLook read_tile_look(const Fields& fields, const Path& path) {
 }
 
 BlockEvent read_block_event(const Json& json, const Path& path) {
-    const Fields fields(
-        json, path,
-        {"time", "block", "event", "slot", "tile", "flag", "value_type", "value", "reads"});
+    const Fields fields(json, path, kBlockEventFields);
     BlockEvent event;
     event.time = read_u64(fields.required("time"), path / "time");
     event.block = read_u32(fields.required("block"), path / "block");
@@ -243,13 +236,8 @@ auto read_nullable(const Json& json, Read read) -> std::optional<decltype(read(j
     return read(json);
 }
 
-// The most accesses a finding may list (the emulator lists at most 64).
-constexpr std::size_t kMaxFindingAccesses = 1024;
-
 FindingAccess read_finding_access(const Json& json, const Path& path) {
-    const Fields fields(json, path,
-                        {"block", "thread", "role", "memory", "offset", "bytes", "source",
-                         "instruction", "lane", "step"});
+    const Fields fields(json, path, kFindingAccessFields);
     FindingAccess access;
     access.block = read_u32(fields.required("block"), path / "block");
     access.thread = read_u32(fields.required("thread"), path / "thread");
@@ -278,7 +266,7 @@ FindingAccess read_finding_access(const Json& json, const Path& path) {
 } // namespace
 
 Finding read_finding(const Json& json, const Path& path) {
-    const Fields fields(json, path, {"kind", "ends_launch", "message", "source", "accesses"});
+    const Fields fields(json, path, kFindingFields);
     Finding finding;
     finding.kind = read_enum<FindingKind>(fields.required("kind"), path / "kind");
     const Json& ends = fields.required("ends_launch");

@@ -31,8 +31,7 @@ std::string describe(const Json& value) {
     }
 }
 
-Fields::Fields(const Json& object, const Path& path,
-               std::initializer_list<std::string_view> allowed)
+Fields::Fields(const Json& object, const Path& path, FieldList allowed)
     : object_(object), path_(path) {
     if (!object.is_object()) fail(path, "expected an object, got " + describe(object));
     for (auto it = object.begin(); it != object.end(); ++it) {

@@ -2,12 +2,12 @@
 
 // Typed access to parsed JSON with errors that name the document path of the offending field.
 
-#include <initializer_list>
 #include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
+#include "field_lists.h"
 #include "json_path.h"
 #include "scanlab/trace/error.h"
 #include "scanlab/trace/names.h"
@@ -25,7 +25,7 @@ std::string describe(const Json& value);
 // An object's fields. Refuses fields not in `allowed` (typos would otherwise pass unnoticed).
 class Fields {
   public:
-    Fields(const Json& object, const Path& path, std::initializer_list<std::string_view> allowed);
+    Fields(const Json& object, const Path& path, FieldList allowed);
 
     const Json& required(std::string_view name) const;
     const Json* optional(std::string_view name) const; // nullptr when absent

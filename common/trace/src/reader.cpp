@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "convert.h"
+#include "read_unvalidated.h"
 #include "json_read.h"
 #include "scanlab/trace/validate.h"
 
@@ -18,6 +19,7 @@ namespace {
 using detail::cat;
 using detail::describe;
 using detail::Json;
+using detail::kTopLevelFields;
 using detail::Path;
 
 // The format nests 7 levels deep; anything deeper is not a trace (and must not exhaust memory).
@@ -40,10 +42,6 @@ Section section_of(std::string_view key) {
     return Section::none;
 }
 
-constexpr std::string_view kTopLevelFields[] = {
-    "format", "version",      "launch",       "truncated",     "sources", "memory",
-    "steps",  "instructions", "block_events", "shared_totals", "findings"};
-
 // Parses with nlohmann's callback parser and converts each element of the big arrays (sections)
 // as soon as it is complete, then drops it from the DOM: memory stays near the size of the model,
 // not of a DOM of the whole document. The callback also enforces what must be known early: that
@@ -52,7 +50,8 @@ class DocumentParser {
   public:
     DocumentParser(std::string_view text, const Limits& limits) : text_(text), limits_(limits) {}
 
-    Trace parse();
+    // Converts the document into a Trace; validate_trace() runs on it when `validate` is true.
+    Trace parse(bool validate = true);
 
   private:
     struct Frame {
@@ -265,7 +264,7 @@ std::string nlohmann_reason(std::string_view what) {
     return std::string(what);
 }
 
-Trace DocumentParser::parse() {
+Trace DocumentParser::parse(bool validate) {
     if (text_.size() > limits_.max_document_bytes)
         throw TraceError("", cat("the document has ", text_.size(), " bytes; the limit is ",
                                  limits_.max_document_bytes, " (Limits::max_document_bytes)"));
@@ -326,7 +325,7 @@ Trace DocumentParser::parse() {
                                  cat("look events are part of version 2; this document says "
                                      "version ",
                                      version_));
-    validate_trace(trace_, limits_);
+    if (validate) validate_trace(trace_, limits_);
     return std::move(trace_);
 }
 
@@ -334,6 +333,10 @@ Trace DocumentParser::parse() {
 
 Trace read_trace_text(std::string_view text, const Limits& limits) {
     return DocumentParser(text, limits).parse();
+}
+
+Trace detail::read_trace_unvalidated(std::string_view text, const Limits& limits) {
+    return DocumentParser(text, limits).parse(false);
 }
 
 Trace read_trace(std::istream& in, const Limits& limits) {

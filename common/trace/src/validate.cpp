@@ -78,18 +78,19 @@ class Validator {
         if (trace_.truncated) check_enum(Path("truncated") / "limit", trace_.truncated->limit);
         // CUDA's own limits on a launch configuration.
         const Path grid = path / "grid";
-        check_range(grid[0], launch.grid.x, 1, 2147483647);
-        check_range(grid[1], launch.grid.y, 1, 65535);
-        check_range(grid[2], launch.grid.z, 1, 65535);
+        check_range(grid[0], launch.grid.x, 1, kMaxGridX);
+        check_range(grid[1], launch.grid.y, 1, kMaxGridYZ);
+        check_range(grid[2], launch.grid.z, 1, kMaxGridYZ);
         blocks_ = launch.grid.count();
         if (blocks_ > std::numeric_limits<std::uint32_t>::max())
             fail(grid, cat(blocks_, " blocks; this format numbers blocks with 32 bits"));
         const Path block = path / "block";
-        check_range(block[0], launch.block.x, 1, 1024);
-        check_range(block[1], launch.block.y, 1, 1024);
-        check_range(block[2], launch.block.z, 1, 64);
+        check_range(block[0], launch.block.x, 1, kMaxBlockXY);
+        check_range(block[1], launch.block.y, 1, kMaxBlockXY);
+        check_range(block[2], launch.block.z, 1, kMaxBlockZ);
         threads_ = launch.block.count();
-        if (threads_ > 1024) fail(block, cat(threads_, " threads per block; CUDA allows 1024"));
+        if (threads_ > kMaxBlockThreads)
+            fail(block, cat(threads_, " threads per block; CUDA allows ", kMaxBlockThreads));
         warps_ = (threads_ + kWarpSize - 1) / kWarpSize;
         check_limit(path / "dynamic_shared_bytes", launch.dynamic_shared_bytes,
                     limits_.max_object_bytes, "bytes", "max_object_bytes");

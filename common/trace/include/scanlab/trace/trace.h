@@ -4,6 +4,7 @@
 // (docs/trace-format.md); ids are positions in the vectors. validate_trace() states the rules a
 // Trace must follow; write_trace() and read_trace() enforce them.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,6 +21,14 @@ inline constexpr std::uint32_t kFormatVersion = 2;
 // The oldest version the reader still accepts (version 1 has no findings and no look events).
 inline constexpr std::uint32_t kOldestFormatVersion = 1;
 inline constexpr std::uint32_t kWarpSize = 32;
+// CUDA's limits on a launch configuration, which a trace's launch must respect.
+inline constexpr std::uint32_t kMaxGridX = 2147483647;
+inline constexpr std::uint32_t kMaxGridYZ = 65535;
+inline constexpr std::uint32_t kMaxBlockXY = 1024;
+inline constexpr std::uint32_t kMaxBlockZ = 64;
+inline constexpr std::uint32_t kMaxBlockThreads = 1024;
+// The most accesses one finding may list (the emulator lists at most 64).
+inline constexpr std::size_t kMaxFindingAccesses = 1024;
 
 enum class EmulatorMode : std::uint8_t { lockstep, its, pre_volta };
 enum class DispatchOrder : std::uint8_t { in_order, shuffled };
