@@ -21,6 +21,8 @@ void trace_tile_status(const void* descriptors, size_t tiles, TileStatusLayout l
     list.push_back({base, tiles, layout, value_code});
 }
 
-void clear_tile_status() { detail::tile_status_areas().clear(); }
+void clear_tile_status() {
+    detail::tile_status_areas().clear();
+}
 
 } // namespace simt
