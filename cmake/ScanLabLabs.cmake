@@ -60,6 +60,9 @@ function(scanlab_add_lab)
                 SOURCES ${sources}
                 INCLUDE_DIRS "${interface_dir}"
                 LINK scanlab_api)
+            # The library needs no runtime built before it; the program that links it chooses one
+            # (simt_core or simt_runtime, by SIMT_CORE_ONLY), and builds only that one.
+            set_target_properties(${library} PROPERTIES OPTIMIZE_DEPENDENCIES ON)
         endforeach()
     endforeach()
 endfunction()

@@ -65,7 +65,8 @@ endfunction()
 # .cu files are rewritten and compiled for the emulator; other files are added unchanged.
 # The files are compiled into <target> itself (INTERFACE only for an interface library, whose
 # consumers compile them): PUBLIC sources would be compiled again in every consumer. The scope
-# is that of the usage requirements: simt_runtime and C++20. Call it in the directory that
+# is that of the usage requirements: the runtime (simt_runtime, or simt_core where the program
+# sets SIMT_CORE_ONLY: common/simt/CMakeLists.txt) and C++20. Call it in the directory that
 # created <target> (custom command outputs and source properties are per directory); the
 # target must use the keyword form of target_link_libraries elsewhere too.
 function(simt_target_cuda_sources target scope)
@@ -138,7 +139,8 @@ function(simt_target_cuda_sources target scope)
     if(has_cu)
         # At least C++20 (the runtime's headers need it), without lowering a newer choice.
         target_compile_features(${target} ${scope} cxx_std_20)
-        target_link_libraries(${target} ${scope} simt_runtime)
+        # simt_runtime, or simt_core for a program whose SIMT_CORE_ONLY property is set.
+        target_link_libraries(${target} ${scope} simt_runtime_of_program)
     endif()
 endfunction()
 

@@ -7,8 +7,8 @@
 namespace simt::rewrite {
 namespace {
 
-void rewrite_stream(const SourceFile& src, Tokens toks, std::size_t floor, bool in_directive,
-                    EditList& edits) {
+void rewrite_keywords_in(const SourceFile& src, Tokens toks, std::size_t floor, bool in_directive,
+                         EditList& edits) {
     for (std::size_t i = floor; i < toks.size(); ++i) {
         if (toks[i].kind != TokenKind::Identifier) continue;
         if (toks[i].text == "__attribute__" && is(toks, i + 1, "(")) {
@@ -27,9 +27,9 @@ void rewrite_stream(const SourceFile& src, Tokens toks, std::size_t floor, bool 
 } // namespace
 
 void rewrite_cuda_keywords(const SourceFile& src, EditList& edits) {
-    rewrite_stream(src, src.code(), 0, false, edits);
+    rewrite_keywords_in(src, src.code(), 0, false, edits);
     for (const Directive& d : src.lexed().directives) {
-        if (d.is_define) rewrite_stream(src, src.define_body(d), 0, true, edits);
+        if (d.is_define) rewrite_keywords_in(src, src.define_body(d), 0, true, edits);
     }
 }
 

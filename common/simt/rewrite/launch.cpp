@@ -105,8 +105,8 @@ std::string launch_excerpt(Tokens toks, std::size_t launch, std::size_t floor,
     return text;
 }
 
-void rewrite_stream(const SourceFile& src, Tokens toks, std::size_t floor, bool in_directive,
-                    EditList& edits) {
+void rewrite_launches_in(const SourceFile& src, Tokens toks, std::size_t floor, bool in_directive,
+                         EditList& edits) {
     for (std::size_t i = floor; i + 2 < toks.size(); ++i) {
         if (!is_triple(toks, i, "<")) continue;
         if (i > 0 && is(toks, i - 1, "operator")) { // operator<< <T>, not a launch
@@ -153,12 +153,12 @@ void rewrite_stream(const SourceFile& src, Tokens toks, std::size_t floor, bool 
 } // namespace
 
 void rewrite_launches(const SourceFile& src, EditList& edits) {
-    rewrite_stream(src, src.code(), 0, false, edits);
+    rewrite_launches_in(src, src.code(), 0, false, edits);
     for (const Directive& d : src.lexed().directives) {
         const Tokens line = src.directive_tokens(d);
         // Only a #define body can hold a launch; the floor keeps the macro name out of it.
         const std::size_t floor = d.is_define ? d.body - d.first : line.size();
-        rewrite_stream(src, line, floor, true, edits);
+        rewrite_launches_in(src, line, floor, true, edits);
     }
 }
 

@@ -25,7 +25,7 @@ bool is_kept_prefix(std::string_view t) {
 }
 
 // code[close] is a '>' that may close template arguments: the index of its '<', or npos.
-std::size_t match_angle_backward(Tokens code, std::size_t close) {
+std::size_t template_open_before(Tokens code, std::size_t close) {
     int depth = 0;
     for (std::size_t j = close + 1; j-- > 0;) {
         const std::string_view t = code[j].text;
@@ -58,7 +58,7 @@ std::size_t walk_back_specifiers(Tokens code, std::size_t at) {
             continue;
         }
         if (t == ">") {
-            const std::size_t open = match_angle_backward(code, prev);
+            const std::size_t open = template_open_before(code, prev);
             if (open != npos && open > 0 && is_identifier(code, open - 1)) {
                 first = open;
                 continue;

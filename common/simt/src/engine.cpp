@@ -18,7 +18,7 @@
 #include "readonly_image.h"
 #include "source_lines.h"
 #include "stack_pool.h"
-#include "trace_recorder.h"
+#include "launch_recorder.h"
 
 namespace simt::detail {
 

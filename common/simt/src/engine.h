@@ -32,7 +32,7 @@ struct CodePosition;
 class GlobalMemoryChecker;
 struct Region;
 struct ThreadSync;
-class TraceRecorder;
+class LaunchRecorder;
 struct Warp;
 
 enum class ThreadState : uint8_t { runnable, at_barrier, at_collective, sleeping, exited };
@@ -237,8 +237,8 @@ class Engine final : public FindingSink {
     // its stack's guard at `pc`: leaves the thread for good; the scheduler reports the fault.
     [[noreturn]] void on_stack_overflow(Thread* t, const void* pc);
     const LaunchRequest& request() const { return request_; }
-    void set_recorder(TraceRecorder* recorder) { recorder_ = recorder; }
-    TraceRecorder* recorder() const { return recorder_; }
+    void set_recorder(LaunchRecorder* recorder) { recorder_ = recorder; }
+    LaunchRecorder* recorder() const { return recorder_; }
     static ThreadState state_of(const Thread& t);
 
     // FindingSink: how the checks report.
@@ -330,7 +330,7 @@ class Engine final : public FindingSink {
     void check_barrier_with_exits(Block* block, Thread* exiting);
     // Hot state, read on every access and switch: together at the start.
     Thread* current_ = nullptr;
-    TraceRecorder* recorder_ = nullptr;
+    LaunchRecorder* recorder_ = nullptr;
     const MemoryRegistry* registry_ = &memory_registry();
     FiberContext scheduler_ctx_ = nullptr;
     uint64_t fast_rng_ = 0x9E3779B97F4A7C15ull;

@@ -7,8 +7,7 @@
 #include "error_state.h"
 #include "fault_format.h"
 #include "memory_registry.h"
-#include "trace_recorder.h"
-#include "trace_session.h"
+#include "launch_recorder.h"
 
 namespace simt::detail {
 
@@ -84,15 +83,9 @@ void run_launch(const LaunchRequest& r) {
     // The schedule is a function of the seed and the launch alone: rerunning a launch with the
     // same seed reproduces it exactly.
     Options opts = options();
-    trace_from_environment();
-    TraceSession& session = trace_session();
-    std::unique_ptr<TraceRecorder> recorder;
-    if (session.active) {
-        // Recorded in lockstep: one step of a warp's lanes is one warp instruction. The race
-        // checks stay as they are (pre-Volta trust only when asked for).
-        if (opts.mode == Mode::its) opts.mode = Mode::lockstep;
-        recorder = std::make_unique<TraceRecorder>(session.settings, r, opts);
-    }
+    RecordingStart recording = start_recording(r, opts);
+    if (!recording.error.empty()) return reject(cudaErrorNotSupported, r, recording.error);
+    std::unique_ptr<LaunchRecorder> recorder = std::move(recording.recorder);
     memory_registry().add(reinterpret_cast<uintptr_t>(r.params), r.params_bytes,
                           RegionKind::parameters, "kernel parameters", false);
     FaultReport result;
@@ -101,7 +94,7 @@ void run_launch(const LaunchRequest& r) {
         engine.set_recorder(recorder.get());
         result = engine.run();
     }
-    if (recorder) session.finished(recorder->finish(result));
+    if (recorder) recorder->finish(result);
     memory_registry().remove(reinterpret_cast<uintptr_t>(r.params));
     if (result.kind != FaultKind::none) record_fault(result);
 }

@@ -1,5 +1,5 @@
 // Turning trace recording on and off, from code (simt::start_tracing) or from the environment
-// (SIMT_TRACE=file.json).
+// (SIMT_TRACE=file.json), and a recorder for each recorded launch (launch_recorder.h).
 #include <scanlab/trace/trace.h>
 #include <scanlab/trace/writer.h>
 
@@ -9,7 +9,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "launch_recorder.h"
 #include "simt/trace.h"
+#include "trace_recorder.h"
 #include "trace_session.h"
 
 namespace simt {
@@ -42,6 +44,16 @@ void TraceSession::finished(scanlab::trace::Trace&& trace) {
     traces.push_back(std::move(trace));
 }
 
+RecordingStart start_recording(const LaunchRequest& request, Options& options) {
+    trace_from_environment();
+    TraceSession& session = trace_session();
+    if (!session.active) return {};
+    // Recorded in lockstep: one step of a warp's lanes is one warp instruction. The race checks
+    // stay as they are (pre-Volta trust only when asked for).
+    if (options.mode == Mode::its) options.mode = Mode::lockstep;
+    return {std::make_unique<TraceRecorder>(session.settings, request, options), {}};
+}
+
 } // namespace detail
 
 void start_tracing(const TraceSettings& settings) {
@@ -58,16 +70,6 @@ std::vector<scanlab::trace::Trace> stop_tracing() {
 }
 
 bool tracing() { return detail::trace_session().active; }
-
-void trace_tile_status(const void* descriptors, size_t tiles, TileStatusLayout layout,
-                       int value_code) {
-    auto& list = detail::trace_session().tile_status;
-    const auto base = reinterpret_cast<uintptr_t>(descriptors);
-    std::erase_if(list, [base](const auto& t) { return t.base == base; });
-    list.push_back({base, tiles, layout, value_code});
-}
-
-void clear_tile_status() { detail::trace_session().tile_status.clear(); }
 
 void trace_from_environment() {
     auto& s = detail::trace_session();

@@ -8,6 +8,7 @@
 #include "fault_format.h"
 #include "memory_registry.h"
 #include "source_lines.h"
+#include "tile_status_registry.h"
 #include "trace_session.h"
 
 namespace simt::detail {
@@ -140,7 +141,7 @@ void TraceRecorder::announce(Thread* t, uintptr_t address, size_t bytes, AccessK
                              const void* site) {
     settle(t);
     Block* b = t->block;
-    for (const auto& ts : trace_session().tile_status)
+    for (const auto& ts : tile_status_areas())
         if (address - ts.base < ts.bytes()) {
             if (kind == AccessKind::read) {
                 t->trace.tile_load = address;
@@ -264,7 +265,7 @@ void TraceRecorder::executing(Thread* t) {
 void TraceRecorder::tile_status_changed(Thread* t) {
     const uintptr_t address = t->trace.tile_store;
     t->trace.tile_store = 0;
-    for (const auto& ts : trace_session().tile_status) {
+    for (const auto& ts : tile_status_areas()) {
         if (address - ts.base >= ts.bytes()) continue;
         const size_t stride = ts.stride();
         const size_t tile = (address - ts.base) / stride;
@@ -300,7 +301,7 @@ void TraceRecorder::tile_status_changed(Thread* t) {
 void TraceRecorder::tile_status_read(Thread* t) {
     const uintptr_t address = t->trace.tile_load;
     t->trace.tile_load = 0;
-    for (const auto& ts : trace_session().tile_status) {
+    for (const auto& ts : tile_status_areas()) {
         if (address - ts.base >= ts.bytes()) continue;
         const size_t stride = ts.stride();
         const size_t tile = (address - ts.base) / stride;
@@ -560,7 +561,11 @@ st::FindingRole to_trace(AccessRole role) {
 static_assert(static_cast<int>(AccessRole::execute) == static_cast<int>(st::FindingRole::execute));
 } // namespace
 
-st::Trace TraceRecorder::finish(const FaultReport& report) {
+void TraceRecorder::finish(const FaultReport& report) {
+    trace_session().finished(take_trace(report));
+}
+
+st::Trace TraceRecorder::take_trace(const FaultReport& report) {
     // Lanes by increasing lane number, as the format wants; writer references stay valid because
     // they name instructions, not lane positions.
     for (st::WarpInstruction& w : trace_.instructions)

@@ -12,29 +12,33 @@
 #include <vector>
 
 #include "engine.h"
+#include "launch_recorder.h"
 #include "simt/trace.h"
 
 namespace simt::detail {
 
-class TraceRecorder {
+class TraceRecorder final : public LaunchRecorder {
   public:
     TraceRecorder(const TraceSettings& settings, const LaunchRequest& request,
                   const Options& options);
     bool records(const Block* block) const;
-    void block_started(const Block* block);
-    void block_ended(const Block* block);
-    void barrier_released(const Block* block, const void* site);
+    void block_started(const Block* block) override;
+    void block_ended(const Block* block) override;
+    void barrier_released(const Block* block, const void* site) override;
     // Before an access: the lane says what it will do.
-    void announce(Thread* t, uintptr_t address, size_t bytes, AccessKind kind, const void* site);
+    void announce(Thread* t, uintptr_t address, size_t bytes, AccessKind kind,
+                  const void* site) override;
     // The lane resumes and the access happens now: a load's value is what memory holds.
-    void executing(Thread* t);
+    void executing(Thread* t) override;
     // The lane is back in the emulator: its last store or atomic has happened.
-    void settle(Thread* t);
+    void settle(Thread* t) override;
     // The engine found something (finding number `index` of the launch): where the accesses it
     // names lie in the trace, taken now while their blocks are resident.
-    void note_finding(size_t index, const void* site, const std::vector<AccessRecord>& accesses);
-    // `report`: the launch's findings, which the trace carries.
-    scanlab::trace::Trace finish(const FaultReport& report);
+    void note_finding(size_t index, const void* site,
+                      const std::vector<AccessRecord>& accesses) override;
+    // `report`: the launch's findings, which the trace carries. The trace goes to the session.
+    void finish(const FaultReport& report) override;
+    scanlab::trace::Trace take_trace(const FaultReport& report);
 
   private:
     struct Open {

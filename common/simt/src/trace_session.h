@@ -17,20 +17,6 @@ struct TraceSession {
     std::vector<scanlab::trace::Trace> traces;
     std::string file_pattern; // SIMT_TRACE: write each launch's trace there instead
     int files_written = 0;
-    struct TileStatus {
-        uintptr_t base = 0;
-        size_t tiles = 0;
-        TileStatusLayout layout = TileStatusLayout::packed64;
-        int value_code = 0;
-        // Bytes per tile's descriptor.
-        size_t stride() const {
-            return layout == TileStatusLayout::flags32    ? 4
-                   : layout == TileStatusLayout::packed64 ? 8
-                                                          : 16;
-        }
-        size_t bytes() const { return tiles * stride(); }
-    };
-    std::vector<TileStatus> tile_status;
     void finished(scanlab::trace::Trace&& trace);
 };
 

@@ -93,6 +93,7 @@ function(_scanlab_grader_extend)
                         target_link_libraries(${exe} PRIVATE CUDA::cudart)
                         target_compile_definitions(${exe} PRIVATE SCANLAB_BACKEND_CUDA)
                     else()
+                        set_target_properties(${exe} PROPERTIES SIMT_CORE_ONLY ON) # never records
                         target_compile_definitions(${exe} PRIVATE SCANLAB_BACKEND_SIMT)
                     endif()
                 endforeach()
