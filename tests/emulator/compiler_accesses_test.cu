@@ -50,16 +50,6 @@ __global__ void copy_pairs_through_shared(const Pair* in, Pair* out, int collide
     out[t] = slots[slot];
 }
 
-// memset of shared memory: each thread fills its own 8 ints with one byte value; with
-// `overlap`, 12 ints, the first 4 of them the next thread's: a race.
-__global__ void fill_through_shared(const unsigned char* bytes, int* out, int overlap) {
-    __shared__ int cells[8 * kThreads + 4];
-    const int t = threadIdx.x;
-    memset(cells + 8 * t, bytes[t], (overlap ? 12 : 8) * sizeof(int));
-    __syncthreads();
-    out[t] = cells[8 * ((t + 1) % kThreads) + 7];
-}
-
 bool has_finding(const simt::FaultReport& report, simt::FaultKind kind) {
     bool found = report.kind == kind;
     for (const simt::Finding& f : report.findings) found = found || f.kind == kind;
@@ -119,6 +109,18 @@ TEST_CASE("compiler accesses: whole-struct copies are seen by the race check") {
 // no hook at all, so the emulator cannot see it: a known gap (docs/simtcc.md, "Compilers"), and
 // this test is compiled for clang only.
 #if defined(__clang__)
+namespace {
+// memset of shared memory: each thread fills its own 8 ints with one byte value; with
+// `overlap`, 12 ints, the first 4 of them the next thread's: a race.
+__global__ void fill_through_shared(const unsigned char* bytes, int* out, int overlap) {
+    __shared__ int cells[8 * kThreads + 4];
+    const int t = threadIdx.x;
+    memset(cells + 8 * t, bytes[t], (overlap ? 12 : 8) * sizeof(int));
+    __syncthreads();
+    out[t] = cells[8 * ((t + 1) % kThreads) + 7];
+}
+} // namespace
+
 TEST_CASE("compiler accesses: memset of shared memory is seen by the race check") {
     const uint64_t seed = std::random_device{}();
     INFO("seed " << seed);
