@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -39,7 +40,8 @@ SymbolFrame parse_frame(const std::string& function, const std::string& where) {
 
 // One addr2line process per module, started at the first lookup and fed addresses through a
 // socket for the rest of the run: starting it (and its reading of the debug information) is
-// what costs, about 75 ms for a test program, so it is paid once instead of once per lookup.
+// what costs, 0.1 to 0.3 s for a lab's test program, so it is paid once instead of once per
+// lookup. docs/design.md says why this is not a library (libbacktrace, libdw).
 class Symbolizer {
   public:
     explicit Symbolizer(const std::string& path) {
@@ -60,6 +62,7 @@ class Symbolizer {
         if (spawned != 0) {
             close(sv[0]);
             pid_ = -1;
+            warn_once_cannot_run(spawned);
             return;
         }
         fd_ = sv[0];
@@ -162,6 +165,17 @@ class Symbolizer {
             }
             pid_ = -1;
         }
+    }
+
+    // Without addr2line every report says "unknown location"; say why, once per run.
+    static void warn_once_cannot_run(int error) {
+        static bool warned = false;
+        if (warned) return;
+        warned = true;
+        std::fprintf(stderr,
+                     "simt: cannot run addr2line (%s): reports will name no source lines; "
+                     "install binutils\n",
+                     std::strerror(error));
     }
 
     pid_t pid_ = -1;
