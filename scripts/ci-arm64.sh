@@ -12,7 +12,9 @@
 #
 #   scripts/ci-arm64.sh            build in build-arm64/ and test
 # Environment: SCANLAB_ARM64_BUILD (the build folder), SCANLAB_ARM64_JOBS (parallel compiles and
-# tests; default: the number of cores), SCANLAB_ARM64_CCACHE=1 (compile through ccache).
+# tests; default: the number of cores), SCANLAB_ARM64_CCACHE=1 (compile through ccache),
+# SCANLAB_ARM64_REWRITER=<path> (a simt-rewrite already built for this machine, e.g. the native
+# build's build/bin/simt-rewrite: the cross build then does not build one of its own).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build=${SCANLAB_ARM64_BUILD:-build-arm64}
@@ -36,12 +38,21 @@ if [[ "${SCANLAB_ARM64_CCACHE:-0}" == 1 ]]; then
     launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 fi
 
+rewriter=()
+if [[ -n "${SCANLAB_ARM64_REWRITER:-}" ]]; then
+    if [[ ! -x "$SCANLAB_ARM64_REWRITER" ]]; then
+        echo "ci-arm64: SCANLAB_ARM64_REWRITER=$SCANLAB_ARM64_REWRITER is not an executable" >&2
+        exit 2
+    fi
+    rewriter=(-DSIMT_REWRITE_EXECUTABLE="$(realpath "$SCANLAB_ARM64_REWRITER")")
+fi
+
 echo "=== configure ($build, aarch64 cross)"
 # qemu runs the tests several times slower than the host: longer limits per test program.
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake \
       -DSCANLAB_CUDA=OFF -DSCANLAB_LAB_TEST_TIMEOUT=1200 -DSCANLAB_EMULATOR_TEST_TIMEOUT=1200 \
-      "${launcher[@]}" >/dev/null
+      "${launcher[@]}" "${rewriter[@]}" >/dev/null
 
 # Only what the tests below need (not the tools, the tracer, the visualizer or the students'
 # stubs).
