@@ -460,12 +460,15 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
 
     # What holds no student code is built first, outside the sandbox: the emulator (its
     # failure is not a submission's fault), the graded tests (the hidden ones need their
-    # sources, which the sandbox does not show) and the listing programs.
+    # sources, which the sandbox does not show), the listing programs and, with --speed, the
+    # reference solutions' speed harnesses (the sandbox does not show solutions/ either).
     trusted = [t for t in SUPPORT_TARGETS if t in targets]
     for lab in labs:
         trusted += [t for t in (f"lab{lab.number}_test_objects_{opts.backend}",
                                 f"scanlab_test_main_{opts.backend}",
                                 f"lab{lab.number}_listing_{opts.backend}") if t in targets]
+    if plan:
+        trusted += [t for t in speed_mod.reference_targets(plan) if t in targets]
     trusted = list(dict.fromkeys(trusted))
     say(f"building the emulator and the graded tests ({len(trusted)} targets)")
     proc = cmake.build_target(opts.build, " ".join(trusted), opts.jobs,

@@ -140,21 +140,33 @@ def _measure(exe: Path, spec, out_json: Path, ctx, lab_rubric, log: Path,
     return data, ""
 
 
-def _build(speed_plan: SpeedPlan, flavour: str, lab: tree.Lab, lab_rubric, opts, targets, ctx,
-           student: StudentBuild, say: Progress) -> tuple[Path | None, str]:
-    """Builds one flavour's harness: the student's in the sandbox, under the limits of the
-    lab's own build (its code is compiled there), the reference solution's outside it."""
-    target = f"lab{lab.number}_speed_{flavour}_{speed_plan.backend}"
-    log = ctx.logs / f"{target}-build.log"
-    if flavour == "student":
-        exe, _, problem = build_lab_target(
-            target, lab, targets, opts.build, ctx.time_left(lab_rubric.build_timeout_s),
-            opts.jobs, log, student.replacements, say, sandbox=ctx.sandbox, view=student.view,
-            memory_mb=lab_rubric.build_memory_limit_mb, allowed=student.allowed)
-    else:
-        exe, _, problem = build_lab_target(target, lab, targets, opts.build,
-                                           lab_rubric.build_timeout_s, opts.jobs, log, {}, say)
-    return exe, (f"{target} did not build: {problem}" if exe is None else "")
+def _target(speed_plan: SpeedPlan, lab: tree.Lab, flavour: str) -> str:
+    return f"lab{lab.number}_speed_{flavour}_{speed_plan.backend}"
+
+
+def reference_targets(speed_plan: SpeedPlan) -> list[str]:
+    """The reference solutions' harnesses: grading.py builds them with the other programs
+    that hold no student code, outside the sandbox and before any build in it."""
+    return [_target(speed_plan, lab, "solution") for lab in speed_plan.labs]
+
+
+def _executables(speed_plan: SpeedPlan, lab: tree.Lab, lab_rubric, opts, targets, ctx,
+                 student: StudentBuild, say: Progress) -> tuple[dict[str, Path], str]:
+    """Both harnesses of a lab: the reference's, built already, and the student's, built now
+    in the sandbox under the limits of the lab's own build (its code is compiled there)."""
+    reference = _target(speed_plan, lab, "solution")
+    built = next((a for a in targets[reference].artifacts if a.exists()), None) \
+        if reference in targets else None
+    if built is None:
+        return {}, f"the reference's harness {reference} was not built"
+    target = _target(speed_plan, lab, "student")
+    exe, _, problem = build_lab_target(
+        target, lab, targets, opts.build, ctx.time_left(lab_rubric.build_timeout_s), opts.jobs,
+        ctx.logs / f"{target}-build.log", student.replacements, say, sandbox=ctx.sandbox,
+        view=student.view, memory_mb=lab_rubric.build_memory_limit_mb, allowed=student.allowed)
+    if exe is None:
+        return {}, f"{target} did not build: {problem}"
+    return {"solution": built, "student": exe}, ""
 
 
 def grade_speed(speed_plan: SpeedPlan, opts, grade: Grade, targets: dict[str, cmake.Target],
@@ -174,17 +186,10 @@ def grade_speed(speed_plan: SpeedPlan, opts, grade: Grade, targets: dict[str, cm
         if not tests or any(t.synthetic or not t.passed for t in tests):
             entry.message = "not timed: speed is graded only when all the lab's test cases pass"
             continue
-        exes = {}
-        # The student's first: a build outside the sandbox (as the grader's user, who may be
-        # root) must not leave files in the build folder that the sandboxed build cannot write.
-        for flavour in ("student", "solution"):
-            exe, problem = _build(speed_plan, flavour, lab, lab_rubric, opts, targets, ctx,
-                                  student, say)
-            if exe is None:
-                entry.message = f"not timed: {problem}"
-                break
-            exes[flavour] = exe
-        if len(exes) < 2:
+        exes, problem = _executables(speed_plan, lab, lab_rubric, opts, targets, ctx, student,
+                                     say)
+        if problem:
+            entry.message = f"not timed: {problem}"
             continue
         say(f"{lab.title}: timing the reference and yours ({ROUNDS} rounds each)")
         best: dict[str, float] = {}
