@@ -104,6 +104,8 @@ def plan(opts, labs: list[tree.Lab], grade: Grade, say: Progress) -> SpeedPlan |
         return None
     grade.speed = (f"speed graded on the {backend} backend for lab(s) "
                    f"{', '.join(lab.number for lab in result.labs)}" + missing)
+    if missing:
+        say(grade.speed)
     return result
 
 
