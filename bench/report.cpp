@@ -3,6 +3,7 @@
 #include "harness.h"
 
 #include <scanlab/batch_timing.h>
+#include <scanlab/json_string.h>
 
 #include <algorithm>
 #include <cmath>
@@ -70,32 +71,6 @@ std::string number(double value) {
     if (a >= 100) return format("%.1f", value);
     if (a >= 10) return format("%.2f", value);
     return format("%.3f", value);
-}
-
-std::string json_string(const std::string& text) {
-    std::string s = "\"";
-    for (const char c : text) {
-        switch (c) {
-        case '"':
-            s += "\\\"";
-            break;
-        case '\\':
-            s += "\\\\";
-            break;
-        case '\n':
-            s += "\\n";
-            break;
-        case '\t':
-            s += "\\t";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20)
-                s += format("\\u%04x", c);
-            else
-                s += c;
-        }
-    }
-    return s + "\"";
 }
 
 std::string json_number(double value) {

@@ -2,12 +2,37 @@
 #
 #   scanlab_add_cuda_library(<target> BACKEND <simt|cuda> SOURCES <files> [INCLUDE_DIRS <dirs>]
 #                            [LINK <libs>])
+#   scanlab_link_backend(<target> <PRIVATE|PUBLIC|INTERFACE> <simt|cuda>)
 #
 # simt: .cu files go through the emulator's rewriter and the host compiler (cmake/Simt.cmake).
 # cuda: nvcc for the architectures in CMAKE_CUDA_ARCHITECTURES (default 90), linked with cudart.
 # SCANLAB_BACKENDS lists what this build makes: always simt, plus cuda where nvcc works.
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/Simt.cmake)
+
+# What host code built for one backend needs to call a lab: on cuda the toolkit's
+# cuda_runtime.h and runtime (CUDA::cudart), on simt the emulator's headers (simt_api; a lab
+# library brings the runtime its program chooses), and SCANLAB_BACKEND_CUDA or _SIMT. Used by
+# the lab libraries, the graded tests (tests/labs) and the grader's speed harness.
+function(scanlab_link_backend target scope backend)
+    if(NOT scope MATCHES "^(PRIVATE|PUBLIC|INTERFACE)$")
+        message(FATAL_ERROR "scanlab_link_backend(${target} ${scope} ...): the scope must be "
+                            "PRIVATE, PUBLIC or INTERFACE")
+    endif()
+    if(backend STREQUAL "cuda")
+        if(NOT TARGET CUDA::cudart)
+            find_package(CUDAToolkit REQUIRED)
+        endif()
+        target_link_libraries(${target} ${scope} CUDA::cudart)
+        target_compile_definitions(${target} ${scope} SCANLAB_BACKEND_CUDA)
+    elseif(backend STREQUAL "simt")
+        target_link_libraries(${target} ${scope} simt_api)
+        target_compile_definitions(${target} ${scope} SCANLAB_BACKEND_SIMT)
+    else()
+        message(FATAL_ERROR "scanlab_link_backend(${target}): the backend must be simt or cuda, "
+                            "not '${backend}'")
+    endif()
+endfunction()
 
 function(scanlab_add_cuda_library target)
     cmake_parse_arguments(PARSE_ARGV 1 arg "" "BACKEND" "SOURCES;INCLUDE_DIRS;LINK")
@@ -17,13 +42,11 @@ function(scanlab_add_cuda_library target)
     add_library(${target} STATIC)
     target_include_directories(${target} PUBLIC ${arg_INCLUDE_DIRS})
     target_link_libraries(${target} PUBLIC scanlab_api ${arg_LINK})
+    scanlab_link_backend(${target} PUBLIC ${arg_BACKEND})
     if(arg_BACKEND STREQUAL "simt")
         simt_target_cuda_sources(${target} PUBLIC ${arg_SOURCES})
-        target_compile_definitions(${target} PUBLIC SCANLAB_BACKEND_SIMT)
     else()
         target_sources(${target} PRIVATE ${arg_SOURCES})
-        target_link_libraries(${target} PUBLIC CUDA::cudart)
-        target_compile_definitions(${target} PUBLIC SCANLAB_BACKEND_CUDA)
         set_target_properties(${target} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)
         target_compile_options(${target} PRIVATE
             $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xcompiler=-Wall,-Wextra>)

@@ -22,7 +22,11 @@ class ProjectRubric(unittest.TestCase):
             self.assertGreater(r.lab(lab.number).points, 0, lab.folder)
         self.assertEqual(r.lab("01").hidden_points, 2)
         self.assertIsNotNone(r.lab("01").speed)
-        self.assertIn("naive_scan", r.lab("01").speed.call)
+        # What is timed is a lab's descriptor: every lab with speed points has one.
+        for number, lab in r.labs.items():
+            if lab.speed is not None and lab.speed.points > 0:
+                self.assertTrue((support.REPO / "tools" / "lab_descriptors" /
+                                 f"lab{number}.cpp").is_file(), number)
 
     def test_fast_rubric_loads(self):
         r = rubric.load(support.FAST_RUBRIC)
@@ -95,9 +99,22 @@ class Validation(unittest.TestCase):
         self.bad('[labs.01]\nvisibility = "sometimes"\n', "visibility")
         self.bad("[labs.01]\npoints = 2\nhidden_points = 3\n", "hidden_points")
         self.bad('[labs.01]\ntests = [{pattern = "x"}]\n', "points or weight")
-        self.bad('[labs.01]\nspeed = {points = 1}\n', "header")
+        self.bad('[labs.01]\nspeed = {points = 1, header = "naive_scan.h"}\n',
+                 "labs.01.speed.header: what is timed comes from the lab's descriptor")
+        self.bad('[labs.01]\nspeed = {points = 1, call = "f(d_in)"}\n', "labs.01.speed.call")
+        self.bad('[labs.01]\nspeed = {points = 1, variant = ""}\n', "labs.01.speed.variant")
+        self.bad('[labs.01]\nspeed = {points = 1, n = 0}\n', "labs.01.speed.n")
+        self.bad('[labs.01]\nspeed = {points = 1, kind = "both"}\n', "labs.01.speed.kind")
         self.bad("version = 2\n", "version")
         self.bad("[defaults]\ntimeout_s = \"soon\"\n", "defaults.timeout_s")
+
+    def test_speed_leaves_what_the_rubric_omits_to_the_descriptor(self):
+        spec = parse("[labs.04]\nspeed = {points = 3}\n").lab("04").speed
+        self.assertEqual((spec.points, spec.variant, spec.n, spec.kind), (3, "", 0, ""))
+        spec = parse('[defaults]\nspeed_tolerance = 1.5\n[labs.07]\nspeed = {points = 4, '
+                     'variant = "separate", n = 4096, kind = "exclusive"}\n').lab("07").speed
+        self.assertEqual((spec.variant, spec.n, spec.kind, spec.tolerance),
+                         ("separate", 4096, "exclusive", 1.5))
 
     def test_limits_and_env_inherit_from_defaults(self):
         r = parse('[defaults]\ntimeout_s = 7\nenv = {A = "1"}\n[labs.02]\nenv = {B = "2"}\n')

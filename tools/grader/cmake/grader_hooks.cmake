@@ -2,13 +2,14 @@
 # own CMake files. The grader configures with
 #   -DCMAKE_PROJECT_INCLUDE=<this file>
 #   -DSCANLAB_GRADER_HIDDEN_DIR=<folder>   (optional) hidden test files labNN_*.cpp
-#   -DSCANLAB_GRADER_SPEED_DIR=<folder>    (optional) speed harnesses labNN_speed.cpp
 # CMake includes this file right after the top-level project(); the work is deferred to the end
 # of the top-level CMakeLists.txt, when scanlab_add_lab() has made every lab's targets:
 #   hidden tests  are compiled into lab<NN>_test_objects_<backend>, which both flavours'
 #                 lab<NN>_tests_<flavour>_<backend> link (so that check_stubs.py holds them to
 #                 the same rules as the visible tests);
-#   speed         gives lab<NN>_speed_<flavour>_<backend>, the harness linked to the lab library;
+#   speed         lab<NN>_speed_<flavour>_<backend>: the speed harness (../speed/) with the lab's
+#                 descriptor (tools/lab_descriptors/labNN.cpp) and library, for every lab that
+#                 has both; built only when grade.py --speed asks for it;
 #   listing       lab<NN>_listing_<backend>: the graded tests linked to the pristine stub of this
 #                 tree's labs/ (lab<NN>_pristine_<backend>); the grader takes the test cases to
 #                 grade from its --list-test-cases, never from a program with a student's code.
@@ -17,6 +18,7 @@ include_guard(GLOBAL)
 if(NOT CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)
     return() # a project() in a subdirectory
 endif()
+set(_SCANLAB_GRADER_SPEED_SOURCE "${CMAKE_CURRENT_LIST_DIR}/../speed/speed_harness.cpp")
 
 function(_scanlab_grader_lab_number file out)
     get_filename_component(name "${file}" NAME)
@@ -70,36 +72,29 @@ function(_scanlab_grader_extend)
         endforeach()
     endforeach()
 
-    if(SCANLAB_GRADER_SPEED_DIR)
-        file(GLOB harnesses LIST_DIRECTORIES false
-             "${SCANLAB_GRADER_SPEED_DIR}/lab[0-9][0-9]_speed.cpp")
-        foreach(file IN LISTS harnesses)
-            _scanlab_grader_lab_number("${file}" number)
-            foreach(backend IN LISTS SCANLAB_BACKENDS)
-                foreach(flavour IN ITEMS student solution)
-                    set(library lab${number}_${flavour}_${backend})
-                    if(NOT TARGET ${library})
-                        continue()
-                    endif()
-                    set(exe lab${number}_speed_${flavour}_${backend})
-                    add_executable(${exe} "${file}")
-                    target_include_directories(${exe} PRIVATE "${SCANLAB_GRADER_SPEED_INCLUDE}")
-                    target_link_libraries(${exe} PRIVATE ${library} scanlab_api CLI11::CLI11)
-                    target_compile_features(${exe} PRIVATE cxx_std_20)
-                    if(backend STREQUAL "cuda")
-                        if(NOT TARGET CUDA::cudart)
-                            find_package(CUDAToolkit REQUIRED)
-                        endif()
-                        target_link_libraries(${exe} PRIVATE CUDA::cudart)
-                        target_compile_definitions(${exe} PRIVATE SCANLAB_BACKEND_CUDA)
-                    else()
-                        set_target_properties(${exe} PROPERTIES SIMT_CORE_ONLY ON) # never records
-                        target_compile_definitions(${exe} PRIVATE SCANLAB_BACKEND_SIMT)
-                    endif()
-                endforeach()
+    # One program per lab, flavour and backend, so that timing one lab builds no other lab.
+    file(GLOB descriptors LIST_DIRECTORIES false "${SCANLAB_LAB_DESCRIPTOR_DIR}/lab[0-9][0-9].cpp")
+    foreach(descriptor IN LISTS descriptors)
+        get_filename_component(name "${descriptor}" NAME_WE)
+        string(SUBSTRING "${name}" 3 2 number)
+        foreach(backend IN LISTS SCANLAB_BACKENDS)
+            foreach(flavour IN ITEMS student solution)
+                if(NOT TARGET lab${number}_${flavour}_${backend})
+                    continue()
+                endif()
+                set(exe lab${number}_speed_${flavour}_${backend})
+                add_executable(${exe} "${_SCANLAB_GRADER_SPEED_SOURCE}")
+                # lab_input.h: the main job's random input and host reference.
+                target_include_directories(${exe} PRIVATE "${SCANLAB_LABS_ROOT}/tools/run")
+                target_link_libraries(${exe} PRIVATE CLI11::CLI11)
+                scanlab_add_lab_descriptors(${exe} ${flavour} ${backend} LAB ${number})
+                scanlab_link_backend(${exe} PRIVATE ${backend})
+                if(backend STREQUAL "simt")
+                    set_target_properties(${exe} PROPERTIES SIMT_CORE_ONLY ON) # never records
+                endif()
             endforeach()
         endforeach()
-    endif()
+    endforeach()
 endfunction()
 
 cmake_language(DEFER CALL _scanlab_grader_extend)

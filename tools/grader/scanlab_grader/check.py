@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         tree.stage_labs(repo / "labs", staging, tree.Overlay())
         labs_dir = staging
-    cache = grading.configure_cache(repo, args.backend, labs_dir, hidden, None, need_cuda=False,
+    cache = grading.configure_cache(repo, args.backend, labs_dir, hidden, need_cuda=False,
                                     foreign=foreign.foreign)
     started = time.monotonic()
     try:

@@ -32,7 +32,6 @@ from .model import Grade, LabResult, Progress, TestResult
 
 GRADER_DIR = Path(__file__).resolve().parents[1]
 HOOKS = GRADER_DIR / "cmake" / "grader_hooks.cmake"
-SPEED_INCLUDE = GRADER_DIR / "speed"
 # Built before any lab, so that a broken emulator is reported as such, not as every lab failing.
 SUPPORT_TARGETS = ("simt-rewrite", "simt_runtime", "scanlab_trace")
 
@@ -301,7 +300,7 @@ def hidden_dir_for(repo: Path, mode: str, folder: Path | None = None) -> Path | 
 
 
 def configure_cache(repo: Path, backend: str, labs_dir: Path, hidden: Path | None,
-                    speed_dir: Path | None, need_cuda: bool, foreign: bool) -> dict[str, str]:
+                    need_cuda: bool, foreign: bool) -> dict[str, str]:
     """The cache variables the grader configures with. In a build folder the grader did not
     make (`foreign`: someone's ./build) only the grader's own variables are set, and
     ForeignBuild puts the old values back afterwards."""
@@ -313,8 +312,6 @@ def configure_cache(repo: Path, backend: str, labs_dir: Path, hidden: Path | Non
         else str(repo / "solutions-not-in-this-tree"),
         "CMAKE_PROJECT_INCLUDE": str(HOOKS),
         "SCANLAB_GRADER_HIDDEN_DIR": str(hidden) if hidden else "",
-        "SCANLAB_GRADER_SPEED_DIR": str(speed_dir) if speed_dir else "",
-        "SCANLAB_GRADER_SPEED_INCLUDE": str(SPEED_INCLUDE),
     }
     if not foreign:
         simt = backend == "simt"
@@ -439,7 +436,6 @@ def grade_submission(opts: Options, grade: Grade, say: Progress) -> None:
     say(f"configuring {opts.build}")
     foreign = ForeignBuild(opts.build)
     cache = configure_cache(repo, opts.backend, staging, hidden,
-                            plan.source_dir if plan else None,
                             need_cuda=bool(plan and plan.backend == "cuda"),
                             foreign=foreign.foreign)
     try:
@@ -464,12 +460,15 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
 
     # What holds no student code is built first, outside the sandbox: the emulator (its
     # failure is not a submission's fault), the graded tests (the hidden ones need their
-    # sources, which the sandbox does not show) and the listing programs.
+    # sources, which the sandbox does not show), the listing programs and, with --speed, the
+    # reference solutions' speed harnesses (the sandbox does not show solutions/ either).
     trusted = [t for t in SUPPORT_TARGETS if t in targets]
     for lab in labs:
         trusted += [t for t in (f"lab{lab.number}_test_objects_{opts.backend}",
                                 f"scanlab_test_main_{opts.backend}",
                                 f"lab{lab.number}_listing_{opts.backend}") if t in targets]
+    if plan:
+        trusted += [t for t in speed_mod.reference_targets(plan) if t in targets]
     trusted = list(dict.fromkeys(trusted))
     say(f"building the emulator and the graded tests ({len(trusted)} targets)")
     proc = cmake.build_target(opts.build, " ".join(trusted), opts.jobs,
@@ -550,7 +549,8 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
             f"{result.total_max:.2f} points")
 
     if plan:
-        speed_mod.grade_speed(plan, opts, grade, targets, ctx, say)
+        speed_mod.grade_speed(plan, opts, grade, targets, ctx, say,
+                              speed_mod.StudentBuild(view, allowed, replacements))
 
 
 def _hand_over_tree(folder: Path, user: tuple[int, int]) -> None:

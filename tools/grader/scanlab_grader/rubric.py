@@ -29,11 +29,11 @@ class TestRule:
 
 @dataclass
 class SpeedSpec:
+    """Grading policy only: what is timed is the lab's descriptor (tools/lab_descriptors/)."""
     points: float = 0.0
-    header: str = ""  # the lab's interface header, e.g. "naive_scan.h"
-    call: str = ""  # C++ expression; d_in, d_out (int32 device pointers), n, kind in scope
-    kind: str = "exclusive"
-    n: int = 1 << 20
+    variant: str = ""  # the descriptor's variant to time; "": its first
+    kind: str = ""  # "inclusive" or "exclusive"; "": the kind the descriptor shows
+    n: int = 0  # elements per call; 0: the descriptor's (a one-block lab's most, else 2^20)
     tolerance: float = 1.2  # full points up to this many times the reference time
 
 
@@ -144,15 +144,20 @@ def _parse_tests(items: Any, where: str) -> list[TestRule]:
 def _parse_speed(table: Any, where: str, tolerance: float) -> SpeedSpec:
     if not isinstance(table, dict):
         raise RubricError(f"{where}: expected a table")
-    _check_keys(table, {"points", "header", "call", "kind", "n", "tolerance"}, where)
+    for key in ("header", "call"):
+        if key in table:
+            raise RubricError(f"{where}.{key}: what is timed comes from the lab's descriptor "
+                              f"(tools/lab_descriptors/), not the rubric; name a `variant` to "
+                              f"time another than its first")
+    _check_keys(table, {"points", "variant", "kind", "n", "tolerance"}, where)
     spec = SpeedSpec(tolerance=tolerance)
     if "points" in table:
         spec.points = _number(table["points"], f"{where}.points")
-    for key in ("header", "call"):
-        if key in table:
-            if not isinstance(table[key], str):
-                raise RubricError(f"{where}.{key}: expected a string")
-            setattr(spec, key, table[key])
+    if "variant" in table:
+        if not isinstance(table["variant"], str) or not table["variant"]:
+            raise RubricError(f"{where}.variant: expected the name of one of the descriptor's "
+                              f"variants")
+        spec.variant = table["variant"]
     if "kind" in table:
         if table["kind"] not in ("inclusive", "exclusive"):
             raise RubricError(f"{where}.kind: inclusive or exclusive")
@@ -161,8 +166,6 @@ def _parse_speed(table: Any, where: str, tolerance: float) -> SpeedSpec:
         spec.n = int(_number(table["n"], f"{where}.n", 1))
     if "tolerance" in table:
         spec.tolerance = _number(table["tolerance"], f"{where}.tolerance", 1.0)
-    if spec.points > 0 and (not spec.header or not spec.call):
-        raise RubricError(f"{where}: speed points need `header` and `call`")
     return spec
 
 
