@@ -38,6 +38,14 @@ bool same_source_line(const void* a, const void* b) {
 constexpr unsigned char kSharedPoison = 0xCD; // uninitialized shared memory: garbage, as on a GPU
 // Guard zones between shared variables are multiples of this: 32 banks of 4 bytes.
 constexpr size_t kSharedGuardUnit = 128;
+
+// A thread of the block that waits at a __syncthreads(), for a divergence report; none when
+// no thread waits.
+Thread* first_at_barrier(Block& b) {
+    for (Thread& t : b.threads)
+        if (Engine::state_of(t) == ThreadState::at_barrier) return &t;
+    return nullptr;
+}
 } // namespace
 
 Engine* g_active_engine = nullptr;
@@ -335,12 +343,7 @@ void Engine::finish_thread(Thread* self) {
 
 void Engine::check_barrier_with_exits(Block* b, Thread* exiting) {
     if (b->at_barrier == 0) return;
-    Thread* waiting = nullptr;
-    for (Thread& t : b->threads)
-        if (state_of(t) == ThreadState::at_barrier) {
-            waiting = &t;
-            break;
-        }
+    Thread* waiting = first_at_barrier(*b);
     std::ostringstream msg;
     msg << "barrier divergence: " << describe_thread(*exiting) << " exited while " << b->at_barrier
         << " thread(s) of its block wait at __syncthreads() at "
@@ -740,12 +743,7 @@ bool Engine::same_barrier(const void* a, const void* b) {
 void Engine::barrier_mismatch(Thread* me, const void* site) {
     RuntimeScope scope(me);
     Block* b = me->block;
-    Thread* other = nullptr;
-    for (Thread& t : b->threads)
-        if (state_of(t) == ThreadState::at_barrier) {
-            other = &t;
-            break;
-        }
+    Thread* other = first_at_barrier(*b);
     std::ostringstream msg;
     msg << "barrier divergence: " << describe_thread(*me) << " reached __syncthreads() at "
         << resolve_source(site).to_string() << " while "
