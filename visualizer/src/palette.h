@@ -63,7 +63,6 @@ inline constexpr Rgb kWaiting{200, 80, 200};
 inline constexpr Rgb kFlagX{105, 105, 112};
 inline constexpr Rgb kFlagA{232, 150, 38};
 inline constexpr Rgb kFlagP{76, 178, 80};
-inline constexpr FlagColours kFlags{kFlagX, kFlagA, kFlagP};
 inline constexpr Rgb kTimeCursor{255, 214, 10};
 // The selected tile's look-back reads: the line from the reader, and the marks of what each read
 // found (lighter than the flag colours, which the tests count as flags).
@@ -71,6 +70,7 @@ inline constexpr Rgb kLookLine{225, 232, 250};
 inline constexpr Rgb kLookX{150, 150, 160};
 inline constexpr Rgb kLookA{250, 190, 110};
 inline constexpr Rgb kLookP{140, 215, 140};
+inline constexpr FlagColours kFlags{kFlagX, kFlagA, kFlagP};
 inline constexpr FlagColours kLooks{kLookX, kLookA, kLookP};
 
 // The legend's samples of the colours above that screenshots are checked for: one step apart,

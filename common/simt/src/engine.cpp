@@ -46,6 +46,17 @@ Thread* first_at_barrier(Block& b) {
         if (Engine::state_of(t) == ThreadState::at_barrier) return &t;
     return nullptr;
 }
+
+// The accesses a barrier divergence report names: what the diverging thread did at `site`, and
+// the thread found waiting at the block's barrier, if any.
+std::vector<AccessRecord> divergence_accesses(Thread* diverging, AccessRole role, const void* site,
+                                              Thread* waiting, const void* barrier_site) {
+    std::vector<AccessRecord> accesses{AccessRecord{diverging, 0, role, false, 0, 0, site, false}};
+    if (waiting)
+        accesses.push_back(
+            AccessRecord{waiting, 0, AccessRole::wait, false, 0, 0, barrier_site, false});
+    return accesses;
+}
 } // namespace
 
 Engine* g_active_engine = nullptr;
@@ -352,13 +363,9 @@ void Engine::check_barrier_with_exits(Block* b, Thread* exiting) {
         << "). Every thread of a block must reach each __syncthreads(): a barrier inside a "
            "branch that some threads skip (an `if`, or a loop whose trip count differs between "
            "threads) or after an early return waits for threads that never come.";
-    std::vector<AccessRecord> waits{
-        AccessRecord{exiting, 0, AccessRole::execute, false, 0, 0, nullptr, false}};
-    if (waiting)
-        waits.push_back(
-            AccessRecord{waiting, 0, AccessRole::wait, false, 0, 0, b->barrier_site, false});
     fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), b->barrier_site,
-          exiting, std::move(waits));
+          exiting,
+          divergence_accesses(exiting, AccessRole::execute, nullptr, waiting, b->barrier_site));
 }
 
 uint32_t Engine::its_gap() {
@@ -752,13 +759,8 @@ void Engine::barrier_mismatch(Thread* me, const void* site) {
         << resolve_source(b->barrier_site).to_string()
         << ". A __syncthreads() inside a branch that not all threads take is undefined "
            "behaviour.";
-    std::vector<AccessRecord> waits{
-        AccessRecord{me, 0, AccessRole::wait, false, 0, 0, site, false}};
-    if (other)
-        waits.push_back(
-            AccessRecord{other, 0, AccessRole::wait, false, 0, 0, b->barrier_site, false});
     fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), site, me,
-          std::move(waits));
+          divergence_accesses(me, AccessRole::wait, site, other, b->barrier_site));
 }
 
 void Engine::exited_before_barrier(Block* b, const void* site) {

@@ -37,6 +37,11 @@ void write_location(JsonWriter& out, const SourceLocation& where) {
     out.end_object();
 }
 
+void write_optional_location(JsonWriter& out, const std::optional<SourceLocation>& where) {
+    if (!where) return out.null();
+    write_location(out, *where);
+}
+
 void write_value_type(JsonWriter& out, ValueType type) {
     if (type == ValueType::none) return out.null();
     write_enum(out, type);
@@ -77,29 +82,31 @@ void write_truncation(JsonWriter& out, const std::optional<Truncation>& truncati
     out.end_object();
 }
 
-void write_sources(JsonWriter& out, const std::vector<SourceFile>& sources) {
+// An array of objects, one a line: `write_members(item, index)` writes each object's members.
+template <class Item, class WriteMembers>
+void write_objects(JsonWriter& out, const std::vector<Item>& items, WriteMembers write_members,
+                   Layout object_layout = Layout::inline_) {
     out.begin_array(Layout::lines);
-    for (const SourceFile& file : sources) {
-        out.begin_object();
-        out.key("path").string(file.path);
-        out.key("lines").begin_array(Layout::lines);
-        for (const SourceLine& line : file.lines) {
-            out.begin_object();
-            out.key("line").number(line.number);
-            out.key("text").string(line.text);
-            out.end_object();
-        }
-        out.end_array();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        out.begin_object(object_layout);
+        write_members(items[i], i);
         out.end_object();
     }
     out.end_array();
 }
 
+void write_sources(JsonWriter& out, const std::vector<SourceFile>& sources) {
+    write_objects(out, sources, [&](const SourceFile& file, std::size_t) {
+        out.key("path").string(file.path);
+        write_objects(out.key("lines"), file.lines, [&](const SourceLine& line, std::size_t) {
+            out.key("line").number(line.number);
+            out.key("text").string(line.text);
+        });
+    });
+}
+
 void write_memory(JsonWriter& out, const std::vector<MemoryObject>& memory) {
-    out.begin_array(Layout::lines);
-    for (std::size_t id = 0; id < memory.size(); ++id) {
-        const MemoryObject& object = memory[id];
-        out.begin_object();
+    write_objects(out, memory, [&](const MemoryObject& object, std::size_t id) {
         out.key("id").number(std::uint64_t{id});
         out.key("name").string(object.name);
         write_enum(out.key("space"), object.space);
@@ -110,27 +117,16 @@ void write_memory(JsonWriter& out, const std::vector<MemoryObject>& memory) {
         out.key("size").exact(object.size);
         out.key("element_type").string(object.element_type);
         out.key("element_size").number(object.element_size);
-        out.end_object();
-    }
-    out.end_array();
+    });
 }
 
 void write_steps(JsonWriter& out, const Trace& trace, const TraceAnalysis& analysis) {
-    out.begin_array(Layout::lines);
-    for (std::size_t i = 0; i < trace.steps.size(); ++i) {
-        const Step& step = trace.steps[i];
-        out.begin_object();
+    write_objects(out, trace.steps, [&](const Step& step, std::size_t i) {
         out.key("index").number(std::uint64_t{i});
         out.key("block").number(step.block);
-        out.key("barrier");
-        if (step.barrier)
-            write_location(out, *step.barrier);
-        else
-            out.null();
+        write_optional_location(out.key("barrier"), step.barrier);
         write_totals(out.key("shared_totals"), analysis.steps[i]);
-        out.end_object();
-    }
-    out.end_array();
+    });
 }
 
 void write_bank_conflicts(JsonWriter& out, const BankConflicts& conflicts) {
@@ -180,11 +176,8 @@ void write_lane(JsonWriter& out, const WarpInstruction& instruction, const LaneA
 }
 
 void write_instructions(JsonWriter& out, const Trace& trace, const TraceAnalysis& analysis) {
-    out.begin_array(Layout::lines);
-    for (std::size_t i = 0; i < trace.instructions.size(); ++i) {
-        const WarpInstruction& instruction = trace.instructions[i];
+    write_objects(out, trace.instructions, [&](const WarpInstruction& instruction, std::size_t i) {
         const std::optional<BankConflicts>& conflicts = analysis.instructions[i];
-        out.begin_object();
         out.key("index").number(std::uint64_t{i});
         out.key("time").exact(instruction.time);
         out.key("block").number(instruction.block);
@@ -200,12 +193,8 @@ void write_instructions(JsonWriter& out, const Trace& trace, const TraceAnalysis
         for (const LaneAccess& lane : instruction.lanes)
             write_lane(out, instruction, lane, conflicts);
         out.end_array();
-        if (conflicts) {
-            write_bank_conflicts(out.key("bank_conflicts"), *conflicts);
-        }
-        out.end_object();
-    }
-    out.end_array();
+        if (conflicts) write_bank_conflicts(out.key("bank_conflicts"), *conflicts);
+    });
 }
 
 // The fields a flag change and a look share: the tile, its status and the value beside it.
@@ -220,17 +209,13 @@ void write_tile_fields(JsonWriter& out, const TileEvent& event) {
 }
 
 void write_block_events(JsonWriter& out, const std::vector<BlockEvent>& events) {
-    out.begin_array(Layout::lines);
-    for (const BlockEvent& event : events) {
-        out.begin_object();
+    write_objects(out, events, [&](const BlockEvent& event, std::size_t) {
         out.key("time").exact(event.time);
         out.key("block").number(event.block);
         out.key("event");
         if (const auto* start = std::get_if<BlockStart>(&event.what)) {
             out.string("start");
-            if (start->slot) {
-                out.key("slot").number(*start->slot);
-            }
+            if (start->slot) out.key("slot").number(*start->slot);
         } else if (std::holds_alternative<BlockEnd>(event.what)) {
             out.string("end");
         } else if (const auto* look = std::get_if<TileLook>(&event.what)) {
@@ -241,14 +226,7 @@ void write_block_events(JsonWriter& out, const std::vector<BlockEvent>& events) 
             out.string("flag");
             write_tile_fields(out, std::get<TileFlagChange>(event.what));
         }
-        out.end_object();
-    }
-    out.end_array();
-}
-
-void write_optional_location(JsonWriter& out, const std::optional<SourceLocation>& where) {
-    if (!where) return out.null();
-    write_location(out, *where);
+    });
 }
 
 void write_finding_access(JsonWriter& out, const FindingAccess& access) {
@@ -281,19 +259,18 @@ void write_finding_access(JsonWriter& out, const FindingAccess& access) {
 }
 
 void write_findings(JsonWriter& out, const std::vector<Finding>& findings) {
-    out.begin_array(Layout::lines);
-    for (const Finding& finding : findings) {
-        out.begin_object(Layout::lines);
-        write_enum(out.key("kind"), finding.kind);
-        out.key("ends_launch").boolean(finding.ends_launch);
-        out.key("message").string(finding.message);
-        write_optional_location(out.key("source"), finding.source);
-        out.key("accesses").begin_array(Layout::lines);
-        for (const FindingAccess& access : finding.accesses) write_finding_access(out, access);
-        out.end_array();
-        out.end_object();
-    }
-    out.end_array();
+    write_objects(
+        out, findings,
+        [&](const Finding& finding, std::size_t) {
+            write_enum(out.key("kind"), finding.kind);
+            out.key("ends_launch").boolean(finding.ends_launch);
+            out.key("message").string(finding.message);
+            write_optional_location(out.key("source"), finding.source);
+            out.key("accesses").begin_array(Layout::lines);
+            for (const FindingAccess& access : finding.accesses) write_finding_access(out, access);
+            out.end_array();
+        },
+        Layout::lines);
 }
 
 } // namespace
