@@ -92,6 +92,14 @@ def caption(info):
            f"{info.get('timestamp_utc', '')}"
 
 
+def save(fig, info, path):
+    """Writes a figure with the benchmark's caption and closes it."""
+    fig.suptitle(caption(info), fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def plot_throughput(rows, info, path):
     groups = [g for g in ("global", "segmented") if series(rows, g)]
     if not groups:
@@ -118,10 +126,7 @@ def plot_throughput(rows, info, path):
         ax.set_ylabel("GB/s (n reads + n writes of 4 bytes)")
         ax.set_title(GROUP_TITLES[group])
         ax.legend(fontsize=8, loc="upper left")
-    fig.suptitle(caption(info), fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save(fig, info, path)
     return True
 
 
@@ -154,10 +159,7 @@ def plot_fraction(rows, info, path):
         title = {"types": "other value types"}.get(group, f"{group} scan")
         ax.set_title(f"{title}: against {cub}")
         ax.legend(fontsize=7, loc="lower right")
-    fig.suptitle(caption(info), fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save(fig, info, path)
     return True
 
 
@@ -176,10 +178,7 @@ def plot_single_block(rows, info, path):
     ax.set_ylabel("time per call (µs, back-to-back calls)")
     ax.set_title("single-block scans: one call, one thread block")
     ax.legend(fontsize=8, loc="upper left")
-    fig.suptitle(caption(info), fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save(fig, info, path)
     return True
 
 

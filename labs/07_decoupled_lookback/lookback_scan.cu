@@ -5,10 +5,9 @@
 // tests. The GIVEN parts are lab 05's building blocks and the host side.
 #include "lookback_scan.h"
 
+#include <scanlab/checker_hints.h>
 #include <scanlab/cuda_check.h>
 #include <scanlab/operators.h>
-#include <scanlab/reset_hint.h>
-#include <scanlab/self_tagged_hint.h>
 #include <scanlab/tile_status_hint.h>
 
 #include <algorithm>

@@ -2,10 +2,9 @@
 // compaction built on it. SOLUTION.
 #include "lookback_scan.h"
 
+#include <scanlab/checker_hints.h>
 #include <scanlab/cuda_check.h>
 #include <scanlab/operators.h>
-#include <scanlab/reset_hint.h>
-#include <scanlab/self_tagged_hint.h>
 #include <scanlab/tile_status_hint.h>
 
 #include <algorithm>

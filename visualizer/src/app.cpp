@@ -43,6 +43,15 @@ std::string dims(const trace::Dim3& d) {
            ")";
 }
 
+// A button of the playback row with its tooltip (what it does, its key); the next item follows
+// on the same line.
+bool transport_button(const char* label, const char* tooltip, ImVec2 size = {0, 0}) {
+    const bool pressed = ImGui::Button(label, size);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
+    ImGui::SameLine();
+    return pressed;
+}
+
 } // namespace
 
 void App::open(const std::filesystem::path& path) {
@@ -364,30 +373,16 @@ void App::draw_summary() {
 
 void App::draw_controls() {
     const BlockIndex& b = *block();
-    if (ImGui::Button("|<")) home();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("start (Home)");
-    ImGui::SameLine();
-    if (ImGui::Button("<<")) previous(true);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("previous step (Shift+Left)");
-    ImGui::SameLine();
-    if (ImGui::Button("<")) previous(false);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("previous instruction (Left)");
-    ImGui::SameLine();
-    if (ImGui::Button(playback_.playing() ? "Pause" : "Play", {56, 0})) {
+    if (transport_button("|<", "start (Home)")) home();
+    if (transport_button("<<", "previous step (Shift+Left)")) previous(true);
+    if (transport_button("<", "previous instruction (Left)")) previous(false);
+    if (transport_button(playback_.playing() ? "Pause" : "Play", "play / pause (Space)", {56, 0})) {
         if (!playback_.playing() && at_end(b, selection_.cursor)) home();
         playback_.toggle();
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("play / pause (Space)");
-    ImGui::SameLine();
-    if (ImGui::Button(">")) next(false);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("next instruction (Right)");
-    ImGui::SameLine();
-    if (ImGui::Button(">>")) next(true);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("next step (Shift+Right)");
-    ImGui::SameLine();
-    if (ImGui::Button(">|")) end();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("end (End)");
-    ImGui::SameLine();
+    if (transport_button(">", "next instruction (Right)")) next(false);
+    if (transport_button(">>", "next step (Shift+Right)")) next(true);
+    if (transport_button(">|", "end (End)")) end();
     int done = static_cast<int>(selection_.cursor.done);
     ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - 620, 120.0f, 600.0f));
     char format[64];

@@ -24,11 +24,8 @@ double milliseconds(Clock::duration d) {
 
 int run_benchmark(const Options& options) {
     try {
-        GlWindow window(WindowSettings{.width = options.width,
-                                       .height = options.height,
-                                       .visible = true,
-                                       .vsync = false,
-                                       .title = "scanlab-view (benchmark)"});
+        GlWindow window(WindowSettings::unsynced(options.width, options.height, true,
+                                                 "scanlab-view (benchmark)"));
         App app;
         const auto load_start = Clock::now();
         if (!app.open_now(options.trace)) {

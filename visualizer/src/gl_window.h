@@ -5,6 +5,7 @@
 // an offscreen framebuffer instead.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <imgui.h>
@@ -19,6 +20,16 @@ struct WindowSettings {
     bool visible = true;
     bool vsync = true;
     std::string title = "Scan Lab trace viewer";
+
+    // The window of a mode that draws its frames without a person watching (a picture, a
+    // benchmark): the size asked for, and no vsync to wait for.
+    static WindowSettings unsynced(int width, int height, bool visible, std::string title) {
+        return {.width = width,
+                .height = height,
+                .visible = visible,
+                .vsync = false,
+                .title = std::move(title)};
+    }
 };
 
 class GlWindow {

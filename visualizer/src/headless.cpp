@@ -12,11 +12,8 @@ namespace scanlab::view {
 
 int render_picture(const Options& options) {
     try {
-        GlWindow window(WindowSettings{.width = options.width,
-                                       .height = options.height,
-                                       .visible = false,
-                                       .vsync = false,
-                                       .title = "scanlab-view (headless)"});
+        GlWindow window(WindowSettings::unsynced(options.width, options.height, false,
+                                                 "scanlab-view (headless)"));
         OffscreenTarget target(options.width, options.height);
         App app;
         const bool opened = app.open_now(options.trace);

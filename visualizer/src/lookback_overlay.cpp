@@ -9,18 +9,6 @@ namespace scanlab::view {
 
 namespace {
 
-Rgb read_colour(trace::TileFlag flag) {
-    switch (flag) {
-    case trace::TileFlag::X:
-        return palette::kLookX;
-    case trace::TileFlag::A:
-        return palette::kLookA;
-    case trace::TileFlag::P:
-        return palette::kLookP;
-    }
-    return palette::kLookX;
-}
-
 // The row of a tile among the timeline's tile rows, or -1.
 int tile_row(const LoadedTrace& loaded, std::uint32_t tile) {
     const auto& rows = loaded.timeline.tiles();
@@ -96,7 +84,7 @@ void draw_look_back(ImDrawList* list, const LoadedTrace& loaded, const TileLookB
             // A filled rectangle, not a line: crisp, one colour, at any zoom.
             list->AddRectFilled({a, from}, {a + 1, top}, palette::kLookLine.u32());
         }
-        list->AddRectFilled({a, top}, {b, bottom}, read_colour(read.look.flag).u32());
+        list->AddRectFilled({a, top}, {b, bottom}, palette::kLooks.of(read.look.flag).u32());
         const std::string letter(trace::to_string(read.look.flag));
         const ImVec2 size = ImGui::CalcTextSize(letter.c_str());
         list->AddText({a + std::max(0.0f, (b - a - size.x) / 2), (top + bottom - size.y) / 2},

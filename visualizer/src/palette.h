@@ -8,6 +8,8 @@
 
 #include <imgui.h>
 
+#include "scanlab/trace/trace.h"
+
 namespace scanlab::view {
 
 struct Rgb {
@@ -17,6 +19,17 @@ struct Rgb {
 
     constexpr ImU32 u32(std::uint8_t alpha = 255) const { return IM_COL32(r, g, b, alpha); }
     bool operator==(const Rgb&) const = default;
+};
+
+// A colour for each tile status (trace::TileFlag): the timeline's flags, the look-back's reads.
+struct FlagColours {
+    Rgb x;
+    Rgb a;
+    Rgb p;
+
+    constexpr Rgb of(trace::TileFlag flag) const {
+        return flag == trace::TileFlag::A ? a : flag == trace::TileFlag::P ? p : x;
+    }
 };
 
 namespace palette {
@@ -57,6 +70,8 @@ inline constexpr Rgb kLookLine{225, 232, 250};
 inline constexpr Rgb kLookX{150, 150, 160};
 inline constexpr Rgb kLookA{250, 190, 110};
 inline constexpr Rgb kLookP{140, 215, 140};
+inline constexpr FlagColours kFlags{kFlagX, kFlagA, kFlagP};
+inline constexpr FlagColours kLooks{kLookX, kLookA, kLookP};
 
 // The legend's samples of the colours above that screenshots are checked for: one step apart,
 // so that a sample never counts as a cell, a conflict or a flag.

@@ -24,18 +24,6 @@ constexpr float kRowGap = 4.0f;
 constexpr float kSectionGap = 22.0f;
 constexpr float kLookBackText = 64.0f; // under the tile rows: the selected tile's look-back
 
-Rgb flag_colour(trace::TileFlag flag) {
-    switch (flag) {
-    case trace::TileFlag::X:
-        return palette::kFlagX;
-    case trace::TileFlag::A:
-        return palette::kFlagA;
-    case trace::TileFlag::P:
-        return palette::kFlagP;
-    }
-    return palette::kFlagX;
-}
-
 bool inside(ImVec2 p, ImVec2 a, ImVec2 b) {
     return p.x >= a.x && p.x < b.x && p.y >= a.y && p.y < b.y;
 }
@@ -172,7 +160,8 @@ void TimelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
             const float b = std::max(x_of(span.to), a + 1);
             if (b < left || a > right) continue;
             const float top = y0 + tiles_top + row * (kTileHeight + 2);
-            list->AddRectFilled({a, top}, {b, top + kTileHeight}, flag_colour(span.flag).u32());
+            list->AddRectFilled({a, top}, {b, top + kTileHeight},
+                                palette::kFlags.of(span.flag).u32());
             const std::string letter(trace::to_string(span.flag));
             centred_text(list, {a, top}, {b, top + kTileHeight}, IM_COL32(255, 255, 255, 255),
                          letter.c_str());

@@ -137,17 +137,15 @@ void register_device_symbols(const SourceFile& src, const ScopeMap& scopes, Edit
         // Walk to the ';', collecting the declarators after each top-level comma.
         std::vector<Declarator> names{first};
         std::size_t semi = npos;
-        int depth = 0;
+        BracketDepth brackets;
         for (std::size_t j = end; j < code.size(); ++j) {
             const std::string_view s = code[j].text;
-            if (s == "(" || s == "[" || s == "{") ++depth;
-            if (s == ")" || s == "]" || s == "}") --depth;
-            if (depth < 0) break;
-            if (depth == 0 && s == ";") {
+            if (!brackets.count(s)) break;
+            if (brackets.outside() && s == ";") {
                 semi = j;
                 break;
             }
-            if (depth == 0 && s == ",") {
+            if (brackets.outside() && s == ",") {
                 const Declarator next = next_declarator(code, j + 1);
                 if (next.first != npos) names.push_back(next);
             }

@@ -70,18 +70,12 @@ std::size_t find_kernel_start(Tokens toks, std::size_t launch, std::size_t floor
 // The index of the first '>' of the ">>>" closing the configuration that starts at `first`,
 // or npos. Stops at a ';' or '{' '}' outside brackets: the launch was never closed.
 std::size_t find_config_end(Tokens toks, std::size_t first) {
-    int depth = 0;
+    BracketDepth brackets;
     for (std::size_t j = first; j < toks.size(); ++j) {
-        const std::string_view t = toks[j].text;
-        if (t == "(" || t == "[" || t == "{") {
-            ++depth;
-        } else if (t == ")" || t == "]" || t == "}") {
-            if (--depth < 0) return npos;
-        } else if (depth == 0 && t == ";") {
-            return npos;
-        } else if (depth == 0 && is_triple(toks, j, ">")) {
-            return j;
-        }
+        if (!brackets.count(toks[j].text)) return npos;
+        if (!brackets.outside()) continue;
+        if (toks[j].text == ";") return npos;
+        if (is_triple(toks, j, ">")) return j;
     }
     return npos;
 }

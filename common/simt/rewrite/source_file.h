@@ -46,6 +46,20 @@ bool touching(const Token& a, const Token& b);
 std::size_t match_forward(Tokens toks, std::size_t i);
 // i is at ')' ']' or '}': the index of its partner, or npos.
 std::size_t match_backward(Tokens toks, std::size_t i);
+// The depth of '(' '[' '{' brackets along a forward walk over tokens (angle brackets are not
+// brackets here), for scans that stop at a token outside them.
+struct BracketDepth {
+    int depth = 0;
+
+    // Counts an opener or a closer; false once a closer has no opener: the walk has left the
+    // brackets it started in.
+    bool count(std::string_view t) {
+        if (t == "(" || t == "[" || t == "{") ++depth;
+        if (t == ")" || t == "]" || t == "}") --depth;
+        return depth >= 0;
+    }
+    bool outside() const { return depth == 0; }
+};
 // The spellings of tokens [first, last) with one space wherever the source had a gap: the
 // text without comments or line breaks, safe to emit on one line.
 std::string join(Tokens toks, std::size_t first, std::size_t last);

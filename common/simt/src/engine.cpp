@@ -38,6 +38,25 @@ bool same_source_line(const void* a, const void* b) {
 constexpr unsigned char kSharedPoison = 0xCD; // uninitialized shared memory: garbage, as on a GPU
 // Guard zones between shared variables are multiples of this: 32 banks of 4 bytes.
 constexpr size_t kSharedGuardUnit = 128;
+
+// A thread of the block that waits at a __syncthreads(), for a divergence report; none when
+// no thread waits.
+Thread* first_at_barrier(Block& b) {
+    for (Thread& t : b.threads)
+        if (Engine::state_of(t) == ThreadState::at_barrier) return &t;
+    return nullptr;
+}
+
+// The accesses a barrier divergence report names: what the diverging thread did at `site`, and
+// the thread found waiting at the block's barrier, if any.
+std::vector<AccessRecord> divergence_accesses(Thread* diverging, AccessRole role, const void* site,
+                                              Thread* waiting, const void* barrier_site) {
+    std::vector<AccessRecord> accesses{AccessRecord{diverging, 0, role, false, 0, 0, site, false}};
+    if (waiting)
+        accesses.push_back(
+            AccessRecord{waiting, 0, AccessRole::wait, false, 0, 0, barrier_site, false});
+    return accesses;
+}
 } // namespace
 
 Engine* g_active_engine = nullptr;
@@ -335,12 +354,7 @@ void Engine::finish_thread(Thread* self) {
 
 void Engine::check_barrier_with_exits(Block* b, Thread* exiting) {
     if (b->at_barrier == 0) return;
-    Thread* waiting = nullptr;
-    for (Thread& t : b->threads)
-        if (state_of(t) == ThreadState::at_barrier) {
-            waiting = &t;
-            break;
-        }
+    Thread* waiting = first_at_barrier(*b);
     std::ostringstream msg;
     msg << "barrier divergence: " << describe_thread(*exiting) << " exited while " << b->at_barrier
         << " thread(s) of its block wait at __syncthreads() at "
@@ -349,13 +363,9 @@ void Engine::check_barrier_with_exits(Block* b, Thread* exiting) {
         << "). Every thread of a block must reach each __syncthreads(): a barrier inside a "
            "branch that some threads skip (an `if`, or a loop whose trip count differs between "
            "threads) or after an early return waits for threads that never come.";
-    std::vector<AccessRecord> waits{
-        AccessRecord{exiting, 0, AccessRole::execute, false, 0, 0, nullptr, false}};
-    if (waiting)
-        waits.push_back(
-            AccessRecord{waiting, 0, AccessRole::wait, false, 0, 0, b->barrier_site, false});
     fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), b->barrier_site,
-          exiting, std::move(waits));
+          exiting,
+          divergence_accesses(exiting, AccessRole::execute, nullptr, waiting, b->barrier_site));
 }
 
 uint32_t Engine::its_gap() {
@@ -740,12 +750,7 @@ bool Engine::same_barrier(const void* a, const void* b) {
 void Engine::barrier_mismatch(Thread* me, const void* site) {
     RuntimeScope scope(me);
     Block* b = me->block;
-    Thread* other = nullptr;
-    for (Thread& t : b->threads)
-        if (state_of(t) == ThreadState::at_barrier) {
-            other = &t;
-            break;
-        }
+    Thread* other = first_at_barrier(*b);
     std::ostringstream msg;
     msg << "barrier divergence: " << describe_thread(*me) << " reached __syncthreads() at "
         << resolve_source(site).to_string() << " while "
@@ -754,13 +759,8 @@ void Engine::barrier_mismatch(Thread* me, const void* site) {
         << resolve_source(b->barrier_site).to_string()
         << ". A __syncthreads() inside a branch that not all threads take is undefined "
            "behaviour.";
-    std::vector<AccessRecord> waits{
-        AccessRecord{me, 0, AccessRole::wait, false, 0, 0, site, false}};
-    if (other)
-        waits.push_back(
-            AccessRecord{other, 0, AccessRole::wait, false, 0, 0, b->barrier_site, false});
     fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, msg.str(), site, me,
-          std::move(waits));
+          divergence_accesses(me, AccessRole::wait, site, other, b->barrier_site));
 }
 
 void Engine::exited_before_barrier(Block* b, const void* site) {

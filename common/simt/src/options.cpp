@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
+#include <optional>
 #include <stdexcept>
 
 namespace simt {
@@ -17,19 +19,33 @@ uint64_t parse_number(const std::string& what, const std::string& text, uint64_t
     return v;
 }
 
+// A parsed name, or an error that says which names there are.
+template <class T>
+T named(std::optional<T> parsed, const std::string& where, const std::string& what,
+        const std::string& value, const char* names) {
+    if (!parsed)
+        throw std::invalid_argument(where + ": unknown " + what + " '" + value + "' (" + names +
+                                    ")");
+    return *parsed;
+}
+
+// A setting with two values, each with its spellings: true for the first.
+bool either(const std::string& where, const std::string& value,
+            std::initializer_list<const char*> yes, std::initializer_list<const char*> no,
+            const char* names) {
+    for (const char* spelling : yes)
+        if (value == spelling) return true;
+    for (const char* spelling : no)
+        if (value == spelling) return false;
+    throw std::invalid_argument(where + ": '" + value + "' is not " + names);
+}
+
 void apply(Options& o, const std::string& key, const std::string& value, const std::string& where) {
     if (key == "mode") {
-        auto m = parse_mode(value);
-        if (!m)
-            throw std::invalid_argument(where + ": unknown mode '" + value +
-                                        "' (its, lockstep, pre-volta)");
-        o.mode = *m;
+        o.mode = named(parse_mode(value), where, "mode", value, "its, lockstep, pre-volta");
     } else if (key == "dispatch") {
-        auto d = parse_dispatch(value);
-        if (!d)
-            throw std::invalid_argument(where + ": unknown dispatch order '" + value +
-                                        "' (in-order, shuffled)");
-        o.dispatch = *d;
+        o.dispatch =
+            named(parse_dispatch(value), where, "dispatch order", value, "in-order, shuffled");
     } else if (key == "seed") {
         o.seed = parse_number(where, value, 0, UINT64_MAX);
     } else if (key == "sms") {
@@ -37,19 +53,9 @@ void apply(Options& o, const std::string& key, const std::string& value, const s
     } else if (key == "stack-kb") {
         o.stack_bytes = parse_number(where, value, 16, 65536) * 1024;
     } else if (key == "checks") {
-        if (value == "on" || value == "1")
-            o.checks = true;
-        else if (value == "off" || value == "0")
-            o.checks = false;
-        else
-            throw std::invalid_argument(where + ": '" + value + "' is not on or off");
+        o.checks = either(where, value, {"on", "1"}, {"off", "0"}, "on or off");
     } else if (key == "visibility") {
-        if (value == "relaxed")
-            o.relaxed_visibility = true;
-        else if (value == "sc")
-            o.relaxed_visibility = false;
-        else
-            throw std::invalid_argument(where + ": '" + value + "' is not relaxed or sc");
+        o.relaxed_visibility = either(where, value, {"relaxed"}, {"sc"}, "relaxed or sc");
     } else {
         throw std::invalid_argument(where + ": unknown emulator option");
     }

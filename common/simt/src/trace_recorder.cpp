@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <set>
 
 #include "fault_format.h"
@@ -36,6 +37,41 @@ st::ValueType value_type_for(const ElementInfo& e, uint32_t width) {
     if (e.code <= 0 || e.code > 10 || e.size == 0 || width % e.size != 0)
         return st::ValueType::none;
     return static_cast<st::ValueType>(e.code);
+}
+
+// A tile's descriptor in a look-back scan's status area.
+struct TileDescriptor {
+    const TileStatusArea& area;
+    uint32_t tile;
+    const unsigned char* bytes;
+};
+
+// The descriptor that holds `address`; none outside every area, or for a tile past the
+// launch's blocks (the format names tiles by block count).
+std::optional<TileDescriptor> find_tile_descriptor(uintptr_t address, uint64_t tiles_in_launch) {
+    for (const TileStatusArea& area : tile_status_areas()) {
+        if (address - area.base >= area.bytes()) continue;
+        const size_t tile = (address - area.base) / area.stride();
+        if (tile >= tiles_in_launch) return std::nullopt;
+        return TileDescriptor{
+            area, static_cast<uint32_t>(tile),
+            reinterpret_cast<const unsigned char*>(area.base + tile * area.stride())};
+    }
+    return std::nullopt;
+}
+
+// The status in a descriptor's word: the whole word of a flag, the high half of a packed one.
+uint32_t status_of(const TileStatusArea& area, uint64_t bits) {
+    return area.layout == TileStatusLayout::flags32 ? uint32_t(bits) : uint32_t(bits >> 32);
+}
+
+// The value a tile event shows: packed descriptors carry it beside a status past X (separate
+// descriptors keep it in other arrays, so the flag alone has none).
+template <class TileEvent>
+void attach_value(TileEvent& event, const TileStatusArea& area, uint32_t status, uint64_t value) {
+    if (area.layout == TileStatusLayout::flags32 || area.value_code <= 0 || status == 0) return;
+    event.value_type = static_cast<st::ValueType>(area.value_code);
+    event.value = st::ValueBytes::from(&value, area.stride() / 2); // little-endian low bytes
 }
 } // namespace
 
@@ -265,35 +301,26 @@ void TraceRecorder::executing(Thread* t) {
 void TraceRecorder::tile_status_changed(Thread* t) {
     const uintptr_t address = t->trace.tile_store;
     t->trace.tile_store = 0;
-    for (const auto& ts : tile_status_areas()) {
-        if (address - ts.base >= ts.bytes()) continue;
-        const size_t stride = ts.stride();
-        const size_t tile = (address - ts.base) / stride;
-        if (tile >= trace_.launch.grid.count()) return; // the format names tiles by block count
-        const auto* descriptor = reinterpret_cast<const unsigned char*>(ts.base + tile * stride);
-        uint64_t bits = 0;
-        std::memcpy(&bits, descriptor, stride == 4 ? 4 : 8);
-        const uint32_t status =
-            ts.layout == TileStatusLayout::flags32 ? uint32_t(bits) : uint32_t(bits >> 32);
-        if (status > 2) return;
-        uint64_t value = uint32_t(bits);
-        if (ts.layout == TileStatusLayout::tagged_pair64) {
-            // A tile's status changes when both words carry it: the store of the second word.
-            uint64_t high = 0;
-            std::memcpy(&high, descriptor + 8, 8);
-            if (uint32_t(high >> 32) != status) return;
-            value |= high << 32;
-        }
-        st::TileFlagChange change;
-        change.tile = static_cast<uint32_t>(tile);
-        change.flag = static_cast<st::TileFlag>(status);
-        if (ts.layout != TileStatusLayout::flags32 && ts.value_code > 0 && status > 0) {
-            change.value_type = static_cast<st::ValueType>(ts.value_code);
-            change.value = st::ValueBytes::from(&value, stride / 2); // little-endian low bytes
-        }
-        trace_.block_events.push_back(st::BlockEvent{tick_++, t->block->linear, change});
-        return;
+    const auto found = find_tile_descriptor(address, trace_.launch.grid.count());
+    if (!found) return;
+    const TileStatusArea& ts = found->area;
+    uint64_t bits = 0;
+    std::memcpy(&bits, found->bytes, ts.stride() == 4 ? 4 : 8);
+    const uint32_t status = status_of(ts, bits);
+    if (status > 2) return;
+    uint64_t value = uint32_t(bits);
+    if (ts.layout == TileStatusLayout::tagged_pair64) {
+        // A tile's status changes when both words carry it: the store of the second word.
+        uint64_t high = 0;
+        std::memcpy(&high, found->bytes + 8, 8);
+        if (uint32_t(high >> 32) != status) return;
+        value |= high << 32;
     }
+    st::TileFlagChange change;
+    change.tile = found->tile;
+    change.flag = static_cast<st::TileFlag>(status);
+    attach_value(change, ts, status, value);
+    trace_.block_events.push_back(st::BlockEvent{tick_++, t->block->linear, change});
 }
 
 // A look-back read: the descriptor as the load sees it now (relaxed visibility has already put
@@ -301,59 +328,51 @@ void TraceRecorder::tile_status_changed(Thread* t) {
 void TraceRecorder::tile_status_read(Thread* t) {
     const uintptr_t address = t->trace.tile_load;
     t->trace.tile_load = 0;
-    for (const auto& ts : tile_status_areas()) {
-        if (address - ts.base >= ts.bytes()) continue;
-        const size_t stride = ts.stride();
-        const size_t tile = (address - ts.base) / stride;
-        if (tile >= trace_.launch.grid.count()) return; // the format names tiles by block count
-        const auto* descriptor = reinterpret_cast<const unsigned char*>(ts.base + tile * stride);
-        uint64_t bits = 0;
-        std::memcpy(&bits, reinterpret_cast<const void*>(address & ~uintptr_t(stride == 4 ? 3 : 7)),
-                    stride == 4 ? 4 : 8);
-        uint32_t status =
-            ts.layout == TileStatusLayout::flags32 ? uint32_t(bits) : uint32_t(bits >> 32);
-        uint64_t value = uint32_t(bits);
-        if (ts.layout == TileStatusLayout::tagged_pair64) {
-            // A look reads both words, the first and then the second: the first is kept until
-            // the second is read. Halves with different statuses are a tile caught mid-publish,
-            // which the reader takes as X.
-            if (address - reinterpret_cast<uintptr_t>(descriptor) < 8) {
-                t->trace.tile_first_word = bits;
-                t->trace.tile_first_of = reinterpret_cast<uintptr_t>(descriptor) + 1;
-                return;
-            }
-            uint64_t first = 0;
-            if (t->trace.tile_first_of == reinterpret_cast<uintptr_t>(descriptor) + 1)
-                first = t->trace.tile_first_word;
-            else
-                std::memcpy(&first, descriptor, 8); // a read of the second word alone
-            t->trace.tile_first_of = 0;
-            value = (bits << 32) | uint32_t(first);
-            if (uint32_t(first >> 32) != status) status = 0;
+    const auto found = find_tile_descriptor(address, trace_.launch.grid.count());
+    if (!found) return;
+    const TileStatusArea& ts = found->area;
+    const uintptr_t descriptor = reinterpret_cast<uintptr_t>(found->bytes);
+    uint64_t bits = 0;
+    std::memcpy(&bits,
+                reinterpret_cast<const void*>(address & ~uintptr_t(ts.stride() == 4 ? 3 : 7)),
+                ts.stride() == 4 ? 4 : 8);
+    uint32_t status = status_of(ts, bits);
+    uint64_t value = uint32_t(bits);
+    if (ts.layout == TileStatusLayout::tagged_pair64) {
+        // A look reads both words, the first and then the second: the first is kept until
+        // the second is read. Halves with different statuses are a tile caught mid-publish,
+        // which the reader takes as X.
+        if (address - descriptor < 8) {
+            t->trace.tile_first_word = bits;
+            t->trace.tile_first_of = descriptor + 1;
+            return;
         }
-        if (status > 2) return;
-        st::TileLook look;
-        look.tile = static_cast<uint32_t>(tile);
-        look.flag = static_cast<st::TileFlag>(status);
-        // Separate descriptors keep the value in other arrays: the read of the flag has none.
-        if (ts.layout != TileStatusLayout::flags32 && ts.value_code > 0 && status > 0) {
-            look.value_type = static_cast<st::ValueType>(ts.value_code);
-            look.value = st::ValueBytes::from(&value, stride / 2); // little-endian low bytes
-        }
-        const auto key = std::make_pair(t->block->linear, look.tile);
-        auto last = last_look_.find(key);
-        if (last != last_look_.end()) {
-            auto& earlier = std::get<st::TileLook>(trace_.block_events[last->second].what);
-            if (earlier.flag == look.flag && earlier.value_type == look.value_type &&
-                earlier.value == look.value) {
-                ++earlier.reads; // a poll that found nothing new
-                return;
-            }
-        }
-        last_look_[key] = trace_.block_events.size();
-        trace_.block_events.push_back(st::BlockEvent{tick_++, t->block->linear, look});
-        return;
+        uint64_t first = 0;
+        if (t->trace.tile_first_of == descriptor + 1)
+            first = t->trace.tile_first_word;
+        else
+            std::memcpy(&first, found->bytes, 8); // a read of the second word alone
+        t->trace.tile_first_of = 0;
+        value = (bits << 32) | uint32_t(first);
+        if (uint32_t(first >> 32) != status) status = 0;
     }
+    if (status > 2) return;
+    st::TileLook look;
+    look.tile = found->tile;
+    look.flag = static_cast<st::TileFlag>(status);
+    attach_value(look, ts, status, value);
+    const auto key = std::make_pair(t->block->linear, look.tile);
+    auto last = last_look_.find(key);
+    if (last != last_look_.end()) {
+        auto& earlier = std::get<st::TileLook>(trace_.block_events[last->second].what);
+        if (earlier.flag == look.flag && earlier.value_type == look.value_type &&
+            earlier.value == look.value) {
+            ++earlier.reads; // a poll that found nothing new
+            return;
+        }
+    }
+    last_look_[key] = trace_.block_events.size();
+    trace_.block_events.push_back(st::BlockEvent{tick_++, t->block->linear, look});
 }
 
 void TraceRecorder::settle(Thread* t) {

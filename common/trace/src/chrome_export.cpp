@@ -25,21 +25,35 @@ std::string dim3_text(const Dim3& dim) {
 // Common fields of every event on a track.
 void begin_event(JsonWriter& out, std::string_view phase, std::uint32_t track) {
     out.begin_object();
-    out.key("ph");
-    out.string(phase);
-    out.key("pid");
-    out.number(std::uint32_t{0});
-    out.key("tid");
-    out.number(track);
+    out.key("ph").string(phase);
+    out.key("pid").number(std::uint32_t{0});
+    out.key("tid").number(track);
+}
+
+// An instant event of a tile's flag change or look, on its block's track, with the tile's
+// fields as arguments; the arguments' object stays open for what one kind adds.
+template <class TileEvent>
+void begin_tile_event(JsonWriter& out, std::uint32_t track, const BlockEvent& event,
+                      std::string_view name, std::string_view category, const TileEvent& tile) {
+    begin_event(out, "i", track);
+    out.key("ts").exact(event.time);
+    out.key("s").string("t");
+    out.key("name").string(name);
+    out.key("cat").string(category);
+    out.key("args").begin_object();
+    out.key("block").number(event.block);
+    out.key("tile").number(tile.tile);
+    out.key("flag").string(to_string(tile.flag));
+    if (tile.value_type != ValueType::none)
+        detail::write_value(out.key("value"), tile.value_type, value_type_size(tile.value_type),
+                            tile.value);
 }
 
 void metadata(JsonWriter& out, std::uint32_t track, std::string_view name, std::string_view key,
               auto value) {
     begin_event(out, "M", track);
-    out.key("name");
-    out.string(name);
-    out.key("args");
-    out.begin_object();
+    out.key("name").string(name);
+    out.key("args").begin_object();
     out.key(key);
     if constexpr (std::is_same_v<decltype(value), std::uint32_t>)
         out.number(value);
@@ -76,37 +90,25 @@ void export_chrome_trace(const Trace& trace, std::ostream& os, const Limits& lim
 
     JsonWriter out(os);
     out.begin_object(Layout::lines);
-    out.key("displayTimeUnit");
-    out.string("ns");
-    out.key("otherData");
-    out.begin_object();
-    out.key("source");
-    out.string(cat(kFormatName, " version ", kFormatVersion));
-    out.key("kernel");
-    out.string(trace.launch.kernel);
-    out.key("time_unit");
-    out.string("1 microsecond shown = 1 emulator scheduler tick");
+    out.key("displayTimeUnit").string("ns");
+    out.key("otherData").begin_object();
+    out.key("source").string(cat(kFormatName, " version ", kFormatVersion));
+    out.key("kernel").string(trace.launch.kernel);
+    out.key("time_unit").string("1 microsecond shown = 1 emulator scheduler tick");
     out.end_object();
-    out.key("traceEvents");
-    out.begin_array(Layout::lines);
+    out.key("traceEvents").begin_array(Layout::lines);
 
     const auto block_span = [&](std::uint32_t block, std::uint64_t end) {
         const auto [start, track] = running.at(block);
         begin_event(out, "X", track);
-        out.key("ts");
-        out.exact(start);
-        out.key("dur");
-        out.exact(end - start);
-        out.key("name");
-        out.string(cat("block ", block));
-        out.key("cat");
-        out.string("block");
-        out.key("args");
-        out.begin_object();
-        out.key("block");
-        out.number(block);
-        out.key("recorded_instructions");
-        out.exact(instructions_per_block.count(block) ? instructions_per_block[block] : 0);
+        out.key("ts").exact(start);
+        out.key("dur").exact(end - start);
+        out.key("name").string(cat("block ", block));
+        out.key("cat").string("block");
+        out.key("args").begin_object();
+        out.key("block").number(block);
+        out.key("recorded_instructions")
+            .exact(instructions_per_block.count(block) ? instructions_per_block[block] : 0);
         out.end_object();
         out.end_object();
         running.erase(block);
@@ -120,56 +122,17 @@ void export_chrome_trace(const Trace& trace, std::ostream& os, const Limits& lim
         } else if (std::holds_alternative<BlockEnd>(event.what)) {
             block_span(event.block, event.time);
         } else if (const auto* look = std::get_if<TileLook>(&event.what)) {
-            begin_event(out, "i", running.at(event.block).second);
-            out.key("ts");
-            out.exact(event.time);
-            out.key("s");
-            out.string("t");
-            out.key("name");
-            out.string(cat("look at tile ", look->tile, ": ", to_string(look->flag)));
-            out.key("cat");
-            out.string("tile_look");
-            out.key("args");
-            out.begin_object();
-            out.key("block");
-            out.number(event.block);
-            out.key("tile");
-            out.number(look->tile);
-            out.key("flag");
-            out.string(to_string(look->flag));
-            if (look->value_type != ValueType::none) {
-                out.key("value");
-                detail::write_value(out, look->value_type, value_type_size(look->value_type),
-                                    look->value);
-            }
-            out.key("reads");
-            out.exact(look->reads);
+            begin_tile_event(out, running.at(event.block).second, event,
+                             cat("look at tile ", look->tile, ": ", to_string(look->flag)),
+                             "tile_look", *look);
+            out.key("reads").exact(look->reads);
             out.end_object();
             out.end_object();
         } else {
             const auto& change = std::get<TileFlagChange>(event.what);
-            begin_event(out, "i", running.at(event.block).second);
-            out.key("ts");
-            out.exact(event.time);
-            out.key("s");
-            out.string("t");
-            out.key("name");
-            out.string(cat("tile ", change.tile, ": ", to_string(change.flag)));
-            out.key("cat");
-            out.string("tile_flag");
-            out.key("args");
-            out.begin_object();
-            out.key("block");
-            out.number(event.block);
-            out.key("tile");
-            out.number(change.tile);
-            out.key("flag");
-            out.string(to_string(change.flag));
-            if (change.value_type != ValueType::none) {
-                out.key("value");
-                detail::write_value(out, change.value_type, value_type_size(change.value_type),
-                                    change.value);
-            }
+            begin_tile_event(out, running.at(event.block).second, event,
+                             cat("tile ", change.tile, ": ", to_string(change.flag)), "tile_flag",
+                             change);
             out.end_object();
             out.end_object();
         }

@@ -170,17 +170,24 @@ WarpInstruction read_instruction(const Json& json, const Path& path, std::size_t
     return instruction;
 }
 
-// A look event (version 2): the descriptor of `tile` read by the event's block.
-TileLook read_tile_look(const Fields& fields, const Path& path) {
-    TileLook look;
-    look.tile = read_u32(fields.required("tile"), path / "tile");
-    look.flag = read_enum<TileFlag>(fields.required("flag"), path / "flag");
-    look.value_type = read_value_type(fields.required("value_type"), path / "value_type");
-    if (look.value_type == ValueType::none)
+// The fields a flag change and a look share: the tile, its status and the value beside it.
+template <class TileEvent>
+TileEvent read_tile_fields(const Fields& fields, const Path& path) {
+    TileEvent event;
+    event.tile = read_u32(fields.required("tile"), path / "tile");
+    event.flag = read_enum<TileFlag>(fields.required("flag"), path / "flag");
+    event.value_type = read_value_type(fields.required("value_type"), path / "value_type");
+    if (event.value_type == ValueType::none)
         refuse(fields, path, "value", "present, but value_type is null");
     else
-        look.value = read_value(fields.required("value"), look.value_type,
-                                value_type_size(look.value_type), path / "value");
+        event.value = read_value(fields.required("value"), event.value_type,
+                                 value_type_size(event.value_type), path / "value");
+    return event;
+}
+
+// A look event (version 2): the descriptor of `tile` read by the event's block.
+TileLook read_tile_look(const Fields& fields, const Path& path) {
+    TileLook look = read_tile_fields<TileLook>(fields, path);
     look.reads = read_u64(fields.required("reads"), path / "reads");
     if (look.reads == 0) fail(path / "reads", "0; a look event stands for at least one read");
     return look;
@@ -207,16 +214,7 @@ BlockEvent read_block_event(const Json& json, const Path& path) {
         event.what = BlockEnd{};
     } else if (kind == "flag") {
         refuse(fields, path, "slot", "only start events have a slot");
-        TileFlagChange change;
-        change.tile = read_u32(fields.required("tile"), path / "tile");
-        change.flag = read_enum<TileFlag>(fields.required("flag"), path / "flag");
-        change.value_type = read_value_type(fields.required("value_type"), path / "value_type");
-        if (change.value_type == ValueType::none)
-            refuse(fields, path, "value", "present, but value_type is null");
-        else
-            change.value = read_value(fields.required("value"), change.value_type,
-                                      value_type_size(change.value_type), path / "value");
-        event.what = change;
+        event.what = read_tile_fields<TileFlagChange>(fields, path);
     } else if (kind == "look") {
         refuse(fields, path, "slot", "only start events have a slot");
         event.what = read_tile_look(fields, path);

@@ -82,11 +82,12 @@ void JsonWriter::indent(std::size_t depth) {
     buffer_.append(2 * depth, ' ');
 }
 
-void JsonWriter::key(std::string_view name) {
+JsonWriter& JsonWriter::key(std::string_view name) {
     before_value();
     quoted(name);
     buffer_ += ": ";
     frames_.back().after_key = true;
+    return *this;
 }
 
 void JsonWriter::null() {

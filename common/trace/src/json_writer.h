@@ -23,7 +23,9 @@ class JsonWriter {
     void begin_array(Layout layout = Layout::inline_) { open('[', layout); }
     void end_array() { close(']'); }
 
-    void key(std::string_view name);
+    // The key of the open object's next member; its value is written next, so that a member
+    // reads as one line: out.key("size").exact(size).
+    JsonWriter& key(std::string_view name);
     void null();
     void boolean(bool value);
     // Text as a JSON string; bytes that are not valid UTF-8 become U+FFFD, because JSON readers

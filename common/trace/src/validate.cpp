@@ -56,6 +56,15 @@ class Validator {
                  cat(count, ' ', what, "; the limit is ", limit, " (Limits::", limit_name, ')'));
     }
 
+    // Events and instructions are listed in time order; `previous` is the time before this one.
+    static void check_time_order(const Path& path, std::uint64_t time, std::uint64_t& previous,
+                                 std::string_view what) {
+        if (time < previous)
+            fail(path / "time",
+                 cat(time, " is earlier than the previous ", what, "'s time ", previous));
+        previous = time;
+    }
+
     // Only a C++ caller can put another value in an enum; the writer must not print it.
     template <class E>
     void check_enum(const Path& path, E value) const {
@@ -216,10 +225,7 @@ class Validator {
         for (std::size_t i = 0; i < trace_.block_events.size(); ++i) {
             const BlockEvent& event = trace_.block_events[i];
             const Path path = section[i];
-            if (event.time < previous_time)
-                fail(path / "time",
-                     cat(event.time, " is earlier than the previous event's time ", previous_time));
-            previous_time = event.time;
+            check_time_order(path, event.time, previous_time, "event");
             if (event.block >= blocks_)
                 fail(path / "block",
                      cat(event.block, " is not a block of the grid (", id_range(blocks_), ')'));
@@ -330,11 +336,7 @@ class Validator {
         for (std::size_t i = 0; i < trace_.instructions.size(); ++i) {
             const WarpInstruction& instruction = trace_.instructions[i];
             const Path path = section[i];
-            if (instruction.time < previous_time)
-                fail(path / "time",
-                     cat(instruction.time, " is earlier than the previous instruction's time ",
-                         previous_time));
-            previous_time = instruction.time;
+            check_time_order(path, instruction.time, previous_time, "instruction");
             const std::uint32_t block = instruction.block;
             if (block >= blocks_)
                 fail(path / "block",

@@ -15,32 +15,15 @@ std::string float_text(T value) {
 }
 
 std::string element_text(ValueType type, const ValueBytes& value, std::size_t i) {
-    using detail::cat;
-    switch (type) {
-    case ValueType::i8:
-        return cat(value.as<std::int8_t>(i));
-    case ValueType::u8:
-        return cat(value.as<std::uint8_t>(i));
-    case ValueType::i16:
-        return cat(value.as<std::int16_t>(i));
-    case ValueType::u16:
-        return cat(value.as<std::uint16_t>(i));
-    case ValueType::i32:
-        return cat(value.as<std::int32_t>(i));
-    case ValueType::u32:
-        return cat(value.as<std::uint32_t>(i));
-    case ValueType::i64:
-        return cat(value.as<std::int64_t>(i));
-    case ValueType::u64:
-        return cat(value.as<std::uint64_t>(i));
-    case ValueType::f32:
-        return float_text(value.as<float>(i));
-    case ValueType::f64:
-        return float_text(value.as<double>(i));
-    case ValueType::none:
-        break;
-    }
-    return "?";
+    return with_element_type(
+        type,
+        [&]<class T>() {
+            if constexpr (std::is_floating_point_v<T>)
+                return float_text(value.as<T>(i));
+            else
+                return detail::cat(value.as<T>(i));
+        },
+        [] { return std::string("?"); });
 }
 
 } // namespace

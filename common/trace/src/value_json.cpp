@@ -31,31 +31,20 @@ void write_float(JsonWriter& out, T value) {
 }
 
 void write_element(JsonWriter& out, ValueType type, const ValueBytes& value, std::size_t i) {
-    switch (type) {
-    case ValueType::i8:
-        return out.number(std::int64_t{value.as<std::int8_t>(i)});
-    case ValueType::u8:
-        return out.number(std::uint64_t{value.as<std::uint8_t>(i)});
-    case ValueType::i16:
-        return out.number(std::int64_t{value.as<std::int16_t>(i)});
-    case ValueType::u16:
-        return out.number(std::uint64_t{value.as<std::uint16_t>(i)});
-    case ValueType::i32:
-        return out.number(std::int64_t{value.as<std::int32_t>(i)});
-    case ValueType::u32:
-        return out.number(std::uint64_t{value.as<std::uint32_t>(i)});
-    case ValueType::i64:
-        return out.exact(value.as<std::int64_t>(i));
-    case ValueType::u64:
-        return out.exact(value.as<std::uint64_t>(i));
-    case ValueType::f32:
-        return write_float(out, value.as<float>(i));
-    case ValueType::f64:
-        return write_float(out, value.as<double>(i));
-    case ValueType::none:
-        break;
-    }
-    out.null();
+    with_element_type(
+        type,
+        [&]<class T>() {
+            const T element = value.as<T>(i);
+            if constexpr (std::is_floating_point_v<T>)
+                write_float(out, element);
+            else if constexpr (sizeof(T) == 8)
+                out.exact(element); // above 2^53 as a decimal string
+            else if constexpr (std::is_signed_v<T>)
+                out.number(std::int64_t{element});
+            else
+                out.number(std::uint64_t{element});
+        },
+        [&] { out.null(); });
 }
 
 template <class T>
@@ -129,30 +118,15 @@ void store(ValueBytes& out, std::size_t i, T value) {
 
 void read_element(const Json& json, ValueType type, ValueBytes& out, std::size_t i,
                   const Path& path) {
-    switch (type) {
-    case ValueType::i8:
-        return store(out, i, read_int<std::int8_t>(json, path, type));
-    case ValueType::u8:
-        return store(out, i, read_int<std::uint8_t>(json, path, type));
-    case ValueType::i16:
-        return store(out, i, read_int<std::int16_t>(json, path, type));
-    case ValueType::u16:
-        return store(out, i, read_int<std::uint16_t>(json, path, type));
-    case ValueType::i32:
-        return store(out, i, read_int<std::int32_t>(json, path, type));
-    case ValueType::u32:
-        return store(out, i, read_int<std::uint32_t>(json, path, type));
-    case ValueType::i64:
-        return store(out, i, read_int<std::int64_t>(json, path, type));
-    case ValueType::u64:
-        return store(out, i, read_int<std::uint64_t>(json, path, type));
-    case ValueType::f32:
-        return store(out, i, read_float<float>(json, path, type));
-    case ValueType::f64:
-        return store(out, i, read_float<double>(json, path, type));
-    case ValueType::none:
-        break;
-    }
+    with_element_type(
+        type,
+        [&]<class T>() {
+            if constexpr (std::is_floating_point_v<T>)
+                store(out, i, read_float<T>(json, path, type));
+            else
+                store(out, i, read_int<T>(json, path, type));
+        },
+        [] {});
 }
 
 } // namespace

@@ -142,6 +142,13 @@ class GlobalMemoryChecker final : public Checker {
     bool ordered(const Thread& t, uint32_t other, uint32_t other_clock,
                  uint16_t other_warp_sync) const;
     uint32_t grid_thread(const Thread& t) const;
+    // Whether a one-word access can take the fast path at all: it stays inside one word, its
+    // site is cached, and no restore or stale read is pending.
+    [[gnu::always_inline]] inline bool fast_path_open(uintptr_t address, size_t bytes,
+                                                      uint32_t site_id) const;
+    // Whether the word's latest write by another thread touches `mine` unordered with `t`.
+    [[gnu::always_inline]] inline bool unordered_write(const Thread& t, GlobalShadow::Word word,
+                                                       uint8_t mine) const;
     void record_read(const Thread& t, uint32_t self, GlobalShadow::Word word, Strength strength,
                      uint32_t site, bool polled, uint8_t bytes);
     void record_write(const Thread& t, uint32_t self, GlobalShadow::Word word, Strength strength,

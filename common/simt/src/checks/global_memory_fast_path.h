@@ -41,6 +41,18 @@ inline uint8_t word_bytes(uintptr_t word, uintptr_t address, size_t bytes) {
     return static_cast<uint8_t>(((1u << (hi - lo)) - 1u) << (lo - word));
 }
 
+inline bool GlobalMemoryChecker::fast_path_open(uintptr_t address, size_t bytes,
+                                                uint32_t site_id) const {
+    return (address & 3) + bytes <= 4 && site_id != 0 && restore_.empty() && stale_reads_.empty();
+}
+
+inline bool GlobalMemoryChecker::unordered_write(const Thread& t, GlobalShadow::Word word,
+                                                 uint8_t mine) const {
+    if (!word.written_now()) return false;
+    const GlobalWrite& e = word.write();
+    return (e.write_bytes & mine) && !ordered(t, e.writer, e.write_clock, e.write_warp_sync);
+}
+
 inline void GlobalMemoryChecker::record_read(const Thread& t, uint32_t self,
                                              GlobalShadow::Word word, Strength strength,
                                              uint32_t site, bool polled, uint8_t bytes) {
@@ -107,15 +119,11 @@ inline bool GlobalMemoryChecker::fast_read(Thread& t, const Region& r, uintptr_t
                                            size_t bytes, const void* site) {
     GlobalShadow::Word word;
     const uint32_t site_id = cached_site(site);
-    if (!t.block->sync || (address & 3) + bytes > 4 || site_id == 0 || !restore_.empty() ||
-        !stale_reads_.empty() || !shadow_.cached_word(address, word))
+    if (!t.block->sync || !fast_path_open(address, bytes, site_id) ||
+        !shadow_.cached_word(address, word))
         return false;
     const uint8_t mine = word_bytes(address & ~uintptr_t{3}, address, bytes);
-    if (word.written_now()) {
-        const GlobalWrite& e = word.write();
-        if ((e.write_bytes & mine) && !ordered(t, e.writer, e.write_clock, e.write_warp_sync))
-            return false;
-    }
+    if (unordered_write(t, word, mine)) return false;
     const bool repeated = t.last_plain_read == address && t.last_plain_site == site_id;
     if (repeated || (r.kind == RegionKind::device && !word.initialized())) return false;
     ++now_;
@@ -130,16 +138,11 @@ inline bool GlobalMemoryChecker::fast_write(Thread& t, uintptr_t address, size_t
     GlobalShadow::Word word;
     const uint32_t site_id = cached_site(site);
     BlockSync* b = t.block->sync;
-    if (!b || (address & 3) + bytes > 4 || site_id == 0 || !restore_.empty() ||
-        !stale_reads_.empty() || !strong_stores_.empty() ||
+    if (!b || !fast_path_open(address, bytes, site_id) || !strong_stores_.empty() ||
         (relaxed_visibility_ && !b->unpublished.has_room()) || !shadow_.cached_word(address, word))
         return false;
     const uint8_t mine = word_bytes(address & ~uintptr_t{3}, address, bytes);
-    if (word.written_now()) {
-        const GlobalWrite& e = word.write();
-        if ((e.write_bytes & mine) && !ordered(t, e.writer, e.write_clock, e.write_warp_sync))
-            return false;
-    }
+    if (unordered_write(t, word, mine)) return false;
     if (word.read_now()) {
         const GlobalRead& e = word.read();
         if ((e.read_bytes & mine) && !ordered(t, e.reader, e.read_clock, e.read_warp_sync))

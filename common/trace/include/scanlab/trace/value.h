@@ -39,6 +39,38 @@ constexpr std::uint32_t value_type_size(ValueType type) {
     return 0;
 }
 
+// Calls `element.template operator()<T>()` with the C++ type T of one element of `type`
+// (std::int8_t ... double) and returns its result; `none` calls `no_type()` instead. The one
+// place that turns a ValueType into a type: printing, writing and reading values build on it.
+template <class Element, class NoType>
+decltype(auto) with_element_type(ValueType type, Element&& element, NoType&& no_type) {
+    switch (type) {
+    case ValueType::i8:
+        return element.template operator()<std::int8_t>();
+    case ValueType::u8:
+        return element.template operator()<std::uint8_t>();
+    case ValueType::i16:
+        return element.template operator()<std::int16_t>();
+    case ValueType::u16:
+        return element.template operator()<std::uint16_t>();
+    case ValueType::i32:
+        return element.template operator()<std::int32_t>();
+    case ValueType::u32:
+        return element.template operator()<std::uint32_t>();
+    case ValueType::i64:
+        return element.template operator()<std::int64_t>();
+    case ValueType::u64:
+        return element.template operator()<std::uint64_t>();
+    case ValueType::f32:
+        return element.template operator()<float>();
+    case ValueType::f64:
+        return element.template operator()<double>();
+    case ValueType::none:
+        break;
+    }
+    return no_type();
+}
+
 // The widest access a warp instruction can make (int4, double2...).
 inline constexpr std::size_t kMaxAccessBytes = 16;
 
