@@ -78,7 +78,8 @@ class Worker {
     // Sends the request and waits for the answer; throws std::runtime_error when the worker
     // dies, hangs or answers nonsense (then it is gone, and the next call starts another).
     Response call(const Request& request, const std::string& what) {
-        if (pid_ <= 0) start();
+        if (!startup_failure_.empty()) throw std::runtime_error(what + ": " + startup_failure_);
+        if (pid_ <= 0) start(what);
         const std::vector<std::uint8_t> message = encode(request);
         std::vector<std::uint8_t> answer;
         Received received = Received::closed;
@@ -113,7 +114,9 @@ class Worker {
     }
 
   private:
-    void start() {
+    // Starts the worker and waits until it says it reached main(). One that cannot start
+    // (a static constructor that exits, crashes or hangs) fails this and every later call.
+    void start(const std::string& what) {
         const std::vector<std::string> args = worker_argv();
         ::signal(SIGPIPE, SIG_IGN); // a worker that died makes write() fail, not kill us
         int to[2], from[2];
@@ -147,6 +150,24 @@ class Worker {
         pid_ = pid;
         to_worker_ = to[1];
         from_worker_ = from[0];
+
+        std::vector<std::uint8_t> hello;
+        Received received = Received::closed;
+        try {
+            received = receive_message(from_worker_, hello, call_timeout_s());
+        } catch (const WireError&) {
+        }
+        if (received == Received::message && hello.empty()) return;
+        const std::string how = received == Received::timed_out
+                                    ? "did not start within " +
+                                          std::to_string(static_cast<int>(call_timeout_s())) +
+                                          " s and was stopped"
+                                    : stop();
+        stop();
+        startup_failure_ = "the process that runs the lab's code " + how +
+                           " before main() (code that runs before main(), such as a static "
+                           "constructor, ended or blocked it), so no call of the lab's code ran";
+        throw std::runtime_error(what + ": " + startup_failure_);
     }
 
     // Ends the worker (if it still runs) and says how it ended.
@@ -174,6 +195,7 @@ class Worker {
 
     pid_t pid_ = -1;
     int to_worker_ = -1, from_worker_ = -1;
+    std::string startup_failure_;
 };
 
 Worker& worker() {

@@ -1,5 +1,6 @@
 // The worker: the student's lab code, the emulator and this server, in a sandboxed process of
-// its own (README.md). It reads calls from fd 3 and answers on fd 4, one at a time: it
+// its own (README.md). It says it is ready (an empty message), then reads calls from fd 3 and
+// answers on fd 4, one at a time: it
 // allocates the memory each call ships (device memory in the emulator, with the same contents
 // and written words), calls the lab's function with the pointers translated, and sends back the
 // memory, what the function threw, the error state and the kernel-work watch's verdict.
@@ -165,6 +166,8 @@ int main() {
     }
     ::fcntl(kRequests, F_SETFD, FD_CLOEXEC);
     ::fcntl(kAnswers, F_SETFD, FD_CLOEXEC);
+    // An empty message first: main() was reached (static constructors ran and returned).
+    if (!send_message(kAnswers, {})) return 0;
     std::vector<std::uint8_t> message;
     for (;;) {
         try {
