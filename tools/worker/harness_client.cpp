@@ -54,19 +54,19 @@ double call_timeout_s() {
     return text ? std::strtod(text, nullptr) : 0.0;
 }
 
+std::string signal_words(int sig) {
+    const char* abbrev = sigabbrev_np(sig);
+    const char* words = sigdescr_np(sig);
+    return "signal " + std::to_string(sig) + " (" + (abbrev ? "SIG" + std::string(abbrev) : "?") +
+           (words ? std::string(": ") + words : "") + ")";
+}
+
 std::string describe_status(int status) {
-    if (WIFSIGNALED(status)) {
-        const int sig = WTERMSIG(status);
-        return std::string("was killed by signal ") + std::to_string(sig) + " (" +
-               (sigdescr_np(sig) ? sigdescr_np(sig) : "?") + ")";
-    }
+    if (WIFSIGNALED(status)) return "was killed by " + signal_words(WTERMSIG(status));
     const int code = WEXITSTATUS(status);
     const char* wrapped = std::getenv(kWrappedVariable);
-    if (wrapped && *wrapped == '1' && code > 128 && code < 128 + 65) {
-        const int sig = code - 128;
-        return std::string("was killed by signal ") + std::to_string(sig) + " (" +
-               (sigdescr_np(sig) ? sigdescr_np(sig) : "?") + ")";
-    }
+    if (wrapped && *wrapped == '1' && code > 128 && code < 128 + 65)
+        return "was killed by " + signal_words(code - 128); // bubblewrap's 128 + n
     return "exited with code " + std::to_string(code);
 }
 
@@ -94,7 +94,7 @@ class Worker {
         }
         if (received == Received::timed_out) {
             stop();
-            throw std::runtime_error(what + ": did not return within " +
+            throw std::runtime_error(what + ": timed out: did not return within " +
                                      std::to_string(static_cast<int>(timeout)) +
                                      " s and was stopped (an endless loop in a kernel or on the "
                                      "host?)");
