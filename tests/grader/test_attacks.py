@@ -58,6 +58,19 @@ class Attacks(PlantedBase):
         for test in lab_tests(data, "01"):
             self.assertIn("before main()", test["output"])
 
+    def test_worker_cannot_reach_the_graded_tests(self):
+        """Lab 01's code runs in a sandboxed worker (tools/worker): it has only its standard
+        streams and its two pipes open, and cannot see the harness to write into its report."""
+        data, _, out, _ = self.grade("reach_harness")
+        self.assert_sandboxed(data)
+        score, _ = lab_score(data, "01")
+        self.assertAlmostEqual(score, 10.0, places=6)
+        self.assertFalse(data["extra_data"]["labs"]["01"]["isolated"])
+        log = (out / "logs" / "lab01-run.log").read_text(errors="replace")
+        self.assertIn("REACH: open fds: 0 1 2 3 4\n", log)
+        self.assertNotIn("harness visible", log)
+        self.assertNotIn("wrote into", log)
+
     def test_dilution_with_line_directives(self):
         """800 empty TEST_CASEs that claim, with #line, to be in the graded test file: the
         graded test cases come from the listing program, built from the pristine stub."""

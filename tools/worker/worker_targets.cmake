@@ -9,6 +9,7 @@
 #   lab<NN>_worker_simt          those + the student's lab library: the one program built and
 #                                run in the sandbox
 #   lab<NN>_worker_solution_simt the same with the reference solution (where solutions/ is)
+#   scanlab_worker_test          tests of the byte format and of remote_state (no second process)
 # Called from tools/grader/cmake/grader_hooks.cmake once every lab's targets exist.
 set(_SCANLAB_WORKER_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
@@ -25,6 +26,12 @@ function(scanlab_worker_targets)
         target_include_directories(scanlab_worker_wire PUBLIC "${dir}" PRIVATE "${simt_src}")
         target_link_libraries(scanlab_worker_wire PUBLIC simt_api)
         target_compile_features(scanlab_worker_wire PUBLIC cxx_std_20)
+    endif()
+    if(NOT TARGET scanlab_worker_test AND TARGET doctest::doctest)
+        # The byte format and the emulator's side of shipping memory (tests/grader/test_worker.py).
+        add_executable(scanlab_worker_test "${dir}/worker_test.cpp")
+        target_link_libraries(scanlab_worker_test PRIVATE scanlab_worker_wire simt_core
+                              doctest::doctest)
     endif()
     file(GLOB remote_files LIST_DIRECTORIES false "${dir}/labs/lab[0-9][0-9]_remote.cpp")
     foreach(remote IN LISTS remote_files)
