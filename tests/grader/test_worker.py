@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -25,10 +26,14 @@ class Worker(unittest.TestCase):
         if not LAB00_SOLUTION.is_dir():
             raise unittest.SkipTest("needs solutions/ (an instructor's tree)")
         cls.build = support.shared_build_dir()
-        # A grade configures the shared build with the grader's hooks (the worker targets).
-        proc = support.run_tool("grade.py", str(REPO / "solutions"), "--labs", "00",
-                                "--hidden", "no", "--rubric", str(FAST_RUBRIC),
-                                "--build-dir", str(cls.build), "--quiet")
+        # Grading an empty submission configures the shared build with the grader's hooks (the
+        # worker targets) and stages the untouched stubs: lab<NN>_worker_simt is the stub's.
+        cls.tmp = tempfile.TemporaryDirectory(prefix="scanlab-worker-test-")
+        empty = Path(cls.tmp.name) / "labs"
+        empty.mkdir()
+        proc = support.run_tool("grade.py", str(empty), "--labs", "00,01", "--hidden", "no",
+                                "--rubric", str(FAST_RUBRIC), "--build-dir", str(cls.build),
+                                "--out", str(Path(cls.tmp.name) / "out"), "--quiet")
         if proc.returncode != 0:
             raise AssertionError(proc.stdout[-3000:] + proc.stderr[-3000:])
         targets = ["scanlab_worker_test", "lab00_harness_simt", "lab00_worker_simt",
@@ -38,6 +43,10 @@ class Worker(unittest.TestCase):
                               capture_output=True, text=True, timeout=1800)
         if proc.returncode != 0:
             raise AssertionError(proc.stdout[-3000:] + proc.stderr[-3000:])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
 
     def program(self, name: str) -> Path:
         return self.build / "bin" / name
