@@ -33,7 +33,8 @@ std::vector<std::string> worker_argv() {
     if (!text || !*text)
         throw std::runtime_error(
             std::string("this test program runs the lab's code in a worker process, but ") +
-            kArgvVariable + " (the worker's command line, one argument per line) is not set: "
+            kArgvVariable +
+            " (the worker's command line, one argument per line) is not set: "
             "the grader sets it (tools/worker/README.md)");
     std::vector<std::string> argv;
     std::string arg;
@@ -274,9 +275,9 @@ void Call::run() {
     if (const auto* watch = test::active_kernel_work_watch()) {
         request_.watching = true;
         for (const test::WatchedRange& range : *watch)
-            request_.watched.push_back(
-                {range.output ? WatchRole::output : WatchRole::input,
-                 reinterpret_cast<std::uint64_t>(range.device_ptr), range.bytes});
+            request_.watched.push_back({range.output ? WatchRole::output : WatchRole::input,
+                                        reinterpret_cast<std::uint64_t>(range.device_ptr),
+                                        range.bytes});
     }
 
     const std::string what = request_.function + "<" + request_.op + ">";

@@ -16,8 +16,7 @@ void read_memory(Reader& in, Region& region) {
     region.contents = in.block();
     region.written = in.block();
     const std::uint64_t words = (region.contents.size() + 3) / 4;
-    if (region.memory == Memory::device ? region.written.size() != words
-                                        : !region.written.empty())
+    if (region.memory == Memory::device ? region.written.size() != words : !region.written.empty())
         throw WireError("a region's written-word map does not match its size");
 }
 

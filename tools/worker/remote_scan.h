@@ -43,11 +43,10 @@ std::string operator_key() {
         ::scanlab::remote::scan_call<Op>(#NS "::" #FN, ::scanlab::remote::Memory::MEMORY, in, out, \
                                          n, kind);                                                 \
     }                                                                                              \
-    /* Taking each instance's address makes the compiler emit it for the tests to link. */        \
+    /* Taking each instance's address makes the compiler emit it for the tests to link. */         \
     [[maybe_unused]] static const bool scanlab_remote_##NS##_##FN =                                \
-        ::scanlab::remote::for_each_graded_operator([]<class Op>() {                               \
-            [[maybe_unused]] volatile auto instance = &NS::FN<Op>;                                 \
-        })
+        ::scanlab::remote::for_each_graded_operator(                                               \
+            []<class Op>() { [[maybe_unused]] volatile auto instance = &NS::FN<Op>; })
 
 #else
 
@@ -55,8 +54,7 @@ std::string operator_key() {
 
 #define SCANLAB_REMOTE_SCAN(NS, FN, MEMORY)                                                        \
     [[maybe_unused]] static const bool scanlab_remote_##NS##_##FN =                                \
-        ::scanlab::remote::for_each_graded_operator([]<class Op>() {                               \
-            ::scanlab::remote::register_scan<Op>(#NS "::" #FN, &NS::FN<Op>);                       \
-        })
+        ::scanlab::remote::for_each_graded_operator(                                               \
+            []<class Op>() { ::scanlab::remote::register_scan<Op>(#NS "::" #FN, &NS::FN<Op>); })
 
 #endif

@@ -83,8 +83,8 @@ Received read_all(int fd, std::uint8_t* p, std::size_t size, bool limited,
     while (size > 0) {
         int wait_ms = -1;
         if (limited) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                deadline - Clock::now());
+            const auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
             if (left.count() <= 0) return Received::timed_out;
             wait_ms = static_cast<int>(std::min<long long>(left.count(), 1 << 30));
         }

@@ -32,20 +32,16 @@ std::string operator_key();
 
 /// A scan with the shape (const T* in, T* out, int n, ScanKind kind).
 template <class Op>
-void register_scan(const char* function,
-                   void (*scan)(const typename Op::value_type*, typename Op::value_type*, int,
-                                ScanKind)) {
+void register_scan(const char* function, void (*scan)(const typename Op::value_type*,
+                                                      typename Op::value_type*, int, ScanKind)) {
     using T = typename Op::value_type;
-    register_function(operator_key_of(function, operator_key<Op>()),
-                      [scan](const Arguments& call) {
-                          if (call.pointers.size() != 2 || call.scalars.size() != 2)
-                              throw std::invalid_argument("a scan call has 2 pointers and 2 "
-                                                          "numbers");
-                          scan(static_cast<const T*>(call.pointers[0]),
-                               static_cast<T*>(call.pointers[1]),
-                               static_cast<int>(call.scalars[0]),
-                               static_cast<ScanKind>(call.scalars[1]));
-                      });
+    register_function(operator_key_of(function, operator_key<Op>()), [scan](const Arguments& call) {
+        if (call.pointers.size() != 2 || call.scalars.size() != 2)
+            throw std::invalid_argument("a scan call has 2 pointers and 2 "
+                                        "numbers");
+        scan(static_cast<const T*>(call.pointers[0]), static_cast<T*>(call.pointers[1]),
+             static_cast<int>(call.scalars[0]), static_cast<ScanKind>(call.scalars[1]));
+    });
 }
 
 } // namespace scanlab::remote
