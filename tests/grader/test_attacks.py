@@ -76,9 +76,11 @@ class Attacks(PlantedBase):
         graded test cases come from the listing program, built from the pristine stub."""
         data, _, out, _ = self.grade("dilution")
         self.assert_stub_score(data)
+        self.assertEqual(data["extra_data"]["labs"]["01"]["status"], "graded")
         self.assertFalse([t for t in lab_tests(data, "01") if "filler" in t["name"]])
-        # The fillers were there (so the attack ran) and were left out.
-        self.assertIn("800 test case(s) that are not graded ones", (out / "table.txt").read_text())
+        # The fillers are in the worker (tools/worker), which links them and never runs them:
+        # the graded cases are the listing program's, and the harness's report holds only those.
+        self.assertNotIn("test case(s) that are not graded ones", (out / "table.txt").read_text())
 
     @unittest.skipUnless(HIDDEN_TEST.exists() and SOLUTION_02.exists(), "an instructor's tree")
     def test_files_are_out_of_reach_of_the_test_program(self):

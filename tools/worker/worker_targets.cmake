@@ -55,9 +55,10 @@ function(scanlab_worker_targets)
 
         set(worker_objects lab${number}_worker_objects_simt)
         add_library(${worker_objects} OBJECT "${dir}/worker_main.cpp"
-                                             "${dir}/worker_registry.cpp" "${remote}")
+                    "${dir}/worker_registry.cpp" "${dir}/doctest_in_worker.cpp" "${remote}")
         target_include_directories(${worker_objects} PRIVATE "${interface_dir}")
-        target_link_libraries(${worker_objects} PUBLIC scanlab_worker_wire scanlab_api)
+        target_link_libraries(${worker_objects} PUBLIC scanlab_worker_wire scanlab_api
+                              doctest::doctest)
 
         set(worker lab${number}_worker_simt)
         add_executable(${worker})
