@@ -86,8 +86,12 @@ class Worker {
         Received received = Received::closed;
         const double timeout = call_timeout_s();
         try {
+            // An answer holds the call's memory again, and text of bounded size: nothing
+            // larger is read (a worker cannot make the harness allocate what it likes).
+            std::uint64_t memory = 0;
+            for (const Region& region : request.regions) memory += 2 * region.contents.size();
             if (send_message(to_worker_, message))
-                received = receive_message(from_worker_, answer, timeout);
+                received = receive_message(from_worker_, answer, timeout, memory + (8u << 20));
         } catch (const WireError& error) {
             stop();
             throw std::runtime_error(what + ": the worker process sent a malformed answer (" +
@@ -155,7 +159,7 @@ class Worker {
         std::vector<std::uint8_t> hello;
         Received received = Received::closed;
         try {
-            received = receive_message(from_worker_, hello, call_timeout_s());
+            received = receive_message(from_worker_, hello, call_timeout_s(), 0);
         } catch (const WireError&) {
         }
         if (received == Received::message && hello.empty()) return;

@@ -104,7 +104,8 @@ Received read_all(int fd, std::uint8_t* p, std::size_t size, bool limited,
 
 } // namespace
 
-Received receive_message(int fd, std::vector<std::uint8_t>& message, double timeout_s) {
+Received receive_message(int fd, std::vector<std::uint8_t>& message, double timeout_s,
+                         std::uint64_t max_bytes) {
     const bool limited = timeout_s > 0;
     const auto deadline =
         Clock::now() + std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
@@ -113,7 +114,7 @@ Received receive_message(int fd, std::vector<std::uint8_t>& message, double time
         return r;
     std::uint64_t size = 0;
     for (int i = 0; i < 8; ++i) size |= std::uint64_t{header[i]} << (8 * i);
-    if (size > kMaxMessageBytes) throw WireError("a message is larger than allowed");
+    if (size > max_bytes) throw WireError("a message is larger than allowed");
     message.assign(static_cast<std::size_t>(size), 0);
     return read_all(fd, message.data(), message.size(), limited, deadline);
 }

@@ -57,7 +57,8 @@ bool send_message(int fd, const std::vector<std::uint8_t>& message);
 
 enum class Received { message, closed, timed_out };
 /// Reads one framed message from `fd` into `message`, waiting at most `timeout_s` seconds for
-/// all of it (0: no limit). Throws WireError for a frame over kMaxMessageBytes.
-Received receive_message(int fd, std::vector<std::uint8_t>& message, double timeout_s);
+/// all of it (0: no limit). Throws WireError for a frame over `max_bytes`.
+Received receive_message(int fd, std::vector<std::uint8_t>& message, double timeout_s,
+                         std::uint64_t max_bytes = kMaxMessageBytes);
 
 } // namespace scanlab::remote

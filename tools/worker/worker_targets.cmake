@@ -14,7 +14,9 @@
 set(_SCANLAB_WORKER_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 function(scanlab_worker_targets)
-    if(NOT "simt" IN_LIST SCANLAB_BACKENDS OR NOT TARGET simt_core)
+    # Linux only (pipe2, close_range, bubblewrap): elsewhere every lab is one test program.
+    if(NOT "simt" IN_LIST SCANLAB_BACKENDS OR NOT TARGET simt_core OR
+       NOT CMAKE_SYSTEM_NAME STREQUAL "Linux")
         return()
     endif()
     set(dir "${_SCANLAB_WORKER_DIR}")
