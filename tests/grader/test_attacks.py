@@ -43,27 +43,44 @@ class Attacks(PlantedBase):
 
     def test_forged_report_at_exit(self):
         """An atexit handler writes a complete passing report over the --out= target and calls
-        _exit(0): the report comes through a pipe, so that is junk after doctest's report."""
+        _exit(0): it runs in the worker process (tools/worker), which has no --out= and no
+        report pipe; the harness's report is the stub's."""
         data, _, _, _ = self.grade("forge_atexit")
         self.assert_stub_score(data)
-        self.assertTrue(data["extra_data"]["labs"]["01"]["isolated"])
+        self.assertFalse(data["extra_data"]["labs"]["01"]["isolated"])
 
-    @unittest.expectedFailure
     def test_forged_report_before_main(self):
-        """Known limit (docs/grading.md, "What student code can still do"): code in the test
-        program that writes a passing report to the report pipe before doctest starts cannot
-        be told apart from doctest. Passes once the lab code runs in a process of its own."""
+        """A static constructor writes a passing report to the --out= target and ends the
+        program before main(): it runs in the worker, which never reaches main(), so every
+        call fails and says why."""
         data, _, _, _ = self.grade("forge_early")
         self.assert_stub_score(data)
+        for test in lab_tests(data, "01"):
+            self.assertIn("before main()", test["output"])
+
+    def test_worker_cannot_reach_the_graded_tests(self):
+        """Lab 01's code runs in a sandboxed worker (tools/worker): it has only its standard
+        streams and its two pipes open, and cannot see the harness to write into its report."""
+        data, _, out, _ = self.grade("reach_harness")
+        self.assert_sandboxed(data)
+        score, _ = lab_score(data, "01")
+        self.assertAlmostEqual(score, 10.0, places=6)
+        self.assertFalse(data["extra_data"]["labs"]["01"]["isolated"])
+        log = (out / "logs" / "lab01-run.log").read_text(errors="replace")
+        self.assertIn("REACH: open fds: 0 1 2 3 4\n", log)
+        self.assertNotIn("harness visible", log)
+        self.assertNotIn("wrote into", log)
 
     def test_dilution_with_line_directives(self):
         """800 empty TEST_CASEs that claim, with #line, to be in the graded test file: the
         graded test cases come from the listing program, built from the pristine stub."""
         data, _, out, _ = self.grade("dilution")
         self.assert_stub_score(data)
+        self.assertEqual(data["extra_data"]["labs"]["01"]["status"], "graded")
         self.assertFalse([t for t in lab_tests(data, "01") if "filler" in t["name"]])
-        # The fillers were there (so the attack ran) and were left out.
-        self.assertIn("800 test case(s) that are not graded ones", (out / "table.txt").read_text())
+        # The fillers are in the worker (tools/worker), which links them and never runs them:
+        # the graded cases are the listing program's, and the harness's report holds only those.
+        self.assertNotIn("test case(s) that are not graded ones", (out / "table.txt").read_text())
 
     @unittest.skipUnless(HIDDEN_TEST.exists() and SOLUTION_02.exists(), "an instructor's tree")
     def test_files_are_out_of_reach_of_the_test_program(self):
@@ -83,8 +100,10 @@ class Attacks(PlantedBase):
         for path in guarded:
             self.assertEqual(hashlib.sha256(before[path]).hexdigest(),
                              hashlib.sha256(after[path]).hexdigest(), f"{path} was changed")
-        text = (out / "results.json").read_text() + (out / "table.txt").read_text()
-        self.assertIn("LEAK-ATTEMPT: cannot open", text)  # the attack ran and its output shows
+        text = (out / "results.json").read_text() + (out / "table.txt").read_text() + \
+            "".join(log.read_text(errors="replace") for log in (out / "logs").glob("*"))
+        # The attack ran (in the worker, whose output goes to the run's log).
+        self.assertIn("LEAK-ATTEMPT: cannot open", text)
         for line in distinctive_lines(HIDDEN_TEST) + distinctive_lines(SOLUTION_02):
             self.assertNotIn(line, text)
         score, _ = lab_score(data, "01")

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace scanlab::test {
 
@@ -42,5 +43,18 @@ class KernelWorkWatch {
     void watch_output(const void* device_ptr, std::size_t bytes);
     bool open_ = true;
 };
+
+/// A range the watch in force watches, for the proxies of a harness whose lab code runs in a
+/// worker process (tools/worker): the worker's emulator watches the same ranges during the call.
+struct WatchedRange {
+    bool output = false; // else an input
+    const void* device_ptr = nullptr;
+    std::size_t bytes = 0;
+};
+/// The ranges of the watch in force, or nullptr when no watch is on.
+const std::vector<WatchedRange>* active_kernel_work_watch();
+/// What the watch of a call run in a worker process saw ("the output was written by host
+/// code ..."): the watch in force reports it in its verdict.
+void note_remote_kernel_work(const std::string& seen);
 
 } // namespace scanlab::test

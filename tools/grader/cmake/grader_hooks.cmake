@@ -14,6 +14,7 @@
 #                 tree's labs/ (lab<NN>_pristine_<backend>); the grader takes the test cases to
 #                 grade from its --list-test-cases, never from a program with a student's code.
 include_guard(GLOBAL)
+include("${CMAKE_CURRENT_LIST_DIR}/../../worker/worker_targets.cmake")
 
 if(NOT CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)
     return() # a project() in a subdirectory
@@ -98,3 +99,4 @@ function(_scanlab_grader_extend)
 endfunction()
 
 cmake_language(DEFER CALL _scanlab_grader_extend)
+cmake_language(DEFER CALL scanlab_worker_targets) # harness and worker programs

@@ -133,10 +133,20 @@ def list_graded_cases(listing_exe: Path, lab: tree.Lab, ctx: Context,
     return listing, ""
 
 
+def harness_target(number: str, backend: str, targets) -> str | None:
+    """The lab's trusted harness target (tools/worker), when the lab runs its code in a worker
+    process on this backend; None for a lab graded in one process."""
+    name = f"lab{number}_harness_{backend}"
+    return name if name in targets else None
+
+
 def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ctx: Context,
-                  tag: str, graded: list[doctest_xml.CaseInfo]) -> LabRun:
+                  tag: str, graded: list[doctest_xml.CaseInfo],
+                  worker: Path | None = None) -> LabRun:
     """Runs and judges one lab test executable on the test cases `graded` (from
-    list_graded_cases). `tag` names its scratch files."""
+    list_graded_cases). `tag` names its scratch files. With `worker`, `exe` is the lab's
+    trusted harness (no student code): it runs outside the sandbox, as the grader, and starts
+    `worker` (the lab's code) in the sandbox for each call (tools/worker/README.md)."""
     say = ctx.progress
     scratch = ctx.runs / tag
     if scratch.exists():
@@ -152,10 +162,28 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
         return cwd
 
     def run(args: list[str], timeout: float, cwd: Path, output: Path, **extra):
-        limits = box.limits(timeout, memory_mb=memory_limit_mb(ctx.backend, lab_rubric),
-                            cpu_s=timeout * 2 + 10)
+        memory_mb = memory_limit_mb(ctx.backend, lab_rubric)
+        env = test_env(ctx, lab_rubric, cwd)
+        if worker is not None:
+            # The harness as the grader, outside the sandbox; the worker inside it, in a
+            # folder of its own. One call may take the time of one test case.
+            worker_cwd = cwd / "worker"
+            worker_cwd.mkdir(exist_ok=True)
+            procs.hand_over(worker_cwd, ctx.run_as)
+            command = box.worker_command(
+                ["/usr/bin/env", f"HOME={worker_cwd}", f"TMPDIR={worker_cwd}", worker],
+                ctx.program_view(worker, worker_cwd), worker_cwd)
+            if any("\n" in str(a) for a in command):
+                raise RuntimeError(f"a path of the worker's command has a line break: {command}")
+            env["SCANLAB_WORKER_ARGV"] = "\n".join(str(a) for a in command)
+            env["SCANLAB_WORKER_CALL_TIMEOUT_S"] = f"{min(lab_rubric.test_timeout_s, timeout):g}"
+            env["SCANLAB_WORKER_WRAPPED"] = "1" if box.wraps else "0"
+            limits = box.harness_limits(timeout, memory_mb=memory_mb, cpu_s=timeout * 2 + 10)
+            return procs.run([exe, *args], cwd=cwd, env=env, limits=limits, output_path=output,
+                             report_fd_arg=lambda fd: f"--out=/proc/self/fd/{fd}", **extra)
+        limits = box.limits(timeout, memory_mb=memory_mb, cpu_s=timeout * 2 + 10)
         return procs.run(box.command([exe, *args], ctx.program_view(exe, cwd), cwd), cwd=cwd,
-                         env=test_env(ctx, lab_rubric, cwd), limits=limits, output_path=output,
+                         env=env, limits=limits, output_path=output,
                          report_fd_arg=lambda fd: f"--out=/proc/self/fd/{fd}",
                          shell_status=box.wraps, **extra)
 
@@ -466,7 +494,10 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
     for lab in labs:
         trusted += [t for t in (f"lab{lab.number}_test_objects_{opts.backend}",
                                 f"scanlab_test_main_{opts.backend}",
-                                f"lab{lab.number}_listing_{opts.backend}") if t in targets]
+                                f"lab{lab.number}_listing_{opts.backend}",
+                                f"lab{lab.number}_harness_{opts.backend}",
+                                f"lab{lab.number}_worker_objects_{opts.backend}")
+                    if t in targets]
     if plan:
         trusted += [t for t in speed_mod.reference_targets(plan) if t in targets]
     trusted = list(dict.fromkeys(trusted))
@@ -520,7 +551,10 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
         graded, problem = list_graded_cases(listing_exe, lab, ctx, f"lab{lab.number}")
         if graded is None:
             raise RuntimeError(problem)
-        target = f"lab{lab.number}_tests_student_{opts.backend}"
+        # A lab with a harness (tools/worker) builds only the worker in the sandbox.
+        harness = harness_target(lab.number, opts.backend, targets)
+        target = (f"lab{lab.number}_worker_{opts.backend}" if harness else
+                  f"lab{lab.number}_tests_student_{opts.backend}")
         build_timeout = ctx.time_left(lab_rubric.build_timeout_s)
         exe, result.build_s, problem = build_lab_target(
             target, lab, targets, opts.build, build_timeout,
@@ -538,6 +572,15 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
             result.status = "build failed"
             result.problem = problem
             say(f"{lab.title}: BUILD FAILED: {problem.splitlines()[0]}")
+        elif harness:
+            harness_exe = next((a for a in targets[harness].artifacts if a.exists()), None)
+            if harness_exe is None:
+                raise RuntimeError(f"the harness of lab {lab.number} was not built")
+            run = run_lab_tests(harness_exe, lab, lab_rubric, ctx, f"lab{lab.number}", graded,
+                                worker=exe)
+            result.status, result.problem = run.status, run.problem
+            result.tests, result.run_s, result.isolated = run.tests, run.run_s, run.isolated
+            result.notes.extend(run.notes)
         else:
             run = run_lab_tests(exe, lab, lab_rubric, ctx, f"lab{lab.number}", graded)
             result.status, result.problem = run.status, run.problem

@@ -47,6 +47,9 @@ class Limits:
     user: tuple[int, int] | None = None  # (uid, gid) to run as; needs root
     # Every process of this uid is killed after the run (a user kept for submissions alone).
     kill_user: bool = False
+    # The same for a program that runs as the grader but starts processes as another user (the
+    # trusted test harness, whose worker runs the submission's code as that user).
+    kill_as: tuple[int, int] | None = None
 
 
 @dataclass
@@ -289,6 +292,8 @@ def run(
         _kill_session(proc.pid)
         if limits.kill_user and limits.user is not None:
             kill_user_processes(limits.user[0])
+        if limits.kill_as is not None:
+            kill_user_processes(limits.kill_as[0])
         drain(0)  # what the program wrote before it ended; a leftover writer is dead by now
         if read_end is not None:
             os.close(read_end)

@@ -64,6 +64,26 @@ class Sandbox:
         return _bwrap_argv(self.bwrap, self.user is None and os.geteuid() == 0, view, cwd) + \
             ["--", *[str(a) for a in argv]]
 
+    def harness_limits(self, timeout_s: float, memory_mb: int = 0,
+                       cpu_s: float | None = None) -> procs.Limits:
+        """The limits of a trusted test harness: it runs as the grader (out of the reach of the
+        worker it starts through worker_command), and every process of the submission's user
+        is killed after it."""
+        return procs.Limits(timeout_s=timeout_s, memory_mb=memory_mb, cpu_s=cpu_s,
+                            kill_as=self.user)
+
+    def worker_command(self, argv: list[str], view: View, cwd: Path) -> list[str]:
+        """The command with which a trusted harness, running as the grader, starts the worker
+        that runs the submission's code: in the sandbox, and as the submission's user where
+        there is one (setpriv, util-linux), so that the worker cannot reach the harness."""
+        command = self.command(argv, view, cwd)
+        if self.user is None or os.geteuid() != 0:
+            return command
+        setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
+        uid, gid = self.user
+        return [setpriv, f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--",
+                *command]
+
     @property
     def wraps(self) -> bool:
         """Whether exit statuses come through bwrap (a signal n then reads as 128 + n)."""

@@ -1,0 +1,103 @@
+"""The worker mechanism (tools/worker): its byte format and the emulator's side of shipping
+device memory and errors (scanlab_worker_test, built in the shared build folder), and the
+harness and worker programs of labs 00 and 01 run by hand, without the grader: the solution's
+worker passes every graded case, the stub's fails them, and a harness with no worker says why.
+The planted and attack submissions (test_planted.py, test_attacks.py) grade through them end to
+end."""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import support
+from support import FAST_RUBRIC, REPO
+
+LAB00_SOLUTION = REPO / "solutions" / "00_sequential"
+
+
+class Worker(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not LAB00_SOLUTION.is_dir():
+            raise unittest.SkipTest("needs solutions/ (an instructor's tree)")
+        cls.build = support.shared_build_dir()
+        # Grading an empty submission configures the shared build with the grader's hooks (the
+        # worker targets) and stages the untouched stubs: lab<NN>_worker_simt is the stub's.
+        cls.tmp = tempfile.TemporaryDirectory(prefix="scanlab-worker-test-")
+        empty = Path(cls.tmp.name) / "labs"
+        empty.mkdir()
+        proc = support.run_tool("grade.py", str(empty), "--labs", "00,01", "--hidden", "no",
+                                "--rubric", str(FAST_RUBRIC), "--build-dir", str(cls.build),
+                                "--out", str(Path(cls.tmp.name) / "out"), "--quiet")
+        if proc.returncode != 0:
+            raise AssertionError(proc.stdout[-3000:] + proc.stderr[-3000:])
+        targets = ["scanlab_worker_test", "lab00_harness_simt", "lab00_worker_simt",
+                   "lab00_worker_solution_simt", "lab01_harness_simt",
+                   "lab01_worker_solution_simt", "lab01_worker_simt"]
+        proc = subprocess.run(["cmake", "--build", str(cls.build), "--target", *targets],
+                              capture_output=True, text=True, timeout=1800)
+        if proc.returncode != 0:
+            raise AssertionError(proc.stdout[-3000:] + proc.stderr[-3000:])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def program(self, name: str) -> Path:
+        return self.build / "bin" / name
+
+    def harness(self, number: str, worker: str | None, *args: str):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SCANLAB_WORKER")}
+        if worker is not None:
+            env["SCANLAB_WORKER_ARGV"] = str(self.program(worker))
+            env["SCANLAB_WORKER_CALL_TIMEOUT_S"] = "30"
+        return subprocess.run([str(self.program(f"lab{number}_harness_simt")), *args],
+                              capture_output=True, text=True, timeout=300, env=env)
+
+    @staticmethod
+    def counts(output: str) -> tuple[int, int]:
+        match = re.search(r"test cases:\s*(\d+) \|\s*(\d+) passed \|\s*(\d+) failed", output)
+        assert match, output[-2000:]
+        return int(match[2]), int(match[3])
+
+    def test_parts(self):
+        proc = subprocess.run([str(self.program("scanlab_worker_test"))], capture_output=True,
+                              text=True, timeout=300)
+        self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-3000:])
+
+    def test_solution_passes_and_stub_fails_through_the_worker(self):
+        for number in ("00", "01"):
+            passed, failed = self.counts(
+                self.harness(number, f"lab{number}_worker_solution_simt").stdout)
+            self.assertGreater(passed, 40)
+            self.assertEqual(failed, 0)
+            proc = self.harness(number, f"lab{number}_worker_simt")
+            passed, failed = self.counts(proc.stdout)
+            self.assertEqual(passed, 0)
+            self.assertGreater(failed, 40)
+        # The stub's argument checks fail on its missing scan, not on the proxies.
+        self.assertIn("poison: never written", proc.stdout)
+
+    def test_without_a_worker_every_call_says_why(self):
+        proc = self.harness("01", None, "--test-case=argument checks")
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("SCANLAB_WORKER_ARGV", proc.stdout)
+
+    def test_a_worker_that_cannot_start_fails_the_calls(self):
+        env_argv = "/nonexistent/worker"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SCANLAB_WORKER")}
+        env["SCANLAB_WORKER_ARGV"] = env_argv
+        proc = subprocess.run([str(self.program("lab01_harness_simt")),
+                               "--test-case=inclusive sum int32,argument checks"],
+                              capture_output=True, text=True, timeout=120, env=env)
+        self.assertEqual(self.counts(proc.stdout), (0, 2))
+        self.assertIn("exited with code 127 before main()", proc.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,54 @@
+// The harness's side of a lab call (README.md): the proxy of a lab function gathers what the
+// call can touch, ships it to the worker process that runs the student's code, waits for the
+// answer, and makes this process look as if the call had run here: the memory's new contents,
+// the exception the call threw, the emulator's error state and fault report, and the kernel-work
+// watch's verdict. A worker that crashes, exits or hangs fails the call with an exception that
+// says so; the next call starts a fresh worker.
+#pragma once
+
+#include "remote_call.h"
+
+#include <scanlab/scan_kind.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace scanlab::remote {
+
+template <class Op>
+std::string operator_key();
+
+/// One call being put together.
+class Call {
+  public:
+    Call(std::string function, std::string op);
+    /// A pointer argument. Device memory: the whole allocation it lies in is shipped; host
+    /// memory: `host_bytes` bytes from it (overlapping host ranges are shipped as one).
+    void pointer(const void* p, Memory memory, std::size_t host_bytes);
+    void scalar(std::int64_t value) { request_.scalars.push_back(value); }
+    /// Runs the call in the worker and applies its answer here (or throws what it threw).
+    void run();
+
+  private:
+    struct HostRange {
+        std::uintptr_t first, last;
+    };
+    Request request_;
+    std::vector<HostRange> host_ranges_;
+};
+
+template <class Op>
+void scan_call(const char* function, Memory memory, const typename Op::value_type* in,
+               typename Op::value_type* out, int n, ScanKind kind) {
+    using T = typename Op::value_type;
+    const std::size_t bytes = n > 0 ? static_cast<std::size_t>(n) * sizeof(T) : 0;
+    Call call(function, operator_key<Op>());
+    call.pointer(in, memory, bytes);
+    call.pointer(out, memory, bytes);
+    call.scalar(n);
+    call.scalar(static_cast<std::int64_t>(kind));
+    call.run();
+}
+
+} // namespace scanlab::remote

@@ -1,0 +1,133 @@
+#include "remote_call.h"
+
+namespace scanlab::remote {
+namespace {
+
+constexpr std::uint64_t kMaxRegions = 64;
+constexpr std::uint64_t kMaxArguments = 64;
+constexpr std::uint64_t kMaxText = 1 << 20; // a message, a fault report
+
+void write_memory(Writer& out, const Region& region) {
+    out.block(region.contents.data(), region.contents.size());
+    out.block(region.written.data(), region.written.size());
+}
+
+void read_memory(Reader& in, Region& region) {
+    region.contents = in.block();
+    region.written = in.block();
+    const std::uint64_t words = (region.contents.size() + 3) / 4;
+    if (region.memory == Memory::device ? region.written.size() != words : !region.written.empty())
+        throw WireError("a region's written-word map does not match its size");
+}
+
+Memory read_memory_kind(Reader& in) {
+    const std::uint8_t kind = in.u8();
+    if (kind > 1) throw WireError("unknown memory kind");
+    return static_cast<Memory>(kind);
+}
+
+} // namespace
+
+std::vector<std::uint8_t> encode(const Request& request) {
+    Writer out;
+    out.string(request.function);
+    out.string(request.op);
+    out.u64(request.regions.size());
+    for (const Region& region : request.regions) {
+        out.u64(region.base);
+        out.u8(static_cast<std::uint8_t>(region.memory));
+        write_memory(out, region);
+    }
+    out.u64(request.pointers.size());
+    for (const std::uint64_t p : request.pointers) out.u64(p);
+    out.u64(request.scalars.size());
+    for (const std::int64_t s : request.scalars) out.i64(s);
+    out.u8(request.watching ? 1 : 0);
+    out.u64(request.watched.size());
+    for (const Watched& w : request.watched) {
+        out.u8(static_cast<std::uint8_t>(w.role));
+        out.u64(w.address);
+        out.u64(w.bytes);
+    }
+    return out.bytes();
+}
+
+Request decode_request(const std::vector<std::uint8_t>& bytes) {
+    Reader in(bytes);
+    Request request;
+    request.function = in.string(kMaxText);
+    request.op = in.string(kMaxText);
+    request.regions.resize(in.count(kMaxRegions));
+    for (Region& region : request.regions) {
+        region.base = in.u64();
+        region.memory = read_memory_kind(in);
+        read_memory(in, region);
+    }
+    request.pointers.resize(in.count(kMaxArguments));
+    for (std::uint64_t& p : request.pointers) p = in.u64();
+    request.scalars.resize(in.count(kMaxArguments));
+    for (std::int64_t& s : request.scalars) s = in.i64();
+    request.watching = in.u8() != 0;
+    request.watched.resize(in.count(kMaxRegions));
+    for (Watched& w : request.watched) {
+        const std::uint8_t role = in.u8();
+        if (role > 1) throw WireError("unknown watch role");
+        w.role = static_cast<WatchRole>(role);
+        w.address = in.u64();
+        w.bytes = in.u64();
+    }
+    if (!in.at_end()) throw WireError("a request has bytes after its end");
+    return request;
+}
+
+std::vector<std::uint8_t> encode(const Response& response) {
+    Writer out;
+    out.u8(static_cast<std::uint8_t>(response.thrown));
+    out.string(response.message);
+    out.u64(response.regions.size());
+    for (const Region& region : response.regions) write_memory(out, region);
+    out.i64(response.errors.last);
+    out.i64(response.errors.sticky);
+    out.i64(response.errors.fault_kind);
+    out.i64(response.errors.fault_error);
+    out.string(response.errors.fault_message);
+    out.string(response.provenance);
+    return out.bytes();
+}
+
+Response decode_response(const std::vector<std::uint8_t>& bytes, const Request& request) {
+    Reader in(bytes);
+    Response response;
+    const std::uint8_t thrown = in.u8();
+    if (thrown > static_cast<std::uint8_t>(Thrown::unknown))
+        throw WireError("unknown exception kind");
+    response.thrown = static_cast<Thrown>(thrown);
+    response.message = in.string(kMaxText);
+    if (in.u64() != request.regions.size())
+        throw WireError("the answer has another number of regions than the call");
+    response.regions.resize(request.regions.size());
+    for (std::size_t i = 0; i < request.regions.size(); ++i) {
+        Region& region = response.regions[i];
+        region.base = request.regions[i].base;
+        region.memory = request.regions[i].memory;
+        read_memory(in, region);
+        if (region.contents.size() != request.regions[i].contents.size())
+            throw WireError("a region came back with another size");
+    }
+    // Error codes are small positive numbers; a fault kind is one of simt::FaultKind's.
+    const auto code = [&](std::int64_t limit) {
+        const std::int64_t v = in.i64();
+        if (v < 0 || v > limit) throw WireError("an error code out of range");
+        return static_cast<int>(v);
+    };
+    response.errors.last = code(100000);
+    response.errors.sticky = code(100000);
+    response.errors.fault_kind = code(simt::remote::kLastFaultKind);
+    response.errors.fault_error = code(100000);
+    response.errors.fault_message = in.string(kMaxText);
+    response.provenance = in.string(kMaxText);
+    if (!in.at_end()) throw WireError("an answer has bytes after its end");
+    return response;
+}
+
+} // namespace scanlab::remote

@@ -1,0 +1,182 @@
+// The worker: the student's lab code, the emulator and this server, in a sandboxed process of
+// its own (README.md). It says it is ready (an empty message), then reads calls from fd 3 and
+// answers on fd 4, one at a time: it
+// allocates the memory each call ships (device memory in the emulator, with the same contents
+// and written words), calls the lab's function with the pointers translated, and sends back the
+// memory, what the function threw, the error state and the kernel-work watch's verdict.
+// Nothing it sends is trusted by the harness beyond being the lab's answer.
+#include "remote_call.h"
+#include "worker_registry.h"
+
+#include <simt/provenance.h>
+#include <simt/remote_state.h>
+#include <simt/report.h>
+
+#include <cuda_runtime.h>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace scanlab::remote {
+namespace {
+
+constexpr int kRequests = 3;
+constexpr int kAnswers = 4;
+
+// A region as this process holds it.
+struct Local {
+    std::uint8_t* base = nullptr;
+    std::size_t bytes = 0;
+    bool device = false;
+};
+
+// One inaccessible page: what a non-null host pointer to zero elements points at here, so that
+// touching it fails the call as touching the harness's memory would have been wrong.
+void* guard_page() {
+    static void* page = ::mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return page;
+}
+
+std::vector<Local> allocate(const Request& request) {
+    std::vector<Local> local;
+    for (const Region& region : request.regions) {
+        Local l;
+        l.bytes = region.contents.size();
+        l.device = region.memory == Memory::device;
+        if (l.device) {
+            void* p = nullptr;
+            if (cudaMalloc(&p, l.bytes ? l.bytes : 1) != cudaSuccess)
+                throw std::runtime_error("the worker could not allocate the call's memory");
+            simt::remote::import_contents(p, region.contents.data(), l.bytes, region.written);
+            l.base = static_cast<std::uint8_t*>(p);
+        } else if (l.bytes > 0) {
+            l.base = new std::uint8_t[l.bytes];
+            std::memcpy(l.base, region.contents.data(), l.bytes);
+        } else {
+            l.base = static_cast<std::uint8_t*>(guard_page());
+        }
+        local.push_back(l);
+    }
+    return local;
+}
+
+void release(const std::vector<Local>& local) {
+    for (const Local& l : local) {
+        if (l.device)
+            cudaFree(l.base);
+        else if (l.bytes > 0)
+            delete[] l.base;
+    }
+}
+
+// The harness's address `address` in this process: inside a shipped region (or one past its
+// end), moved with it; anywhere else, as it is.
+void* translate(std::uint64_t address, const Request& request, const std::vector<Local>& local) {
+    for (std::size_t i = 0; i < local.size(); ++i) {
+        const Region& region = request.regions[i];
+        const std::uint64_t size = region.contents.size();
+        if (size > 0 && address >= region.base && address - region.base <= size)
+            return local[i].base + (address - region.base);
+    }
+    for (std::size_t i = 0; i < local.size(); ++i) // host memory of zero elements
+        if (request.regions[i].contents.empty() && address == request.regions[i].base)
+            return local[i].base;
+    return reinterpret_cast<void*>(address);
+}
+
+Response serve(const Request& request) {
+    Response response;
+    const Invoker* invoker = find_function(operator_key_of(request.function, request.op));
+    if (!invoker) {
+        response.thrown = Thrown::runtime_error;
+        response.message = "the worker has no function " + request.function + "<" + request.op +
+                           "> (is the worker built from this lab?)";
+        return response;
+    }
+    const std::vector<Local> local = allocate(request);
+    Arguments arguments;
+    for (const std::uint64_t p : request.pointers)
+        arguments.pointers.push_back(translate(p, request, local));
+    arguments.scalars = request.scalars;
+
+    if (request.watching) {
+        simt::provenance_begin();
+        for (const Watched& w : request.watched) {
+            const void* p = translate(w.address, request, local);
+            if (w.role == WatchRole::input)
+                simt::provenance_input(p, w.bytes);
+            else
+                simt::provenance_output(p, w.bytes);
+        }
+    }
+    try {
+        (*invoker)(arguments);
+    } catch (const std::invalid_argument& e) {
+        response.thrown = Thrown::invalid_argument, response.message = e.what();
+    } catch (const std::out_of_range& e) {
+        response.thrown = Thrown::out_of_range, response.message = e.what();
+    } catch (const std::length_error& e) {
+        response.thrown = Thrown::length_error, response.message = e.what();
+    } catch (const std::logic_error& e) {
+        response.thrown = Thrown::logic_error, response.message = e.what();
+    } catch (const std::bad_alloc& e) {
+        response.thrown = Thrown::bad_alloc, response.message = e.what();
+    } catch (const std::exception& e) {
+        response.thrown = Thrown::runtime_error, response.message = e.what();
+    } catch (...) {
+        response.thrown = Thrown::unknown;
+    }
+    // The call may return before its kernels end: their faults belong to it.
+    (void)cudaDeviceSynchronize();
+    response.errors = simt::remote::error_snapshot();
+    if (request.watching) response.provenance = simt::provenance_end();
+
+    for (std::size_t i = 0; i < local.size(); ++i) {
+        Region back;
+        back.base = request.regions[i].base;
+        back.memory = request.regions[i].memory;
+        if (local[i].bytes > 0) back.contents.assign(local[i].base, local[i].base + local[i].bytes);
+        if (local[i].device)
+            back.written = simt::remote::written_words(local[i].base, local[i].bytes);
+        response.regions.push_back(std::move(back));
+    }
+    simt::reset_device(); // the next call starts clean; its errors went to the harness
+    release(local);
+    return response;
+}
+
+} // namespace
+} // namespace scanlab::remote
+
+int main() {
+    using namespace scanlab::remote;
+    if (::fcntl(kRequests, F_GETFD) < 0 || ::fcntl(kAnswers, F_GETFD) < 0) {
+        std::fprintf(stderr, "scanlab worker: runs a lab's code for a graded test program, which "
+                             "starts it with its requests on fd 3 and answers on fd 4\n");
+        return 2;
+    }
+    ::fcntl(kRequests, F_SETFD, FD_CLOEXEC);
+    ::fcntl(kAnswers, F_SETFD, FD_CLOEXEC);
+    // An empty message first: main() was reached (static constructors ran and returned).
+    if (!send_message(kAnswers, {})) return 0;
+    std::vector<std::uint8_t> message;
+    for (;;) {
+        try {
+            if (receive_message(kRequests, message, 0) != Received::message) return 0;
+            const Response response = serve(decode_request(message));
+            if (!send_message(kAnswers, encode(response))) return 0;
+        } catch (const std::exception& error) {
+            std::fprintf(stderr, "scanlab worker: %s\n", error.what());
+            return 3;
+        }
+    }
+}

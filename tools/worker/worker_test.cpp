@@ -1,0 +1,196 @@
+// Tests of the worker mechanism's parts that need no second process: the byte format (an answer
+// the harness cannot trust is rejected, never read past its end) and the emulator's side of
+// shipping device memory and errors (simt/remote_state.h). tests/grader/test_worker.py runs it
+// and grades the planted submissions through the harness and worker end to end.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include "remote_call.h"
+
+#include <simt/remote_state.h>
+#include <simt/report.h>
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+using namespace scanlab::remote;
+
+namespace {
+
+std::mt19937_64& rng() {
+    static std::mt19937_64 engine(std::random_device{}());
+    return engine;
+}
+
+std::vector<std::uint8_t> random_bytes(std::size_t n) {
+    std::vector<std::uint8_t> bytes(n);
+    for (auto& b : bytes) b = static_cast<std::uint8_t>(rng()());
+    return bytes;
+}
+
+Request random_request() {
+    Request request;
+    request.function = "lab01::naive_scan";
+    request.op = "sum int32";
+    const std::size_t words = 1 + rng()() % 300;
+    Region device;
+    device.base = 0x7000'0000'0000 + 4096 * (rng()() % 1000);
+    device.memory = Memory::device;
+    device.contents = random_bytes(4 * words);
+    device.written.resize(words);
+    for (auto& w : device.written) w = rng()() % 2;
+    Region host;
+    host.base = 0x5000'0000'0000;
+    host.memory = Memory::host;
+    host.contents = random_bytes(rng()() % 100);
+    request.regions = {device, host};
+    request.pointers = {device.base, device.base + 8, 0};
+    request.scalars = {static_cast<std::int64_t>(rng()()), -1};
+    request.watching = true;
+    request.watched = {{WatchRole::input, device.base, 12}, {WatchRole::output, host.base, 4}};
+    return request;
+}
+
+Response answer_to(const Request& request) {
+    Response response;
+    response.thrown = Thrown::invalid_argument;
+    response.message = "n must not be negative";
+    for (const Region& region : request.regions) {
+        Region back = region;
+        back.contents = random_bytes(region.contents.size());
+        response.regions.push_back(back);
+    }
+    response.errors = {1, 700, static_cast<int>(simt::FaultKind::shared_race), 700, "a race"};
+    response.provenance = "the output was written by host code";
+    return response;
+}
+
+} // namespace
+
+TEST_CASE("a request and its answer come through unchanged") {
+    const Request request = random_request();
+    const Request back = decode_request(encode(request));
+    CHECK(back.function == request.function);
+    CHECK(back.op == request.op);
+    REQUIRE(back.regions.size() == request.regions.size());
+    for (std::size_t i = 0; i < back.regions.size(); ++i) {
+        CHECK(back.regions[i].base == request.regions[i].base);
+        CHECK(back.regions[i].memory == request.regions[i].memory);
+        CHECK(back.regions[i].contents == request.regions[i].contents);
+        CHECK(back.regions[i].written == request.regions[i].written);
+    }
+    CHECK(back.pointers == request.pointers);
+    CHECK(back.scalars == request.scalars);
+    CHECK(back.watching);
+    REQUIRE(back.watched.size() == 2);
+    CHECK(back.watched[1].role == WatchRole::output);
+    CHECK(back.watched[0].bytes == 12);
+
+    const Response response = answer_to(request);
+    const Response got = decode_response(encode(response), request);
+    CHECK(got.thrown == Thrown::invalid_argument);
+    CHECK(got.message == response.message);
+    CHECK(got.regions[0].contents == response.regions[0].contents);
+    CHECK(got.regions[0].written == response.regions[0].written);
+    CHECK(got.errors.sticky == 700);
+    CHECK(got.errors.fault_message == "a race");
+    CHECK(got.provenance == response.provenance);
+}
+
+TEST_CASE("an answer that does not fit its call is rejected") {
+    const Request request = random_request();
+    const std::vector<std::uint8_t> good = encode(answer_to(request));
+
+    // Cut anywhere: never read past the end.
+    const std::size_t cut = rng()() % good.size();
+    CHECK_THROWS_AS(decode_response({good.begin(), good.begin() + cut}, request), WireError);
+    // Bytes after the end.
+    std::vector<std::uint8_t> longer = good;
+    longer.push_back(0);
+    CHECK_THROWS_AS(decode_response(longer, request), WireError);
+    // A region of another size (more memory than the harness shipped).
+    Response bigger = answer_to(request);
+    bigger.regions[1].contents.push_back(1);
+    CHECK_THROWS_AS(decode_response(encode(bigger), request), WireError);
+    // A written-word map of the wrong length, or one for host memory.
+    Response map = answer_to(request);
+    map.regions[0].written.pop_back();
+    CHECK_THROWS_AS(decode_response(encode(map), request), WireError);
+    map = answer_to(request);
+    map.regions[1].written = {1};
+    CHECK_THROWS_AS(decode_response(encode(map), request), WireError);
+    // Another number of regions, an unknown exception kind, a fault kind that is none.
+    Response fewer = answer_to(request);
+    fewer.regions.pop_back();
+    CHECK_THROWS_AS(decode_response(encode(fewer), request), WireError);
+    std::vector<std::uint8_t> odd = good;
+    odd[0] = 200;
+    CHECK_THROWS_AS(decode_response(odd, request), WireError);
+    Response kind = answer_to(request);
+    kind.errors.fault_kind = simt::remote::kLastFaultKind + 1;
+    CHECK_THROWS_AS(decode_response(encode(kind), request), WireError);
+    // Random garbage: rejected or, rarely, read as something of the right shape; never a crash.
+    for (int i = 0; i < 200; ++i) {
+        try {
+            (void)decode_response(random_bytes(rng()() % 200), request);
+        } catch (const WireError&) {
+        }
+    }
+}
+
+TEST_CASE("device memory is shipped with the words that were written") {
+    const std::size_t words = 64 + rng()() % 1000;
+    int* source = nullptr;
+    REQUIRE(cudaMalloc(&source, words * 4) == cudaSuccess);
+    // Only some of it written by the host.
+    const std::size_t first = rng()() % words, count = 1 + rng()() % (words - first);
+    std::vector<int> values(count);
+    for (int& v : values) v = static_cast<int>(rng()());
+    REQUIRE(cudaMemcpy(source + first, values.data(), count * 4, cudaMemcpyHostToDevice) ==
+            cudaSuccess);
+
+    simt::remote::Allocation found;
+    REQUIRE(simt::remote::find_device_allocation(source + words / 2, &found));
+    CHECK(found.base == source);
+    CHECK(found.bytes == words * 4);
+    int on_host = 0;
+    CHECK_FALSE(simt::remote::find_device_allocation(&on_host, &found));
+
+    const std::vector<std::uint8_t> written = simt::remote::written_words(source, words * 4);
+    for (std::size_t w = 0; w < words; ++w)
+        CHECK(written[w] == (w >= first && w < first + count ? 1 : 0));
+
+    // Into a fresh allocation: the same contents and the same written words.
+    int* copy = nullptr;
+    REQUIRE(cudaMalloc(&copy, words * 4) == cudaSuccess);
+    simt::remote::import_contents(copy, source, words * 4, written);
+    CHECK(std::memcmp(copy, source, words * 4) == 0);
+    CHECK(simt::remote::written_words(copy, words * 4) == written);
+    cudaFree(source);
+    cudaFree(copy);
+}
+
+TEST_CASE("a fault of the worker's call becomes this process's sticky error") {
+    simt::reset_device();
+    simt::remote::ErrorSnapshot snapshot;
+    snapshot.sticky = static_cast<int>(cudaErrorIllegalAddress);
+    snapshot.fault_kind = static_cast<int>(simt::FaultKind::illegal_address);
+    snapshot.fault_error = snapshot.sticky;
+    snapshot.fault_message = "simt: illegal address in kernel k at naive_scan.cu:42\n";
+    simt::remote::adopt_errors(snapshot);
+    CHECK(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
+    CHECK(simt::last_fault().kind == simt::FaultKind::illegal_address);
+    CHECK(simt::last_fault().message == snapshot.fault_message);
+    const simt::remote::ErrorSnapshot again = simt::remote::error_snapshot();
+    CHECK(again.sticky == snapshot.sticky);
+    CHECK(again.fault_kind == snapshot.fault_kind);
+    simt::reset_device();
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);
+    // Nothing to adopt: the state stays clean.
+    simt::remote::adopt_errors({});
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);
+}
