@@ -10,9 +10,18 @@
 #include <string>
 #include <vector>
 
-#include "engine.h"
+#include "checks/checker.h"
+
+// Declared, not included: recording_off.cpp, compiled for every first build, then needs none of
+// the engine's headers.
+namespace simt {
+struct FaultReport;
+struct Options;
+} // namespace simt
 
 namespace simt::detail {
+
+struct LaunchRequest;
 
 class LaunchRecorder {
   public:
