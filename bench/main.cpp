@@ -148,22 +148,8 @@ DeviceBuffer<unsigned char> upload_as(const std::vector<std::int32_t>& values) {
 
 const unsigned char* typed_input(Pool& pool, ValueType type) {
     auto& buffer = pool.d_typed[static_cast<int>(type)];
-    if (buffer.size() == 0) {
-        switch (type) {
-        case ValueType::i32:
-            buffer = upload_as<std::int32_t>(pool.small);
-            break;
-        case ValueType::f32:
-            buffer = upload_as<float>(pool.small);
-            break;
-        case ValueType::i64:
-            buffer = upload_as<std::int64_t>(pool.small);
-            break;
-        case ValueType::f64:
-            buffer = upload_as<double>(pool.small);
-            break;
-        }
-    }
+    if (buffer.size() == 0)
+        buffer = labs::with_value_type(type, [&]<class T>() { return upload_as<T>(pool.small); });
     return buffer.data();
 }
 
@@ -231,29 +217,11 @@ Plan make_plan(const Pool& pool, Group group, std::int64_t n) {
 
 /// Element i of a downloaded output as a double (exact: every valid output is a small integer).
 double element(const unsigned char* bytes, ValueType type, std::size_t i) {
-    switch (type) {
-    case ValueType::i32: {
-        std::int32_t v;
-        std::memcpy(&v, bytes + 4 * i, 4);
-        return v;
-    }
-    case ValueType::f32: {
-        float v;
-        std::memcpy(&v, bytes + 4 * i, 4);
-        return v;
-    }
-    case ValueType::i64: {
-        std::int64_t v;
-        std::memcpy(&v, bytes + 8 * i, 8);
+    return labs::with_value_type(type, [&]<class T>() {
+        T v;
+        std::memcpy(&v, bytes + sizeof(T) * i, sizeof(T));
         return static_cast<double>(v);
-    }
-    case ValueType::f64: {
-        double v;
-        std::memcpy(&v, bytes + 8 * i, 8);
-        return v;
-    }
-    }
-    return 0;
+    });
 }
 
 /// Checks out[0, sets * n) (downloaded into pool.staging); empty if right, else where and how.

@@ -322,6 +322,16 @@ TEST_CASE("arrays carved out of dynamic shared memory") {
                 "  int *a = smem, *c = reinterpret_cast<int*>(a + BLOCK * blockDim.x);\n}",
          head_out + "\n  int *a = ::simt::carve(smem, \"a\"), *c = ::simt::carve("
                     "reinterpret_cast<int*>(a + BLOCK * blockDim.x), \"c\");\n}"},
+        {"a comparison in parentheses does not close the initializer",
+         head + "extern __shared__ int smem[];\n"
+                "  int *a = smem + (n > 4 ? n : 4), *c = a + (n >> 1);\n}",
+         head_out + "\n  int *a = ::simt::carve(smem + (n > 4 ? n : 4), \"a\"), *c = "
+                    "::simt::carve(a + (n >> 1), \"c\");\n}"},
+        {"a cast's angle brackets inside parentheses",
+         head + "extern __shared__ int smem[];\n"
+                "  float* f = (n > 2 ? reinterpret_cast<float*>(smem) : (float*)(smem + n));\n}",
+         head_out + "\n  float* f = ::simt::carve((n > 2 ? reinterpret_cast<float*>(smem) : "
+                    "(float*)(smem + n)), \"f\");\n}"},
         {"a pointer per thread is no carve",
          head + "extern __shared__ int smem[];\n  int t = threadIdx.x;\n  int* mine = smem + t;\n"
                 "  int* also = smem + threadIdx.x;\n  mine[1] = also[0];\n}",

@@ -121,20 +121,7 @@ int main() {
             const long long most = lab.one_block() ? lab.max_n : 5000;
             for (const Variant& v : lab.variants) {
                 const long long n = std::uniform_int_distribution<long long>(1, most)(rng);
-                switch (v.value) {
-                case ValueType::i32:
-                    check_calls<std::int32_t>(lab, v, n, rng);
-                    break;
-                case ValueType::f32:
-                    check_calls<float>(lab, v, n, rng);
-                    break;
-                case ValueType::i64:
-                    check_calls<std::int64_t>(lab, v, n, rng);
-                    break;
-                case ValueType::f64:
-                    check_calls<double>(lab, v, n, rng);
-                    break;
-                }
+                with_value_type(v.value, [&]<class T>() { check_calls<T>(lab, v, n, rng); });
                 std::printf("lab %s variant '%s': n = %lld checked\n", lab.number.c_str(),
                             v.name.c_str(), n);
             }

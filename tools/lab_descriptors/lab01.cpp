@@ -13,12 +13,7 @@ using namespace scanlab::labs;
 
 LabDescriptor describe() {
     LabDescriptor lab{.number = "01", .max_n = lab01::kMaxN, .run_slices = 64, .trace_n = 16};
-    lab.variants.push_back({.call =
-                                [](const ScanCall& c) {
-                                    lab01::naive_scan<scanlab::Sum<std::int32_t>>(
-                                        c.input<std::int32_t>(), c.output<std::int32_t>(),
-                                        static_cast<int>(c.n), c.kind);
-                                },
+    lab.variants.push_back({.call = scan_call(&lab01::naive_scan<scanlab::Sum<std::int32_t>>),
                             .trace_caption = "naive_scan<Sum<int>>, inclusive",
                             .run_title = "naive Hillis-Steele, 64 blocks x 1024",
                             .bench_name = "lab01.naive_scan",

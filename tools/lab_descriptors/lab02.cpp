@@ -15,16 +15,12 @@ LabDescriptor describe() {
                       .max_n = lab02::kMaxN,
                       .shown_kind = scanlab::ScanKind::exclusive,
                       .trace_n = 16};
-    lab.variants.push_back({.call =
-                                [](const ScanCall& c) {
-                                    lab02::work_efficient_scan<scanlab::Sum<std::int32_t>>(
-                                        c.input<std::int32_t>(), c.output<std::int32_t>(),
-                                        static_cast<int>(c.n), c.kind);
-                                },
-                            .trace_caption = "work_efficient_scan<Sum<int>>, exclusive",
-                            .run_title = "work-efficient (Blelloch), one block",
-                            .bench_name = "lab02.work_efficient_scan",
-                            .bench_label = "lab02 work_efficient_scan"});
+    lab.variants.push_back(
+        {.call = scan_call(&lab02::work_efficient_scan<scanlab::Sum<std::int32_t>>),
+         .trace_caption = "work_efficient_scan<Sum<int>>, exclusive",
+         .run_title = "work-efficient (Blelloch), one block",
+         .bench_name = "lab02.work_efficient_scan",
+         .bench_label = "lab02 work_efficient_scan"});
     return lab;
 }
 

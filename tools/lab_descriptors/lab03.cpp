@@ -18,23 +18,13 @@ LabDescriptor describe() {
                       .shown_kind = scanlab::ScanKind::exclusive,
                       .trace_n = 256};
     lab.variants.push_back({.name = "padded",
-                            .call =
-                                [](const ScanCall& c) {
-                                    lab03::conflict_free_scan<Op>(c.input<std::int32_t>(),
-                                                                  c.output<std::int32_t>(),
-                                                                  static_cast<int>(c.n), c.kind);
-                                },
+                            .call = scan_call(&lab03::conflict_free_scan<Op>),
                             .trace_caption = "conflict_free_scan<Sum<int>>, exclusive",
                             .run_title = "conflict-free (padded Blelloch), one block",
                             .bench_name = "lab03.conflict_free_scan",
                             .bench_label = "lab03 conflict_free_scan"});
     lab.variants.push_back({.name = "unpadded",
-                            .call =
-                                [](const ScanCall& c) {
-                                    lab03::scan_unpadded<Op>(c.input<std::int32_t>(),
-                                                             c.output<std::int32_t>(),
-                                                             static_cast<int>(c.n), c.kind);
-                                },
+                            .call = scan_call(&lab03::scan_unpadded<Op>),
                             .trace_caption = "scan_unpadded<Sum<int>>, exclusive",
                             .bench_name = "lab03.scan_unpadded",
                             .bench_label = "lab03 scan_unpadded"});

@@ -14,30 +14,22 @@ using Op = scanlab::Sum<std::int32_t>;
 
 LabDescriptor describe() {
     LabDescriptor lab{.number = "04", .trace_n = 4096};
-    lab.variants.push_back({.name = "scan-then-propagate",
-                            .call =
-                                [](const ScanCall& c) {
-                                    lab04::scan_then_propagate<Op>(c.input<std::int32_t>(),
-                                                                   c.output<std::int32_t>(), c.n,
-                                                                   c.kind);
-                                },
-                            .trace_caption = "scan_then_propagate<Sum<int>>, inclusive",
-                            .run_title = "multi-block: scan-then-propagate",
-                            .bench_name = "lab04.scan_then_propagate",
-                            .bench_label = "lab04 scan_then_propagate",
-                            .waits_for_gpu = true});
-    lab.variants.push_back({.name = "reduce-then-scan",
-                            .call =
-                                [](const ScanCall& c) {
-                                    lab04::reduce_then_scan<Op>(c.input<std::int32_t>(),
-                                                                c.output<std::int32_t>(), c.n,
-                                                                c.kind);
-                                },
-                            .trace_caption = "reduce_then_scan<Sum<int>>, inclusive",
-                            .run_title = "multi-block: reduce-then-scan",
-                            .bench_name = "lab04.reduce_then_scan",
-                            .bench_label = "lab04 reduce_then_scan",
-                            .waits_for_gpu = true});
+    lab.variants.push_back(
+        {.name = "scan-then-propagate",
+         .call = scan_call(&lab04::scan_then_propagate<Op>, lab04::kDefaultBlockThreads),
+         .trace_caption = "scan_then_propagate<Sum<int>>, inclusive",
+         .run_title = "multi-block: scan-then-propagate",
+         .bench_name = "lab04.scan_then_propagate",
+         .bench_label = "lab04 scan_then_propagate",
+         .waits_for_gpu = true});
+    lab.variants.push_back(
+        {.name = "reduce-then-scan",
+         .call = scan_call(&lab04::reduce_then_scan<Op>, lab04::kDefaultBlockThreads),
+         .trace_caption = "reduce_then_scan<Sum<int>>, inclusive",
+         .run_title = "multi-block: reduce-then-scan",
+         .bench_name = "lab04.reduce_then_scan",
+         .bench_label = "lab04 reduce_then_scan",
+         .waits_for_gpu = true});
     return lab;
 }
 

@@ -14,13 +14,32 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace scanlab::labs {
 
 /// The value type a variant scans. Every tool but the benchmark's types table uses int32.
 enum class ValueType { i32, f32, i64, f64 };
+
+/// Calls `f.template operator()<T>()` with the C++ type T of `value` and returns its result: the
+/// one place a ValueType becomes a type.
+template <class F>
+decltype(auto) with_value_type(ValueType value, F&& f) {
+    switch (value) {
+    case ValueType::i32:
+        return f.template operator()<std::int32_t>();
+    case ValueType::f32:
+        return f.template operator()<float>();
+    case ValueType::i64:
+        return f.template operator()<std::int64_t>();
+    case ValueType::f64:
+        return f.template operator()<double>();
+    }
+    throw std::invalid_argument("not a ValueType: " + std::to_string(static_cast<int>(value)));
+}
 
 /// One call's operands: n elements of the variant's value type at in and out (device pointers,
 /// or host pointers for a lab that runs on the host), and the kind of scan.
@@ -66,6 +85,16 @@ struct Variant {
     /// A call for repeated use: `repeated()` where the variant has one, else `call`.
     Call repeated_call() const { return repeated ? repeated() : call; }
 };
+
+/// A Call that runs scan(in, out, n, kind, rest...) on the variant's values, the signature the
+/// one-call labs share (n converted to the function's own count type).
+template <class T, class Count, class... Rest>
+Call scan_call(void (*scan)(const T*, T*, Count, ScanKind, Rest...),
+               std::type_identity_t<Rest>... rest) {
+    return [scan, rest...](const ScanCall& c) {
+        scan(c.input<T>(), c.output<T>(), static_cast<Count>(c.n), c.kind, rest...);
+    };
+}
 
 /// `v` with its `call` and `repeated` made from one function f(const ScanCall&, Workspace*):
 /// nullptr for a call on its own, a Workspace kept across calls for repeated ones.

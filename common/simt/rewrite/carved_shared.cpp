@@ -133,21 +133,26 @@ bool declares_pointer(Tokens code, std::size_t name, bool previous_comma_ok) {
     return t.kind == TokenKind::Identifier && !kNotTypes.contains(t.text);
 }
 
-// One past the initializer that starts at code[first]: the ',' or ';' that ends it at depth 0
-// (the angle brackets of a cast count as brackets), or npos.
+// One past the initializer that starts at code[first]: the ',' or ';' that ends it outside
+// every bracket, or npos. Each opener waits for its own closer: a '<' counts only where a cast
+// opens one (`static_cast<`), so a comparison such as `(n > 4 ? a : b)` closes nothing, and a
+// ')' also closes a cast's '<' left open inside it.
 std::size_t initializer_end(Tokens code, std::size_t first) {
-    int depth = 0;
+    std::vector<char> open;
     for (std::size_t k = first; k < code.size(); ++k) {
         const std::string_view t = code[k].text;
         if (t == "(" || t == "[" || t == "{") {
-            ++depth;
+            open.push_back(t[0]);
         } else if (t == ")" || t == "]" || t == "}") {
-            if (--depth < 0) return npos;
+            while (!open.empty() && open.back() == '<') open.pop_back();
+            const char opener = t == ")" ? '(' : t == "]" ? '[' : '{';
+            if (open.empty() || open.back() != opener) return npos;
+            open.pop_back();
         } else if (t == "<" && k > 0 && code[k - 1].text.ends_with("_cast")) {
-            ++depth;
-        } else if (t == ">" && depth > 0) {
-            --depth;
-        } else if (depth == 0 && (t == "," || t == ";")) {
+            open.push_back('<');
+        } else if (t == ">" && !open.empty() && open.back() == '<') {
+            open.pop_back();
+        } else if (open.empty() && (t == "," || t == ";")) {
             return k;
         }
     }

@@ -36,6 +36,13 @@ def _round(value: float) -> float:
     return round(value + 0.0, 4)
 
 
+def _speed_and_failure(grade: Grade, failure: str) -> list[str]:
+    """The lines that close both reports: the speed grading's line and, where the grader itself
+    failed, `failure` with the reason in its {}."""
+    return ([grade.speed] if grade.speed else []) + (
+        [failure.format(grade.fatal)] if grade.fatal else [])
+
+
 def results_json(grade: Grade) -> dict:
     """Gradescope's format (https://gradescope-autograders.readthedocs.io, "Autograder
     Specifications"): top-level score, execution_time, output, tests[]; each test with name,
@@ -79,10 +86,7 @@ def results_json(grade: Grade) -> dict:
         lines.append(f"  {lab.lab.title}: {points:.2f} / {most:.2f}  ({state})")
     if grade.sandbox and grade.sandbox_mode != "namespaces":
         lines.append(grade.sandbox)
-    if grade.speed:
-        lines.append(grade.speed)
-    if grade.fatal:
-        lines.append(f"The grader failed: {grade.fatal}. Please tell your instructor.")
+    lines += _speed_and_failure(grade, "The grader failed: {}. Please tell your instructor.")
     lines.append(f"Random seed of this run: {grade.seed} (SCANLAB_SEED={grade.seed} reproduces "
                  f"the inputs)")
     return {
@@ -189,10 +193,7 @@ def table(grade: Grade, width: int = 132) -> str:
         out.append("")
     for note in grade.notes:
         out.append(f"note: {_first_line(note, width - 6)}")
-    if grade.speed:
-        out.append(grade.speed)
-    if grade.fatal:
-        out.append(f"GRADER ERROR: {grade.fatal}")
+    out += _speed_and_failure(grade, "GRADER ERROR: {}")
     out.append(f"TOTAL {grade.score:.2f} / {grade.max_score:.2f}   "
                f"({grade.execution_time:.1f} s)")
     return "\n".join(out) + "\n"
