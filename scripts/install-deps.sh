@@ -5,6 +5,8 @@
 #   scripts/install-deps.sh --all      also the visualizer, headless display, plots and fuzzing
 #   scripts/install-deps.sh --platforms  also clang 16 (with libc++) and the arm64 cross build
 #                                        with qemu (scripts/ci-clang.sh, scripts/ci-arm64.sh)
+#   a second argument --download-only fetches the missing packages into apt's cache and installs
+#   nothing (CI downloads the platform packages while its tests run)
 # Runs apt-get as root, or through sudo. Prints what it would install when it cannot.
 set -euo pipefail
 
@@ -18,12 +20,20 @@ extra=(libimgui-dev libglfw3-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri
 platforms=(clang-16 libc++-16-dev libc++abi-16-dev g++-aarch64-linux-gnu qemu-user
            libboost-context-dev:arm64)
 
+download_only=()
+if [[ "${2:-}" == "--download-only" ]]; then
+    download_only=(--download-only)
+elif [[ -n "${2:-}" ]]; then
+    echo "usage: scripts/install-deps.sh [--all|--platforms] [--download-only]" >&2
+    exit 2
+fi
+
 wanted=("${core[@]}")
 case "${1:-}" in
 --all) wanted+=("${extra[@]}") ;;
 --platforms) wanted+=("${extra[@]}" "${platforms[@]}") ;;
 "") ;;
-*) echo "usage: scripts/install-deps.sh [--all|--platforms]" >&2; exit 2 ;;
+*) echo "usage: scripts/install-deps.sh [--all|--platforms] [--download-only]" >&2; exit 2 ;;
 esac
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
@@ -50,13 +60,15 @@ else
     echo "scanlab: install them as root: apt-get install -y ${missing[*]}" >&2
     exit 1
 fi
-echo "scanlab: installing ${missing[*]}" >&2
+verb=installing
+if ((${#download_only[@]})); then verb=downloading; fi
+echo "scanlab: $verb ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 if [[ " ${missing[*]} " == *":arm64 "* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
     "${sudo[@]}" dpkg --add-architecture arm64
 fi
 "${sudo[@]}" apt-get update -qq
-if ! "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+if ! "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${download_only[@]}" "${missing[@]}" >/dev/null; then
     echo "scanlab: apt-get could not install: ${missing[*]}" >&2
     if grep -qi ubuntu /etc/os-release 2>/dev/null; then
         echo "scanlab: on Ubuntu these are in 'universe': sudo add-apt-repository universe" >&2
