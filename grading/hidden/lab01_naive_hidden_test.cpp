@@ -5,6 +5,7 @@
 #include "naive_scan.h"
 
 #include "scan_test_support.h"
+#include "size_sweep.h"
 
 #include <doctest/doctest.h>
 
@@ -26,17 +27,14 @@ void naive(const typename Op::value_type* d_in, typename Op::value_type* d_out, 
     lab01::naive_scan<Op>(d_in, d_out, n, kind);
 }
 
+// Stops at the first failing size (tests/support/size_sweep.h).
 template <class Op>
 bool check_sizes(const std::vector<int>& sizes, ScanKind kind) {
-    for (const int n : sizes) {
-        const auto result =
-            scanlab::test::run_device_scan<Op>("lab01::naive_scan", n, kind, naive<Op>);
-        if (!result.ok) {
-            FAIL_CHECK(result.message);
-            return false;
-        }
-    }
-    return true;
+    const auto result = scanlab::test::first_failing_size(sizes, [&](int n) {
+        return scanlab::test::run_device_scan<Op>("lab01::naive_scan", n, kind, naive<Op>);
+    });
+    if (!result.ok) FAIL_CHECK(result.message);
+    return result.ok;
 }
 
 std::vector<int> every_size() {

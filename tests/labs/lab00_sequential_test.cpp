@@ -3,6 +3,7 @@
 
 #include "scan_matrix.h"
 #include "scan_test_support.h"
+#include "size_sweep.h"
 
 #include <doctest/doctest.h>
 
@@ -24,17 +25,14 @@ void sequential(const typename Op::value_type* in, typename Op::value_type* out,
     lab00::sequential_scan<Op>(in, out, n, kind);
 }
 
-// Stops at the first failing size: the later ones would report the same mistake.
+// Stops at the first failing size (tests/support/size_sweep.h).
 template <class Op>
 void check_all_sizes(ScanKind kind, bool in_place = false) {
-    for (const int n : kSizes) {
-        const auto result = scanlab::test::run_host_scan<Op>("lab00::sequential_scan", n, kind,
-                                                             sequential<Op>, in_place);
-        if (!result.ok) {
-            FAIL_CHECK(result.message);
-            return;
-        }
-    }
+    const auto result = scanlab::test::first_failing_size(kSizes, [&](int n) {
+        return scanlab::test::run_host_scan<Op>("lab00::sequential_scan", n, kind, sequential<Op>,
+                                                in_place);
+    });
+    if (!result.ok) FAIL_CHECK(result.message);
 }
 
 } // namespace

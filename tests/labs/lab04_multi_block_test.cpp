@@ -11,6 +11,7 @@
 // 2^26 + 3 on a GPU.
 #include "multi_block_scan.h"
 
+#include "kernel_failure.h"
 #include "scan_matrix.h"
 #include "scan_test_support.h"
 
@@ -172,8 +173,7 @@ bool check_size(Variant variant, Size size, ScanKind kind, int deepest_passed,
     } catch (const std::exception& error) { // a fault in a kernel, or a failed CUDA call
         const std::string message =
             with_hint(error.what(), size, true, deepest_passed, several_tiles_passed) +
-            "\n  to reproduce: run again with SCANLAB_SEED=" +
-            std::to_string(scanlab::test::seed());
+            scanlab::test::reproduce_line();
         FAIL_CHECK(message);
         return false;
     }

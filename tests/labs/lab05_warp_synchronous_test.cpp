@@ -7,6 +7,7 @@
 // large case shows that nothing is limited to small n.
 #include "warp_scan.h"
 
+#include "kernel_failure.h"
 #include "scan_matrix.h"
 #include "scan_test_support.h"
 
@@ -81,10 +82,9 @@ ScanCheck run_grouped(const std::string& what, int n, ScanKind kind, int group,
         scan(d_in.data(), d_out.data(), n, kind);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
-        return {false, call + ": the kernel failed: " + error.what() +
-                           scanlab::test::hint_line("05", fault_hint(hint_fault)) +
-                           "\n  to reproduce: run again with SCANLAB_SEED=" +
-                           std::to_string(scanlab::test::seed())};
+        return {false,
+                scanlab::test::kernel_failure_report(call + ": the kernel failed: " + error.what(),
+                                                     "05", fault_hint(hint_fault))};
     }
     if (std::string host_work = watch.verdict(call); !host_work.empty())
         return {false, std::move(host_work)};

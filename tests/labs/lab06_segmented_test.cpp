@@ -7,6 +7,7 @@
 // shapes give many tiles and blocks at a few tens of thousands of elements.
 #include "segmented_scan.h"
 
+#include "kernel_failure.h"
 #include "scan_matrix.h"
 #include "scan_test_support.h"
 
@@ -334,10 +335,8 @@ ScanCheck run_segmented(const std::string& what, int n, ScanKind kind, Shape sha
         scan(d_in.data(), d_flags.data(), d_out.data(), n, kind);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
-        return {false, call + ": the kernel failed: " + error.what() +
-                           scanlab::test::hint_line("06", fault_hint()) +
-                           "\n  to reproduce: run again with SCANLAB_SEED=" +
-                           std::to_string(scanlab::test::seed())};
+        return {false, scanlab::test::kernel_failure_report(
+                           call + ": the kernel failed: " + error.what(), "06", fault_hint())};
     }
     if (std::string host_work = watch.verdict(call); !host_work.empty())
         return {false, std::move(host_work)};

@@ -6,6 +6,7 @@
 // block dispatch order (in order, shuffled) themselves, and restore them afterwards.
 #include "lookback_scan.h"
 
+#include "kernel_failure.h"
 #include "scan_matrix.h"
 #include "scan_test_support.h"
 
@@ -175,10 +176,8 @@ ScanCheck run_scan(int n, ScanKind kind, const LookbackOptions& options) {
                 ScanKind k) { lab07::scan<Op, Threads, Items>(in, out, count, k, options); },
             check);
     } catch (const std::exception& error) {
-        return {false, std::string(error.what()) +
-                           scanlab::test::hint_line("07", lab_hint(Threads * Items, n, true)) +
-                           "\n  to reproduce: run again with SCANLAB_SEED=" +
-                           std::to_string(scanlab::test::seed())};
+        return {false, scanlab::test::kernel_failure_report(error.what(), "07",
+                                                            lab_hint(Threads * Items, n, true))};
     }
     if (!result.ok)
         result.message += scanlab::test::hint_line("07", lab_hint(Threads * Items, n, false));
@@ -234,8 +233,7 @@ ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in
                              " items> (" + describe(options) + (in_place ? ", in place" : "") +
                              "), n=" + std::to_string(n) + ", threshold=" + show(threshold) +
                              ", seed=" + std::to_string(scanlab::test::seed());
-    const std::string reproduce =
-        "\n  to reproduce: run again with SCANLAB_SEED=" + std::to_string(scanlab::test::seed());
+    const std::string reproduce = scanlab::test::reproduce_line();
     // Inputs over the whole range of T (integers) or [-1000, 1000) (floating point).
     const std::vector<T> input = scanlab::test::make_input<Max<T>>(n, ScanKind::inclusive);
     std::vector<T> expected;
@@ -256,9 +254,9 @@ ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in
                                                  options);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
-        return {false, what + ": the kernel failed: " + error.what() +
-                           scanlab::test::hint_line("07", lab_hint(Threads * Items, n, true)) +
-                           reproduce};
+        return {false,
+                scanlab::test::kernel_failure_report(what + ": the kernel failed: " + error.what(),
+                                                     "07", lab_hint(Threads * Items, n, true))};
     }
     if (std::string host_work = watch.verdict(what); !host_work.empty())
         return {false, std::move(host_work) + reproduce};
