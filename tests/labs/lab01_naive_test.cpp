@@ -24,12 +24,6 @@ namespace {
 // 0, 1, 2: edge cases; 31..33: around a warp; 100, 1000: not powers of two; 1024: kMaxN.
 constexpr int kSizes[] = {0, 1, 2, 31, 32, 33, 100, 512, 1000, 1024};
 
-template <class Op>
-void naive(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
-           ScanKind kind) {
-    lab01::naive_scan<Op>(d_in, d_out, n, kind);
-}
-
 // What the emulator's report of a failed launch means in this lab.
 std::string fault_hint(int n) {
     const scanlab::test::FaultSeen seen = scanlab::test::fault_seen();
@@ -73,8 +67,8 @@ void check_all_sizes(ScanKind kind) {
     options.hillis_steele = true;
     const ScanCheck failure = scanlab::test::first_failing_size(kSizes, [&](int n) -> ScanCheck {
         try {
-            return scanlab::test::run_device_scan<Op>("lab01::naive_scan", n, kind, naive<Op>,
-                                                      options);
+            return scanlab::test::run_device_scan<Op>("lab01::naive_scan", n, kind,
+                                                      lab01::naive_scan<Op>, options);
         } catch (const std::exception& error) { // a fault in the kernel, or a failed launch
             return {false, scanlab::test::kernel_failure_report(error.what(), "01", fault_hint(n))};
         }
@@ -88,5 +82,6 @@ void check_all_sizes(ScanKind kind) {
 SCANLAB_CASE_PER_OPERATOR_AND_KIND("", []<class Op>(ScanKind kind) { check_all_sizes<Op>(kind); });
 
 TEST_CASE("argument checks") {
-    scanlab::test::check_single_block_arguments("lab01::naive_scan", lab01::kMaxN, naive<Sum<int>>);
+    scanlab::test::check_single_block_arguments("lab01::naive_scan", lab01::kMaxN,
+                                                lab01::naive_scan<Sum<int>>);
 }

@@ -20,12 +20,6 @@ using scanlab::test::ScanCheck;
 
 namespace {
 
-template <class Op>
-void work_efficient(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
-                    ScanKind kind) {
-    lab02::work_efficient_scan<Op>(d_in, d_out, n, kind);
-}
-
 // What the emulator's report of a failed launch means in this lab.
 std::string fault_hint(int n) {
     const scanlab::test::FaultSeen seen = scanlab::test::fault_seen();
@@ -68,8 +62,8 @@ std::string fault_hint(int n) {
 template <class Op>
 void check_all_sizes(ScanKind kind) {
     const ScanCheck failure = scanlab::test::first_failing_tree_scan<Op>(
-        "lab02::work_efficient_scan", "02", lab02::kMaxThreads, kind, work_efficient<Op>,
-        fault_hint);
+        "lab02::work_efficient_scan", "02", lab02::kMaxThreads, kind,
+        lab02::work_efficient_scan<Op>, fault_hint);
     if (!failure.ok) FAIL_CHECK(failure.message);
 }
 
@@ -80,5 +74,5 @@ SCANLAB_CASE_PER_OPERATOR_AND_KIND("", []<class Op>(ScanKind kind) { check_all_s
 
 TEST_CASE("argument checks") {
     scanlab::test::check_single_block_arguments("lab02::work_efficient_scan", lab02::kMaxN,
-                                                work_efficient<Sum<int>>);
+                                                lab02::work_efficient_scan<Sum<int>>);
 }

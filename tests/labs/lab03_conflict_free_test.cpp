@@ -25,18 +25,6 @@ using scanlab::test::ScanCheck;
 
 namespace {
 
-template <class Op>
-void padded(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
-            ScanKind kind) {
-    lab03::conflict_free_scan<Op>(d_in, d_out, n, kind);
-}
-
-template <class Op>
-void unpadded(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
-              ScanKind kind) {
-    lab03::scan_unpadded<Op>(d_in, d_out, n, kind);
-}
-
 enum class Layout { padded, unpadded };
 
 // The slot of the tree an "uninitialized shared memory read" names ("tree[32], byte 128 of
@@ -109,10 +97,11 @@ void check_all_sizes(Layout layout, ScanKind kind) {
     const ScanCheck failure =
         layout == Layout::padded
             ? scanlab::test::first_failing_tree_scan<Op>("lab03::conflict_free_scan", "03",
-                                                         lab03::kMaxThreads, kind, padded<Op>,
-                                                         fault_hint)
-            : scanlab::test::first_failing_tree_scan<Op>(
-                  "lab03::scan_unpadded", "03", lab03::kMaxThreads, kind, unpadded<Op>, fault_hint);
+                                                         lab03::kMaxThreads, kind,
+                                                         lab03::conflict_free_scan<Op>, fault_hint)
+            : scanlab::test::first_failing_tree_scan<Op>("lab03::scan_unpadded", "03",
+                                                         lab03::kMaxThreads, kind,
+                                                         lab03::scan_unpadded<Op>, fault_hint);
     if (!failure.ok) FAIL_CHECK(failure.message);
 }
 
@@ -139,10 +128,10 @@ LAB03_UNPADDED_TEST("exclusive affine int64", Affine<std::int64_t>, exclusive)
 
 TEST_CASE("argument checks") {
     scanlab::test::check_single_block_arguments("lab03::conflict_free_scan", lab03::kMaxN,
-                                                padded<Sum<int>>);
+                                                lab03::conflict_free_scan<Sum<int>>);
 }
 
 TEST_CASE("unpadded argument checks") {
     scanlab::test::check_single_block_arguments("lab03::scan_unpadded", lab03::kMaxN,
-                                                unpadded<Sum<int>>);
+                                                lab03::scan_unpadded<Sum<int>>);
 }

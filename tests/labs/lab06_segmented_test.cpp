@@ -7,6 +7,7 @@
 // shapes give many tiles and blocks at a few tens of thousands of elements.
 #include "segmented_scan.h"
 
+#include "every_index.h"
 #include "kernel_failure.h"
 #include "scan_matrix.h"
 #include "scan_test_support.h"
@@ -156,11 +157,7 @@ std::string hint_for(std::span<const typename Op::value_type> in,
                      std::size_t i, ScanKind kind, int group, int tile, bool by_index) {
     using T = typename Op::value_type;
     const std::size_t n = in.size();
-    auto all = [&](auto&& pred) {
-        for (std::size_t j = 0; j < n; ++j)
-            if (!pred(j)) return false;
-        return true;
-    };
+    auto all = [&](auto&& pred) { return scanlab::test::every_index(n, pred); };
     if (all([&](std::size_t j) { return scanlab::test::is_poison(out[j]); }))
         return "no output was written at all: did the kernel launch, and does every thread "
                "store its results?";
