@@ -5,6 +5,7 @@
 #include "naive_scan.h"
 
 #include "scan_test_support.h"
+#include "size_sweep.h"
 
 #include <doctest/doctest.h>
 
@@ -20,23 +21,15 @@ using scanlab::Sum;
 
 namespace {
 
-template <class Op>
-void naive(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
-           ScanKind kind) {
-    lab01::naive_scan<Op>(d_in, d_out, n, kind);
-}
-
+// Stops at the first failing size (tests/support/size_sweep.h).
 template <class Op>
 bool check_sizes(const std::vector<int>& sizes, ScanKind kind) {
-    for (const int n : sizes) {
-        const auto result =
-            scanlab::test::run_device_scan<Op>("lab01::naive_scan", n, kind, naive<Op>);
-        if (!result.ok) {
-            FAIL_CHECK(result.message);
-            return false;
-        }
-    }
-    return true;
+    const auto result = scanlab::test::first_failing_size(sizes, [&](int n) {
+        return scanlab::test::run_device_scan<Op>("lab01::naive_scan", n, kind,
+                                                  lab01::naive_scan<Op>);
+    });
+    if (!result.ok) FAIL_CHECK(result.message);
+    return result.ok;
 }
 
 std::vector<int> every_size() {
@@ -58,7 +51,7 @@ struct Padded {
         d_in = DeviceBuffer<T>(input);
         d_out = DeviceBuffer<T>(std::vector<T>(input.size(), scanlab::test::poison_value<T>()));
     }
-    void launch(ScanKind kind) { naive<Op>(d_in.data(), d_out.data(), n, kind); }
+    void launch(ScanKind kind) { lab01::naive_scan<Op>(d_in.data(), d_out.data(), n, kind); }
     void watch(scanlab::test::KernelWorkWatch& watch) const {
         watch.input(d_in.data(), input.size()).output(d_out.data(), input.size());
     }

@@ -3,6 +3,7 @@
 
 #include "scan_matrix.h"
 #include "scan_test_support.h"
+#include "size_sweep.h"
 
 #include <doctest/doctest.h>
 
@@ -18,23 +19,14 @@ namespace {
 // 0 and 1 are edge cases; 31..33 and 1024 sit around warp and block sizes of later labs.
 constexpr int kSizes[] = {0, 1, 2, 31, 32, 33, 100, 512, 1000, 1024, 4097, 100000};
 
-template <class Op>
-void sequential(const typename Op::value_type* in, typename Op::value_type* out, int n,
-                ScanKind kind) {
-    lab00::sequential_scan<Op>(in, out, n, kind);
-}
-
-// Stops at the first failing size: the later ones would report the same mistake.
+// Stops at the first failing size (tests/support/size_sweep.h).
 template <class Op>
 void check_all_sizes(ScanKind kind, bool in_place = false) {
-    for (const int n : kSizes) {
-        const auto result = scanlab::test::run_host_scan<Op>("lab00::sequential_scan", n, kind,
-                                                             sequential<Op>, in_place);
-        if (!result.ok) {
-            FAIL_CHECK(result.message);
-            return;
-        }
-    }
+    const auto result = scanlab::test::first_failing_size(kSizes, [&](int n) {
+        return scanlab::test::run_host_scan<Op>("lab00::sequential_scan", n, kind,
+                                                lab00::sequential_scan<Op>, in_place);
+    });
+    if (!result.ok) FAIL_CHECK(result.message);
 }
 
 } // namespace
@@ -52,7 +44,7 @@ TEST_CASE("in-place scans (out == in)") {
 TEST_CASE("argument checks") {
     // A real scan first, so that a stub which does nothing cannot pass this case.
     const auto result = scanlab::test::run_host_scan<Sum<int>>(
-        "lab00::sequential_scan", 33, ScanKind::inclusive, sequential<Sum<int>>);
+        "lab00::sequential_scan", 33, ScanKind::inclusive, lab00::sequential_scan<Sum<int>>);
     REQUIRE_MESSAGE(result.ok, result.message);
 
     int in[4] = {3, 1, 7, 0};

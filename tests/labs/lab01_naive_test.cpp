@@ -1,8 +1,11 @@
 // Graded tests for lab 01 (naive Hillis-Steele scan in one thread block).
 #include "naive_scan.h"
 
+#include "kernel_failure.h"
 #include "scan_matrix.h"
 #include "scan_test_support.h"
+#include "single_block_argument_checks.h"
+#include "size_sweep.h"
 
 #include <doctest/doctest.h>
 
@@ -12,20 +15,14 @@
 #include <vector>
 
 using scanlab::Affine;
-using scanlab::DeviceBuffer;
 using scanlab::ScanKind;
 using scanlab::Sum;
+using scanlab::test::ScanCheck;
 
 namespace {
 
 // 0, 1, 2: edge cases; 31..33: around a warp; 100, 1000: not powers of two; 1024: kMaxN.
 constexpr int kSizes[] = {0, 1, 2, 31, 32, 33, 100, 512, 1000, 1024};
-
-template <class Op>
-void naive(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
-           ScanKind kind) {
-    lab01::naive_scan<Op>(d_in, d_out, n, kind);
-}
 
 // What the emulator's report of a failed launch means in this lab.
 std::string fault_hint(int n) {
@@ -63,30 +60,20 @@ std::string fault_hint(int n) {
     return "";
 }
 
-// Stops at the first failing size: the later ones would report the same mistake.
+// Stops at the first failing size (tests/support/size_sweep.h).
 template <class Op>
 void check_all_sizes(ScanKind kind) {
     scanlab::test::CheckOptions options;
     options.hillis_steele = true;
-    for (const int n : kSizes) {
-        scanlab::test::ScanCheck result;
+    const ScanCheck failure = scanlab::test::first_failing_size(kSizes, [&](int n) -> ScanCheck {
         try {
-            result = scanlab::test::run_device_scan<Op>("lab01::naive_scan", n, kind, naive<Op>,
-                                                        options);
+            return scanlab::test::run_device_scan<Op>("lab01::naive_scan", n, kind,
+                                                      lab01::naive_scan<Op>, options);
         } catch (const std::exception& error) { // a fault in the kernel, or a failed launch
-            const std::string hint = fault_hint(n);
-            const std::string message = std::string(error.what()) +
-                                        scanlab::test::hint_line("01", hint) +
-                                        "\n  to reproduce: run again with SCANLAB_SEED=" +
-                                        std::to_string(scanlab::test::seed());
-            FAIL_CHECK(message);
-            return;
+            return {false, scanlab::test::kernel_failure_report(error.what(), "01", fault_hint(n))};
         }
-        if (!result.ok) {
-            FAIL_CHECK(result.message);
-            return;
-        }
-    }
+    });
+    if (!failure.ok) FAIL_CHECK(failure.message);
 }
 
 } // namespace
@@ -95,28 +82,6 @@ void check_all_sizes(ScanKind kind) {
 SCANLAB_CASE_PER_OPERATOR_AND_KIND("", []<class Op>(ScanKind kind) { check_all_sizes<Op>(kind); });
 
 TEST_CASE("argument checks") {
-    // A real scan first, so that a stub which does nothing cannot pass this case.
-    const auto result = scanlab::test::run_device_scan<Sum<int>>(
-        "lab01::naive_scan", 33, ScanKind::inclusive, naive<Sum<int>>);
-    REQUIRE_MESSAGE(result.ok, result.message);
-
-    constexpr int kTooMany = lab01::kMaxN + 1;
-    DeviceBuffer<int> in(std::vector<int>(kTooMany, 1));
-    const int poison = scanlab::test::poison_value<int>();
-    DeviceBuffer<int> out(std::vector<int>(kTooMany, poison));
-
-    CHECK_THROWS_AS(naive<Sum<int>>(in.data(), out.data(), kTooMany, ScanKind::inclusive),
-                    std::invalid_argument);
-    CHECK_THROWS_AS(naive<Sum<int>>(in.data(), out.data(), -1, ScanKind::inclusive),
-                    std::invalid_argument);
-    CHECK_THROWS_AS(naive<Sum<int>>(nullptr, out.data(), 4, ScanKind::inclusive),
-                    std::invalid_argument);
-    CHECK_THROWS_AS(naive<Sum<int>>(in.data(), nullptr, 4, ScanKind::exclusive),
-                    std::invalid_argument);
-    // n == 0 is an empty scan, not an error, even with null pointers; it must launch nothing.
-    CHECK_NOTHROW(naive<Sum<int>>(nullptr, nullptr, 0, ScanKind::inclusive));
-    CHECK_NOTHROW(naive<Sum<int>>(in.data(), out.data(), 0, ScanKind::exclusive));
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    const std::vector<int> after = out.download();
-    CHECK_MESSAGE(after[0] == poison, "a rejected call or n == 0 must not write any output");
+    scanlab::test::check_single_block_arguments("lab01::naive_scan", lab01::kMaxN,
+                                                lab01::naive_scan<Sum<int>>);
 }

@@ -3,7 +3,8 @@
 
 #include "scan_matrix.h"
 #include "scan_test_support.h"
-#include "tree_scan_progress.h"
+#include "single_block_argument_checks.h"
+#include "tree_scan_sweep.h"
 
 #include <doctest/doctest.h>
 
@@ -13,17 +14,11 @@
 #include <vector>
 
 using scanlab::Affine;
-using scanlab::DeviceBuffer;
 using scanlab::ScanKind;
 using scanlab::Sum;
+using scanlab::test::ScanCheck;
 
 namespace {
-
-template <class Op>
-void work_efficient(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
-                    ScanKind kind) {
-    lab02::work_efficient_scan<Op>(d_in, d_out, n, kind);
-}
 
 // What the emulator's report of a failed launch means in this lab.
 std::string fault_hint(int n) {
@@ -63,34 +58,13 @@ std::string fault_hint(int n) {
     return "the kernel failed at n = " + std::to_string(n) + "; the message above says why";
 }
 
-// Stops at the first failing size: the later ones would report the same mistake.
+// Stops at the first failing size (tests/support/tree_scan_sweep.h).
 template <class Op>
 void check_all_sizes(ScanKind kind) {
-    scanlab::test::TreeScanProgress progress;
-    for (const int n : scanlab::test::kTreeScanSizes) {
-        scanlab::test::ScanCheck result;
-        try {
-            scanlab::test::CheckOptions options;
-            options.tree = true;
-            result = scanlab::test::run_device_scan<Op>("lab02::work_efficient_scan", n, kind,
-                                                        work_efficient<Op>, options);
-        } catch (const std::exception& error) { // a fault in the kernel, or a failed launch
-            const std::string message = error.what() +
-                                        scanlab::test::hint_line("02", fault_hint(n)) +
-                                        "\n  to reproduce: run again with SCANLAB_SEED=" +
-                                        std::to_string(scanlab::test::seed());
-            FAIL_CHECK(message);
-            return;
-        }
-        if (!result.ok) {
-            const std::string message =
-                result.message +
-                scanlab::test::hint_line("02", progress.hint(n, lab02::kMaxThreads));
-            FAIL_CHECK(message);
-            return;
-        }
-        progress.passed(n);
-    }
+    const ScanCheck failure = scanlab::test::first_failing_tree_scan<Op>(
+        "lab02::work_efficient_scan", "02", lab02::kMaxThreads, kind,
+        lab02::work_efficient_scan<Op>, fault_hint);
+    if (!failure.ok) FAIL_CHECK(failure.message);
 }
 
 } // namespace
@@ -99,28 +73,6 @@ void check_all_sizes(ScanKind kind) {
 SCANLAB_CASE_PER_OPERATOR_AND_KIND("", []<class Op>(ScanKind kind) { check_all_sizes<Op>(kind); });
 
 TEST_CASE("argument checks") {
-    // A real scan first, so that a stub which does nothing cannot pass this case.
-    const auto result = scanlab::test::run_device_scan<Sum<int>>(
-        "lab02::work_efficient_scan", 33, ScanKind::inclusive, work_efficient<Sum<int>>);
-    REQUIRE_MESSAGE(result.ok, result.message);
-
-    constexpr int kTooMany = lab02::kMaxN + 1;
-    DeviceBuffer<int> in(std::vector<int>(kTooMany, 1));
-    const int poison = scanlab::test::poison_value<int>();
-    DeviceBuffer<int> out(std::vector<int>(kTooMany, poison));
-
-    CHECK_THROWS_AS(work_efficient<Sum<int>>(in.data(), out.data(), kTooMany, ScanKind::inclusive),
-                    std::invalid_argument);
-    CHECK_THROWS_AS(work_efficient<Sum<int>>(in.data(), out.data(), -1, ScanKind::inclusive),
-                    std::invalid_argument);
-    CHECK_THROWS_AS(work_efficient<Sum<int>>(nullptr, out.data(), 4, ScanKind::inclusive),
-                    std::invalid_argument);
-    CHECK_THROWS_AS(work_efficient<Sum<int>>(in.data(), nullptr, 4, ScanKind::exclusive),
-                    std::invalid_argument);
-    // n == 0 is an empty scan, not an error, even with null pointers; it must launch nothing.
-    CHECK_NOTHROW(work_efficient<Sum<int>>(nullptr, nullptr, 0, ScanKind::inclusive));
-    CHECK_NOTHROW(work_efficient<Sum<int>>(in.data(), out.data(), 0, ScanKind::exclusive));
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    const std::vector<int> after = out.download();
-    CHECK_MESSAGE(after[0] == poison, "a rejected call or n == 0 must not write any output");
+    scanlab::test::check_single_block_arguments("lab02::work_efficient_scan", lab02::kMaxN,
+                                                lab02::work_efficient_scan<Sum<int>>);
 }

@@ -6,7 +6,8 @@
 
 #include "scan_matrix.h"
 #include "scan_test_support.h"
-#include "tree_scan_progress.h"
+#include "single_block_argument_checks.h"
+#include "tree_scan_sweep.h"
 
 #include <doctest/doctest.h>
 
@@ -17,24 +18,12 @@
 #include <vector>
 
 using scanlab::Affine;
-using scanlab::DeviceBuffer;
 using scanlab::Max;
 using scanlab::ScanKind;
 using scanlab::Sum;
+using scanlab::test::ScanCheck;
 
 namespace {
-
-template <class Op>
-void padded(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
-            ScanKind kind) {
-    lab03::conflict_free_scan<Op>(d_in, d_out, n, kind);
-}
-
-template <class Op>
-void unpadded(const typename Op::value_type* d_in, typename Op::value_type* d_out, int n,
-              ScanKind kind) {
-    lab03::scan_unpadded<Op>(d_in, d_out, n, kind);
-}
 
 enum class Layout { padded, unpadded };
 
@@ -102,37 +91,18 @@ std::string fault_hint(int n) {
     return "the kernel failed at n = " + std::to_string(n) + "; the message above says why";
 }
 
-// Stops at the first failing size: the later ones would report the same mistake.
+// Stops at the first failing size (tests/support/tree_scan_sweep.h).
 template <class Op>
 void check_all_sizes(Layout layout, ScanKind kind) {
-    const bool pad = layout == Layout::padded;
-    scanlab::test::TreeScanProgress progress;
-    for (const int n : scanlab::test::kTreeScanSizes) {
-        scanlab::test::ScanCheck result;
-        scanlab::test::CheckOptions options;
-        options.tree = true;
-        try {
-            result = pad ? scanlab::test::run_device_scan<Op>("lab03::conflict_free_scan", n, kind,
-                                                              padded<Op>, options)
-                         : scanlab::test::run_device_scan<Op>("lab03::scan_unpadded", n, kind,
-                                                              unpadded<Op>, options);
-        } catch (const std::exception& error) { // a fault in the kernel, or a failed launch
-            const std::string message = error.what() +
-                                        scanlab::test::hint_line("03", fault_hint(n)) +
-                                        "\n  to reproduce: run again with SCANLAB_SEED=" +
-                                        std::to_string(scanlab::test::seed());
-            FAIL_CHECK(message);
-            return;
-        }
-        if (!result.ok) {
-            const std::string message =
-                result.message +
-                scanlab::test::hint_line("03", progress.hint(n, lab03::kMaxThreads));
-            FAIL_CHECK(message);
-            return;
-        }
-        progress.passed(n);
-    }
+    const ScanCheck failure =
+        layout == Layout::padded
+            ? scanlab::test::first_failing_tree_scan<Op>("lab03::conflict_free_scan", "03",
+                                                         lab03::kMaxThreads, kind,
+                                                         lab03::conflict_free_scan<Op>, fault_hint)
+            : scanlab::test::first_failing_tree_scan<Op>("lab03::scan_unpadded", "03",
+                                                         lab03::kMaxThreads, kind,
+                                                         lab03::scan_unpadded<Op>, fault_hint);
+    if (!failure.ok) FAIL_CHECK(failure.message);
 }
 
 } // namespace
@@ -156,35 +126,12 @@ LAB03_UNPADDED_TEST("exclusive max float", Max<float>, exclusive)
 LAB03_UNPADDED_TEST("inclusive affine uint32", Affine<std::uint32_t>, inclusive)
 LAB03_UNPADDED_TEST("exclusive affine int64", Affine<std::int64_t>, exclusive)
 
-template <class ScanFn>
-void check_arguments(const char* name, ScanFn scan) {
-    // A real scan first, so that a stub which does nothing cannot pass this case.
-    const auto result =
-        scanlab::test::run_device_scan<Sum<int>>(name, 33, ScanKind::inclusive, scan);
-    REQUIRE_MESSAGE(result.ok, result.message);
-
-    constexpr int kTooMany = lab03::kMaxN + 1;
-    DeviceBuffer<int> in(std::vector<int>(kTooMany, 1));
-    const int poison = scanlab::test::poison_value<int>();
-    DeviceBuffer<int> out(std::vector<int>(kTooMany, poison));
-
-    CHECK_THROWS_AS(scan(in.data(), out.data(), kTooMany, ScanKind::inclusive),
-                    std::invalid_argument);
-    CHECK_THROWS_AS(scan(in.data(), out.data(), -1, ScanKind::inclusive), std::invalid_argument);
-    CHECK_THROWS_AS(scan(nullptr, out.data(), 4, ScanKind::inclusive), std::invalid_argument);
-    CHECK_THROWS_AS(scan(in.data(), nullptr, 4, ScanKind::exclusive), std::invalid_argument);
-    // n == 0 is an empty scan, not an error, even with null pointers; it must launch nothing.
-    CHECK_NOTHROW(scan(nullptr, nullptr, 0, ScanKind::inclusive));
-    CHECK_NOTHROW(scan(in.data(), out.data(), 0, ScanKind::exclusive));
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    const std::vector<int> after = out.download();
-    CHECK_MESSAGE(after[0] == poison, "a rejected call or n == 0 must not write any output");
-}
-
 TEST_CASE("argument checks") {
-    check_arguments("lab03::conflict_free_scan", padded<Sum<int>>);
+    scanlab::test::check_single_block_arguments("lab03::conflict_free_scan", lab03::kMaxN,
+                                                lab03::conflict_free_scan<Sum<int>>);
 }
 
 TEST_CASE("unpadded argument checks") {
-    check_arguments("lab03::scan_unpadded", unpadded<Sum<int>>);
+    scanlab::test::check_single_block_arguments("lab03::scan_unpadded", lab03::kMaxN,
+                                                lab03::scan_unpadded<Sum<int>>);
 }

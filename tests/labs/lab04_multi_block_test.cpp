@@ -11,8 +11,10 @@
 // 2^26 + 3 on a GPU.
 #include "multi_block_scan.h"
 
+#include "kernel_failure.h"
 #include "scan_matrix.h"
 #include "scan_test_support.h"
+#include "untouched_output.h"
 
 #include <doctest/doctest.h>
 
@@ -172,8 +174,7 @@ bool check_size(Variant variant, Size size, ScanKind kind, int deepest_passed,
     } catch (const std::exception& error) { // a fault in a kernel, or a failed CUDA call
         const std::string message =
             with_hint(error.what(), size, true, deepest_passed, several_tiles_passed) +
-            "\n  to reproduce: run again with SCANLAB_SEED=" +
-            std::to_string(scanlab::test::seed());
+            scanlab::test::reproduce_line();
         FAIL_CHECK(message);
         return false;
     }
@@ -276,8 +277,7 @@ void check_arguments(Variant variant, ScanFn scan) {
 
     constexpr int kN = 100;
     DeviceBuffer<int> in(std::vector<int>(kN, 1));
-    const int poison = scanlab::test::poison_value<int>();
-    DeviceBuffer<int> out(std::vector<int>(kN, poison));
+    DeviceBuffer<int> out = scanlab::test::poisoned_output(kN);
     const auto inclusive = ScanKind::inclusive;
 
     CHECK_THROWS_AS(scan(in.data(), out.data(), -1, inclusive, 64), std::invalid_argument);
@@ -296,9 +296,7 @@ void check_arguments(Variant variant, ScanFn scan) {
     // n == 0 is an empty scan, not an error, even with null pointers; it must launch nothing.
     CHECK_NOTHROW(scan(nullptr, nullptr, 0, inclusive, 64));
     CHECK_NOTHROW(scan(in.data(), out.data(), 0, ScanKind::exclusive, 64));
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    const std::vector<int> after = out.download();
-    CHECK_MESSAGE(after[0] == poison, "a rejected call or n == 0 must not write any output");
+    scanlab::test::check_output_untouched(out);
 }
 
 // Free device memory before and after scans that need temporary storage (the simt backend

@@ -7,8 +7,11 @@
 // large case shows that nothing is limited to small n.
 #include "warp_scan.h"
 
+#include "in_place_device_scan.h"
+#include "kernel_failure.h"
 #include "scan_matrix.h"
 #include "scan_test_support.h"
+#include "untouched_output.h"
 
 #include <doctest/doctest.h>
 
@@ -81,10 +84,9 @@ ScanCheck run_grouped(const std::string& what, int n, ScanKind kind, int group,
         scan(d_in.data(), d_out.data(), n, kind);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
-        return {false, call + ": the kernel failed: " + error.what() +
-                           scanlab::test::hint_line("05", fault_hint(hint_fault)) +
-                           "\n  to reproduce: run again with SCANLAB_SEED=" +
-                           std::to_string(scanlab::test::seed())};
+        return {false,
+                scanlab::test::kernel_failure_report(call + ": the kernel failed: " + error.what(),
+                                                     "05", fault_hint(hint_fault))};
     }
     if (std::string host_work = watch.verdict(call); !host_work.empty())
         return {false, std::move(host_work)};
@@ -265,17 +267,12 @@ TEST_CASE("scan large array") {
 TEST_CASE("scan in place and with a reused workspace") {
     using Op = Affine<std::int32_t>;
     constexpr int kN = 50001;
-    const std::vector<int> input = scanlab::test::make_input<Op>(kN, ScanKind::inclusive);
-    DeviceBuffer<int> data(input);
     // In place: out == in.
-    scanlab::test::KernelWorkWatch in_place;
-    in_place.input(data.data(), input.size()).output(data.data(), input.size());
-    lab05::scan<Op, 64, 3>(data.data(), data.data(), kN, ScanKind::inclusive);
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    const std::string host_work = in_place.verdict("lab05::scan in place (out == in)");
-    REQUIRE_MESSAGE(host_work.empty(), host_work);
-    ScanCheck result = scanlab::test::check_scan<Op>("lab05::scan in place (out == in)", input, {},
-                                                     data.download(), ScanKind::inclusive);
+    ScanCheck result = scanlab::test::run_device_scan_in_place<Op>(
+        "lab05::scan in place (out == in)", kN, ScanKind::inclusive,
+        [](const int* in, int* out, int n, ScanKind kind) {
+            lab05::scan<Op, 64, 3>(in, out, n, kind);
+        });
     REQUIRE_MESSAGE(result.ok, result.message);
 
     // One workspace for several calls, first a small one, then one that needs more blocks.
@@ -308,8 +305,7 @@ TEST_CASE("argument checks") {
 
     constexpr int kN = 100;
     DeviceBuffer<int> in(std::vector<int>(kN, 1));
-    const int poison = scanlab::test::poison_value<int>();
-    DeviceBuffer<int> out(std::vector<int>(kN, poison));
+    DeviceBuffer<int> out = scanlab::test::poisoned_output(kN);
     const auto inclusive = ScanKind::inclusive;
     const auto shuffle = lab05::WarpScanVariant::shuffle;
 
@@ -334,7 +330,5 @@ TEST_CASE("argument checks") {
     CHECK_NOTHROW((lab05::block_scan_tiles<Sum<int>, 128, 1>(nullptr, nullptr, 0, inclusive)));
     CHECK_NOTHROW(lab05::scan<Sum<int>>(nullptr, nullptr, 0, inclusive));
     CHECK_NOTHROW(lab05::scan<Sum<int>>(in.data(), out.data(), 0, ScanKind::exclusive));
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    const std::vector<int> after = out.download();
-    CHECK_MESSAGE(after[0] == poison, "a rejected call or n == 0 must not write any output");
+    scanlab::test::check_output_untouched(out);
 }

@@ -7,8 +7,11 @@
 // shapes give many tiles and blocks at a few tens of thousands of elements.
 #include "segmented_scan.h"
 
+#include "every_index.h"
+#include "kernel_failure.h"
 #include "scan_matrix.h"
 #include "scan_test_support.h"
+#include "untouched_output.h"
 
 #include <doctest/doctest.h>
 
@@ -154,11 +157,7 @@ std::string hint_for(std::span<const typename Op::value_type> in,
                      std::size_t i, ScanKind kind, int group, int tile, bool by_index) {
     using T = typename Op::value_type;
     const std::size_t n = in.size();
-    auto all = [&](auto&& pred) {
-        for (std::size_t j = 0; j < n; ++j)
-            if (!pred(j)) return false;
-        return true;
-    };
+    auto all = [&](auto&& pred) { return scanlab::test::every_index(n, pred); };
     if (all([&](std::size_t j) { return scanlab::test::is_poison(out[j]); }))
         return "no output was written at all: did the kernel launch, and does every thread "
                "store its results?";
@@ -334,10 +333,8 @@ ScanCheck run_segmented(const std::string& what, int n, ScanKind kind, Shape sha
         scan(d_in.data(), d_flags.data(), d_out.data(), n, kind);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
-        return {false, call + ": the kernel failed: " + error.what() +
-                           scanlab::test::hint_line("06", fault_hint()) +
-                           "\n  to reproduce: run again with SCANLAB_SEED=" +
-                           std::to_string(scanlab::test::seed())};
+        return {false, scanlab::test::kernel_failure_report(
+                           call + ": the kernel failed: " + error.what(), "06", fault_hint())};
     }
     if (std::string host_work = watch.verdict(call); !host_work.empty())
         return {false, std::move(host_work)};
@@ -599,8 +596,7 @@ TEST_CASE("argument checks") {
     constexpr int kN = 100;
     DeviceBuffer<int> in(std::vector<int>(kN, 1));
     DeviceBuffer<std::uint8_t> flags(std::vector<std::uint8_t>(kN, 0));
-    const int poison = scanlab::test::poison_value<int>();
-    DeviceBuffer<int> out(std::vector<int>(kN, poison));
+    DeviceBuffer<int> out = scanlab::test::poisoned_output(kN);
     const auto inc = ScanKind::inclusive;
     const auto m = SegmentedMethod::operator_transform;
 
@@ -625,7 +621,5 @@ TEST_CASE("argument checks") {
         lab06::segmented_warp_scan_groups<Sum<int>>(nullptr, nullptr, nullptr, 0, inc, m));
     CHECK_NOTHROW((lab06::segmented_block_scan_tiles<Sum<int>, 96, 3>(in.data(), flags.data(),
                                                                       out.data(), 0, inc, m)));
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    CHECK_MESSAGE(out.download()[0] == poison,
-                  "a rejected call or n == 0 must not write any output");
+    scanlab::test::check_output_untouched(out);
 }

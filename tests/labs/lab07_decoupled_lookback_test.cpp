@@ -6,8 +6,11 @@
 // block dispatch order (in order, shuffled) themselves, and restore them afterwards.
 #include "lookback_scan.h"
 
+#include "in_place_device_scan.h"
+#include "kernel_failure.h"
 #include "scan_matrix.h"
 #include "scan_test_support.h"
+#include "untouched_output.h"
 
 #include <doctest/doctest.h>
 
@@ -175,10 +178,8 @@ ScanCheck run_scan(int n, ScanKind kind, const LookbackOptions& options) {
                 ScanKind k) { lab07::scan<Op, Threads, Items>(in, out, count, k, options); },
             check);
     } catch (const std::exception& error) {
-        return {false, std::string(error.what()) +
-                           scanlab::test::hint_line("07", lab_hint(Threads * Items, n, true)) +
-                           "\n  to reproduce: run again with SCANLAB_SEED=" +
-                           std::to_string(scanlab::test::seed())};
+        return {false, scanlab::test::kernel_failure_report(error.what(), "07",
+                                                            lab_hint(Threads * Items, n, true))};
     }
     if (!result.ok)
         result.message += scanlab::test::hint_line("07", lab_hint(Threads * Items, n, false));
@@ -234,8 +235,7 @@ ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in
                              " items> (" + describe(options) + (in_place ? ", in place" : "") +
                              "), n=" + std::to_string(n) + ", threshold=" + show(threshold) +
                              ", seed=" + std::to_string(scanlab::test::seed());
-    const std::string reproduce =
-        "\n  to reproduce: run again with SCANLAB_SEED=" + std::to_string(scanlab::test::seed());
+    const std::string reproduce = scanlab::test::reproduce_line();
     // Inputs over the whole range of T (integers) or [-1000, 1000) (floating point).
     const std::vector<T> input = scanlab::test::make_input<Max<T>>(n, ScanKind::inclusive);
     std::vector<T> expected;
@@ -256,9 +256,9 @@ ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in
                                                  options);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
-        return {false, what + ": the kernel failed: " + error.what() +
-                           scanlab::test::hint_line("07", lab_hint(Threads * Items, n, true)) +
-                           reproduce};
+        return {false,
+                scanlab::test::kernel_failure_report(what + ": the kernel failed: " + error.what(),
+                                                     "07", lab_hint(Threads * Items, n, true))};
     }
     if (std::string host_work = watch.verdict(what); !host_work.empty())
         return {false, std::move(host_work) + reproduce};
@@ -460,16 +460,11 @@ TEST_CASE("tile ids from blockIdx deadlock under shuffled dispatch") {
 TEST_CASE("scan in place and with a reused workspace") {
     using Op = Affine<std::int32_t>;
     constexpr int kN = 40 * kSmallTile + 3;
-    const std::vector<int> input = scanlab::test::make_input<Op>(kN, ScanKind::exclusive);
-    DeviceBuffer<int> data(input);
-    scanlab::test::KernelWorkWatch in_place;
-    in_place.input(data.data(), input.size()).output(data.data(), input.size());
-    lab07::scan<Op, kSmallThreads, kSmallItems>(data.data(), data.data(), kN, ScanKind::exclusive);
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    const std::string host_work = in_place.verdict("lab07::scan in place (out == in)");
-    REQUIRE_MESSAGE(host_work.empty(), host_work);
-    ScanCheck result = scanlab::test::check_scan<Op>("lab07::scan in place (out == in)", input, {},
-                                                     data.download(), ScanKind::exclusive);
+    ScanCheck result = scanlab::test::run_device_scan_in_place<Op>(
+        "lab07::scan in place (out == in)", kN, ScanKind::exclusive,
+        [](const int* in, int* out, int n, ScanKind kind) {
+            lab07::scan<Op, kSmallThreads, kSmallItems>(in, out, n, kind);
+        });
     REQUIRE_MESSAGE(result.ok, result.message);
 
     // The workspace is reused: its descriptors must be X when every call starts. Calls of the
@@ -505,8 +500,7 @@ TEST_CASE("argument checks") {
 
     constexpr int kN = 100;
     DeviceBuffer<int> in(std::vector<int>(kN, 1));
-    const int poison = scanlab::test::poison_value<int>();
-    DeviceBuffer<int> out(std::vector<int>(kN, poison));
+    DeviceBuffer<int> out = scanlab::test::poisoned_output(kN);
     DeviceBuffer<int> count(std::vector<int>{-1});
     const auto inclusive = ScanKind::inclusive;
 
@@ -533,9 +527,7 @@ TEST_CASE("argument checks") {
     CHECK_NOTHROW(lab07::scan<Sum<int>>(nullptr, nullptr, 0, inclusive));
     CHECK_NOTHROW(lab07::scan<Sum<int>>(in.data(), out.data(), 0, ScanKind::exclusive));
     CHECK_NOTHROW(lab07::select_greater<int>(nullptr, nullptr, count.data(), 0, 0));
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    CHECK_MESSAGE(out.download()[0] == poison,
-                  "a rejected call or n == 0 must not write any output");
+    scanlab::test::check_output_untouched(out);
     CHECK_MESSAGE(count.download()[0] == 0, "select_greater with n == 0 must set *d_count = 0");
 }
 

@@ -11,6 +11,7 @@
 #include <scanlab/scan_kind.h>
 #include <scanlab/type_name.h>
 
+#include "every_index.h"
 #include "kernel_work.h"
 
 #include <cuda_runtime.h>
@@ -440,11 +441,7 @@ std::string hint_for(std::span<const typename Op::value_type> in,
                      std::size_t i, ScanKind kind, const CheckOptions& options) {
     using T = typename Op::value_type;
     const std::size_t n = in.size();
-    auto all = [&](auto&& pred) {
-        for (std::size_t j = 0; j < n; ++j)
-            if (!pred(j)) return false;
-        return true;
-    };
+    auto all = [&](auto&& pred) { return every_index(n, pred); };
     auto same_as = [&](std::span<const Expected<T>> other) {
         return all([&](std::size_t j) { return matches<T>(other[j], out[j], tol[j]); });
     };
