@@ -1,39 +1,24 @@
 // doctest main for the graded lab tests: prints the seed (so any failure can be reproduced),
-// and on the cuda backend skips cleanly when the machine has no GPU.
-#define DOCTEST_CONFIG_IMPLEMENT
+// and on the cuda backend skips cleanly when the machine has no GPU. doctest's implementation is
+// doctest_implementation.cpp, compiled with this file.
 #include <doctest/doctest.h>
 
 #include "scan_test_support.h"
 
-#include <cuda_runtime.h>
+#include <scanlab/program_start.h>
 
 #include <cstdio>
 #include <exception>
 #include <string>
 
-#ifdef SCANLAB_BACKEND_SIMT
-#include "simt/options.h"
-#endif
-
 int main(int argc, char** argv) {
-#ifdef SCANLAB_BACKEND_SIMT
-    try {
-        argc = simt::consume_cli_flags(argc, argv); // --simt-mode=..., see docs/emulator.md
-    } catch (const std::exception& error) {
-        std::fprintf(stderr, "%s\n", error.what());
-        return 2;
-    }
-#endif
-#ifdef SCANLAB_BACKEND_CUDA
-    int devices = 0;
-    const cudaError_t status = cudaGetDeviceCount(&devices);
-    if (status != cudaSuccess || devices == 0) {
+    if (!scanlab::take_emulator_flags(argc, argv)) return 2; // --simt-mode=..., docs/emulator.md
+    if (const std::string why = scanlab::missing_gpu(); !why.empty()) {
         std::printf("SKIPPED: no CUDA device (%s); these tests need a GPU on the cuda backend. "
                     "The simt backend runs them on the CPU.\n",
-                    status != cudaSuccess ? cudaGetErrorString(status) : "0 devices found");
+                    why.c_str());
         return 77; // ctest: SKIP_RETURN_CODE
     }
-#endif
 
     unsigned long long seed = 0;
     try {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include <CLI/CLI.hpp>
+#include <scanlab/program_start.h>
 
 #include "lab_descriptor.h"
 #include "run_variant.h"
@@ -19,15 +20,10 @@ int main(int argc, char** argv) {
     using namespace scanlab::run;
 #ifdef SCANLAB_BACKEND_SIMT
     const char* backend = "simt (CPU emulator)";
-    try {
-        argc = simt::consume_cli_flags(argc, argv);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s\n", e.what());
-        return 2;
-    }
 #else
     const char* backend = "cuda";
 #endif
+    if (!scanlab::take_emulator_flags(argc, argv)) return 2;
     uint64_t seed = std::random_device{}();
     CLI::App app{"Runs every lab's reference solution on this backend, checks it and prints a "
                  "table (`./scanlab run`)."};
@@ -37,13 +33,10 @@ int main(int argc, char** argv) {
                "--simt-dispatch=in-order|shuffled, --simt-seed=N (docs/emulator.md).");
 #endif
     CLI11_PARSE(app, argc, argv);
-#ifndef SCANLAB_BACKEND_SIMT
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        std::printf("cuda backend: no GPU on this machine, nothing to run\n");
+    if (const std::string why = scanlab::missing_gpu(); !why.empty()) {
+        std::printf("cuda backend: no GPU on this machine (%s), nothing to run\n", why.c_str());
         return 77;
     }
-#endif
     cudaDeviceProp prop{};
     cudaGetDeviceProperties(&prop, 0);
     std::printf("\nScan Lab: reference solutions on %s: %s (input seed %llu)\n", backend, prop.name,
