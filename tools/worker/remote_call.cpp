@@ -6,6 +6,7 @@ namespace {
 constexpr std::uint64_t kMaxRegions = 64;
 constexpr std::uint64_t kMaxArguments = 64;
 constexpr std::uint64_t kMaxText = 1 << 20; // a message, a fault report
+constexpr std::uint64_t kMaxLeak = std::uint64_t{1} << 40;
 
 void write_memory(Writer& out, const Region& region) {
     out.block(region.contents.data(), region.contents.size());
@@ -92,6 +93,7 @@ std::vector<std::uint8_t> encode(const Response& response) {
     out.i64(response.errors.fault_error);
     out.string(response.errors.fault_message);
     out.string(response.provenance);
+    out.u64(response.leaked_bytes);
     return out.bytes();
 }
 
@@ -126,6 +128,8 @@ Response decode_response(const std::vector<std::uint8_t>& bytes, const Request& 
     response.errors.fault_error = code(100000);
     response.errors.fault_message = in.string(kMaxText);
     response.provenance = in.string(kMaxText);
+    response.leaked_bytes = in.u64();
+    if (response.leaked_bytes > kMaxLeak) throw WireError("a leak larger than any device");
     if (!in.at_end()) throw WireError("an answer has bytes after its end");
     return response;
 }

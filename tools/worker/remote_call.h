@@ -61,6 +61,9 @@ struct Response {
     std::vector<Region> regions; // the request's regions after the call, same order and sizes
     simt::remote::ErrorSnapshot errors;
     std::string provenance; // the watch's verdict: empty when kernels did the work
+    // Device memory the call allocated and did not free (a leak), in bytes: the harness holds
+    // as much, so that the tests' cudaMemGetInfo sees it.
+    std::uint64_t leaked_bytes = 0;
 };
 
 std::vector<std::uint8_t> encode(const Request& request);

@@ -118,6 +118,9 @@ Response serve(const Request& request) {
                 simt::provenance_output(p, w.bytes);
         }
     }
+    // Free memory now and after the call: what the call left allocated is a leak the tests see.
+    std::size_t free_before = 0, free_after = 0, total = 0;
+    (void)cudaMemGetInfo(&free_before, &total);
     try {
         (*invoker)(arguments);
     } catch (const std::invalid_argument& e) {
@@ -138,6 +141,8 @@ Response serve(const Request& request) {
     // The call may return before its kernels end: their faults belong to it.
     (void)cudaDeviceSynchronize();
     response.errors = simt::remote::error_snapshot();
+    if (cudaMemGetInfo(&free_after, &total) == cudaSuccess && free_after < free_before)
+        response.leaked_bytes = free_before - free_after;
     if (request.watching) response.provenance = simt::provenance_end();
 
     for (std::size_t i = 0; i < local.size(); ++i) {
