@@ -38,7 +38,8 @@ T from_value_bits(std::int64_t bits) {
 
 /// How many of the arguments are pointers and how many are copied values.
 template <class... Args>
-inline constexpr std::size_t kPointerCount = (std::size_t{0} + ... + (ShippedPointer<Args> ? 1 : 0));
+inline constexpr std::size_t kPointerCount = (std::size_t{0} + ... +
+                                              (ShippedPointer<Args> ? 1 : 0));
 template <class... Args>
 inline constexpr std::size_t kValueCount = sizeof...(Args) - kPointerCount<Args...>;
 
@@ -90,11 +91,11 @@ void register_typed(const char* function, void (*fn)(Args...)) {
     register_function(operator_key_of(function, operator_key<Op>()), [fn](const Arguments& call) {
         if (call.pointers.size() != kPointerCount<Args...> ||
             call.scalars.size() != kValueCount<Args...>)
-            throw std::invalid_argument(
-                "the call has " + std::to_string(call.pointers.size()) + " pointers and " +
-                std::to_string(call.scalars.size()) + " values, the function " +
-                std::to_string(kPointerCount<Args...>) + " and " +
-                std::to_string(kValueCount<Args...>));
+            throw std::invalid_argument("the call has " + std::to_string(call.pointers.size()) +
+                                        " pointers and " + std::to_string(call.scalars.size()) +
+                                        " values, the function " +
+                                        std::to_string(kPointerCount<Args...>) + " and " +
+                                        std::to_string(kValueCount<Args...>));
         std::size_t pointer = 0, value = 0;
         const auto take = [&]<class T>() -> std::decay_t<T> {
             using D = std::decay_t<T>;

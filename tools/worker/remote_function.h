@@ -39,8 +39,7 @@ using Value = typename Op::value_type;
 
 #define SCANLAB_REMOTE_FUNCTION(NS, FN, PARAMETERS, ARGUMENTS)                                     \
     [[maybe_unused]] static const bool scanlab_remote_##NS##_##FN =                                \
-        ::scanlab::remote::for_each_graded_operator([]<class Op>() {                               \
-            ::scanlab::remote::register_typed<Op>(#NS "::" #FN, &NS::FN<Op>);                      \
-        })
+        ::scanlab::remote::for_each_graded_operator(                                               \
+            []<class Op>() { ::scanlab::remote::register_typed<Op>(#NS "::" #FN, &NS::FN<Op>); })
 
 #endif
