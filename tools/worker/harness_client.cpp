@@ -1,6 +1,7 @@
 #include "harness_client.h"
 
 #include "kernel_work.h"
+#include "remote_tracing.h"
 
 #include <simt/remote_state.h>
 
@@ -286,6 +287,8 @@ void Call::run() {
                                         range.bytes});
     }
 
+    ask_for_traces(request_);
+
     const std::string what = request_.function + "<" + request_.op + ">";
     const Response response = worker().call(request_, what);
     for (const Region& region : response.regions) {
@@ -303,6 +306,7 @@ void Call::run() {
         if (cudaMalloc(&leak, response.leaked_bytes) != cudaSuccess) (void)cudaGetLastError();
     }
     simt::remote::adopt_errors(response.errors);
+    adopt_traces(response);
     if (!response.provenance.empty()) test::note_remote_kernel_work(response.provenance);
     if (response.thrown != Thrown::nothing) throw_again(response.thrown, response.message);
 }

@@ -6,6 +6,7 @@
 // memory, what the function threw, the error state and the kernel-work watch's verdict.
 // Nothing it sends is trusted by the harness beyond being the lab's answer.
 #include "remote_call.h"
+#include "remote_tracing.h"
 #include "worker_registry.h"
 
 #include <simt/provenance.h>
@@ -122,6 +123,7 @@ Response serve(const Request& request) {
     std::size_t free_before = 0, free_after = 0, total = 0;
     (void)cudaMemGetInfo(&free_before, &total);
     try {
+        start_call_tracing(request);
         (*invoker)(arguments);
     } catch (const std::invalid_argument& e) {
         response.thrown = Thrown::invalid_argument, response.message = e.what();
@@ -144,6 +146,7 @@ Response serve(const Request& request) {
     if (cudaMemGetInfo(&free_after, &total) == cudaSuccess && free_after < free_before)
         response.leaked_bytes = free_before - free_after;
     if (request.watching) response.provenance = simt::provenance_end();
+    finish_call_tracing(request, response);
 
     for (std::size_t i = 0; i < local.size(); ++i) {
         Region back;
