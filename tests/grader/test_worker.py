@@ -10,31 +10,27 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import support
-from support import FAST_RUBRIC, REPO
-
-LAB00_SOLUTION = REPO / "solutions" / "00_sequential"
+from support import FAST_RUBRIC
 
 
-class Worker(unittest.TestCase):
+class Worker(support.GradesInSharedBuild):
+    tmp_prefix = "scanlab-worker-test-"
+
     @classmethod
     def setUpClass(cls):
-        if not LAB00_SOLUTION.is_dir():
-            raise unittest.SkipTest("needs solutions/ (an instructor's tree)")
-        cls.build = support.shared_build_dir()
+        super().setUpClass()
         # Grading an empty submission configures the shared build with the grader's hooks (the
         # worker targets) and stages the untouched stubs: lab<NN>_worker_simt is the stub's.
-        cls.tmp = tempfile.TemporaryDirectory(prefix="scanlab-worker-test-")
-        empty = Path(cls.tmp.name) / "labs"
+        empty = cls.root / "labs"
         empty.mkdir()
         proc = support.run_tool("grade.py", str(empty), "--labs", "00,01,03,04", "--hidden", "no",
                                 "--rubric", str(FAST_RUBRIC), "--build-dir", str(cls.build),
-                                "--out", str(Path(cls.tmp.name) / "out"), "--quiet")
+                                "--out", str(cls.root / "out"), "--quiet")
         if proc.returncode != 0:
             raise AssertionError(proc.stdout[-3000:] + proc.stderr[-3000:])
         targets = ["scanlab_worker_test", "lab00_harness_simt", "lab00_worker_simt",
@@ -46,10 +42,6 @@ class Worker(unittest.TestCase):
                               capture_output=True, text=True, timeout=1800)
         if proc.returncode != 0:
             raise AssertionError(proc.stdout[-3000:] + proc.stderr[-3000:])
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
 
     def program(self, name: str) -> Path:
         return self.build / "bin" / name
