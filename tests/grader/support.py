@@ -22,6 +22,29 @@ sys.path.insert(0, str(SUBMISSIONS))
 import assemble  # noqa: E402,F401  (the planted submissions: assemble.assemble(name, labs_dir))
 
 
+LAB00_SOLUTION = REPO / "solutions" / "00_sequential"
+
+
+class GradesInSharedBuild(unittest.TestCase):
+    """A test class that grades in the shared build folder (`cls.build`, shared_build_dir()),
+    with a temporary folder for the whole class (`cls.root`); skipped in a tree without
+    solutions/ (a handed-out tree)."""
+
+    tmp_prefix = "scanlab-grader-test-"
+
+    @classmethod
+    def setUpClass(cls):
+        if not LAB00_SOLUTION.is_dir():
+            raise unittest.SkipTest("needs solutions/00_sequential (an instructor's tree)")
+        cls.tmp = tempfile.TemporaryDirectory(prefix=cls.tmp_prefix)
+        cls.root = Path(cls.tmp.name)
+        cls.build = shared_build_dir()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+
 class InTempDir(unittest.TestCase):
     """A test case with a fresh folder of its own, `self.dir`, removed after each test."""
 

@@ -58,6 +58,20 @@ class Attacks(PlantedBase):
         for test in lab_tests(data, "01"):
             self.assertIn("before main()", test["output"])
 
+    def test_forged_report_before_main_in_lab04(self):
+        """forge_early in lab 04, whose functions take more than the scan's arguments: graded
+        through lab 04's harness and worker, it gains nothing there either."""
+        data, _, _, _ = self.grade("forge_early_lab04")
+        score, max_score = lab_score(data, "04")
+        self.assertEqual(score, 0.0)
+        self.assertAlmostEqual(max_score, 10.0, places=6)
+        tests = lab_tests(data, "04")
+        self.assertGreater(len(tests), 50)
+        self.assertAlmostEqual(data["score"], 5.0, places=6)  # lab 00's solution only
+        for test in tests:
+            self.assertEqual(test["status"], "failed")
+            self.assertIn("before main()", test["output"])
+
     def test_worker_cannot_reach_the_graded_tests(self):
         """Lab 01's code runs in a sandboxed worker (tools/worker): it has only its standard
         streams and its two pipes open, and cannot see the harness to write into its report."""

@@ -18,30 +18,17 @@ from pathlib import Path as _Path
 
 _sys.path.insert(0, str(_Path(__file__).resolve().parent))
 import support
-from support import FAST_RUBRIC, REPO, failed_names, lab_score, lab_tests
-
-LAB00_SOLUTION = REPO / "solutions" / "00_sequential"
+from support import FAST_RUBRIC, LAB00_SOLUTION, failed_names, lab_score, lab_tests
 
 
-class PlantedBase(unittest.TestCase):
+class PlantedBase(support.GradesInSharedBuild):
     """Grades lab 00's solution plus a planted lab 01 in a shared build folder."""
-
-    @classmethod
-    def setUpClass(cls):
-        if not LAB00_SOLUTION.is_dir():
-            raise unittest.SkipTest("needs solutions/00_sequential (an instructor's tree)")
-        cls.tmp = tempfile.TemporaryDirectory(prefix="scanlab-grader-test-")
-        cls.root = Path(cls.tmp.name)
-        cls.build = support.shared_build_dir()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
 
     def grade(self, planted: str, *extra: str, lab01: bool = True, name: str | None = None,
               substitute: dict[str, str] | None = None, rubric: Path = FAST_RUBRIC,
               hidden: str = "no"):
-        """`substitute`: placeholders in the planted .cu (@REPO@, ...) and their values."""
+        """`substitute`: placeholders in the planted .cu (@REPO@, ...) and their values. Grades
+        lab 00 and the planted submission's lab (its recipe's `lab`; 01 without a planted one)."""
         name = name or planted
         sub = self.root / name / "labs"
         shutil.copytree(LAB00_SOLUTION, sub / "00_sequential")
@@ -49,8 +36,9 @@ class PlantedBase(unittest.TestCase):
             support.assemble.assemble(planted, sub, substitute)
         out = self.root / name / "out"
         start = time.monotonic()
+        labs = "00," + (support.assemble.lab_of(planted) if lab01 else "01")
         proc = support.run_tool(
-            "grade.py", str(sub), "--labs", "00,01", "--hidden", hidden, "--seed", "7",
+            "grade.py", str(sub), "--labs", labs, "--hidden", hidden, "--seed", "7",
             "--rubric", str(rubric), "--build-dir", str(self.build),
             "--work-dir", str(self.root / name / "work"), "--out", str(out), *extra)
         elapsed = time.monotonic() - start

@@ -33,9 +33,9 @@ class Catalog(unittest.TestCase):
                             self.assertIn(edit[kind].strip("\n"), text)
                 # The base's end (the instantiations the tests call) is still there.
                 root = recipe["base"]
-                while root not in assemble.BASES:
+                while root not in assemble.BASE_ROOTS:
                     root = catalog[root]["base"]
-                last_line = assemble.BASES[root].read_text().rstrip().splitlines()[-1]
+                last_line = assemble.base_path(root, assemble.lab_of(name)).read_text().rstrip().splitlines()[-1]
                 self.assertTrue(text.rstrip().endswith(last_line))
 
     def test_every_fragment_is_used(self):
@@ -58,7 +58,7 @@ class Catalog(unittest.TestCase):
         base = assemble.source("host_scan").splitlines()
         laundered = assemble.source("host_scan_laundered").splitlines()
         # Apart from its header comment, everything of host_scan but its upload stays.
-        first_line_of_solution = assemble.BASES["solution"].read_text().splitlines()[0]
+        first_line_of_solution = assemble.base_path("solution").read_text().splitlines()[0]
         body = base[base.index(first_line_of_solution):]
         kept = [line for line in body if "cudaMemcpyHostToDevice" not in line]
         self.assertTrue(set(kept) <= set(laundered))
@@ -71,7 +71,7 @@ class Recipes(support.InTempDir):
     def setUp(self):
         super().setUp()
         (self.dir / "fragments").mkdir()
-        self.stub = assemble.BASES["stub"].read_text().splitlines(keepends=True)
+        self.stub = assemble.base_path("stub").read_text().splitlines(keepends=True)
         patches = [mock.patch.object(assemble, "CATALOG", self.dir / "catalog.toml"),
                    mock.patch.object(assemble, "FRAGMENTS", self.dir / "fragments")]
         for patch in patches:

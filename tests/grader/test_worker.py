@@ -1,7 +1,8 @@
 """The worker mechanism (tools/worker): its byte format and the emulator's side of shipping
 device memory and errors (scanlab_worker_test, built in the shared build folder), and the
-harness and worker programs of labs 00 and 01 run by hand, without the grader: the solution's
-worker passes every graded case, the stub's fails them, and a harness with no worker says why.
+harness and worker programs of labs 00, 01, 03 and 04 run by hand, without the grader: the
+solution's worker passes every graded case (as many as the listing program lists), the stub's
+fails them, and a harness with no worker says why.
 The planted and attack submissions (test_planted.py, test_attacks.py) grade through them end to
 end."""
 
@@ -9,44 +10,38 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import support
-from support import FAST_RUBRIC, REPO
-
-LAB00_SOLUTION = REPO / "solutions" / "00_sequential"
+from support import FAST_RUBRIC
 
 
-class Worker(unittest.TestCase):
+class Worker(support.GradesInSharedBuild):
+    tmp_prefix = "scanlab-worker-test-"
+
     @classmethod
     def setUpClass(cls):
-        if not LAB00_SOLUTION.is_dir():
-            raise unittest.SkipTest("needs solutions/ (an instructor's tree)")
-        cls.build = support.shared_build_dir()
+        super().setUpClass()
         # Grading an empty submission configures the shared build with the grader's hooks (the
         # worker targets) and stages the untouched stubs: lab<NN>_worker_simt is the stub's.
-        cls.tmp = tempfile.TemporaryDirectory(prefix="scanlab-worker-test-")
-        empty = Path(cls.tmp.name) / "labs"
+        empty = cls.root / "labs"
         empty.mkdir()
-        proc = support.run_tool("grade.py", str(empty), "--labs", "00,01", "--hidden", "no",
+        proc = support.run_tool("grade.py", str(empty), "--labs", "00,01,03,04", "--hidden", "no",
                                 "--rubric", str(FAST_RUBRIC), "--build-dir", str(cls.build),
-                                "--out", str(Path(cls.tmp.name) / "out"), "--quiet")
+                                "--out", str(cls.root / "out"), "--quiet")
         if proc.returncode != 0:
             raise AssertionError(proc.stdout[-3000:] + proc.stderr[-3000:])
         targets = ["scanlab_worker_test", "lab00_harness_simt", "lab00_worker_simt",
                    "lab00_worker_solution_simt", "lab01_harness_simt",
-                   "lab01_worker_solution_simt", "lab01_worker_simt"]
+                   "lab01_worker_solution_simt", "lab01_worker_simt", "lab04_harness_simt",
+                   "lab04_worker_solution_simt", "lab04_worker_simt", "lab04_listing_simt",
+                   "lab03_harness_simt", "lab03_worker_solution_simt", "lab03_worker_simt"]
         proc = subprocess.run(["cmake", "--build", str(cls.build), "--target", *targets],
                               capture_output=True, text=True, timeout=1800)
         if proc.returncode != 0:
             raise AssertionError(proc.stdout[-3000:] + proc.stderr[-3000:])
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
 
     def program(self, name: str) -> Path:
         return self.build / "bin" / name
@@ -70,18 +65,26 @@ class Worker(unittest.TestCase):
                               text=True, timeout=300)
         self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-3000:])
 
+    def listed_cases(self, number: str) -> int:
+        """How many graded cases the lab's listing program (the one-program path's list) has."""
+        proc = subprocess.run([str(self.program(f"lab{number}_listing_simt")), "--count"],
+                              capture_output=True, text=True, timeout=120)
+        match = re.search(r"test cases passing the current filters: (\d+)", proc.stdout)
+        assert match, proc.stdout[-2000:] + proc.stderr[-2000:]
+        return int(match[1])
+
     def test_solution_passes_and_stub_fails_through_the_worker(self):
-        for number in ("00", "01"):
-            passed, failed = self.counts(
-                self.harness(number, f"lab{number}_worker_solution_simt").stdout)
-            self.assertGreater(passed, 40)
-            self.assertEqual(failed, 0)
-            proc = self.harness(number, f"lab{number}_worker_simt")
-            passed, failed = self.counts(proc.stdout)
-            self.assertEqual(passed, 0)
-            self.assertGreater(failed, 40)
-        # The stub's argument checks fail on its missing scan, not on the proxies.
-        self.assertIn("poison: never written", proc.stdout)
+        for number in ("00", "01", "03", "04"):
+            listed = self.listed_cases(number)
+            self.assertGreater(listed, 40)
+            solution = self.harness(number, f"lab{number}_worker_solution_simt").stdout
+            self.assertEqual(self.counts(solution), (listed, 0))
+            if number == "03":  # the traces recorded in the worker came back with conflicts
+                self.assertRegex(solution, r"unpadded scan [1-9]\d* bank conflicts, padded 0")
+            stub = self.harness(number, f"lab{number}_worker_simt").stdout
+            self.assertEqual(self.counts(stub), (0, listed))
+            if number == "01":  # its argument checks fail on the missing scan, not the proxies
+                self.assertIn("poison: never written", stub)
 
     def test_without_a_worker_every_call_says_why(self):
         proc = self.harness("01", None, "--test-case=argument checks")

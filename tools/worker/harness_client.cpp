@@ -1,8 +1,11 @@
 #include "harness_client.h"
 
 #include "kernel_work.h"
+#include "remote_tracing.h"
 
 #include <simt/remote_state.h>
+
+#include <cuda_runtime.h>
 
 #include <fcntl.h>
 #include <signal.h>
@@ -284,6 +287,8 @@ void Call::run() {
                                         range.bytes});
     }
 
+    ask_for_traces(request_);
+
     const std::string what = request_.function + "<" + request_.op + ">";
     const Response response = worker().call(request_, what);
     for (const Region& region : response.regions) {
@@ -295,7 +300,13 @@ void Call::run() {
                                           region.contents.data(), region.contents.size(),
                                           region.written);
     }
+    if (response.leaked_bytes > 0) {
+        // The worker's leak, held here for good, as the leaking call would have left it.
+        void* leak = nullptr;
+        if (cudaMalloc(&leak, response.leaked_bytes) != cudaSuccess) (void)cudaGetLastError();
+    }
     simt::remote::adopt_errors(response.errors);
+    adopt_traces(response);
     if (!response.provenance.empty()) test::note_remote_kernel_work(response.provenance);
     if (response.thrown != Thrown::nothing) throw_again(response.thrown, response.message);
 }

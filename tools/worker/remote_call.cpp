@@ -6,6 +6,9 @@ namespace {
 constexpr std::uint64_t kMaxRegions = 64;
 constexpr std::uint64_t kMaxArguments = 64;
 constexpr std::uint64_t kMaxText = 1 << 20; // a message, a fault report
+constexpr std::uint64_t kMaxLeak = std::uint64_t{1} << 40;
+constexpr std::uint64_t kMaxTraces = 1024; // launches recorded in one call
+constexpr std::uint64_t kMaxTraceBlocks = 1 << 20;
 
 void write_memory(Writer& out, const Region& region) {
     out.block(region.contents.data(), region.contents.size());
@@ -49,6 +52,10 @@ std::vector<std::uint8_t> encode(const Request& request) {
         out.u64(w.address);
         out.u64(w.bytes);
     }
+    out.u8(request.tracing ? 1 : 0);
+    out.u64(request.trace_blocks.size());
+    for (const std::uint32_t block : request.trace_blocks) out.u64(block);
+    out.u64(request.trace_max_instructions);
     return out.bytes();
 }
 
@@ -76,6 +83,14 @@ Request decode_request(const std::vector<std::uint8_t>& bytes) {
         w.address = in.u64();
         w.bytes = in.u64();
     }
+    request.tracing = in.u8() != 0;
+    request.trace_blocks.resize(in.count(kMaxTraceBlocks));
+    for (std::uint32_t& block : request.trace_blocks) {
+        const std::uint64_t index = in.u64();
+        if (index > UINT32_MAX) throw WireError("a traced block index out of range");
+        block = static_cast<std::uint32_t>(index);
+    }
+    request.trace_max_instructions = in.u64();
     if (!in.at_end()) throw WireError("a request has bytes after its end");
     return request;
 }
@@ -92,6 +107,9 @@ std::vector<std::uint8_t> encode(const Response& response) {
     out.i64(response.errors.fault_error);
     out.string(response.errors.fault_message);
     out.string(response.provenance);
+    out.u64(response.leaked_bytes);
+    out.u64(response.traces.size());
+    for (const std::string& trace : response.traces) out.string(trace);
     return out.bytes();
 }
 
@@ -126,6 +144,10 @@ Response decode_response(const std::vector<std::uint8_t>& bytes, const Request& 
     response.errors.fault_error = code(100000);
     response.errors.fault_message = in.string(kMaxText);
     response.provenance = in.string(kMaxText);
+    response.leaked_bytes = in.u64();
+    if (response.leaked_bytes > kMaxLeak) throw WireError("a leak larger than any device");
+    response.traces.resize(in.count(request.tracing ? kMaxTraces : 0));
+    for (std::string& trace : response.traces) trace = in.string();
     if (!in.at_end()) throw WireError("an answer has bytes after its end");
     return response;
 }

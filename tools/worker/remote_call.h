@@ -41,6 +41,11 @@ struct Request {
     std::vector<std::int64_t> scalars;
     bool watching = false; // a kernel-work watch is on (KernelWorkWatch)
     std::vector<Watched> watched;
+    // The harness records launches (simt::start_tracing): the worker records the call's with
+    // the same settings and sends them back.
+    bool tracing = false;
+    std::vector<std::uint32_t> trace_blocks;
+    std::uint64_t trace_max_instructions = 0;
 };
 
 /// What the call threw, as the harness throws it again.
@@ -61,6 +66,12 @@ struct Response {
     std::vector<Region> regions; // the request's regions after the call, same order and sizes
     simt::remote::ErrorSnapshot errors;
     std::string provenance; // the watch's verdict: empty when kernels did the work
+    // Device memory the call allocated and did not free (a leak), in bytes: the harness holds
+    // as much, so that the tests' cudaMemGetInfo sees it.
+    std::uint64_t leaked_bytes = 0;
+    // The launches the call recorded (when the request was tracing), each a trace document
+    // (docs/trace-format.md), read back and checked by the harness.
+    std::vector<std::string> traces;
 };
 
 std::vector<std::uint8_t> encode(const Request& request);

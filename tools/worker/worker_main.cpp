@@ -6,6 +6,7 @@
 // memory, what the function threw, the error state and the kernel-work watch's verdict.
 // Nothing it sends is trusted by the harness beyond being the lab's answer.
 #include "remote_call.h"
+#include "remote_tracing.h"
 #include "worker_registry.h"
 
 #include <simt/provenance.h>
@@ -93,6 +94,21 @@ void* translate(std::uint64_t address, const Request& request, const std::vector
     return reinterpret_cast<void*>(address);
 }
 
+template <class Kind>
+bool is(const std::exception& e) {
+    return dynamic_cast<const Kind*>(&e) != nullptr;
+}
+
+/// The most specific standard kind of `e` that the harness throws again (Thrown).
+Thrown kind_of(const std::exception& e) {
+    if (is<std::invalid_argument>(e)) return Thrown::invalid_argument;
+    if (is<std::out_of_range>(e)) return Thrown::out_of_range;
+    if (is<std::length_error>(e)) return Thrown::length_error;
+    if (is<std::logic_error>(e)) return Thrown::logic_error;
+    if (is<std::bad_alloc>(e)) return Thrown::bad_alloc;
+    return Thrown::runtime_error;
+}
+
 Response serve(const Request& request) {
     Response response;
     const Invoker* invoker = find_function(operator_key_of(request.function, request.op));
@@ -118,27 +134,24 @@ Response serve(const Request& request) {
                 simt::provenance_output(p, w.bytes);
         }
     }
+    // Free memory now and after the call: what the call left allocated is a leak the tests see.
+    std::size_t free_before = 0, free_after = 0, total = 0;
+    (void)cudaMemGetInfo(&free_before, &total);
     try {
+        start_call_tracing(request);
         (*invoker)(arguments);
-    } catch (const std::invalid_argument& e) {
-        response.thrown = Thrown::invalid_argument, response.message = e.what();
-    } catch (const std::out_of_range& e) {
-        response.thrown = Thrown::out_of_range, response.message = e.what();
-    } catch (const std::length_error& e) {
-        response.thrown = Thrown::length_error, response.message = e.what();
-    } catch (const std::logic_error& e) {
-        response.thrown = Thrown::logic_error, response.message = e.what();
-    } catch (const std::bad_alloc& e) {
-        response.thrown = Thrown::bad_alloc, response.message = e.what();
     } catch (const std::exception& e) {
-        response.thrown = Thrown::runtime_error, response.message = e.what();
+        response.thrown = kind_of(e), response.message = e.what();
     } catch (...) {
         response.thrown = Thrown::unknown;
     }
     // The call may return before its kernels end: their faults belong to it.
     (void)cudaDeviceSynchronize();
     response.errors = simt::remote::error_snapshot();
+    if (cudaMemGetInfo(&free_after, &total) == cudaSuccess && free_after < free_before)
+        response.leaked_bytes = free_before - free_after;
     if (request.watching) response.provenance = simt::provenance_end();
+    finish_call_tracing(request, response);
 
     for (std::size_t i = 0; i < local.size(); ++i) {
         Region back;

@@ -46,31 +46,51 @@ function(scanlab_worker_targets)
         endif()
         get_target_property(folder ${objects} SCANLAB_LAB_FOLDER)
         set(interface_dir "${SCANLAB_LABS_ROOT}/labs/${folder}")
+        # A lab whose tests record launches (lab 03) gets the trace recorder in both programs,
+        # and the worker records each call's launches for the harness (remote_tracing.h).
+        set(core_only ON)
+        if(TARGET lab${number}_tests_student_simt)
+            get_target_property(core_only lab${number}_tests_student_simt SIMT_CORE_ONLY)
+        endif()
+        if(core_only)
+            set(core_only ON)
+            set(tracing "${dir}/remote_tracing_off.cpp")
+            set(runtime simt_core)
+        else()
+            set(core_only OFF)
+            set(tracing "${dir}/remote_tracing.cpp")
+            set(runtime simt_runtime)
+        endif()
 
         set(harness lab${number}_harness_simt)
-        add_executable(${harness} "${dir}/harness_client.cpp" "${remote}")
+        add_executable(${harness} "${dir}/harness_client.cpp" "${tracing}" "${remote}")
         target_compile_definitions(${harness} PRIVATE SCANLAB_REMOTE_HARNESS)
         target_include_directories(${harness} PRIVATE "${interface_dir}"
-                                   "${SCANLAB_LABS_ROOT}/tests/support")
+                                   "${SCANLAB_LABS_ROOT}/tests/support" "${simt_src}")
         target_link_libraries(${harness} PRIVATE ${objects} scanlab_test_main_simt
-                              scanlab_worker_wire simt_core)
+                              scanlab_worker_wire ${runtime})
+        set_target_properties(${harness} PROPERTIES SIMT_CORE_ONLY ${core_only})
 
         set(worker_objects lab${number}_worker_objects_simt)
         add_library(${worker_objects} OBJECT "${dir}/worker_main.cpp"
-                    "${dir}/worker_registry.cpp" "${dir}/doctest_in_worker.cpp" "${remote}")
-        target_include_directories(${worker_objects} PRIVATE "${interface_dir}")
+                    "${dir}/worker_registry.cpp" "${dir}/doctest_in_worker.cpp" "${tracing}"
+                    "${remote}")
+        target_include_directories(${worker_objects} PRIVATE "${interface_dir}" "${simt_src}")
         target_link_libraries(${worker_objects} PUBLIC scanlab_worker_wire scanlab_api
                               doctest::doctest)
+        if(NOT core_only)
+            target_link_libraries(${worker_objects} PUBLIC scanlab_trace)
+        endif()
 
         set(worker lab${number}_worker_simt)
         add_executable(${worker})
         target_link_libraries(${worker} PRIVATE ${worker_objects} ${student})
-        set_target_properties(${worker} PROPERTIES SIMT_CORE_ONLY ON)
+        set_target_properties(${worker} PROPERTIES SIMT_CORE_ONLY ${core_only})
         if(TARGET lab${number}_solution_simt) # the reference solution's worker, for checks
             set(worker lab${number}_worker_solution_simt)
             add_executable(${worker})
             target_link_libraries(${worker} PRIVATE ${worker_objects} lab${number}_solution_simt)
-            set_target_properties(${worker} PROPERTIES SIMT_CORE_ONLY ON)
+            set_target_properties(${worker} PROPERTIES SIMT_CORE_ONLY ${core_only})
         endif()
     endforeach()
 endfunction()

@@ -52,6 +52,10 @@ Request random_request() {
     request.scalars = {static_cast<std::int64_t>(rng()()), -1};
     request.watching = true;
     request.watched = {{WatchRole::input, device.base, 12}, {WatchRole::output, host.base, 4}};
+    request.tracing = true;
+    request.trace_blocks.resize(rng()() % 5);
+    for (auto& block : request.trace_blocks) block = static_cast<std::uint32_t>(rng()());
+    request.trace_max_instructions = rng()() % (std::uint64_t{1} << 22);
     return request;
 }
 
@@ -66,6 +70,12 @@ Response answer_to(const Request& request) {
     }
     response.errors = {1, 700, static_cast<int>(simt::FaultKind::shared_race), 700, "a race"};
     response.provenance = "the output was written by host code";
+    response.leaked_bytes = rng()() % (std::uint64_t{1} << 30);
+    response.traces.resize(1 + rng()() % 3);
+    for (auto& trace : response.traces) {
+        const std::vector<std::uint8_t> bytes = random_bytes(rng()() % 500);
+        trace.assign(bytes.begin(), bytes.end());
+    }
     return response;
 }
 
@@ -89,6 +99,9 @@ TEST_CASE("a request and its answer come through unchanged") {
     REQUIRE(back.watched.size() == 2);
     CHECK(back.watched[1].role == WatchRole::output);
     CHECK(back.watched[0].bytes == 12);
+    CHECK(back.tracing);
+    CHECK(back.trace_blocks == request.trace_blocks);
+    CHECK(back.trace_max_instructions == request.trace_max_instructions);
 
     const Response response = answer_to(request);
     const Response got = decode_response(encode(response), request);
@@ -99,6 +112,8 @@ TEST_CASE("a request and its answer come through unchanged") {
     CHECK(got.errors.sticky == 700);
     CHECK(got.errors.fault_message == "a race");
     CHECK(got.provenance == response.provenance);
+    CHECK(got.leaked_bytes == response.leaked_bytes);
+    CHECK(got.traces == response.traces);
 }
 
 TEST_CASE("an answer that does not fit its call is rejected") {
@@ -133,6 +148,13 @@ TEST_CASE("an answer that does not fit its call is rejected") {
     Response kind = answer_to(request);
     kind.errors.fault_kind = simt::remote::kLastFaultKind + 1;
     CHECK_THROWS_AS(decode_response(encode(kind), request), WireError);
+    // Traces the call did not ask for; a leak larger than any device.
+    Request untraced = request;
+    untraced.tracing = false;
+    CHECK_THROWS_AS(decode_response(good, untraced), WireError);
+    Response leak = answer_to(request);
+    leak.leaked_bytes = std::uint64_t{1} << 50;
+    CHECK_THROWS_AS(decode_response(encode(leak), request), WireError);
     // Random garbage: rejected or, rarely, read as something of the right shape; never a crash.
     for (int i = 0; i < 200; ++i) {
         try {

@@ -1,9 +1,10 @@
-"""Builds a planted lab 01 submission for the grader's tests from its recipe in catalog.toml.
+"""Builds a planted submission for the grader's tests from its recipe in catalog.toml.
 
-A planted submission is stored as only what makes it planted: a base (lab 01's stub, its
-solution, or another planted submission) plus fragments of code put before the base and edits of
-the base's lines. This file puts the pieces together, in a folder laid out like a student's
-labs/ folder (OUT_DIR/01_naive/naive_scan.cu).
+A planted submission is stored as only what makes it planted: a base (its lab's stub, its
+solution, or another planted submission of the same lab) plus fragments of code put before the
+base and edits of the base's lines. This file puts the pieces together, in a folder laid out
+like a student's labs/ folder (OUT_DIR/01_naive/naive_scan.cu; lab 01 unless the recipe's `lab`
+names another).
 
   python3 tests/grader/submissions/assemble.py NAME OUT_DIR [--set @PLACEHOLDER@=VALUE ...]
   python3 tests/grader/submissions/assemble.py --list
@@ -22,12 +23,13 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
 CATALOG = HERE / "catalog.toml"
 FRAGMENTS = HERE / "fragments"
-LAB_FOLDER = "01_naive"
-SOURCE_NAME = "naive_scan.cu"
-BASES = {
-    "stub": REPO / "labs" / LAB_FOLDER / SOURCE_NAME,
-    "solution": REPO / "solutions" / LAB_FOLDER / SOURCE_NAME,
+# The labs a recipe may plant into (its `lab`, "01" when absent): folder and source file.
+LAB_SOURCES = {
+    "01": ("01_naive", "naive_scan.cu"),
+    "04": ("04_multi_block", "multi_block_scan.cu"),
 }
+DEFAULT_LAB = "01"
+BASE_ROOTS = {"stub": REPO / "labs", "solution": REPO / "solutions"}
 EDIT_KINDS = ("before", "after", "instead")
 
 
@@ -71,25 +73,44 @@ def _apply_edit(name: str, lines: list[str], edit: dict) -> list[str]:
     return lines[:at] + new + lines[at + 1:]
 
 
-def source(name: str, _seen: tuple[str, ...] = ()) -> str:
-    """The planted naive_scan.cu, placeholders left in."""
+def base_path(base: str, lab: str = DEFAULT_LAB) -> Path:
+    """The file a recipe's base "stub" or "solution" of `lab` stands for."""
+    folder, source_name = LAB_SOURCES[lab]
+    return BASE_ROOTS[base] / folder / source_name
+
+
+def lab_of(name: str) -> str:
+    """The lab number a planted submission replaces ("01", "04")."""
     recipes = catalog()
     if name not in recipes:
         raise RecipeError(f"no planted submission {name!r}; there are: {', '.join(sorted(recipes))}")
+    lab = recipes[name].get("lab", DEFAULT_LAB)
+    if lab not in LAB_SOURCES:
+        raise RecipeError(f"{name}: `lab` must be one of {', '.join(LAB_SOURCES)}; got {lab!r}")
+    return lab
+
+
+def source(name: str, _seen: tuple[str, ...] = ()) -> str:
+    """The planted lab source (naive_scan.cu for lab 01), placeholders left in."""
+    recipes = catalog()
+    lab = lab_of(name)
     if name in _seen:
         raise RecipeError(f"{name}: its base leads back to itself ({' -> '.join(_seen + (name,))})")
     recipe = recipes[name]
-    unknown = set(recipe) - {"about", "base", "prepend", "edits"}
+    unknown = set(recipe) - {"about", "lab", "base", "prepend", "edits"}
     if unknown:
         raise RecipeError(f"{name}: unknown keys {sorted(unknown)}")
     if not isinstance(recipe.get("about"), str):
         raise RecipeError(f"{name}: `about` (what it is and the score it must get) is missing")
     base = recipe.get("base")
-    if base in BASES:
-        if not BASES[base].is_file():
-            raise RecipeError(f"{name}: needs {_shown(BASES[base])} (an instructor's tree)")
-        text = BASES[base].read_text()
+    if base in BASE_ROOTS:
+        path = base_path(base, lab)
+        if not path.is_file():
+            raise RecipeError(f"{name}: needs {_shown(path)} (an instructor's tree)")
+        text = path.read_text()
     elif isinstance(base, str):
+        if lab_of(base) != lab:
+            raise RecipeError(f"{name}: its base {base!r} plants lab {lab_of(base)}, not {lab}")
         text = source(base, _seen + (name,))
     else:
         raise RecipeError(f"{name}: `base` must be stub, solution or another planted submission")
@@ -109,13 +130,15 @@ def source(name: str, _seen: tuple[str, ...] = ()) -> str:
 
 
 def assemble(name: str, labs_dir: Path, substitute: dict[str, str] | None = None) -> Path:
-    """Writes labs_dir/01_naive/naive_scan.cu with the placeholders replaced; returns labs_dir."""
+    """Writes the planted source into its lab's folder of labs_dir (01_naive/naive_scan.cu for
+    lab 01) with the placeholders replaced; returns labs_dir."""
     text = source(name)
     for placeholder, value in (substitute or {}).items():
         text = text.replace(placeholder, value)
-    folder = Path(labs_dir) / LAB_FOLDER
+    folder_name, source_name = LAB_SOURCES[lab_of(name)]
+    folder = Path(labs_dir) / folder_name
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / SOURCE_NAME).write_text(text)
+    (folder / source_name).write_text(text)
     return Path(labs_dir)
 
 
