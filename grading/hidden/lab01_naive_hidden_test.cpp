@@ -60,9 +60,9 @@ struct Padded {
         const std::vector<T> out = d_out.download();
         const std::vector<T> in_after = d_in.download();
         const std::span<const T> in_span(input.data(), n);
-        const auto result = scanlab::test::check_scan<Op>(
-            "lab01::naive_scan", in_span, std::span<const T>(in_after.data(), n),
-            std::span<const T>(out.data(), n), kind);
+        const auto result = scanlab::test::check_scan<Op>("lab01::naive_scan", in_span,
+                                                          std::span<const T>(in_after.data(), n),
+                                                          std::span<const T>(out.data(), n), kind);
         if (!result.ok) return result.message;
         for (std::size_t i = n; i < out.size(); ++i) {
             if (!scanlab::test::is_poison(out[i]))
@@ -78,57 +78,58 @@ struct Padded {
 
 TEST_SUITE("hidden") {
 
-TEST_CASE("hidden: every size from 0 to kMaxN, int32 sums") {
-    // Every size for the inclusive scan; the exclusive one at every size up to 70 (around two
-    // warps), then every 7th: together about 1200 launches on the emulator.
-    std::vector<int> exclusive_sizes;
-    for (const int n : every_size())
-        if (n <= 70 || n % 7 == 0 || n == lab01::kMaxN) exclusive_sizes.push_back(n);
-    if (check_sizes<Sum<std::int32_t>>(every_size(), ScanKind::inclusive))
-        check_sizes<Sum<std::int32_t>>(exclusive_sizes, ScanKind::exclusive);
-}
-
-TEST_CASE("hidden: non-commutative operator at odd sizes") {
-    const std::vector<int> sizes = {3, 5, 7, 15, 17, 63, 65, 127, 129, 255, 257, 511, 513, 1023};
-    for (const ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive}) {
-        if (!check_sizes<Affine<std::int32_t>>(sizes, kind)) return;
-        if (!check_sizes<Affine<std::int64_t>>(sizes, kind)) return;
+    TEST_CASE("hidden: every size from 0 to kMaxN, int32 sums") {
+        // Every size for the inclusive scan; the exclusive one at every size up to 70 (around two
+        // warps), then every 7th: together about 1200 launches on the emulator.
+        std::vector<int> exclusive_sizes;
+        for (const int n : every_size())
+            if (n <= 70 || n % 7 == 0 || n == lab01::kMaxN) exclusive_sizes.push_back(n);
+        if (check_sizes<Sum<std::int32_t>>(every_size(), ScanKind::inclusive))
+            check_sizes<Sum<std::int32_t>>(exclusive_sizes, ScanKind::exclusive);
     }
-}
 
-TEST_CASE("hidden: nothing is written past n") {
-    for (const int n : {1, 31, 100, 1000}) {
+    TEST_CASE("hidden: non-commutative operator at odd sizes") {
+        const std::vector<int> sizes = {3,   5,   7,   15,  17,  63,  65,
+                                        127, 129, 255, 257, 511, 513, 1023};
         for (const ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive}) {
-            Padded<Sum<std::int32_t>> run(n, 64, kind);
-            scanlab::test::KernelWorkWatch watch;
-            run.watch(watch);
-            run.launch(kind);
-            REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-            std::string problem = watch.verdict("lab01::naive_scan, n = " + std::to_string(n));
-            if (problem.empty()) problem = run.check(kind);
-            if (!problem.empty()) {
-                FAIL_CHECK(problem);
-                return;
+            if (!check_sizes<Affine<std::int32_t>>(sizes, kind)) return;
+            if (!check_sizes<Affine<std::int64_t>>(sizes, kind)) return;
+        }
+    }
+
+    TEST_CASE("hidden: nothing is written past n") {
+        for (const int n : {1, 31, 100, 1000}) {
+            for (const ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive}) {
+                Padded<Sum<std::int32_t>> run(n, 64, kind);
+                scanlab::test::KernelWorkWatch watch;
+                run.watch(watch);
+                run.launch(kind);
+                REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+                std::string problem = watch.verdict("lab01::naive_scan, n = " + std::to_string(n));
+                if (problem.empty()) problem = run.check(kind);
+                if (!problem.empty()) {
+                    FAIL_CHECK(problem);
+                    return;
+                }
             }
         }
     }
-}
 
-TEST_CASE("hidden: two scans launched back to back, one synchronize") {
-    Padded<Sum<std::int32_t>> first(lab01::kMaxN, 0, ScanKind::inclusive);
-    Padded<Max<std::int32_t>> second(517, 0, ScanKind::exclusive);
-    scanlab::test::KernelWorkWatch watch;
-    first.watch(watch);
-    second.watch(watch);
-    first.launch(ScanKind::inclusive);
-    second.launch(ScanKind::exclusive);
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    const std::string host_work = watch.verdict("lab01::naive_scan, two calls");
-    REQUIRE_MESSAGE(host_work.empty(), host_work);
-    const std::string a = first.check(ScanKind::inclusive);
-    CHECK_MESSAGE(a.empty(), a);
-    const std::string b = second.check(ScanKind::exclusive);
-    CHECK_MESSAGE(b.empty(), b);
-}
+    TEST_CASE("hidden: two scans launched back to back, one synchronize") {
+        Padded<Sum<std::int32_t>> first(lab01::kMaxN, 0, ScanKind::inclusive);
+        Padded<Max<std::int32_t>> second(517, 0, ScanKind::exclusive);
+        scanlab::test::KernelWorkWatch watch;
+        first.watch(watch);
+        second.watch(watch);
+        first.launch(ScanKind::inclusive);
+        second.launch(ScanKind::exclusive);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        const std::string host_work = watch.verdict("lab01::naive_scan, two calls");
+        REQUIRE_MESSAGE(host_work.empty(), host_work);
+        const std::string a = first.check(ScanKind::inclusive);
+        CHECK_MESSAGE(a.empty(), a);
+        const std::string b = second.check(ScanKind::exclusive);
+        CHECK_MESSAGE(b.empty(), b);
+    }
 
 } // TEST_SUITE("hidden")
