@@ -2,16 +2,16 @@
 // question of every index of it.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <ranges>
 
 namespace scanlab::test {
 
 /// True when `pred(j)` holds for every j in [0, n).
 template <class Pred>
 bool every_index(std::size_t n, Pred&& pred) {
-    for (std::size_t j = 0; j < n; ++j)
-        if (!pred(j)) return false;
-    return true;
+    return std::ranges::all_of(std::views::iota(std::size_t{0}, n), pred);
 }
 
 } // namespace scanlab::test
