@@ -7,7 +7,8 @@
 #   hidden tests  are compiled into lab<NN>_test_objects_<backend>, which both flavours'
 #                 lab<NN>_tests_<flavour>_<backend> link (so that check_stubs.py holds them to
 #                 the same rules as the visible tests);
-#   speed         lab<NN>_speed_<flavour>_<backend>: the speed harness (../speed/) with the lab's
+#   speed         lab<NN>_speed_<flavour>_<backend>: the speed harness (../speed/, compiled once
+#                 per backend into scanlab_speed_harness_<backend>) with the lab's
 #                 descriptor (tools/lab_descriptors/labNN.cpp) and library, for every lab that
 #                 has both; built only when grade.py --speed asks for it;
 #   listing       lab<NN>_listing_<backend>: the graded tests linked to the pristine stub of this
@@ -73,6 +74,20 @@ function(_scanlab_grader_extend)
         endforeach()
     endforeach()
 
+    # The harness is the same code for every lab and flavour (the lab comes in through its
+    # descriptor): compiled once per backend, the slowest part of a speed program's build.
+    set(_scanlab_speed_harness scanlab_speed_harness)
+    foreach(backend IN LISTS SCANLAB_BACKENDS)
+        set(harness ${_scanlab_speed_harness}_${backend})
+        add_library(${harness} OBJECT "${_SCANLAB_GRADER_SPEED_SOURCE}")
+        # lab_input.h: the main job's random input and host reference.
+        target_include_directories(${harness} PRIVATE "${SCANLAB_LABS_ROOT}/tools/run"
+                                                      "${SCANLAB_LAB_DESCRIPTOR_DIR}")
+        target_link_libraries(${harness} PRIVATE CLI11::CLI11 scanlab_api)
+        scanlab_link_backend(${harness} PRIVATE ${backend})
+        set_target_properties(${harness} PROPERTIES EXCLUDE_FROM_ALL ON)
+    endforeach()
+
     # One program per lab, flavour and backend, so that timing one lab builds no other lab.
     file(GLOB descriptors LIST_DIRECTORIES false "${SCANLAB_LAB_DESCRIPTOR_DIR}/lab[0-9][0-9].cpp")
     foreach(descriptor IN LISTS descriptors)
@@ -84,10 +99,8 @@ function(_scanlab_grader_extend)
                     continue()
                 endif()
                 set(exe lab${number}_speed_${flavour}_${backend})
-                add_executable(${exe} "${_SCANLAB_GRADER_SPEED_SOURCE}")
-                # lab_input.h: the main job's random input and host reference.
-                target_include_directories(${exe} PRIVATE "${SCANLAB_LABS_ROOT}/tools/run")
-                target_link_libraries(${exe} PRIVATE CLI11::CLI11)
+                add_executable(${exe})
+                target_link_libraries(${exe} PRIVATE ${_scanlab_speed_harness}_${backend})
                 scanlab_add_lab_descriptors(${exe} ${flavour} ${backend} LAB ${number})
                 scanlab_link_backend(${exe} PRIVATE ${backend})
                 if(backend STREQUAL "simt")
