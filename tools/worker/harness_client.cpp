@@ -93,6 +93,7 @@ class Worker {
             // larger is read (a worker cannot make the harness allocate what it likes).
             std::uint64_t memory = 0;
             for (const Region& region : request.regions) memory += 2 * region.contents.size();
+            memory += 2 * kMaxObjectBytes * request.objects.size();
             if (send_message(to_worker_, message))
                 received = receive_message(from_worker_, answer, timeout, memory + (8u << 20));
         } catch (const WireError& error) {
@@ -300,6 +301,8 @@ void Call::run() {
                                           region.contents.data(), region.contents.size(),
                                           region.written);
     }
+    for (std::size_t i = 0; i < restores_.size(); ++i)
+        if (restores_[i] && response.objects[i].present) restores_[i](response.objects[i]);
     if (response.leaked_bytes > 0) {
         // The worker's leak, held here for good, as the leaking call would have left it.
         void* leak = nullptr;

@@ -23,6 +23,32 @@ void read_memory(Reader& in, Region& region) {
         throw WireError("a region's written-word map does not match its size");
 }
 
+void write_object(Writer& out, const ObjectState& object) {
+    out.u8(object.present ? 1 : 0);
+    out.u64(object.numbers.size());
+    for (const std::int64_t n : object.numbers) out.i64(n);
+    out.u64(object.blocks.size());
+    for (const Region& block : object.blocks) write_memory(out, block);
+}
+
+ObjectState read_object(Reader& in) {
+    ObjectState object;
+    object.present = in.u8() != 0;
+    object.numbers.resize(in.count(kMaxArguments));
+    for (std::int64_t& n : object.numbers) n = in.i64();
+    object.blocks.resize(in.count(kMaxRegions));
+    std::uint64_t bytes = 0;
+    for (Region& block : object.blocks) {
+        block.memory = Memory::device;
+        read_memory(in, block);
+        bytes += block.contents.size();
+    }
+    if (bytes > kMaxObjectBytes) throw WireError("an object holds more memory than any call needs");
+    if (!object.present && (!object.numbers.empty() || !object.blocks.empty()))
+        throw WireError("a null object with contents");
+    return object;
+}
+
 Memory read_memory_kind(Reader& in) {
     const std::uint8_t kind = in.u8();
     if (kind > 1) throw WireError("unknown memory kind");
@@ -45,6 +71,8 @@ std::vector<std::uint8_t> encode(const Request& request) {
     for (const std::uint64_t p : request.pointers) out.u64(p);
     out.u64(request.scalars.size());
     for (const std::int64_t s : request.scalars) out.i64(s);
+    out.u64(request.objects.size());
+    for (const ObjectState& object : request.objects) write_object(out, object);
     out.u8(request.watching ? 1 : 0);
     out.u64(request.watched.size());
     for (const Watched& w : request.watched) {
@@ -74,6 +102,8 @@ Request decode_request(const std::vector<std::uint8_t>& bytes) {
     for (std::uint64_t& p : request.pointers) p = in.u64();
     request.scalars.resize(in.count(kMaxArguments));
     for (std::int64_t& s : request.scalars) s = in.i64();
+    request.objects.resize(in.count(kMaxArguments));
+    for (ObjectState& object : request.objects) object = read_object(in);
     request.watching = in.u8() != 0;
     request.watched.resize(in.count(kMaxRegions));
     for (Watched& w : request.watched) {
@@ -101,6 +131,8 @@ std::vector<std::uint8_t> encode(const Response& response) {
     out.string(response.message);
     out.u64(response.regions.size());
     for (const Region& region : response.regions) write_memory(out, region);
+    out.u64(response.objects.size());
+    for (const ObjectState& object : response.objects) write_object(out, object);
     out.i64(response.errors.last);
     out.i64(response.errors.sticky);
     out.i64(response.errors.fault_kind);
@@ -131,6 +163,13 @@ Response decode_response(const std::vector<std::uint8_t>& bytes, const Request& 
         read_memory(in, region);
         if (region.contents.size() != request.regions[i].contents.size())
             throw WireError("a region came back with another size");
+    }
+    if (in.u64() != request.objects.size())
+        throw WireError("the answer has another number of objects than the call");
+    for (const ObjectState& sent : request.objects) {
+        response.objects.push_back(read_object(in));
+        if (response.objects.back().present != sent.present)
+            throw WireError("an object came back null or non-null that was not");
     }
     // Error codes are small positive numbers; a fault kind is one of simt::FaultKind's.
     const auto code = [&](std::int64_t limit) {

@@ -24,6 +24,13 @@ bool for_each_graded_operator(Visit&& visit) {
     return true;
 }
 
+/// visit.template operator()<Op>() for one operator (a static initializer's call, as above).
+template <class Op, class Visit>
+bool for_operator(Visit&& visit) {
+    visit.template operator()<Op>();
+    return true;
+}
+
 /// How a call names its operator ("sum int32"): the same on both sides.
 template <class Op>
 std::string operator_key() {
