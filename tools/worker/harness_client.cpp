@@ -261,7 +261,7 @@ void Call::pointer(const void* p, Memory memory, std::size_t host_bytes) {
     request_.regions.push_back(std::move(region));
 }
 
-void Call::run() {
+std::vector<std::uint8_t> Call::run() {
     // Host ranges that overlap (an in-place scan) travel as one region.
     std::sort(host_ranges_.begin(), host_ranges_.end(),
               [](const HostRange& a, const HostRange& b) { return a.first < b.first; });
@@ -312,6 +312,7 @@ void Call::run() {
     adopt_traces(response);
     if (!response.provenance.empty()) test::note_remote_kernel_work(response.provenance);
     if (response.thrown != Thrown::nothing) throw_again(response.thrown, response.message);
+    return response.returned;
 }
 
 } // namespace scanlab::remote

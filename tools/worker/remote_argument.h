@@ -16,6 +16,7 @@
 #include <memory>
 #include <tuple>
 #include <type_traits>
+#include <vector>
 
 namespace scanlab::remote {
 
@@ -40,37 +41,57 @@ concept ObjectPointer =
 template <class T>
 concept ShippedPointer = std::is_pointer_v<std::decay_t<T>> && !ObjectPointer<T>;
 
+/// The largest value copied bit for bit (a (flag, value) pair of 8-byte values, an options
+/// struct): it travels as 8-byte words.
+inline constexpr std::size_t kMaxCopiedBytes = 64;
+
 template <class T>
 concept CopiedValue =
     !std::is_pointer_v<std::decay_t<T>> && std::is_trivially_copyable_v<std::decay_t<T>> &&
-    sizeof(std::decay_t<T>) <= sizeof(std::int64_t);
+    sizeof(std::decay_t<T>) <= kMaxCopiedBytes;
 
 template <class T>
 concept RemoteArgument = ShippedPointer<T> || CopiedValue<T> || ObjectPointer<T>;
 
-template <CopiedValue T>
-std::int64_t value_bits(const T& value) {
-    std::int64_t bits = 0;
-    std::memcpy(&bits, &value, sizeof(T));
-    return bits;
-}
+/// What a lab function may return: nothing, or a value copied bit for bit.
+template <class R>
+concept RemoteResult = std::is_void_v<R> ||(CopiedValue<R>&& std::is_default_constructible_v<R>);
+
+/// How many 8-byte words a copied value takes.
+template <class T>
+inline constexpr std::size_t kValueWords = (sizeof(std::decay_t<T>) + 7) / 8;
 
 template <CopiedValue T>
-T from_value_bits(std::int64_t bits) {
+void append_value_words(std::vector<std::int64_t>& words, const T& value) {
+    std::int64_t bits[kValueWords<T>] = {};
+    std::memcpy(bits, &value, sizeof(T));
+    words.insert(words.end(), bits, bits + kValueWords<T>);
+}
+
+/// The value in words[at, at + kValueWords<T>) (the caller checked that they are there).
+template <CopiedValue T>
+T value_from_words(const std::vector<std::int64_t>& words, std::size_t at) {
     T value;
-    std::memcpy(&value, &bits, sizeof(T));
+    std::memcpy(&value, words.data() + at, sizeof(T));
     return value;
 }
 
-/// How many of the arguments are pointers, objects and copied values.
+/// How many of the arguments are pointers and objects, and how many words the copied values
+/// take.
 template <class... Args>
 inline constexpr std::size_t kPointerCount = (std::size_t{0} + ... +
                                               (ShippedPointer<Args> ? 1 : 0));
 template <class... Args>
 inline constexpr std::size_t kObjectCount = (std::size_t{0} + ... + (ObjectPointer<Args> ? 1 : 0));
+template <class T>
+constexpr std::size_t value_words_of() {
+    if constexpr (CopiedValue<T>)
+        return kValueWords<T>;
+    else
+        return 0;
+}
 template <class... Args>
-inline constexpr std::size_t
-    kValueCount = sizeof...(Args) - kPointerCount<Args...> - kObjectCount<Args...>;
+inline constexpr std::size_t kValueWordCount = (std::size_t{0} + ... + value_words_of<Args>());
 
 } // namespace scanlab::remote
 
@@ -78,20 +99,32 @@ inline constexpr std::size_t
 
 #include "harness_client.h"
 
+#include <stdexcept>
 #include <string>
 
 namespace scanlab::remote {
 
-/// The proxy's body: ships a call of `function`<Op> with these arguments to the worker.
-template <class Op>
+/// The proxy's body: ships a call of `function` for the operator (or element type) `key` to
+/// the worker, and returns what the function returned there.
+template <RemoteResult R = void>
 struct Proxy {
     std::string function;
+    std::string key;
 
     template <RemoteArgument... Args>
-    void operator()(const Args&... args) const {
-        Call call(function, operator_key<Op>());
+    R operator()(const Args&... args) const {
+        Call call(function, key);
         (add(call, args), ...);
-        call.run();
+        const std::vector<std::uint8_t> returned = call.run();
+        if constexpr (!std::is_void_v<R>) {
+            if (returned.size() != sizeof(R))
+                throw std::runtime_error(function + "<" + key +
+                                         ">: the worker process answered without the value the "
+                                         "function returns");
+            R value;
+            std::memcpy(&value, returned.data(), sizeof(R));
+            return value;
+        }
     }
 
   private:
@@ -107,7 +140,7 @@ struct Proxy {
         } else if constexpr (ShippedPointer<T>) {
             call.pointer(arg, Memory::device, 0);
         } else {
-            call.scalar(value_bits(arg));
+            append_value_words(call.scalars(), arg);
         }
     }
 };
@@ -123,24 +156,24 @@ struct Proxy {
 
 namespace scanlab::remote {
 
-/// Registers fn as function<Op> (a name from function_name): the worker's server calls it
-/// with the call's pointers (translated), objects (rebuilt) and values in the order of its
-/// parameters.
-template <class Op, RemoteArgument... Args>
-void register_typed(const std::string& function, void (*fn)(Args...)) {
-    register_function(operator_key_of(function, operator_key<Op>()), [fn](Arguments& call) {
+/// Registers fn as `function` for the operator (or element type) `key`: the worker's server
+/// calls it with the call's pointers (translated), objects (rebuilt) and values in the order of
+/// its parameters, and sends back what it returns.
+template <RemoteResult R, RemoteArgument... Args>
+void register_typed(const std::string& function, const std::string& key, R (*fn)(Args...)) {
+    register_function(operator_key_of(function, key), [fn](Arguments& call) {
         if (call.pointers.size() != kPointerCount<Args...> ||
             call.objects.size() != kObjectCount<Args...> ||
-            call.scalars.size() != kValueCount<Args...>)
+            call.scalars.size() != kValueWordCount<Args...>)
             throw std::invalid_argument("the call has " + std::to_string(call.pointers.size()) +
                                         " pointers, " + std::to_string(call.objects.size()) +
                                         " objects and " + std::to_string(call.scalars.size()) +
-                                        " values, the function " +
+                                        " words of values, the function " +
                                         std::to_string(kPointerCount<Args...>) + ", " +
                                         std::to_string(kObjectCount<Args...>) + " and " +
-                                        std::to_string(kValueCount<Args...>));
-        std::size_t pointer = 0, object = 0, value = 0;
-        const auto take = [&]<class T>() -> std::decay_t<T> {
+                                        std::to_string(kValueWordCount<Args...>));
+        [[maybe_unused]] std::size_t pointer = 0, object = 0, word = 0;
+        [[maybe_unused]] const auto take = [&]<class T>() -> std::decay_t<T> {
             using D = std::decay_t<T>;
             if constexpr (ObjectPointer<T>) {
                 using Object = std::remove_pointer_t<D>;
@@ -157,12 +190,21 @@ void register_typed(const std::string& function, void (*fn)(Args...)) {
             } else if constexpr (ShippedPointer<T>) {
                 return static_cast<D>(call.pointers[pointer++]);
             } else {
-                return from_value_bits<D>(call.scalars[value++]);
+                word += kValueWords<T>;
+                return value_from_words<D>(call.scalars, word - kValueWords<T>);
             }
         };
         // A braced list is evaluated left to right: the arguments are taken in order.
         std::tuple<std::decay_t<Args>...> arguments{take.template operator()<Args>()...};
-        return std::function<void()>([fn, arguments] { std::apply(fn, arguments); });
+        return std::function<void()>([fn, arguments, &returned = call.returned] {
+            if constexpr (std::is_void_v<R>) {
+                std::apply(fn, arguments);
+            } else {
+                const R value = std::apply(fn, arguments);
+                const auto* bytes = reinterpret_cast<const std::uint8_t*>(&value);
+                returned.assign(bytes, bytes + sizeof(R));
+            }
+        });
     });
 }
 

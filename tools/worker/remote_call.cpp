@@ -9,6 +9,7 @@ constexpr std::uint64_t kMaxText = 1 << 20; // a message, a fault report
 constexpr std::uint64_t kMaxLeak = std::uint64_t{1} << 40;
 constexpr std::uint64_t kMaxTraces = 1024; // launches recorded in one call
 constexpr std::uint64_t kMaxTraceBlocks = 1 << 20;
+constexpr std::uint64_t kMaxReturnedBytes = 64; // a value copied bit for bit
 
 void write_memory(Writer& out, const Region& region) {
     out.block(region.contents.data(), region.contents.size());
@@ -133,6 +134,7 @@ std::vector<std::uint8_t> encode(const Response& response) {
     for (const Region& region : response.regions) write_memory(out, region);
     out.u64(response.objects.size());
     for (const ObjectState& object : response.objects) write_object(out, object);
+    out.block(response.returned.data(), response.returned.size());
     out.i64(response.errors.last);
     out.i64(response.errors.sticky);
     out.i64(response.errors.fault_kind);
@@ -171,6 +173,7 @@ Response decode_response(const std::vector<std::uint8_t>& bytes, const Request& 
         if (response.objects.back().present != sent.present)
             throw WireError("an object came back null or non-null that was not");
     }
+    response.returned = in.block(kMaxReturnedBytes);
     // Error codes are small positive numbers; a fault kind is one of simt::FaultKind's.
     const auto code = [&](std::int64_t limit) {
         const std::int64_t v = in.i64();

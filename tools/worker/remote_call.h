@@ -77,8 +77,9 @@ struct Response {
     Thrown thrown = Thrown::nothing;
     std::string message;
     std::vector<Region> regions; // the request's regions after the call, same order and sizes
-    std::vector<ObjectState>
-        objects; // the request's objects after the call (their memory may grow)
+    // The request's objects after the call (their memory may grow).
+    std::vector<ObjectState> objects;
+    std::vector<std::uint8_t> returned; // the bytes of the function's return value (if any)
     simt::remote::ErrorSnapshot errors;
     std::string provenance; // the watch's verdict: empty when kernels did the work
     // Device memory the call allocated and did not free (a leak), in bytes: the harness holds

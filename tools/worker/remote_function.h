@@ -11,6 +11,12 @@
 // to the worker (harness_client.h); compiled into the worker it registers the lab's own function
 // under the same name for the worker's server (worker_registry.h).
 //
+// A static member function of a class template over the operator, with its return type and
+// parameters as the class writes them (they are looked up in the class):
+//   SCANLAB_REMOTE_MEMBER(lab06::Segmented, apply, value_type, (value_type a, value_type b),
+//                         (a, b));
+// A value returned is copied back bit for bit.
+//
 // A function templated over a tile shape as well, template <class Op, int BlockThreads, int
 // ItemsPerThread> (labs 05-07), is described once and then each instance the graded tests call
 // is named, for every graded operator or for one:
@@ -53,18 +59,29 @@ inline std::string tiled_name(const char* function, int block_threads, int items
 #define SCANLAB_REMOTE_FUNCTION(NS, FN, PARAMETERS, ARGUMENTS)                                     \
     template <class Op>                                                                            \
     void NS::FN PARAMETERS {                                                                       \
-        ::scanlab::remote::Proxy<Op>{#NS "::" #FN} ARGUMENTS;                                      \
+        ::scanlab::remote::Proxy<>{#NS "::" #FN, ::scanlab::remote::instance_key<Op>()} ARGUMENTS; \
     }                                                                                              \
     /* Taking each instance's address makes the compiler emit it for the tests to link. */         \
     [[maybe_unused]] static const bool scanlab_remote_##NS##_##FN =                                \
         ::scanlab::remote::for_each_graded_operator(                                               \
             []<class Op>() { [[maybe_unused]] volatile auto instance = &NS::FN<Op>; })
 
+#define SCANLAB_REMOTE_MEMBER(CLASS, FN, RETURN, PARAMETERS, ARGUMENTS)                            \
+    template <class Op>                                                                            \
+    auto CLASS<Op>::FN PARAMETERS->RETURN {                                                        \
+        return ::scanlab::remote::Proxy<RETURN>{#CLASS "::" #FN,                                   \
+                                                ::scanlab::remote::instance_key<Op>()} ARGUMENTS;  \
+    }                                                                                              \
+    [[maybe_unused]] static const bool SCANLAB_REMOTE_UNIQUE =                                     \
+        ::scanlab::remote::for_each_graded_operator(                                               \
+            []<class Op>() { [[maybe_unused]] volatile auto instance = &CLASS<Op>::FN; })
+
 #define SCANLAB_REMOTE_TILED_FUNCTION(NS, FN, PARAMETERS, ARGUMENTS)                               \
     template <class Op, int BlockThreads, int ItemsPerThread>                                      \
     void NS::FN PARAMETERS {                                                                       \
-        ::scanlab::remote::Proxy<Op>{                                                              \
-            ::scanlab::remote::tiled_name(#NS "::" #FN, BlockThreads, ItemsPerThread)} ARGUMENTS;  \
+        ::scanlab::remote::Proxy<>{                                                                \
+            ::scanlab::remote::tiled_name(#NS "::" #FN, BlockThreads, ItemsPerThread),             \
+            ::scanlab::remote::instance_key<Op>()} ARGUMENTS;                                      \
     }                                                                                              \
     static_assert(true)
 
@@ -84,25 +101,34 @@ inline std::string tiled_name(const char* function, int block_threads, int items
 
 #define SCANLAB_REMOTE_FUNCTION(NS, FN, PARAMETERS, ARGUMENTS)                                     \
     [[maybe_unused]] static const bool scanlab_remote_##NS##_##FN =                                \
-        ::scanlab::remote::for_each_graded_operator(                                               \
-            []<class Op>() { ::scanlab::remote::register_typed<Op>(#NS "::" #FN, &NS::FN<Op>); })
+        ::scanlab::remote::for_each_graded_operator([]<class Op>() {                               \
+            ::scanlab::remote::register_typed(#NS "::" #FN, ::scanlab::remote::instance_key<Op>(), \
+                                              &NS::FN<Op>);                                        \
+        })
+
+#define SCANLAB_REMOTE_MEMBER(CLASS, FN, RETURN, PARAMETERS, ARGUMENTS)                            \
+    [[maybe_unused]] static const bool SCANLAB_REMOTE_UNIQUE =                                     \
+        ::scanlab::remote::for_each_graded_operator([]<class Op>() {                               \
+            ::scanlab::remote::register_typed(                                                     \
+                #CLASS "::" #FN, ::scanlab::remote::instance_key<Op>(), &CLASS<Op>::FN);           \
+        })
 
 #define SCANLAB_REMOTE_TILED_FUNCTION(NS, FN, PARAMETERS, ARGUMENTS) static_assert(true)
 
 #define SCANLAB_REMOTE_TILES(NS, FN, BLOCK_THREADS, ITEMS)                                         \
     [[maybe_unused]] static const bool SCANLAB_REMOTE_UNIQUE =                                     \
         ::scanlab::remote::for_each_graded_operator([]<class Op>() {                               \
-            ::scanlab::remote::register_typed<Op>(                                                 \
+            ::scanlab::remote::register_typed(                                                     \
                 ::scanlab::remote::tiled_name(#NS "::" #FN, BLOCK_THREADS, ITEMS),                 \
-                &NS::FN<Op, BLOCK_THREADS, ITEMS>);                                                \
+                ::scanlab::remote::instance_key<Op>(), &NS::FN<Op, BLOCK_THREADS, ITEMS>);         \
         })
 
 #define SCANLAB_REMOTE_TILES_OF(NS, FN, OP, BLOCK_THREADS, ITEMS)                                  \
     [[maybe_unused]] static const bool SCANLAB_REMOTE_UNIQUE =                                     \
         ::scanlab::remote::for_operator<OP>([]<class Op>() {                                       \
-            ::scanlab::remote::register_typed<Op>(                                                 \
+            ::scanlab::remote::register_typed(                                                     \
                 ::scanlab::remote::tiled_name(#NS "::" #FN, BLOCK_THREADS, ITEMS),                 \
-                &NS::FN<Op, BLOCK_THREADS, ITEMS>);                                                \
+                ::scanlab::remote::instance_key<Op>(), &NS::FN<Op, BLOCK_THREADS, ITEMS>);         \
         })
 
 #endif

@@ -37,6 +37,19 @@ std::string operator_key() {
     return std::string(Op::name) + " " + type_name<typename Op::value_type>();
 }
 
+/// How a call names what a function's first template parameter is: an operator ("sum int32"),
+/// or an element type ("int32") for a function templated over the type itself.
+template <class X>
+std::string instance_key() {
+    if constexpr (requires {
+                      X::name;
+                      typename X::value_type;
+                  })
+        return operator_key<X>();
+    else
+        return type_name<X>();
+}
+
 } // namespace scanlab::remote
 
 #ifdef SCANLAB_REMOTE_HARNESS

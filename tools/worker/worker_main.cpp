@@ -160,6 +160,7 @@ Response serve(const Request& request) {
     if (request.watching) response.provenance = simt::provenance_end();
     finish_call_tracing(request, response);
 
+    response.returned = arguments.returned;
     // The objects as the call left them; memory they grew by is theirs, not a leak.
     std::uint64_t object_growth = 0;
     for (std::size_t i = 0; i < request.objects.size(); ++i) {

@@ -24,6 +24,7 @@ struct Arguments {
     // for each of `objects`, how to read its state after the call.
     std::vector<std::shared_ptr<void>> held;
     std::vector<std::function<ObjectState()>> saves;
+    std::vector<std::uint8_t> returned; // what the function returned (the call fills it)
 };
 
 /// Takes a call's arguments (rebuilding its objects in `held`) and returns the call itself, so
