@@ -288,6 +288,7 @@ std::vector<std::uint8_t> Call::run() {
                                         range.bytes});
     }
 
+    request_.simt_options = simt::remote::options_numbers();
     ask_for_traces(request_);
 
     const std::string what = request_.function + "<" + request_.op + ">";

@@ -72,7 +72,7 @@ void append_value_words(std::vector<std::int64_t>& words, const T& value) {
 template <CopiedValue T>
 T value_from_words(const std::vector<std::int64_t>& words, std::size_t at) {
     T value;
-    std::memcpy(&value, words.data() + at, sizeof(T));
+    std::memcpy(static_cast<void*>(&value), words.data() + at, sizeof(T));
     return value;
 }
 

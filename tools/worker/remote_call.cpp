@@ -9,6 +9,7 @@ constexpr std::uint64_t kMaxText = 1 << 20; // a message, a fault report
 constexpr std::uint64_t kMaxLeak = std::uint64_t{1} << 40;
 constexpr std::uint64_t kMaxTraces = 1024; // launches recorded in one call
 constexpr std::uint64_t kMaxTraceBlocks = 1 << 20;
+constexpr std::uint64_t kMaxFindings = 4096;    // of one fault report
 constexpr std::uint64_t kMaxReturnedBytes = 64; // a value copied bit for bit
 
 void write_memory(Writer& out, const Region& region) {
@@ -74,6 +75,8 @@ std::vector<std::uint8_t> encode(const Request& request) {
     for (const std::int64_t s : request.scalars) out.i64(s);
     out.u64(request.objects.size());
     for (const ObjectState& object : request.objects) write_object(out, object);
+    out.u64(request.simt_options.size());
+    for (const std::int64_t n : request.simt_options) out.i64(n);
     out.u8(request.watching ? 1 : 0);
     out.u64(request.watched.size());
     for (const Watched& w : request.watched) {
@@ -105,6 +108,8 @@ Request decode_request(const std::vector<std::uint8_t>& bytes) {
     for (std::int64_t& s : request.scalars) s = in.i64();
     request.objects.resize(in.count(kMaxArguments));
     for (ObjectState& object : request.objects) object = read_object(in);
+    request.simt_options.resize(in.count(kMaxArguments));
+    for (std::int64_t& n : request.simt_options) n = in.i64();
     request.watching = in.u8() != 0;
     request.watched.resize(in.count(kMaxRegions));
     for (Watched& w : request.watched) {
@@ -140,6 +145,16 @@ std::vector<std::uint8_t> encode(const Response& response) {
     out.i64(response.errors.fault_kind);
     out.i64(response.errors.fault_error);
     out.string(response.errors.fault_message);
+    out.string(response.errors.site_file);
+    out.i64(response.errors.site_line);
+    out.u64(response.errors.findings.size());
+    for (const simt::remote::FindingSnapshot& finding : response.errors.findings) {
+        out.i64(finding.kind);
+        out.string(finding.message);
+        out.string(finding.file);
+        out.i64(finding.line);
+        out.u8(finding.ends_launch ? 1 : 0);
+    }
     out.string(response.provenance);
     out.u64(response.leaked_bytes);
     out.u64(response.traces.size());
@@ -185,6 +200,16 @@ Response decode_response(const std::vector<std::uint8_t>& bytes, const Request& 
     response.errors.fault_kind = code(simt::remote::kLastFaultKind);
     response.errors.fault_error = code(100000);
     response.errors.fault_message = in.string(kMaxText);
+    response.errors.site_file = in.string(kMaxText);
+    response.errors.site_line = code(INT32_MAX);
+    response.errors.findings.resize(in.count(kMaxFindings));
+    for (simt::remote::FindingSnapshot& finding : response.errors.findings) {
+        finding.kind = code(simt::remote::kLastFaultKind);
+        finding.message = in.string(kMaxText);
+        finding.file = in.string(kMaxText);
+        finding.line = code(INT32_MAX);
+        finding.ends_launch = in.u8() != 0;
+    }
     response.provenance = in.string(kMaxText);
     response.leaked_bytes = in.u64();
     if (response.leaked_bytes > kMaxLeak) throw WireError("a leak larger than any device");

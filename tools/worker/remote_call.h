@@ -52,7 +52,8 @@ struct Request {
     std::vector<std::uint64_t> pointers; // harness addresses (or anything: passed as they are)
     std::vector<std::int64_t> scalars;
     std::vector<ObjectState> objects;
-    bool watching = false; // a kernel-work watch is on (KernelWorkWatch)
+    std::vector<std::int64_t> simt_options; // the harness's emulator settings (remote_state.h)
+    bool watching = false;                  // a kernel-work watch is on (KernelWorkWatch)
     std::vector<Watched> watched;
     // The harness records launches (simt::start_tracing): the worker records the call's with
     // the same settings and sends them back.

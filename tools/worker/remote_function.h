@@ -50,7 +50,7 @@ inline std::string tiled_name(const char* function, int block_threads, int items
 
 #define SCANLAB_REMOTE_CONCAT_(A, B) A##B
 #define SCANLAB_REMOTE_CONCAT(A, B) SCANLAB_REMOTE_CONCAT_(A, B)
-#define SCANLAB_REMOTE_UNIQUE SCANLAB_REMOTE_CONCAT(scanlab_remote_instance_, __LINE__)
+#define SCANLAB_REMOTE_UNIQUE SCANLAB_REMOTE_CONCAT(scanlab_remote_instance_, __COUNTER__)
 
 } // namespace scanlab::remote
 

@@ -122,6 +122,9 @@ Response serve(const Request& request) {
     // The objects (workspaces) are rebuilt before the call: their memory is not the call's.
     std::function<void()> call;
     try {
+        // The harness's emulator settings, as its tests left them (an empty list: the ones
+        // this process started with).
+        if (!request.simt_options.empty()) simt::remote::adopt_options(request.simt_options);
         // A function or instance the worker does not have: the call fails, its memory comes
         // back as it went.
         if (!invoker)
