@@ -72,6 +72,21 @@ class Attacks(PlantedBase):
             self.assertEqual(test["status"], "failed")
             self.assertIn("before main()", test["output"])
 
+    def test_forged_report_before_main_in_labs_05_to_07(self):
+        """forge_early in each lab whose functions are templates over a tile shape and take a
+        Workspace (tools/worker/remote_workspace.h): every case fails, saying why."""
+        for number in ("05", "06", "07"):
+            with self.subTest(lab=number):
+                data, _, _, _ = self.grade(f"forge_early_lab{number}")
+                score, max_score = lab_score(data, number)
+                self.assertEqual(score, 0.0)
+                self.assertGreater(max_score, 0.0)
+                tests = lab_tests(data, number)
+                self.assertGreater(len(tests), 50)
+                for test in tests:
+                    self.assertEqual(test["status"], "failed")
+                    self.assertIn("before main()", test["output"])
+
     def test_worker_cannot_reach_the_graded_tests(self):
         """Lab 01's code runs in a sandboxed worker (tools/worker): it has only its standard
         streams and its two pipes open, and cannot see the harness to write into its report."""

@@ -1,6 +1,6 @@
 """The worker mechanism (tools/worker): its byte format and the emulator's side of shipping
 device memory and errors (scanlab_worker_test, built in the shared build folder), and the
-harness and worker programs of labs 00, 01, 03 and 04 run by hand, without the grader: the
+harness and worker programs of labs 00, 01 and 03-07 run by hand, without the grader: the
 solution's worker passes every graded case (as many as the listing program lists), the stub's
 fails them, and a harness with no worker says why.
 The planted and attack submissions (test_planted.py, test_attacks.py) grade through them end to
@@ -28,7 +28,7 @@ class Worker(support.GradesInSharedBuild):
         # worker targets) and stages the untouched stubs: lab<NN>_worker_simt is the stub's.
         empty = cls.root / "labs"
         empty.mkdir()
-        proc = support.run_tool("grade.py", str(empty), "--labs", "00,01,03,04", "--hidden", "no",
+        proc = support.run_tool("grade.py", str(empty), "--labs", "00,01,03,04,05,06,07", "--hidden", "no",
                                 "--rubric", str(FAST_RUBRIC), "--build-dir", str(cls.build),
                                 "--out", str(cls.root / "out"), "--quiet")
         if proc.returncode != 0:
@@ -38,6 +38,9 @@ class Worker(support.GradesInSharedBuild):
                    "lab01_worker_solution_simt", "lab01_worker_simt", "lab04_harness_simt",
                    "lab04_worker_solution_simt", "lab04_worker_simt", "lab04_listing_simt",
                    "lab03_harness_simt", "lab03_worker_solution_simt", "lab03_worker_simt"]
+        for number in ("05", "06", "07"):
+            targets += [f"lab{number}_{kind}_simt"
+                        for kind in ("harness", "worker_solution", "worker", "listing")]
         proc = subprocess.run(["cmake", "--build", str(cls.build), "--target", *targets],
                               capture_output=True, text=True, timeout=1800)
         if proc.returncode != 0:
@@ -74,7 +77,7 @@ class Worker(support.GradesInSharedBuild):
         return int(match[1])
 
     def test_solution_passes_and_stub_fails_through_the_worker(self):
-        for number in ("00", "01", "03", "04"):
+        for number in ("00", "01", "03", "04", "05", "06", "07"):
             listed = self.listed_cases(number)
             self.assertGreater(listed, 40)
             solution = self.harness(number, f"lab{number}_worker_solution_simt").stdout

@@ -93,6 +93,7 @@ class Worker {
             // larger is read (a worker cannot make the harness allocate what it likes).
             std::uint64_t memory = 0;
             for (const Region& region : request.regions) memory += 2 * region.contents.size();
+            memory += 2 * kMaxObjectBytes * request.objects.size();
             if (send_message(to_worker_, message))
                 received = receive_message(from_worker_, answer, timeout, memory + (8u << 20));
         } catch (const WireError& error) {
@@ -260,7 +261,7 @@ void Call::pointer(const void* p, Memory memory, std::size_t host_bytes) {
     request_.regions.push_back(std::move(region));
 }
 
-void Call::run() {
+std::vector<std::uint8_t> Call::run() {
     // Host ranges that overlap (an in-place scan) travel as one region.
     std::sort(host_ranges_.begin(), host_ranges_.end(),
               [](const HostRange& a, const HostRange& b) { return a.first < b.first; });
@@ -287,6 +288,7 @@ void Call::run() {
                                         range.bytes});
     }
 
+    request_.simt_options = simt::remote::options_numbers();
     ask_for_traces(request_);
 
     const std::string what = request_.function + "<" + request_.op + ">";
@@ -300,6 +302,8 @@ void Call::run() {
                                           region.contents.data(), region.contents.size(),
                                           region.written);
     }
+    for (std::size_t i = 0; i < restores_.size(); ++i)
+        if (restores_[i] && response.objects[i].present) restores_[i](response.objects[i]);
     if (response.leaked_bytes > 0) {
         // The worker's leak, held here for good, as the leaking call would have left it.
         void* leak = nullptr;
@@ -309,6 +313,7 @@ void Call::run() {
     adopt_traces(response);
     if (!response.provenance.empty()) test::note_remote_kernel_work(response.provenance);
     if (response.thrown != Thrown::nothing) throw_again(response.thrown, response.message);
+    return response.returned;
 }
 
 } // namespace scanlab::remote

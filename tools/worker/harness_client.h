@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace scanlab::remote {
@@ -27,8 +28,16 @@ class Call {
     /// memory: `host_bytes` bytes from it (overlapping host ranges are shipped as one).
     void pointer(const void* p, Memory memory, std::size_t host_bytes);
     void scalar(std::int64_t value) { request_.scalars.push_back(value); }
-    /// Runs the call in the worker and applies its answer here (or throws what it threw).
-    void run();
+    std::vector<std::int64_t>& scalars() { return request_.scalars; }
+    /// A host object (remote_argument.h, Described): its state now, and how to make the
+    /// harness's object what the call left (not called for a null object).
+    void object(ObjectState state, std::function<void(const ObjectState&)> restore) {
+        request_.objects.push_back(std::move(state));
+        restores_.push_back(std::move(restore));
+    }
+    /// Runs the call in the worker and applies its answer here (or throws what it threw);
+    /// returns the bytes of what the function returned (none for void).
+    std::vector<std::uint8_t> run();
 
   private:
     struct HostRange {
@@ -36,6 +45,7 @@ class Call {
     };
     Request request_;
     std::vector<HostRange> host_ranges_;
+    std::vector<std::function<void(const ObjectState&)>> restores_;
 };
 
 template <class Op>

@@ -9,6 +9,8 @@ constexpr std::uint64_t kMaxText = 1 << 20; // a message, a fault report
 constexpr std::uint64_t kMaxLeak = std::uint64_t{1} << 40;
 constexpr std::uint64_t kMaxTraces = 1024; // launches recorded in one call
 constexpr std::uint64_t kMaxTraceBlocks = 1 << 20;
+constexpr std::uint64_t kMaxFindings = 4096;    // of one fault report
+constexpr std::uint64_t kMaxReturnedBytes = 64; // a value copied bit for bit
 
 void write_memory(Writer& out, const Region& region) {
     out.block(region.contents.data(), region.contents.size());
@@ -21,6 +23,32 @@ void read_memory(Reader& in, Region& region) {
     const std::uint64_t words = (region.contents.size() + 3) / 4;
     if (region.memory == Memory::device ? region.written.size() != words : !region.written.empty())
         throw WireError("a region's written-word map does not match its size");
+}
+
+void write_object(Writer& out, const ObjectState& object) {
+    out.u8(object.present ? 1 : 0);
+    out.u64(object.numbers.size());
+    for (const std::int64_t n : object.numbers) out.i64(n);
+    out.u64(object.blocks.size());
+    for (const Region& block : object.blocks) write_memory(out, block);
+}
+
+ObjectState read_object(Reader& in) {
+    ObjectState object;
+    object.present = in.u8() != 0;
+    object.numbers.resize(in.count(kMaxArguments));
+    for (std::int64_t& n : object.numbers) n = in.i64();
+    object.blocks.resize(in.count(kMaxRegions));
+    std::uint64_t bytes = 0;
+    for (Region& block : object.blocks) {
+        block.memory = Memory::device;
+        read_memory(in, block);
+        bytes += block.contents.size();
+    }
+    if (bytes > kMaxObjectBytes) throw WireError("an object holds more memory than any call needs");
+    if (!object.present && (!object.numbers.empty() || !object.blocks.empty()))
+        throw WireError("a null object with contents");
+    return object;
 }
 
 Memory read_memory_kind(Reader& in) {
@@ -45,6 +73,10 @@ std::vector<std::uint8_t> encode(const Request& request) {
     for (const std::uint64_t p : request.pointers) out.u64(p);
     out.u64(request.scalars.size());
     for (const std::int64_t s : request.scalars) out.i64(s);
+    out.u64(request.objects.size());
+    for (const ObjectState& object : request.objects) write_object(out, object);
+    out.u64(request.simt_options.size());
+    for (const std::int64_t n : request.simt_options) out.i64(n);
     out.u8(request.watching ? 1 : 0);
     out.u64(request.watched.size());
     for (const Watched& w : request.watched) {
@@ -74,6 +106,10 @@ Request decode_request(const std::vector<std::uint8_t>& bytes) {
     for (std::uint64_t& p : request.pointers) p = in.u64();
     request.scalars.resize(in.count(kMaxArguments));
     for (std::int64_t& s : request.scalars) s = in.i64();
+    request.objects.resize(in.count(kMaxArguments));
+    for (ObjectState& object : request.objects) object = read_object(in);
+    request.simt_options.resize(in.count(kMaxArguments));
+    for (std::int64_t& n : request.simt_options) n = in.i64();
     request.watching = in.u8() != 0;
     request.watched.resize(in.count(kMaxRegions));
     for (Watched& w : request.watched) {
@@ -101,11 +137,24 @@ std::vector<std::uint8_t> encode(const Response& response) {
     out.string(response.message);
     out.u64(response.regions.size());
     for (const Region& region : response.regions) write_memory(out, region);
+    out.u64(response.objects.size());
+    for (const ObjectState& object : response.objects) write_object(out, object);
+    out.block(response.returned.data(), response.returned.size());
     out.i64(response.errors.last);
     out.i64(response.errors.sticky);
     out.i64(response.errors.fault_kind);
     out.i64(response.errors.fault_error);
     out.string(response.errors.fault_message);
+    out.string(response.errors.site_file);
+    out.i64(response.errors.site_line);
+    out.u64(response.errors.findings.size());
+    for (const simt::remote::FindingSnapshot& finding : response.errors.findings) {
+        out.i64(finding.kind);
+        out.string(finding.message);
+        out.string(finding.file);
+        out.i64(finding.line);
+        out.u8(finding.ends_launch ? 1 : 0);
+    }
     out.string(response.provenance);
     out.u64(response.leaked_bytes);
     out.u64(response.traces.size());
@@ -132,6 +181,14 @@ Response decode_response(const std::vector<std::uint8_t>& bytes, const Request& 
         if (region.contents.size() != request.regions[i].contents.size())
             throw WireError("a region came back with another size");
     }
+    if (in.u64() != request.objects.size())
+        throw WireError("the answer has another number of objects than the call");
+    for (const ObjectState& sent : request.objects) {
+        response.objects.push_back(read_object(in));
+        if (response.objects.back().present != sent.present)
+            throw WireError("an object came back null or non-null that was not");
+    }
+    response.returned = in.block(kMaxReturnedBytes);
     // Error codes are small positive numbers; a fault kind is one of simt::FaultKind's.
     const auto code = [&](std::int64_t limit) {
         const std::int64_t v = in.i64();
@@ -143,6 +200,16 @@ Response decode_response(const std::vector<std::uint8_t>& bytes, const Request& 
     response.errors.fault_kind = code(simt::remote::kLastFaultKind);
     response.errors.fault_error = code(100000);
     response.errors.fault_message = in.string(kMaxText);
+    response.errors.site_file = in.string(kMaxText);
+    response.errors.site_line = code(INT32_MAX);
+    response.errors.findings.resize(in.count(kMaxFindings));
+    for (simt::remote::FindingSnapshot& finding : response.errors.findings) {
+        finding.kind = code(simt::remote::kLastFaultKind);
+        finding.message = in.string(kMaxText);
+        finding.file = in.string(kMaxText);
+        finding.line = code(INT32_MAX);
+        finding.ends_launch = in.u8() != 0;
+    }
     response.provenance = in.string(kMaxText);
     response.leaked_bytes = in.u64();
     if (response.leaked_bytes > kMaxLeak) throw WireError("a leak larger than any device");

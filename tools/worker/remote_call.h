@@ -26,6 +26,18 @@ struct Region {
     std::vector<std::uint8_t> written;
 };
 
+/// A host object a call uses through a pointer (a Workspace: remote_argument.h, Described): the
+/// numbers of its host-side state and the device memory it owns, each block shipped whole (base
+/// unused). `present` is false for a null pointer.
+struct ObjectState {
+    bool present = false;
+    std::vector<std::int64_t> numbers;
+    std::vector<Region> blocks;
+};
+
+/// The most device memory an object may hold when it comes back (it may grow in a call).
+inline constexpr std::uint64_t kMaxObjectBytes = std::uint64_t{256} << 20;
+
 enum class WatchRole : std::uint8_t { input = 0, output = 1 };
 struct Watched {
     WatchRole role = WatchRole::input;
@@ -39,7 +51,9 @@ struct Request {
     std::vector<Region> regions;
     std::vector<std::uint64_t> pointers; // harness addresses (or anything: passed as they are)
     std::vector<std::int64_t> scalars;
-    bool watching = false; // a kernel-work watch is on (KernelWorkWatch)
+    std::vector<ObjectState> objects;
+    std::vector<std::int64_t> simt_options; // the harness's emulator settings (remote_state.h)
+    bool watching = false;                  // a kernel-work watch is on (KernelWorkWatch)
     std::vector<Watched> watched;
     // The harness records launches (simt::start_tracing): the worker records the call's with
     // the same settings and sends them back.
@@ -64,6 +78,9 @@ struct Response {
     Thrown thrown = Thrown::nothing;
     std::string message;
     std::vector<Region> regions; // the request's regions after the call, same order and sizes
+    // The request's objects after the call (their memory may grow).
+    std::vector<ObjectState> objects;
+    std::vector<std::uint8_t> returned; // the bytes of the function's return value (if any)
     simt::remote::ErrorSnapshot errors;
     std::string provenance; // the watch's verdict: empty when kernels did the work
     // Device memory the call allocated and did not free (a leak), in bytes: the harness holds
@@ -77,7 +94,8 @@ struct Response {
 std::vector<std::uint8_t> encode(const Request& request);
 Request decode_request(const std::vector<std::uint8_t>& bytes);
 std::vector<std::uint8_t> encode(const Response& response);
-/// Checks the answer against the request it answers: same regions, same sizes. Throws
+/// Checks the answer against the request it answers: same regions, same sizes, the same objects
+/// (each within kMaxObjectBytes). Throws
 /// WireError otherwise.
 Response decode_response(const std::vector<std::uint8_t>& bytes, const Request& request);
 

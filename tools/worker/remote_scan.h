@@ -24,10 +24,30 @@ bool for_each_graded_operator(Visit&& visit) {
     return true;
 }
 
+/// visit.template operator()<Op>() for one operator (a static initializer's call, as above).
+template <class Op, class Visit>
+bool for_operator(Visit&& visit) {
+    visit.template operator()<Op>();
+    return true;
+}
+
 /// How a call names its operator ("sum int32"): the same on both sides.
 template <class Op>
 std::string operator_key() {
     return std::string(Op::name) + " " + type_name<typename Op::value_type>();
+}
+
+/// How a call names what a function's first template parameter is: an operator ("sum int32"),
+/// or an element type ("int32") for a function templated over the type itself.
+template <class X>
+std::string instance_key() {
+    if constexpr (requires {
+                      X::name;
+                      typename X::value_type;
+                  })
+        return operator_key<X>();
+    else
+        return type_name<X>();
 }
 
 } // namespace scanlab::remote

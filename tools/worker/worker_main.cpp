@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -112,17 +113,29 @@ Thrown kind_of(const std::exception& e) {
 Response serve(const Request& request) {
     Response response;
     const Invoker* invoker = find_function(operator_key_of(request.function, request.op));
-    if (!invoker) {
-        response.thrown = Thrown::runtime_error;
-        response.message = "the worker has no function " + request.function + "<" + request.op +
-                           "> (is the worker built from this lab?)";
-        return response;
-    }
     const std::vector<Local> local = allocate(request);
     Arguments arguments;
     for (const std::uint64_t p : request.pointers)
         arguments.pointers.push_back(translate(p, request, local));
     arguments.scalars = request.scalars;
+    arguments.objects = request.objects;
+    // The objects (workspaces) are rebuilt before the call: their memory is not the call's.
+    std::function<void()> call;
+    try {
+        // The harness's emulator settings, as its tests left them (an empty list: the ones
+        // this process started with).
+        if (!request.simt_options.empty()) simt::remote::adopt_options(request.simt_options);
+        // A function or instance the worker does not have: the call fails, its memory comes
+        // back as it went.
+        if (!invoker)
+            throw std::runtime_error("the worker has no function " + request.function + "<" +
+                                     request.op + "> (is the worker built from this lab?)");
+        call = (*invoker)(arguments);
+    } catch (const std::exception& e) {
+        // Not the lab's exception (its code has not run): never one a test expects of it.
+        response.thrown = Thrown::runtime_error;
+        response.message = std::string("the worker could not set up the call: ") + e.what();
+    }
 
     if (request.watching) {
         simt::provenance_begin();
@@ -139,7 +152,7 @@ Response serve(const Request& request) {
     (void)cudaMemGetInfo(&free_before, &total);
     try {
         start_call_tracing(request);
-        (*invoker)(arguments);
+        if (call) call();
     } catch (const std::exception& e) {
         response.thrown = kind_of(e), response.message = e.what();
     } catch (...) {
@@ -148,10 +161,23 @@ Response serve(const Request& request) {
     // The call may return before its kernels end: their faults belong to it.
     (void)cudaDeviceSynchronize();
     response.errors = simt::remote::error_snapshot();
-    if (cudaMemGetInfo(&free_after, &total) == cudaSuccess && free_after < free_before)
-        response.leaked_bytes = free_before - free_after;
+    const bool measured = cudaMemGetInfo(&free_after, &total) == cudaSuccess;
     if (request.watching) response.provenance = simt::provenance_end();
     finish_call_tracing(request, response);
+
+    response.returned = arguments.returned;
+    // The objects as the call left them; memory they grew by is theirs, not a leak.
+    std::uint64_t object_growth = 0;
+    for (std::size_t i = 0; i < request.objects.size(); ++i) {
+        response.objects.push_back(i < arguments.saves.size() ? arguments.saves[i]()
+                                                              : request.objects[i]);
+        for (const Region& block : response.objects.back().blocks)
+            object_growth += block.contents.size();
+        for (const Region& block : request.objects[i].blocks)
+            object_growth -= block.contents.size();
+    }
+    if (measured && free_after + object_growth < free_before)
+        response.leaked_bytes = free_before - free_after - object_growth;
 
     for (std::size_t i = 0; i < local.size(); ++i) {
         Region back;
@@ -163,6 +189,7 @@ Response serve(const Request& request) {
         response.regions.push_back(std::move(back));
     }
     simt::reset_device(); // the next call starts clean; its errors went to the harness
+    arguments.held.clear();
     release(local);
     return response;
 }

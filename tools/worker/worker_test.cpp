@@ -7,6 +7,7 @@
 
 #include "remote_call.h"
 
+#include <simt/options.h>
 #include <simt/remote_state.h>
 #include <simt/report.h>
 
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 using namespace scanlab::remote;
@@ -50,6 +52,17 @@ Request random_request() {
     request.regions = {device, host};
     request.pointers = {device.base, device.base + 8, 0};
     request.scalars = {static_cast<std::int64_t>(rng()()), -1};
+    ObjectState workspace;
+    workspace.present = true;
+    workspace.numbers = {static_cast<std::int64_t>(rng()() % 1000), 1};
+    Region block;
+    block.memory = Memory::device;
+    block.contents = random_bytes(4 * (1 + rng()() % 50));
+    block.written.resize(block.contents.size() / 4);
+    for (auto& w : block.written) w = rng()() % 3;
+    workspace.blocks = {block};
+    request.objects = {workspace, ObjectState{}};
+    request.simt_options = simt::remote::options_numbers();
     request.watching = true;
     request.watched = {{WatchRole::input, device.base, 12}, {WatchRole::output, host.base, 4}};
     request.tracing = true;
@@ -68,7 +81,27 @@ Response answer_to(const Request& request) {
         back.contents = random_bytes(region.contents.size());
         response.regions.push_back(back);
     }
-    response.errors = {1, 700, static_cast<int>(simt::FaultKind::shared_race), 700, "a race"};
+    response.errors.last = 1;
+    response.errors.sticky = 700;
+    response.errors.fault_kind = static_cast<int>(simt::FaultKind::shared_race);
+    response.errors.fault_error = 700;
+    response.errors.fault_message = "a race";
+    response.errors.site_file = "warp_scan.cu";
+    response.errors.site_line = 80;
+    response.errors.findings = {
+        {static_cast<int>(simt::FaultKind::global_race), "a race", "scan.cu", 12, false},
+        {static_cast<int>(simt::FaultKind::plain_load_spin), "a spin", "scan.cu", 40, true}};
+    // The workspace grew in the call; the null one stays null.
+    for (const ObjectState& object : request.objects) {
+        ObjectState back = object;
+        if (back.present) {
+            back.numbers[1] = 0;
+            back.blocks[0].contents = random_bytes(back.blocks[0].contents.size() + 64);
+            back.blocks[0].written.assign(back.blocks[0].contents.size() / 4, 2);
+        }
+        response.objects.push_back(back);
+    }
+    response.returned = random_bytes(16);
     response.provenance = "the output was written by host code";
     response.leaked_bytes = rng()() % (std::uint64_t{1} << 30);
     response.traces.resize(1 + rng()() % 3);
@@ -102,6 +135,14 @@ TEST_CASE("a request and its answer come through unchanged") {
     CHECK(back.tracing);
     CHECK(back.trace_blocks == request.trace_blocks);
     CHECK(back.trace_max_instructions == request.trace_max_instructions);
+    REQUIRE(back.objects.size() == 2);
+    CHECK(back.objects[0].present);
+    CHECK(back.objects[0].numbers == request.objects[0].numbers);
+    REQUIRE(back.objects[0].blocks.size() == 1);
+    CHECK(back.objects[0].blocks[0].contents == request.objects[0].blocks[0].contents);
+    CHECK(back.objects[0].blocks[0].written == request.objects[0].blocks[0].written);
+    CHECK_FALSE(back.objects[1].present);
+    CHECK(back.simt_options == request.simt_options);
 
     const Response response = answer_to(request);
     const Response got = decode_response(encode(response), request);
@@ -114,6 +155,18 @@ TEST_CASE("a request and its answer come through unchanged") {
     CHECK(got.provenance == response.provenance);
     CHECK(got.leaked_bytes == response.leaked_bytes);
     CHECK(got.traces == response.traces);
+    REQUIRE(got.objects.size() == 2);
+    CHECK(got.objects[0].numbers == response.objects[0].numbers);
+    CHECK(got.objects[0].blocks[0].contents == response.objects[0].blocks[0].contents);
+    CHECK_FALSE(got.objects[1].present);
+    CHECK(got.returned == response.returned);
+    CHECK(got.errors.site_file == "warp_scan.cu");
+    CHECK(got.errors.site_line == 80);
+    REQUIRE(got.errors.findings.size() == 2);
+    CHECK(got.errors.findings[1].kind == static_cast<int>(simt::FaultKind::plain_load_spin));
+    CHECK(got.errors.findings[1].message == "a spin");
+    CHECK(got.errors.findings[1].line == 40);
+    CHECK(got.errors.findings[1].ends_launch);
 }
 
 TEST_CASE("an answer that does not fit its call is rejected") {
@@ -155,6 +208,23 @@ TEST_CASE("an answer that does not fit its call is rejected") {
     Response leak = answer_to(request);
     leak.leaked_bytes = std::uint64_t{1} << 50;
     CHECK_THROWS_AS(decode_response(encode(leak), request), WireError);
+    // An object that comes back null (or one that was null with contents), another number of
+    // objects, a return value larger than any value copied, a finding of no known kind.
+    Response nulled = answer_to(request);
+    nulled.objects[0] = ObjectState{};
+    CHECK_THROWS_AS(decode_response(encode(nulled), request), WireError);
+    Response filled = answer_to(request);
+    filled.objects[1].numbers = {1};
+    CHECK_THROWS_AS(decode_response(encode(filled), request), WireError);
+    Response objects = answer_to(request);
+    objects.objects.pop_back();
+    CHECK_THROWS_AS(decode_response(encode(objects), request), WireError);
+    Response returned = answer_to(request);
+    returned.returned = random_bytes(65);
+    CHECK_THROWS_AS(decode_response(encode(returned), request), WireError);
+    Response finding = answer_to(request);
+    finding.errors.findings[0].kind = simt::remote::kLastFaultKind + 1;
+    CHECK_THROWS_AS(decode_response(encode(finding), request), WireError);
     // Random garbage: rejected or, rarely, read as something of the right shape; never a crash.
     for (int i = 0; i < 200; ++i) {
         try {
@@ -196,6 +266,45 @@ TEST_CASE("device memory is shipped with the words that were written") {
     cudaFree(copy);
 }
 
+TEST_CASE("words a kernel left behind stay so when shipped") {
+    const std::size_t words = 16 + rng()() % 500;
+    std::vector<std::uint8_t> written(words);
+    for (auto& w : written) w = rng()() % 3; // unwritten, by the host, left by a kernel
+    const std::vector<std::uint8_t> contents = random_bytes(4 * words);
+    int* memory = nullptr;
+    REQUIRE(cudaMalloc(&memory, words * 4) == cudaSuccess);
+    simt::remote::import_contents(memory, contents.data(), words * 4, written);
+    CHECK(simt::remote::written_words(memory, words * 4) == written);
+    // A host write makes a word the host's again.
+    const int value = 5;
+    REQUIRE(cudaMemcpy(memory, &value, 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(simt::remote::written_words(memory, 4)[0] == simt::remote::kWritten);
+    cudaFree(memory);
+}
+
+TEST_CASE("the emulator's settings travel as numbers") {
+    const simt::Options saved = simt::options();
+    std::vector<std::int64_t> numbers = simt::remote::options_numbers();
+    simt::options().mode = simt::Mode::lockstep;
+    simt::options().dispatch = simt::Dispatch::shuffled;
+    simt::options().seed = rng()();
+    simt::options().multiprocessors = 1 + static_cast<int>(rng()() % 64);
+    simt::options().report_to_stderr = false;
+    const std::vector<std::int64_t> changed = simt::remote::options_numbers();
+    simt::remote::adopt_options(numbers);
+    CHECK(simt::remote::options_numbers() == numbers);
+    simt::remote::adopt_options(changed);
+    CHECK(simt::options().mode == simt::Mode::lockstep);
+    CHECK(simt::options().dispatch == simt::Dispatch::shuffled);
+    CHECK(simt::remote::options_numbers() == changed);
+    // Not a list of settings: rejected, and nothing changes.
+    CHECK_THROWS_AS(simt::remote::adopt_options({1, 2}), std::invalid_argument);
+    numbers[0] = 7; // no such mode
+    CHECK_THROWS_AS(simt::remote::adopt_options(numbers), std::invalid_argument);
+    CHECK(simt::remote::options_numbers() == changed);
+    simt::options() = saved;
+}
+
 TEST_CASE("a fault of the worker's call becomes this process's sticky error") {
     simt::reset_device();
     simt::remote::ErrorSnapshot snapshot;
@@ -203,10 +312,18 @@ TEST_CASE("a fault of the worker's call becomes this process's sticky error") {
     snapshot.fault_kind = static_cast<int>(simt::FaultKind::illegal_address);
     snapshot.fault_error = snapshot.sticky;
     snapshot.fault_message = "simt: illegal address in kernel k at naive_scan.cu:42\n";
+    snapshot.site_file = "naive_scan.cu";
+    snapshot.site_line = 42;
+    snapshot.findings = {
+        {static_cast<int>(simt::FaultKind::illegal_address), "k", "naive_scan.cu", 42, true}};
     simt::remote::adopt_errors(snapshot);
     CHECK(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
     CHECK(simt::last_fault().kind == simt::FaultKind::illegal_address);
     CHECK(simt::last_fault().message == snapshot.fault_message);
+    CHECK(simt::last_fault().site.line == 42);
+    REQUIRE(simt::last_fault().findings.size() == 1);
+    CHECK(simt::last_fault().findings[0].kind == simt::FaultKind::illegal_address);
+    CHECK(simt::last_fault().findings[0].ends_launch);
     const simt::remote::ErrorSnapshot again = simt::remote::error_snapshot();
     CHECK(again.sticky == snapshot.sticky);
     CHECK(again.fault_kind == snapshot.fault_kind);

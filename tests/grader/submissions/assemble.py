@@ -27,6 +27,9 @@ FRAGMENTS = HERE / "fragments"
 LAB_SOURCES = {
     "01": ("01_naive", "naive_scan.cu"),
     "04": ("04_multi_block", "multi_block_scan.cu"),
+    "05": ("05_warp_synchronous", "warp_scan.cu"),
+    "06": ("06_segmented", "segmented_scan.cu"),
+    "07": ("07_decoupled_lookback", "lookback_scan.cu"),
 }
 DEFAULT_LAB = "01"
 BASE_ROOTS = {"stub": REPO / "labs", "solution": REPO / "solutions"}
@@ -80,7 +83,7 @@ def base_path(base: str, lab: str = DEFAULT_LAB) -> Path:
 
 
 def lab_of(name: str) -> str:
-    """The lab number a planted submission replaces ("01", "04")."""
+    """The lab number a planted submission replaces ("01", "04", ... "07")."""
     recipes = catalog()
     if name not in recipes:
         raise RecipeError(f"no planted submission {name!r}; there are: {', '.join(sorted(recipes))}")

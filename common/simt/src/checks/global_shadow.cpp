@@ -47,6 +47,15 @@ void GlobalShadow::host_wrote(uintptr_t base, size_t bytes) {
     }
 }
 
+void GlobalShadow::kernel_left_behind(uintptr_t base, size_t bytes) {
+    host_wrote(base, bytes);
+    const uintptr_t end = base + bytes;
+    for (uintptr_t a = base & ~uintptr_t{3}; a < end; a += 4) {
+        const size_t w = word_index(a);
+        page(a, true)->kernel_left[w / 64] |= uint64_t{1} << (w % 64);
+    }
+}
+
 void GlobalShadow::forget(uintptr_t base, size_t bytes) {
     const uintptr_t end = base + bytes;
     for (uintptr_t key = base >> kPageShift; (key << kPageShift) < end; ++key) pages_.erase(key);

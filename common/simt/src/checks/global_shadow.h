@@ -120,6 +120,17 @@ class GlobalShadow {
     // The host wrote [base, base + bytes) (cudaMemcpy, cudaMemset): initialized, and no longer
     // "written by an earlier kernel".
     void host_wrote(uintptr_t base, size_t bytes);
+    // Whether a kernel of an earlier launch (or of the running one) last wrote the word, not the
+    // host since (tools/worker ships this with device memory: simt/remote_state.h).
+    bool kernel_wrote(uintptr_t address) {
+        const Page* p = page(address, false);
+        const size_t w = word_index(address);
+        return p && (((p->kernel_left[w / 64] | p->written_now[w / 64]) >> (w % 64)) & 1u);
+    }
+    // The words of [base, base + bytes) were last written by a kernel of an earlier launch (as
+    // in the process that ran it): initialized, and what a later launch reads there is stale
+    // unless it writes it first.
+    void kernel_left_behind(uintptr_t base, size_t bytes);
     // Memory that was allocated or freed: forget everything about it.
     void forget(uintptr_t base, size_t bytes);
     // A new launch: the records of earlier launches count as ordered before it.
