@@ -7,7 +7,6 @@
 // large case shows that nothing is limited to small n.
 #include "warp_scan.h"
 
-#include "in_place_device_scan.h"
 #include "kernel_failure.h"
 #include "scan_matrix.h"
 #include "scan_test_support.h"
@@ -268,11 +267,12 @@ TEST_CASE("scan in place and with a reused workspace") {
     using Op = Affine<std::int32_t>;
     constexpr int kN = 50001;
     // In place: out == in.
-    ScanCheck result = scanlab::test::run_device_scan_in_place<Op>(
+    ScanCheck result = scanlab::test::run_device_scan<Op>(
         "lab05::scan in place (out == in)", kN, ScanKind::inclusive,
         [](const int* in, int* out, int n, ScanKind kind) {
             lab05::scan<Op, 64, 3>(in, out, n, kind);
-        });
+        },
+        {}, scanlab::test::ScanOutput::in_place);
     REQUIRE_MESSAGE(result.ok, result.message);
 
     // One workspace for several calls, first a small one, then one that needs more blocks.

@@ -6,7 +6,6 @@
 // block dispatch order (in order, shuffled) themselves, and restore them afterwards.
 #include "lookback_scan.h"
 
-#include "in_place_device_scan.h"
 #include "kernel_failure.h"
 #include "scan_matrix.h"
 #include "scan_test_support.h"
@@ -460,11 +459,12 @@ TEST_CASE("tile ids from blockIdx deadlock under shuffled dispatch") {
 TEST_CASE("scan in place and with a reused workspace") {
     using Op = Affine<std::int32_t>;
     constexpr int kN = 40 * kSmallTile + 3;
-    ScanCheck result = scanlab::test::run_device_scan_in_place<Op>(
+    ScanCheck result = scanlab::test::run_device_scan<Op>(
         "lab07::scan in place (out == in)", kN, ScanKind::exclusive,
         [](const int* in, int* out, int n, ScanKind kind) {
             lab07::scan<Op, kSmallThreads, kSmallItems>(in, out, n, kind);
-        });
+        },
+        {}, scanlab::test::ScanOutput::in_place);
     REQUIRE_MESSAGE(result.ok, result.message);
 
     // The workspace is reused: its descriptors must be X when every call starts. Calls of the

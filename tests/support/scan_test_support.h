@@ -642,29 +642,48 @@ ScanCheck run_host_scan(std::string_view what, int n, ScanKind kind, ScanFn&& sc
                           options);
 }
 
+/// Where a device scan writes its result: to an output buffer of its own (the input must then
+/// be left as it was), or over its input (out == in).
+enum class ScanOutput { separate, in_place };
+
 /// Runs `scan(d_in, d_out, n, kind)` on device buffers: fresh input, poisoned output, waits for
-/// the kernel, checks that kernels wrote the output (KernelWorkWatch), reads both buffers back,
-/// then checks the values.
+/// the kernel, checks that kernels wrote the output (KernelWorkWatch), reads the buffers back,
+/// then checks the values. A kernel that failed throws std::runtime_error naming the call, its
+/// operator, type and size.
+/// With ScanOutput::in_place, `scan(data, data, n, kind)` runs on one buffer that holds the
+/// input, `what` alone names the call in every message, and a kernel that failed is a failed
+/// check.
 template <class Op, class ScanFn>
 ScanCheck run_device_scan(std::string_view what, int n, ScanKind kind, ScanFn&& scan,
-                          const CheckOptions& options = {}) {
+                          const CheckOptions& options = {},
+                          ScanOutput output = ScanOutput::separate) {
     using T = typename Op::value_type;
+    const bool in_place = output == ScanOutput::in_place;
     const std::vector<T> input = make_input<Op>(n, kind);
     DeviceBuffer<T> d_in(input);
-    DeviceBuffer<T> d_out(std::vector<T>(input.size(), poison_value<T>()));
+    DeviceBuffer<T> d_separate_out =
+        in_place ? DeviceBuffer<T>()
+                 : DeviceBuffer<T>(std::vector<T>(input.size(), poison_value<T>()));
+    T* const d_out = in_place ? d_in.data() : d_separate_out.data();
     KernelWorkWatch watch;
-    watch.input(d_in.data(), input.size()).output(d_out.data(), input.size());
-    scan(static_cast<const T*>(d_in.data()), d_out.data(), n, kind);
+    watch.input(d_in.data(), input.size()).output(d_out, input.size());
+    scan(static_cast<const T*>(d_in.data()), d_out, n, kind);
     // Synchronize here so a fault inside the kernel is reported as such, not by a later copy.
     const cudaError_t status = cudaDeviceSynchronize();
-    const std::string call = std::string(what) + " (" + to_string(kind) + " " + Op::name + " " +
-                             type_name<T>() + ", n=" + std::to_string(n) + ")";
-    if (status != cudaSuccess)
-        throw std::runtime_error(call + ": the kernel failed: " + cudaGetErrorName(status) + ": " +
-                                 cudaGetErrorString(status));
+    const std::string call = in_place
+                                 ? std::string(what)
+                                 : std::string(what) + " (" + to_string(kind) + " " + Op::name +
+                                       " " + type_name<T>() + ", n=" + std::to_string(n) + ")";
+    if (status != cudaSuccess) {
+        std::string failure = call + ": the kernel failed: " + cudaGetErrorName(status) + ": " +
+                              cudaGetErrorString(status);
+        if (in_place) return {false, std::move(failure)};
+        throw std::runtime_error(failure);
+    }
     if (std::string host_work = watch.verdict(call); !host_work.empty())
         return {false, std::move(host_work)};
-    const std::vector<T> out = d_out.download();
+    if (in_place) return check_scan<Op>(what, input, {}, d_in.download(), kind, options);
+    const std::vector<T> out = d_separate_out.download();
     const std::vector<T> in_after = d_in.download();
     return check_scan<Op>(what, input, in_after, out, kind, options);
 }

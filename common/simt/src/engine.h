@@ -40,6 +40,11 @@ enum class ThreadState : uint8_t { runnable, at_barrier, at_collective, sleeping
 enum class CollectiveKind : uint8_t { syncwarp, shuffle, ballot, any, all, activemask };
 const char* to_string(CollectiveKind kind);
 
+/// The index of the `linear`-th element of a grid or block of `shape`, x fastest.
+inline uint3 unflatten(unsigned linear, dim3 shape) {
+    return uint3{linear % shape.x, (linear / shape.x) % shape.y, linear / (shape.x * shape.y)};
+}
+
 enum class AccessKind : uint8_t { read, write, atomic };
 
 // One cache line of hot fields (every access and switch reads them), the rest after it.
