@@ -6,7 +6,8 @@ same for another tree of the project, such as a commit before the sandbox existe
     scripts/grading-cost.py [--tree DIR]... [--rounds 2] [--labs 00,01] [--csv FILE]
 
 Each tree grades in a build folder of its own (<tree>/build-grading-cost), warmed by one
-untimed grading first. Then every round grades each (tree, sandbox, submission) once, in the
+untimed grading of the stubs first. Every timed grading then compiles its submission's lab
+files, as a real one does: within a tree the solutions and the stubs take turns. Then every round grades each (tree, sandbox, submission) once, in the
 same order, so that a slow patch of the machine touches every entry alike. The seed is fixed.
 
 CPU time is counted in a cgroup of its own (cgroup v2 cpu.stat, or v1 cpuacct) where this
@@ -127,9 +128,9 @@ def main() -> int:
         with tempfile.TemporaryDirectory(prefix="scanlab-grading-cost-") as tmp:
             work = Path(tmp)
             for tree in trees:
-                print(f"[warm-up] {tree}: building and grading the solutions once", flush=True)
+                print(f"[warm-up] {tree}: building and grading the stubs once", flush=True)
                 cpu, wall, status = counter.run(
-                    grade_command(tree, "solutions", None, args.labs, work / "warm"),
+                    grade_command(tree, "stubs", None, args.labs, work / "warm"),
                     work / "warm.log")
                 print(f"[warm-up] done in {wall:.0f} s (exit status {status})", flush=True)
             for round_number in range(1, args.rounds + 1):
