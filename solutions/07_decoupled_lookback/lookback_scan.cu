@@ -319,8 +319,8 @@ struct SeparateDescriptors {
 // If some tile of the window has P, the window's answer is the values from lane 0 up to the
 // nearest P (its inclusive prefix covers everything before it); otherwise it is all 32
 // aggregates, and the window moves 32 tiles further back.
-// Measured on an H200 (README, "Speed on a GPU"): the pause between two polls of an X tile, and
-// the pause before the first look at all (below). About what CUB uses on this GPU.
+// Chosen on an H200, checked on an H100 (README, "Speed on a GPU"): the pauses between polls of
+// an X tile and before the first look at all (below). About what CUB uses on these GPUs.
 inline constexpr unsigned kPollPauseNs = 650;
 inline constexpr unsigned kFirstLookPauseNs = 1200;
 // The pauses pay off only in a large grid, where waiting warps would take L2 bandwidth from
@@ -430,8 +430,8 @@ __device__ typename Op::value_type tile_exclusive_prefix(typename Op::value_type
 // more tiles resident per SM, the more bytes in flight. The scan keeps its tile in shared memory,
 // not in registers (a thread holds only its loads in flight), so it can ask for at least 1280
 // threads per SM: at most 51 registers each (65536 / 1280), 10 tiles of 128 x 32 per SM (8 and
-// 12 measured slower on an H200: README, "Speed on a GPU"). The compaction needs its items in
-// registers: at least 1024 threads, at most 64 registers.
+// 12 measured slower on an H200, 8 on an H100 too: README, "Speed on a GPU"). The compaction needs
+// its items in registers: at least 1024 threads, at most 64 registers.
 template <int BlockThreads>
 inline constexpr int kMinBlocksPerSm = std::min(32, 1280 / BlockThreads); // 32: the most per SM
 template <int BlockThreads>
