@@ -29,6 +29,17 @@ def distinctive_lines(path: Path) -> list[str]:
     return [line.strip() for line in path.read_text().splitlines() if len(line.strip()) > 30]
 
 
+def slow_to_compile(namespace: str) -> str:
+    """C++ that takes a compiler minutes: a hundred constant expressions, each under GCC's step
+    limit for one evaluation (-fconstexpr-ops-limit, 2^25), so that none fails the build early
+    (one long loop would, after about 3 s)."""
+    sums = " ".join(f"static_assert(slow_sum({k}) != -{random.randint(1, 9)});"
+                    for k in range(100))
+    return (f"namespace {namespace} {{ constexpr long slow_sum(long k) {{ long s = 0; "
+            "for (long i = 0; i < 1000; ++i) for (long j = 0; j < 1000; ++j) s += (i ^ j) + k; "
+            f"return s; }} {sums} }}\n")
+
+
 class Attacks(PlantedBase):
     def assert_sandboxed(self, data):
         self.assertEqual(data["extra_data"]["sandbox"], "namespaces",
@@ -219,13 +230,18 @@ class Attacks(PlantedBase):
     def test_time_budget_of_the_whole_submission(self):
         """Once the submission's time budget is used up, nothing more is built or run: every
         lab left is 'not graded' (1 s, the least a rubric accepts, ends while lab 00 builds or
-        before; lab 01 is never reached)."""
+        before: its source is made slow to compile, so that a warm build folder cannot finish
+        it in time; lab 01 is never reached)."""
         budget = 1.0
         rubric = self.root / "rubric_budget.toml"
         rubric.write_text(support.FAST_RUBRIC.read_text().replace(
             "[defaults]", f"[defaults]\ntime_budget_s = {budget}"))
         out = self.root / "budget" / "out"
         sub = support.assemble.assemble("hang", self.root / "budget" / "labs")
+        lab00 = sub / "00_sequential"
+        lab00.mkdir(exist_ok=True)
+        (lab00 / "sequential_scan.cu").write_text(slow_to_compile("lab00") + (
+            REPO / "solutions" / "00_sequential" / "sequential_scan.cu").read_text())
         proc = support.run_tool(
             "grade.py", str(sub), "--labs", "00,01", "--hidden", "no",
             "--rubric", str(rubric), "--build-dir", str(self.build), "--out", str(out))
@@ -240,18 +256,15 @@ class Attacks(PlantedBase):
     def test_time_budget_ends_during_a_build(self):
         """A lab whose build the submission's budget stops is 'not graded' with the budget named,
         not 'build failed': the lab's own build limit was never reached. The planted lab 01
-        spends minutes in a constant expression, far past the budget."""
+        spends minutes in constant expressions, far past the budget."""
         budget = random.randint(3, 8)  # counted from the end of the support build
         rubric = self.root / "rubric_budget_build.toml"
         rubric.write_text(support.FAST_RUBRIC.read_text().replace(
             "[defaults]", f"[defaults]\ntime_budget_s = {budget}"))
-        slow = ("namespace lab01 { constexpr long slow_sum() { long s = 0; "
-                "for (long i = 0; i < 200000; ++i) for (long j = 0; j < 200000; ++j) s += i ^ j; "
-                f"return s; }} static_assert(slow_sum() != {random.randint(1, 9)});")
         sub = self.root / "budget_build" / "labs"
         support.assemble.assemble("correct", sub)
         source = sub / "01_naive" / "naive_scan.cu"
-        source.write_text(source.read_text().replace("namespace lab01 {", slow, 1))
+        source.write_text(slow_to_compile("lab01") + source.read_text())
         out = self.root / "budget_build" / "out"
         proc = support.run_tool(
             "grade.py", str(sub), "--labs", "01", "--hidden", "no", "--rubric", str(rubric),
