@@ -7,12 +7,13 @@
 #                                its report is the verdict
 #   lab<NN>_worker_objects_simt  the worker's server and the lab's function table (no student
 #                                code: built outside the sandbox too)
-# Both compile the lab's descriptor (with SCANLAB_REMOTE_HARNESS or SCANLAB_REMOTE_WORKER), and
-# the list of labs it registers in (lab_registry.cpp).
 #   lab<NN>_worker_simt          those + the student's lab library: the one program built and
 #                                run in the sandbox
 #   lab<NN>_worker_solution_simt the same with the reference solution (where solutions/ is)
 #   scanlab_worker_test          tests of the byte format and of remote_state (no second process)
+# The harness and the worker's objects compile the lab's descriptor (with SCANLAB_REMOTE_HARNESS
+# or SCANLAB_REMOTE_WORKER: its closing lines become the proxies or the function table) and the
+# list of labs it registers in (lab_registry.cpp).
 # Called from tools/grader/cmake/grader_hooks.cmake once every lab's targets exist.
 set(_SCANLAB_WORKER_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
