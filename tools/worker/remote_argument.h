@@ -236,6 +236,7 @@ void register_typed(const std::string& function, const std::string& key, R (*fn)
         return std::function<void()>([fn, arguments, &returned = call.returned] {
             if constexpr (std::is_void_v<R>) {
                 std::apply(fn, arguments);
+                (void)returned; // nothing to return (clang's -Wunused-lambda-capture)
             } else {
                 const R value = std::apply(fn, arguments);
                 const auto* bytes = reinterpret_cast<const std::uint8_t*>(&value);
