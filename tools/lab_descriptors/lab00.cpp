@@ -1,6 +1,7 @@
 // Lab 00 (sequential scan on the host): the main job times it; there is no kernel to trace or
 // benchmark.
 #include "lab_descriptor.h"
+#include "lab_remote.h"
 #include "sequential_scan.h"
 
 #include <scanlab/operators.h>
@@ -22,3 +23,12 @@ LabDescriptor describe() {
 
 RegisterLab lab00{describe()};
 } // namespace
+
+// The graded functions, for the grader's harness and worker (lab_remote.h).
+using scanlab::ScanKind;
+using scanlab::remote::Value;
+
+// A host function: its pointers are host ranges of n elements.
+SCANLAB_REMOTE_FUNCTION(lab00, sequential_scan,
+                        (const Value<Op>* in, Value<Op>* out, int n, ScanKind kind),
+                        (host_range(in, n), host_range(out, n), n, kind));

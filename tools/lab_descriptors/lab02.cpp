@@ -1,6 +1,7 @@
 // Lab 02 (work-efficient Blelloch scan, one thread block): n <= lab02::kMaxN = 2048 per call.
 // The main job and the tracer show the exclusive scan the lesson builds.
 #include "lab_descriptor.h"
+#include "lab_remote.h"
 #include "work_efficient_scan.h"
 
 #include <scanlab/operators.h>
@@ -26,3 +27,11 @@ LabDescriptor describe() {
 
 RegisterLab lab02{describe()};
 } // namespace
+
+// The graded functions, for the grader's harness and worker (lab_remote.h).
+using scanlab::ScanKind;
+using scanlab::remote::Value;
+
+SCANLAB_REMOTE_FUNCTION(lab02, work_efficient_scan,
+                        (const Value<Op>* d_in, Value<Op>* d_out, int n, ScanKind kind),
+                        (d_in, d_out, n, kind));

@@ -2,6 +2,7 @@
 // a row of the main job. Each call allocates and frees its temporary memory (the lab's
 // contract), which waits for the GPU: the benchmark counts that as part of its time.
 #include "lab_descriptor.h"
+#include "lab_remote.h"
 #include "multi_block_scan.h"
 
 #include <scanlab/operators.h>
@@ -35,3 +36,16 @@ LabDescriptor describe() {
 
 RegisterLab lab04{describe()};
 } // namespace
+
+// The graded functions, for the grader's harness and worker (lab_remote.h).
+using scanlab::ScanKind;
+using scanlab::remote::Value;
+
+SCANLAB_REMOTE_FUNCTION(lab04, scan_then_propagate,
+                        (const Value<Op>* d_in, Value<Op>* d_out, std::int64_t n, ScanKind kind,
+                         int block_threads),
+                        (d_in, d_out, n, kind, block_threads));
+SCANLAB_REMOTE_FUNCTION(lab04, reduce_then_scan,
+                        (const Value<Op>* d_in, Value<Op>* d_out, std::int64_t n, ScanKind kind,
+                         int block_threads),
+                        (d_in, d_out, n, kind, block_threads));

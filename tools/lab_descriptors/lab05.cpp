@@ -2,6 +2,7 @@
 // shape (256 threads x 16 items for int32). Repeated calls keep a lab05::Workspace (the per-block
 // totals), as the interface recommends for benchmarks.
 #include "lab_descriptor.h"
+#include "lab_remote.h"
 #include "warp_scan.h"
 
 #include <scanlab/operators.h>
@@ -30,3 +31,30 @@ LabDescriptor describe() {
 
 RegisterLab lab05{describe()};
 } // namespace
+
+// The graded functions, for the grader's harness and worker (lab_remote.h).
+using lab05::WarpScanVariant;
+using lab05::Workspace;
+using scanlab::ScanKind;
+using scanlab::remote::Value;
+
+SCANLAB_REMOTE_FUNCTION(lab05, warp_scan_groups,
+                        (const Value<Op>* d_in, Value<Op>* d_out, int n, ScanKind kind,
+                         WarpScanVariant variant),
+                        (d_in, d_out, n, kind, variant));
+
+SCANLAB_REMOTE_TILED_FUNCTION(lab05, block_scan_tiles,
+                              (const Value<Op>* d_in, Value<Op>* d_out, int n, ScanKind kind),
+                              (d_in, d_out, n, kind));
+SCANLAB_REMOTE_TILES(lab05, block_scan_tiles, Graded, 128, 1);
+SCANLAB_REMOTE_TILES(lab05, block_scan_tiles, Graded, 96, 3);
+
+SCANLAB_REMOTE_TILED_FUNCTION(lab05, scan,
+                              (const Value<Op>* d_in, Value<Op>* d_out, std::int64_t n,
+                               ScanKind kind, Workspace* workspace),
+                              (d_in, d_out, n, kind, workspace));
+SCANLAB_REMOTE_TILES(lab05, scan, Graded, lab05::kDefaultBlockThreads,
+                     lab05::kDefaultItemsPerThread<Value<Op>>);
+SCANLAB_REMOTE_TILES(lab05, scan, Graded, 64, 3);
+SCANLAB_REMOTE_TILES(lab05, scan, Only<scanlab::Sum<std::int32_t>>, 32, 1);
+SCANLAB_REMOTE_TILES(lab05, scan, Only<scanlab::Affine<std::uint32_t>>, 1024, 2);

@@ -2,6 +2,7 @@
 // with its default tile shape, by conditional index (the default) and by the operator
 // transformation. Repeated calls keep a lab06::Workspace per method.
 #include "lab_descriptor.h"
+#include "lab_remote.h"
 #include "segmented_scan.h"
 
 #include <scanlab/operators.h>
@@ -38,3 +39,32 @@ LabDescriptor describe() {
 
 RegisterLab lab06{describe()};
 } // namespace
+
+// The graded functions, for the grader's harness and worker (lab_remote.h).
+using lab06::SegmentedMethod;
+using lab06::Workspace;
+using scanlab::ScanKind;
+using scanlab::remote::Value;
+
+SCANLAB_REMOTE_MEMBER(lab06::Segmented, identity, value_type, (), ());
+SCANLAB_REMOTE_MEMBER(lab06::Segmented, apply, value_type, (value_type a, value_type b), (a, b));
+
+SCANLAB_REMOTE_FUNCTION(lab06, segmented_warp_scan_groups,
+                        (const Value<Op>* d_in, const std::uint8_t* d_flags, Value<Op>* d_out,
+                         int n, ScanKind kind, SegmentedMethod method),
+                        (d_in, d_flags, d_out, n, kind, method));
+
+SCANLAB_REMOTE_TILED_FUNCTION(lab06, segmented_block_scan_tiles,
+                              (const Value<Op>* d_in, const std::uint8_t* d_flags, Value<Op>* d_out,
+                               int n, ScanKind kind, SegmentedMethod method),
+                              (d_in, d_flags, d_out, n, kind, method));
+SCANLAB_REMOTE_TILES(lab06, segmented_block_scan_tiles, Graded, 96, 3);
+
+SCANLAB_REMOTE_TILED_FUNCTION(lab06, segmented_scan,
+                              (const Value<Op>* d_in, const std::uint8_t* d_flags, Value<Op>* d_out,
+                               std::int64_t n, ScanKind kind, SegmentedMethod method,
+                               Workspace* workspace),
+                              (d_in, d_flags, d_out, n, kind, method, workspace));
+SCANLAB_REMOTE_TILES(lab06, segmented_scan, Graded, lab06::kDefaultBlockThreads,
+                     lab06::kDefaultItemsPerThread<Value<Op>>);
+SCANLAB_REMOTE_TILES(lab06, segmented_scan, Graded, 64, 3);

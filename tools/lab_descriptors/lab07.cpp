@@ -5,6 +5,7 @@
 // benchmark's types table has the same scan on float, int64 and double. Repeated calls keep a
 // lab07::Workspace (descriptors and tile counter) per variant.
 #include "lab_descriptor.h"
+#include "lab_remote.h"
 #include "lookback_scan.h"
 
 #include <scanlab/operators.h>
@@ -63,3 +64,36 @@ LabDescriptor describe() {
 
 RegisterLab lab07{describe()};
 } // namespace
+
+// The graded functions, for the grader's harness and worker (lab_remote.h).
+#ifdef SCANLAB_REMOTE
+#include "lab07_workspace.h" // how its Workspace travels (Described<lab07::Workspace>)
+#endif
+
+using lab07::LookbackOptions;
+using lab07::Workspace;
+using scanlab::ScanKind;
+using scanlab::remote::Value;
+
+SCANLAB_REMOTE_TILED_FUNCTION(lab07, scan,
+                              (const Value<Op>* d_in, Value<Op>* d_out, std::int64_t n,
+                               ScanKind kind, const LookbackOptions& options, Workspace* workspace),
+                              (d_in, d_out, n, kind, options, workspace));
+SCANLAB_REMOTE_TILES(lab07, scan, Graded, lab07::kDefaultBlockThreads<Value<Op>>,
+                     lab07::kDefaultItemsPerThread<Value<Op>>);
+SCANLAB_REMOTE_TILES(lab07, scan, Graded, 64, 3);
+
+// select_greater is templated over the element type: `Op` is that type here.
+SCANLAB_REMOTE_TILED_FUNCTION(lab07, select_greater,
+                              (const Op* d_in, Op* d_out, int* d_count, std::int64_t n,
+                               Op threshold, const LookbackOptions& options, Workspace* workspace),
+                              (d_in, d_out, d_count, n, threshold, options, workspace));
+#define LAB07_REMOTE_SELECT(T)                                                                     \
+    SCANLAB_REMOTE_TILES(lab07, select_greater, Only<T>, lab07::kDefaultBlockThreads<Op>,          \
+                         lab07::kDefaultItemsPerThread<Op>);                                       \
+    SCANLAB_REMOTE_TILES(lab07, select_greater, Only<T>, 64, 3)
+LAB07_REMOTE_SELECT(std::int32_t);
+LAB07_REMOTE_SELECT(std::uint32_t);
+LAB07_REMOTE_SELECT(std::int64_t);
+LAB07_REMOTE_SELECT(float);
+LAB07_REMOTE_SELECT(double);

@@ -6,7 +6,9 @@
 // once, for every tool").
 //
 // A descriptor file is compiled into each tool next to the lab's library (the student's or the
-// solution's, for one backend): the calls are the lab's own templates, instantiated there.
+// solution's, for one backend): the calls are the lab's own templates, instantiated there. It
+// ends with the description of the lab's graded functions for the grader's harness and worker
+// (lab_remote.h), which is nothing in these tools.
 #pragma once
 
 #include <scanlab/scan_kind.h>

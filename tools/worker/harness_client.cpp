@@ -264,15 +264,15 @@ void Call::pointer(const void* p, Memory memory, std::size_t host_bytes) {
 std::vector<std::uint8_t> Call::run() {
     // Host ranges that overlap (an in-place scan) travel as one region.
     std::sort(host_ranges_.begin(), host_ranges_.end(),
-              [](const HostRange& a, const HostRange& b) { return a.first < b.first; });
-    std::vector<HostRange> merged;
-    for (const HostRange& range : host_ranges_) {
+              [](const HostSpan& a, const HostSpan& b) { return a.first < b.first; });
+    std::vector<HostSpan> merged;
+    for (const HostSpan& range : host_ranges_) {
         if (!merged.empty() && range.first < merged.back().last && range.first != range.last)
             merged.back().last = std::max(merged.back().last, range.last);
         else
             merged.push_back(range);
     }
-    for (const HostRange& range : merged) {
+    for (const HostSpan& range : merged) {
         Region region;
         region.base = range.first;
         region.memory = Memory::host;

@@ -8,17 +8,12 @@
 
 #include "remote_call.h"
 
-#include <scanlab/scan_kind.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
 
 namespace scanlab::remote {
-
-template <class Op>
-std::string operator_key();
 
 /// One call being put together.
 class Call {
@@ -27,7 +22,6 @@ class Call {
     /// A pointer argument. Device memory: the whole allocation it lies in is shipped; host
     /// memory: `host_bytes` bytes from it (overlapping host ranges are shipped as one).
     void pointer(const void* p, Memory memory, std::size_t host_bytes);
-    void scalar(std::int64_t value) { request_.scalars.push_back(value); }
     std::vector<std::int64_t>& scalars() { return request_.scalars; }
     /// A host object (remote_argument.h, Described): its state now, and how to make the
     /// harness's object what the call left (not called for a null object).
@@ -40,25 +34,12 @@ class Call {
     std::vector<std::uint8_t> run();
 
   private:
-    struct HostRange {
+    struct HostSpan {
         std::uintptr_t first, last;
     };
     Request request_;
-    std::vector<HostRange> host_ranges_;
+    std::vector<HostSpan> host_ranges_;
     std::vector<std::function<void(const ObjectState&)>> restores_;
 };
-
-template <class Op>
-void scan_call(const char* function, Memory memory, const typename Op::value_type* in,
-               typename Op::value_type* out, int n, ScanKind kind) {
-    using T = typename Op::value_type;
-    const std::size_t bytes = n > 0 ? static_cast<std::size_t>(n) * sizeof(T) : 0;
-    Call call(function, operator_key<Op>());
-    call.pointer(in, memory, bytes);
-    call.pointer(out, memory, bytes);
-    call.scalar(n);
-    call.scalar(static_cast<std::int64_t>(kind));
-    call.run();
-}
 
 } // namespace scanlab::remote

@@ -3,9 +3,10 @@
 // worker's copy); a number, an enum or a small trivially copyable struct (an options struct of
 // enums) is copied bit for bit, also when passed by const reference; a pointer to a host object
 // whose type is Described (a Workspace: remote_workspace.h) ships the object's state and is
-// rebuilt in the worker, and the harness's object becomes what the call left. Any other type is
-// a compile error on both sides, so a lab function that needs more cannot be described by
-// accident.
+// rebuilt in the worker, and the harness's object becomes what the call left. A description
+// that says host_range(p, n) for a pointer (lab 00's host functions) ships n elements of host
+// memory at p instead (HostRange). Any other type is a compile error on both sides, so a lab
+// function that needs more cannot be described by accident.
 #pragma once
 
 #include "remote_call.h"
@@ -45,13 +46,47 @@ concept ShippedPointer = std::is_pointer_v<std::decay_t<T>> && !ObjectPointer<T>
 /// struct): it travels as 8-byte words.
 inline constexpr std::size_t kMaxCopiedBytes = 64;
 
+/// `count` elements of host memory at `first`, as a description's arguments name a host
+/// function's pointer: host_range(in, n) (remote_function.h). The harness ships those bytes
+/// (none for a count of zero or less); the host ranges of one call that overlap travel as one,
+/// so that an in-place call (out == in) stays in place in the worker, and a non-null pointer to
+/// no elements becomes an inaccessible page there (harness_client.h, worker_main.cpp). The
+/// worker's function takes the plain pointer.
 template <class T>
-concept CopiedValue =
-    !std::is_pointer_v<std::decay_t<T>> && std::is_trivially_copyable_v<std::decay_t<T>> &&
-    sizeof(std::decay_t<T>) <= kMaxCopiedBytes;
+struct HostRange {
+    T* first = nullptr;
+    std::int64_t count = 0;
+
+    std::size_t bytes() const {
+        return count > 0 ? static_cast<std::size_t>(count) * sizeof(T) : 0;
+    }
+};
 
 template <class T>
+HostRange<T> host_range(T* first, std::int64_t count) {
+    return {first, count};
+}
+
+template <class T>
+inline constexpr bool kIsHostRange = false;
+template <class T>
+inline constexpr bool kIsHostRange<HostRange<T>> = true;
+
+template <class T>
+concept HostRangeArgument = kIsHostRange<std::decay_t<T>>;
+
+template <class T>
+concept CopiedValue =
+    !std::is_pointer_v<std::decay_t<T>> && !HostRangeArgument<T> &&
+    std::is_trivially_copyable_v<std::decay_t<T>> && sizeof(std::decay_t<T>) <= kMaxCopiedBytes;
+
+/// A parameter of a lab function as the worker calls it.
+template <class T>
 concept RemoteArgument = ShippedPointer<T> || CopiedValue<T> || ObjectPointer<T>;
+
+/// An argument as a proxy ships it: a parameter, or a host range of one.
+template <class T>
+concept ProxyArgument = RemoteArgument<T> || HostRangeArgument<T>;
 
 /// What a lab function may return: nothing, or a value copied bit for bit.
 template <class R>
@@ -111,7 +146,7 @@ struct Proxy {
     std::string function;
     std::string key;
 
-    template <RemoteArgument... Args>
+    template <ProxyArgument... Args>
     R operator()(const Args&... args) const {
         Call call(function, key);
         (add(call, args), ...);
@@ -137,6 +172,8 @@ struct Proxy {
             call.object(Described<Object>::save(*object), [object](const ObjectState& state) {
                 Described<Object>::restore(*object, state);
             });
+        } else if constexpr (HostRangeArgument<T>) {
+            call.pointer(arg.first, Memory::host, arg.bytes());
         } else if constexpr (ShippedPointer<T>) {
             call.pointer(arg, Memory::device, 0);
         } else {
@@ -199,6 +236,7 @@ void register_typed(const std::string& function, const std::string& key, R (*fn)
         return std::function<void()>([fn, arguments, &returned = call.returned] {
             if constexpr (std::is_void_v<R>) {
                 std::apply(fn, arguments);
+                (void)returned; // nothing to return (clang's -Wunused-lambda-capture)
             } else {
                 const R value = std::apply(fn, arguments);
                 const auto* bytes = reinterpret_cast<const std::uint8_t*>(&value);

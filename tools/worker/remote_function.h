@@ -1,15 +1,23 @@
-// A lab function of any shape, one line each, for both programs of a graded run (README.md):
+// A lab's graded functions, described for both programs of a graded run (README.md). The lines
+// stand at the end of the lab's descriptor, tools/lab_descriptors/labNN.cpp, which includes them
+// through lab_remote.h: in the harness (SCANLAB_REMOTE_HARNESS) each DEFINES the function as a
+// proxy that ships each call to the worker (harness_client.h); in the worker
+// (SCANLAB_REMOTE_WORKER) it registers the lab's own function under the same name for the
+// worker's server (worker_registry.h); in every other program it is nothing.
+//
+// A function templated over the operator, with its parameters as the lab header writes them
+// (Value<Op> for `typename Op::value_type`) and the arguments to ship:
 //   SCANLAB_REMOTE_FUNCTION(lab04, scan_then_propagate,
 //       (const Value<Op>* d_in, Value<Op>* d_out, std::int64_t n, ScanKind kind, int threads),
 //       (d_in, d_out, n, kind, threads));
-// declares that lab04::scan_then_propagate<Op> with those parameters (the lab header's, spelled
-// with Value<Op> for `typename Op::value_type`) is graded for every operator of
-// scanlab/graded_operators.h. The arguments travel by type (remote_argument.h): a pointer is
-// device memory and ships the whole allocation it lies in; a number, an enum or a small
-// trivially copyable struct (an options struct) is copied.
-// Compiled with SCANLAB_REMOTE_HARNESS it DEFINES the function as a proxy that ships each call
-// to the worker (harness_client.h); compiled into the worker it registers the lab's own function
-// under the same name for the worker's server (worker_registry.h).
+// is graded for every operator of scanlab/graded_operators.h. The arguments travel by type
+// (remote_argument.h): a pointer is device memory and ships the whole allocation it lies in; a
+// number, an enum or a small trivially copyable struct (an options struct) is copied; a
+// pointer to a Described object (a Workspace) ships its state. A host function's pointers are
+// named as host ranges of n elements (lab 00):
+//   SCANLAB_REMOTE_FUNCTION(lab00, sequential_scan,
+//       (const Value<Op>* in, Value<Op>* out, int n, ScanKind kind),
+//       (host_range(in, n), host_range(out, n), n, kind));
 //
 // A static member function of a class template over the operator, with its return type and
 // parameters as the class writes them (they are looked up in the class):
@@ -19,27 +27,68 @@
 //
 // A function templated over a tile shape as well, template <class Op, int BlockThreads, int
 // ItemsPerThread> (labs 05-07), is described once and then each instance the graded tests call
-// is named, for every graded operator or for one:
+// is named, for an operator set: Graded (every graded operator) or Only<Op> (one):
 //   SCANLAB_REMOTE_TILED_FUNCTION(lab05, scan, (const Value<Op>* d_in, ..., Workspace* ws),
 //                                 (d_in, ..., ws));
-//   SCANLAB_REMOTE_TILES(lab05, scan, 64, 3);
-//   SCANLAB_REMOTE_TILES_OF(lab05, scan, scanlab::Sum<std::int32_t>, 32, 1);
+//   SCANLAB_REMOTE_TILES(lab05, scan, Graded, 64, 3);
+//   SCANLAB_REMOTE_TILES(lab05, scan, Only<scanlab::Sum<std::int32_t>>, 32, 1);
 // The tile shape may be an expression of Op (a default that depends on its value type). An
 // instance the tests call and no line names does not link into the harness (an undefined
 // reference to it, in the build of the trusted programs), and the worker answers a call of an
 // instance it does not have with an error that names it: neither falls back to another.
+//
+// A function templated over the element type instead (lab 07's select_greater<T>) names the
+// type where the operator goes; its calls are keyed by the type's name.
 #pragma once
 
 #include "remote_argument.h"
-#include "remote_scan.h"
+
+#include <scanlab/graded_operators.h>
+#include <scanlab/type_name.h>
 
 #include <string>
 
 namespace scanlab::remote {
 
-/// The element type of an operator, as the lab headers write it (typename Op::value_type).
+/// The operator sets of SCANLAB_REMOTE_TILES: Set::visit(v) calls v.template operator()<Op>()
+/// for each of its operators (a static initializer's call: it returns true).
+struct Graded {
+    template <class Visit>
+    static bool visit(Visit&& visit) {
+#define SCANLAB_REMOTE_VISIT(Op) visit.template operator()<Op>();
+        SCANLAB_FOR_EACH_GRADED_OPERATOR(SCANLAB_REMOTE_VISIT)
+#undef SCANLAB_REMOTE_VISIT
+        return true;
+    }
+};
+
 template <class Op>
-using Value = typename Op::value_type;
+struct Only {
+    template <class Visit>
+    static bool visit(Visit&& visit) {
+        visit.template operator()<Op>();
+        return true;
+    }
+};
+
+/// How a call names its operator ("sum int32"): the same on both sides.
+template <class Op>
+std::string operator_key() {
+    return std::string(Op::name) + " " + type_name<typename Op::value_type>();
+}
+
+/// How a call names what a function's first template parameter is: an operator ("sum int32"),
+/// or an element type ("int32") for a function templated over the type itself.
+template <class X>
+std::string instance_key() {
+    if constexpr (requires {
+                      X::name;
+                      typename X::value_type;
+                  })
+        return operator_key<X>();
+    else
+        return type_name<X>();
+}
 
 /// How a call names an instance of a function with a tile shape ("lab05::scan<64 threads, 3
 /// items>"): the same on both sides.
@@ -48,87 +97,66 @@ inline std::string tiled_name(const char* function, int block_threads, int items
            std::to_string(items_per_thread) + " items>";
 }
 
+/// One instance of a described function, `function` for the operator (or element type) `key`:
+/// in the harness, its proxy is emitted for the tests to link (taking its address does that);
+/// in the worker, the lab's own `fn` is registered (remote_argument.h, register_typed).
+template <class Fn>
+void provide([[maybe_unused]] const std::string& function, [[maybe_unused]] const std::string& key,
+             Fn fn) {
+#ifdef SCANLAB_REMOTE_HARNESS
+    [[maybe_unused]] volatile Fn instance = fn;
+#else
+    register_typed(function, key, fn);
+#endif
+}
+
 #define SCANLAB_REMOTE_CONCAT_(A, B) A##B
 #define SCANLAB_REMOTE_CONCAT(A, B) SCANLAB_REMOTE_CONCAT_(A, B)
 #define SCANLAB_REMOTE_UNIQUE SCANLAB_REMOTE_CONCAT(scanlab_remote_instance_, __COUNTER__)
 
 } // namespace scanlab::remote
 
+// The proxy's definition: in the harness only (the worker has the lab's own function). Either
+// way a declaration that takes the line's `;`.
 #ifdef SCANLAB_REMOTE_HARNESS
+#define SCANLAB_REMOTE_PROXY_(...) __VA_ARGS__ static_assert(true)
+#else
+#define SCANLAB_REMOTE_PROXY_(...) static_assert(true)
+#endif
+
+// provide() of the instance `...` (an expression of Op) for each operator of OPERATORS, before
+// main() runs. NAME is evaluated for each operator too.
+#define SCANLAB_REMOTE_INSTANCES_(OPERATORS, NAME, ...)                                            \
+    [[maybe_unused]] static const bool SCANLAB_REMOTE_UNIQUE =                                     \
+        ::scanlab::remote::OPERATORS::visit([]<class Op>() {                                       \
+            ::scanlab::remote::provide(NAME, ::scanlab::remote::instance_key<Op>(), __VA_ARGS__);  \
+        })
 
 #define SCANLAB_REMOTE_FUNCTION(NS, FN, PARAMETERS, ARGUMENTS)                                     \
-    template <class Op>                                                                            \
-    void NS::FN PARAMETERS {                                                                       \
+    SCANLAB_REMOTE_PROXY_(template <class Op> void NS::FN PARAMETERS {                             \
+        using ::scanlab::remote::host_range;                                                       \
         ::scanlab::remote::Proxy<>{#NS "::" #FN, ::scanlab::remote::instance_key<Op>()} ARGUMENTS; \
-    }                                                                                              \
-    /* Taking each instance's address makes the compiler emit it for the tests to link. */         \
-    [[maybe_unused]] static const bool scanlab_remote_##NS##_##FN =                                \
-        ::scanlab::remote::for_each_graded_operator(                                               \
-            []<class Op>() { [[maybe_unused]] volatile auto instance = &NS::FN<Op>; })
+    });                                                                                            \
+    SCANLAB_REMOTE_INSTANCES_(Graded, #NS "::" #FN, &NS::FN<Op>)
 
 #define SCANLAB_REMOTE_MEMBER(CLASS, FN, RETURN, PARAMETERS, ARGUMENTS)                            \
-    template <class Op>                                                                            \
-    auto CLASS<Op>::FN PARAMETERS->RETURN {                                                        \
+    SCANLAB_REMOTE_PROXY_(template <class Op> auto CLASS<Op>::FN PARAMETERS->RETURN {              \
+        using ::scanlab::remote::host_range;                                                       \
         return ::scanlab::remote::Proxy<RETURN>{#CLASS "::" #FN,                                   \
                                                 ::scanlab::remote::instance_key<Op>()} ARGUMENTS;  \
-    }                                                                                              \
-    [[maybe_unused]] static const bool SCANLAB_REMOTE_UNIQUE =                                     \
-        ::scanlab::remote::for_each_graded_operator(                                               \
-            []<class Op>() { [[maybe_unused]] volatile auto instance = &CLASS<Op>::FN; })
+    });                                                                                            \
+    SCANLAB_REMOTE_INSTANCES_(Graded, #CLASS "::" #FN, &CLASS<Op>::FN)
 
 #define SCANLAB_REMOTE_TILED_FUNCTION(NS, FN, PARAMETERS, ARGUMENTS)                               \
-    template <class Op, int BlockThreads, int ItemsPerThread>                                      \
-    void NS::FN PARAMETERS {                                                                       \
-        ::scanlab::remote::Proxy<>{                                                                \
-            ::scanlab::remote::tiled_name(#NS "::" #FN, BlockThreads, ItemsPerThread),             \
-            ::scanlab::remote::instance_key<Op>()} ARGUMENTS;                                      \
-    }                                                                                              \
-    static_assert(true)
-
-#define SCANLAB_REMOTE_TILES(NS, FN, BLOCK_THREADS, ITEMS)                                         \
-    [[maybe_unused]] static const bool SCANLAB_REMOTE_UNIQUE =                                     \
-        ::scanlab::remote::for_each_graded_operator([]<class Op>() {                               \
-            [[maybe_unused]] volatile auto instance = &NS::FN<Op, BLOCK_THREADS, ITEMS>;           \
+    SCANLAB_REMOTE_PROXY_(                                                                         \
+        template <class Op, int BlockThreads, int ItemsPerThread> void NS::FN PARAMETERS {         \
+            using ::scanlab::remote::host_range;                                                   \
+            ::scanlab::remote::Proxy<>{                                                            \
+                ::scanlab::remote::tiled_name(#NS "::" #FN, BlockThreads, ItemsPerThread),         \
+                ::scanlab::remote::instance_key<Op>()} ARGUMENTS;                                  \
         })
 
-#define SCANLAB_REMOTE_TILES_OF(NS, FN, OP, BLOCK_THREADS, ITEMS)                                  \
-    [[maybe_unused]] static const bool SCANLAB_REMOTE_UNIQUE =                                     \
-        ::scanlab::remote::for_operator<OP>([]<class Op>() {                                       \
-            [[maybe_unused]] volatile auto instance = &NS::FN<Op, BLOCK_THREADS, ITEMS>;           \
-        })
-
-#else
-
-#define SCANLAB_REMOTE_FUNCTION(NS, FN, PARAMETERS, ARGUMENTS)                                     \
-    [[maybe_unused]] static const bool scanlab_remote_##NS##_##FN =                                \
-        ::scanlab::remote::for_each_graded_operator([]<class Op>() {                               \
-            ::scanlab::remote::register_typed(#NS "::" #FN, ::scanlab::remote::instance_key<Op>(), \
-                                              &NS::FN<Op>);                                        \
-        })
-
-#define SCANLAB_REMOTE_MEMBER(CLASS, FN, RETURN, PARAMETERS, ARGUMENTS)                            \
-    [[maybe_unused]] static const bool SCANLAB_REMOTE_UNIQUE =                                     \
-        ::scanlab::remote::for_each_graded_operator([]<class Op>() {                               \
-            ::scanlab::remote::register_typed(                                                     \
-                #CLASS "::" #FN, ::scanlab::remote::instance_key<Op>(), &CLASS<Op>::FN);           \
-        })
-
-#define SCANLAB_REMOTE_TILED_FUNCTION(NS, FN, PARAMETERS, ARGUMENTS) static_assert(true)
-
-#define SCANLAB_REMOTE_TILES(NS, FN, BLOCK_THREADS, ITEMS)                                         \
-    [[maybe_unused]] static const bool SCANLAB_REMOTE_UNIQUE =                                     \
-        ::scanlab::remote::for_each_graded_operator([]<class Op>() {                               \
-            ::scanlab::remote::register_typed(                                                     \
-                ::scanlab::remote::tiled_name(#NS "::" #FN, BLOCK_THREADS, ITEMS),                 \
-                ::scanlab::remote::instance_key<Op>(), &NS::FN<Op, BLOCK_THREADS, ITEMS>);         \
-        })
-
-#define SCANLAB_REMOTE_TILES_OF(NS, FN, OP, BLOCK_THREADS, ITEMS)                                  \
-    [[maybe_unused]] static const bool SCANLAB_REMOTE_UNIQUE =                                     \
-        ::scanlab::remote::for_operator<OP>([]<class Op>() {                                       \
-            ::scanlab::remote::register_typed(                                                     \
-                ::scanlab::remote::tiled_name(#NS "::" #FN, BLOCK_THREADS, ITEMS),                 \
-                ::scanlab::remote::instance_key<Op>(), &NS::FN<Op, BLOCK_THREADS, ITEMS>);         \
-        })
-
-#endif
+#define SCANLAB_REMOTE_TILES(NS, FN, OPERATORS, BLOCK_THREADS, ITEMS)                              \
+    SCANLAB_REMOTE_INSTANCES_(OPERATORS,                                                           \
+                              ::scanlab::remote::tiled_name(#NS "::" #FN, BLOCK_THREADS, ITEMS),   \
+                              &NS::FN<Op, BLOCK_THREADS, ITEMS>)

@@ -1,5 +1,6 @@
 # The graded run of a lab in two processes (tools/worker/README.md), for each lab with a
-# tools/worker/labs/lab<NN>_remote.cpp, on the simt backend:
+# descriptor, tools/lab_descriptors/lab<NN>.cpp (whose closing lines describe the graded
+# functions: lab_remote.h), on the simt backend:
 #   lab<NN>_harness_simt         the graded tests (hidden ones included), the test support and
 #                                the emulator, with proxies in place of the lab's functions:
 #                                holds no student code, so it is built outside the sandbox and
@@ -10,6 +11,9 @@
 #                                run in the sandbox
 #   lab<NN>_worker_solution_simt the same with the reference solution (where solutions/ is)
 #   scanlab_worker_test          tests of the byte format and of remote_state (no second process)
+# The harness and the worker's objects compile the lab's descriptor (with SCANLAB_REMOTE_HARNESS
+# or SCANLAB_REMOTE_WORKER: its closing lines become the proxies or the function table) and the
+# list of labs it registers in (lab_registry.cpp).
 # Called from tools/grader/cmake/grader_hooks.cmake once every lab's targets exist.
 set(_SCANLAB_WORKER_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
@@ -20,6 +24,7 @@ function(scanlab_worker_targets)
         return()
     endif()
     set(dir "${_SCANLAB_WORKER_DIR}")
+    set(descriptor_dir "${dir}/../lab_descriptors")
     set(simt_src "${SCANLAB_LABS_ROOT}/common/simt/src")
     if(NOT TARGET scanlab_worker_wire)
         # The byte format and the emulator's side of shipping memory, used by both programs.
@@ -35,9 +40,9 @@ function(scanlab_worker_targets)
         target_link_libraries(scanlab_worker_test PRIVATE scanlab_worker_wire simt_core
                               doctest::doctest)
     endif()
-    file(GLOB remote_files LIST_DIRECTORIES false "${dir}/labs/lab[0-9][0-9]_remote.cpp")
-    foreach(remote IN LISTS remote_files)
-        get_filename_component(name "${remote}" NAME)
+    file(GLOB descriptors LIST_DIRECTORIES false "${descriptor_dir}/lab[0-9][0-9].cpp")
+    foreach(descriptor IN LISTS descriptors)
+        get_filename_component(name "${descriptor}" NAME)
         string(SUBSTRING "${name}" 3 2 number)
         set(objects lab${number}_test_objects_simt)
         set(student lab${number}_student_simt)
@@ -63,10 +68,12 @@ function(scanlab_worker_targets)
         endif()
 
         set(harness lab${number}_harness_simt)
-        add_executable(${harness} "${dir}/harness_client.cpp" "${tracing}" "${remote}")
+        add_executable(${harness} "${dir}/harness_client.cpp" "${tracing}" "${descriptor}"
+                                  "${descriptor_dir}/lab_registry.cpp")
         target_compile_definitions(${harness} PRIVATE SCANLAB_REMOTE_HARNESS)
         target_include_directories(${harness} PRIVATE "${interface_dir}"
-                                   "${SCANLAB_LABS_ROOT}/tests/support" "${simt_src}")
+                                   "${SCANLAB_LABS_ROOT}/tests/support" "${simt_src}"
+                                   "${descriptor_dir}")
         target_link_libraries(${harness} PRIVATE ${objects} scanlab_test_main_simt
                               scanlab_worker_wire ${runtime})
         set_target_properties(${harness} PROPERTIES SIMT_CORE_ONLY ${core_only})
@@ -74,8 +81,10 @@ function(scanlab_worker_targets)
         set(worker_objects lab${number}_worker_objects_simt)
         add_library(${worker_objects} OBJECT "${dir}/worker_main.cpp"
                     "${dir}/worker_registry.cpp" "${dir}/doctest_in_worker.cpp" "${tracing}"
-                    "${remote}")
-        target_include_directories(${worker_objects} PRIVATE "${interface_dir}" "${simt_src}")
+                    "${descriptor}" "${descriptor_dir}/lab_registry.cpp")
+        target_compile_definitions(${worker_objects} PRIVATE SCANLAB_REMOTE_WORKER)
+        target_include_directories(${worker_objects} PRIVATE "${interface_dir}" "${simt_src}"
+                                   "${descriptor_dir}")
         target_link_libraries(${worker_objects} PUBLIC scanlab_worker_wire scanlab_api
                               doctest::doctest)
         if(NOT core_only)
