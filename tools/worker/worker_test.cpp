@@ -5,6 +5,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include "remote_argument.h"
 #include "remote_call.h"
 
 #include <simt/options.h>
@@ -332,4 +333,17 @@ TEST_CASE("a fault of the worker's call becomes this process's sticky error") {
     // Nothing to adopt: the state stays clean.
     simt::remote::adopt_errors({});
     CHECK(cudaDeviceSynchronize() == cudaSuccess);
+}
+
+TEST_CASE("a host range is n elements of host memory, none for n <= 0") {
+    // A proxy ships it as host memory (remote_argument.h), never as a copied value or a device
+    // pointer; the worker's function takes the plain pointer.
+    static_assert(HostRangeArgument<HostRange<const double>>);
+    static_assert(ProxyArgument<HostRange<int>> && !RemoteArgument<HostRange<int>>);
+    static_assert(!CopiedValue<HostRange<int>> && ShippedPointer<int*>);
+    double values[5] = {};
+    CHECK(host_range(static_cast<const double*>(values), 5).bytes() == 5 * sizeof(double));
+    CHECK(host_range(values, 0).bytes() == 0);
+    CHECK(host_range(values, -1).bytes() == 0);
+    CHECK(host_range(values, 3).first == values);
 }
