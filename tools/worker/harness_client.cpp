@@ -4,7 +4,6 @@
 #include "remote_backend.h"
 #include "remote_tracing.h"
 
-
 #include <cuda_runtime.h>
 
 #include <fcntl.h>
@@ -302,9 +301,8 @@ std::vector<std::uint8_t> Call::run() {
             std::memcpy(reinterpret_cast<void*>(region.base), region.contents.data(),
                         region.contents.size());
         else
-            backend::import_contents(reinterpret_cast<void*>(region.base),
-                                     region.contents.data(), region.contents.size(),
-                                     region.written);
+            backend::import_contents(reinterpret_cast<void*>(region.base), region.contents.data(),
+                                     region.contents.size(), region.written);
     }
     for (std::size_t i = 0; i < restores_.size(); ++i)
         if (restores_[i] && response.objects[i].present) restores_[i](response.objects[i]);

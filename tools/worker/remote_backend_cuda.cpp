@@ -62,7 +62,9 @@ std::vector<std::uint8_t> read_device(const void* base, std::size_t bytes) {
     return contents;
 }
 
-std::vector<std::uint8_t> written_words(const void*, std::size_t) { return {}; }
+std::vector<std::uint8_t> written_words(const void*, std::size_t) {
+    return {};
+}
 
 void import_contents(void* base, const void* contents, std::size_t bytes,
                      const std::vector<std::uint8_t>&) {
@@ -71,9 +73,13 @@ void import_contents(void* base, const void* contents, std::size_t bytes,
               "copying a call's memory to the device");
 }
 
-int last_fault_kind() { return 0; }
+int last_fault_kind() {
+    return 0;
+}
 
-std::vector<std::int64_t> options_numbers() { return {}; }
+std::vector<std::int64_t> options_numbers() {
+    return {};
+}
 void adopt_options(const std::vector<std::int64_t>& numbers) {
     if (!numbers.empty())
         throw std::invalid_argument("emulator settings sent to a worker that runs on a GPU");
@@ -82,7 +88,9 @@ void adopt_options(const std::vector<std::int64_t>& numbers) {
 void watch_begin() {}
 void watch_input(const void*, std::size_t) {}
 void watch_output(const void*, std::size_t) {}
-std::string watch_end() { return ""; }
+std::string watch_end() {
+    return "";
+}
 
 void worker_start() {
     // Every kernel is loaded with the context, now: a module loaded lazily by the first launch
@@ -106,7 +114,9 @@ ErrorSnapshot error_snapshot(int synchronized) {
 
 void after_call() {}
 
-bool must_end(const ErrorSnapshot& errors) { return errors.sticky != 0; }
+bool must_end(const ErrorSnapshot& errors) {
+    return errors.sticky != 0;
+}
 
 std::string adopt_errors(const ErrorSnapshot& errors) {
     // The harness names the error from the code (the worker's text is not needed).

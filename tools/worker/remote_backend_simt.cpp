@@ -35,22 +35,40 @@ void import_contents(void* base, const void* contents, std::size_t bytes,
     simt::remote::import_contents(base, contents, bytes, written);
 }
 
-int last_fault_kind() { return simt::remote::kLastFaultKind; }
+int last_fault_kind() {
+    return simt::remote::kLastFaultKind;
+}
 
-std::vector<std::int64_t> options_numbers() { return simt::remote::options_numbers(); }
+std::vector<std::int64_t> options_numbers() {
+    return simt::remote::options_numbers();
+}
 void adopt_options(const std::vector<std::int64_t>& numbers) {
     simt::remote::adopt_options(numbers);
 }
 
-void watch_begin() { simt::provenance_begin(); }
-void watch_input(const void* p, std::size_t bytes) { simt::provenance_input(p, bytes); }
-void watch_output(const void* p, std::size_t bytes) { simt::provenance_output(p, bytes); }
-std::string watch_end() { return simt::provenance_end(); }
+void watch_begin() {
+    simt::provenance_begin();
+}
+void watch_input(const void* p, std::size_t bytes) {
+    simt::provenance_input(p, bytes);
+}
+void watch_output(const void* p, std::size_t bytes) {
+    simt::provenance_output(p, bytes);
+}
+std::string watch_end() {
+    return simt::provenance_end();
+}
 
 void worker_start() {}
-ErrorSnapshot error_snapshot(int) { return simt::remote::error_snapshot(); }
-void after_call() { simt::reset_device(); } // its errors went to the harness
-bool must_end(const ErrorSnapshot&) { return false; }
+ErrorSnapshot error_snapshot(int) {
+    return simt::remote::error_snapshot();
+}
+void after_call() {
+    simt::reset_device();
+} // its errors went to the harness
+bool must_end(const ErrorSnapshot&) {
+    return false;
+}
 
 std::string adopt_errors(const ErrorSnapshot& errors) {
     simt::remote::adopt_errors(errors);

@@ -11,7 +11,6 @@
 #include "remote_tracing.h"
 #include "worker_registry.h"
 
-
 #include <cuda_runtime.h>
 
 #include <fcntl.h>
