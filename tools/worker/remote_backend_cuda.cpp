@@ -1,13 +1,17 @@
 // The two programs' backend on a GPU (remote_backend.h): the harness finds the allocation a
-// pointer lies in with the driver API and copies it with cudaMemcpy; there is no written-word
+// pointer lies in with the driver API (cuMemGetAddressRange, from the driver the CUDA runtime
+// loads: not linked, so that a harness on a machine without a driver still starts and says
+// "no GPU" as the test programs do) and copies it with cudaMemcpy; there is no written-word
 // map, no emulator setting, no kernel-work watch and no trace (as in one test program on cuda).
 // A CUDA error of the worker's call comes back as the call's error: the harness cannot take it
 // into its own context, so its proxy throws it; after a sticky error the worker ends and the
 // harness starts a fresh one for the next call.
 #include "remote_backend.h"
 
-#include <cuda.h>
+#include <cuda.h> // the driver API's types only
 #include <cuda_runtime.h>
+
+#include <dlfcn.h>
 
 #include <cstdlib>
 #include <stdexcept>
@@ -21,6 +25,19 @@ std::string error_words(int code) {
     const char* name = cudaGetErrorName(error);
     const char* text = cudaGetErrorString(error);
     return std::string(name ? name : "an unknown CUDA error") + " (" + (text ? text : "?") + ")";
+}
+
+// The driver's cuMemGetAddressRange (cuda.h names the function it means by it
+// cuMemGetAddressRange_v2), from libcuda.so.1, which the runtime has loaded by now; nullptr
+// where there is none.
+using AddressRange = CUresult (*)(CUdeviceptr*, std::size_t*, CUdeviceptr);
+AddressRange address_range() {
+    static const AddressRange function = [] {
+        void* driver = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        return driver ? reinterpret_cast<AddressRange>(::dlsym(driver, "cuMemGetAddressRange_v2"))
+                      : nullptr;
+    }();
+    return function;
 }
 
 void check(cudaError_t error, const char* what) {
@@ -45,10 +62,13 @@ bool find_device_allocation(const void* ptr, Allocation* found) {
     }
     if (attributes.type != cudaMemoryTypeDevice && attributes.type != cudaMemoryTypeManaged)
         return false;
+    const AddressRange range = address_range();
+    if (!range)
+        throw std::runtime_error("the CUDA driver (libcuda.so.1) has no cuMemGetAddressRange_v2: "
+                                 "the harness cannot find the device memory of a call");
     CUdeviceptr base = 0;
     std::size_t bytes = 0;
-    if (cuMemGetAddressRange(&base, &bytes, reinterpret_cast<CUdeviceptr>(ptr)) != CUDA_SUCCESS)
-        return false;
+    if (range(&base, &bytes, reinterpret_cast<CUdeviceptr>(ptr)) != CUDA_SUCCESS) return false;
     found->base = reinterpret_cast<void*>(base);
     found->bytes = bytes;
     return true;

@@ -48,16 +48,18 @@ function(_scanlab_worker_targets backend)
     endif()
     if(backend STREQUAL "cuda" AND NOT TARGET scanlab_worker_wire_cuda)
         # The byte format and a GPU's side of shipping memory (the runtime, and the driver API's
-        # cuMemGetAddressRange); the emulator's remote_state.h only for its error snapshot's
-        # types (its folder has no cuda_runtime.h to shadow the toolkit's).
-        if(NOT TARGET CUDA::cuda_driver)
+        # cuMemGetAddressRange, looked up in the driver the runtime loads: not linked, so that
+        # a harness on a machine without a driver starts and says "no GPU"); the emulator's
+        # remote_state.h only for its error snapshot's types (its folder has no cuda_runtime.h
+        # to shadow the toolkit's).
+        if(NOT TARGET CUDA::cudart)
             find_package(CUDAToolkit REQUIRED)
         endif()
         add_library(scanlab_worker_wire_cuda STATIC "${dir}/wire.cpp" "${dir}/remote_call.cpp"
                                                     "${dir}/remote_backend_cuda.cpp")
         target_include_directories(scanlab_worker_wire_cuda PUBLIC "${dir}"
                                    "${SCANLAB_LABS_ROOT}/common/simt/include")
-        target_link_libraries(scanlab_worker_wire_cuda PUBLIC CUDA::cudart CUDA::cuda_driver)
+        target_link_libraries(scanlab_worker_wire_cuda PUBLIC CUDA::cudart ${CMAKE_DL_LIBS})
         target_compile_features(scanlab_worker_wire_cuda PUBLIC cxx_std_20)
     endif()
     if(backend STREQUAL "simt" AND NOT TARGET scanlab_worker_test AND TARGET doctest::doctest)
