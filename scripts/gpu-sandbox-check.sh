@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The grader's sandbox with the cuda backend on a GPU machine: grades lab 00 and 01's reference
-# solutions (must score full points), the untouched lab 01 stub, and two attacks from the
-# catalog (assembled by tests/grader/submissions/assemble.py: forge_atexit must score 0, daemon
-# keeps its points and leaves no process behind), each with --sandbox require (bubblewrap
-# namespaces).
+# solutions (must score full points), the untouched lab 01 stub, and three attacks from the
+# catalog (assembled by tests/grader/submissions/assemble.py: forge_atexit and forge_early, a
+# report forged before main(), must score 0; daemon keeps its points and leaves no process
+# behind), each with --sandbox require (bubblewrap namespaces). Every lab is graded as harness
+# and worker (tools/worker) on the cuda backend too.
 #   scripts/gpu-sandbox-check.sh OUT_DIR
 # Where the machine has no bubblewrap, doctest or CLI11 (a GPU image without package access),
 # scripts/prepare-device-carry.sh puts their .deb files under .device-carry/ and they are
@@ -44,16 +45,17 @@ rm -rf "$out/solutions" && mkdir -p "$out/solutions"
 cp -r solutions/00_sequential solutions/01_naive "$out/solutions/"
 grade solutions 15.0 "$out/solutions" 00,01
 grade stub 0.0 labs 01
-for attack in forge_atexit daemon; do # stored as recipes: assembled into a labs folder
+for attack in forge_atexit forge_early daemon; do # stored as recipes: assembled into a labs folder
     rm -rf "$out/submissions/$attack"
     python3 tests/grader/submissions/assemble.py "$attack" "$out/submissions/$attack" ||
         failures=$((failures + 1))
 done
 grade forge_atexit 0.0 "$out/submissions/forge_atexit" 01
+grade forge_early 0.0 "$out/submissions/forge_early" 01
 grade daemon 10.0 "$out/submissions/daemon" 01
 sleep 5 # the daemon would still be alive (and rewrite results.json) by now
-if pgrep -f "tests_student_cuda" >/dev/null; then
-    echo "a process of a submission outlived its grade:"; pgrep -af "tests_student_cuda"
+if pgrep -f "tests_student_cuda|worker_cuda" >/dev/null; then
+    echo "a process of a submission outlived its grade:"; pgrep -af "tests_student_cuda|worker_cuda"
     failures=$((failures + 1))
 fi
 echo "gpu-sandbox-check: $failures problem(s)"

@@ -1,9 +1,8 @@
 #include "harness_client.h"
 
 #include "kernel_work.h"
+#include "remote_backend.h"
 #include "remote_tracing.h"
-
-#include <simt/remote_state.h>
 
 #include <cuda_runtime.h>
 
@@ -114,7 +113,11 @@ class Worker {
                                      " during the call (a crash, or exit() in the lab's code)");
         }
         try {
-            return decode_response(answer, request);
+            Response response = decode_response(answer, request);
+            // A worker whose device is unusable after the call (a sticky CUDA error) ends after
+            // answering: the next call starts a fresh one.
+            if (backend::must_end(response.errors)) stop();
+            return response;
         } catch (const WireError& error) {
             stop();
             throw std::runtime_error(what + ": the worker process sent a malformed answer (" +
@@ -246,18 +249,17 @@ void Call::pointer(const void* p, Memory memory, std::size_t host_bytes) {
         host_ranges_.push_back({address, address + host_bytes});
         return;
     }
-    simt::remote::Allocation allocation;
-    if (!simt::remote::find_device_allocation(p, &allocation))
-        return; // not device memory: passed as it is, and the worker's emulator says so
+    backend::Allocation allocation;
+    if (!backend::find_device_allocation(p, &allocation))
+        return; // not device memory: passed as it is, and the worker's backend says so
     const auto base = reinterpret_cast<std::uint64_t>(allocation.base);
     for (const Region& region : request_.regions)
         if (region.base == base) return;
     Region region;
     region.base = base;
     region.memory = Memory::device;
-    const auto* bytes = static_cast<const std::uint8_t*>(allocation.base);
-    region.contents.assign(bytes, bytes + allocation.bytes);
-    region.written = simt::remote::written_words(allocation.base, allocation.bytes);
+    region.contents = backend::read_device(allocation.base, allocation.bytes);
+    region.written = backend::written_words(allocation.base, allocation.bytes);
     request_.regions.push_back(std::move(region));
 }
 
@@ -280,7 +282,8 @@ std::vector<std::uint8_t> Call::run() {
         region.contents.assign(bytes, bytes + (range.last - range.first));
         request_.regions.push_back(std::move(region));
     }
-    if (const auto* watch = test::active_kernel_work_watch()) {
+    const auto* watch = backend::kEmulator ? test::active_kernel_work_watch() : nullptr;
+    if (watch) { // none on a GPU: nothing watches there (kernel_work.h)
         request_.watching = true;
         for (const test::WatchedRange& range : *watch)
             request_.watched.push_back({range.output ? WatchRole::output : WatchRole::input,
@@ -288,7 +291,7 @@ std::vector<std::uint8_t> Call::run() {
                                         range.bytes});
     }
 
-    request_.simt_options = simt::remote::options_numbers();
+    request_.simt_options = backend::options_numbers();
     ask_for_traces(request_);
 
     const std::string what = request_.function + "<" + request_.op + ">";
@@ -298,9 +301,8 @@ std::vector<std::uint8_t> Call::run() {
             std::memcpy(reinterpret_cast<void*>(region.base), region.contents.data(),
                         region.contents.size());
         else
-            simt::remote::import_contents(reinterpret_cast<void*>(region.base),
-                                          region.contents.data(), region.contents.size(),
-                                          region.written);
+            backend::import_contents(reinterpret_cast<void*>(region.base), region.contents.data(),
+                                     region.contents.size(), region.written);
     }
     for (std::size_t i = 0; i < restores_.size(); ++i)
         if (restores_[i] && response.objects[i].present) restores_[i](response.objects[i]);
@@ -309,10 +311,12 @@ std::vector<std::uint8_t> Call::run() {
         void* leak = nullptr;
         if (cudaMalloc(&leak, response.leaked_bytes) != cudaSuccess) (void)cudaGetLastError();
     }
-    simt::remote::adopt_errors(response.errors);
+    // On a GPU a CUDA error of the call cannot become the harness's own: it is thrown below.
+    const std::string device_error = backend::adopt_errors(response.errors);
     adopt_traces(response);
     if (!response.provenance.empty()) test::note_remote_kernel_work(response.provenance);
     if (response.thrown != Thrown::nothing) throw_again(response.thrown, response.message);
+    if (!device_error.empty()) throw std::runtime_error(what + ": " + device_error);
     return response.returned;
 }
 

@@ -1,5 +1,7 @@
 #include "remote_call.h"
 
+#include "remote_backend.h"
+
 namespace scanlab::remote {
 namespace {
 
@@ -20,8 +22,10 @@ void write_memory(Writer& out, const Region& region) {
 void read_memory(Reader& in, Region& region) {
     region.contents = in.block();
     region.written = in.block();
+    // Device memory has one byte per word on the emulator, none on a GPU (remote_backend.h).
     const std::uint64_t words = (region.contents.size() + 3) / 4;
-    if (region.memory == Memory::device ? region.written.size() != words : !region.written.empty())
+    const bool mapped = region.memory == Memory::device && backend::kWrittenWords;
+    if (mapped ? region.written.size() != words : !region.written.empty())
         throw WireError("a region's written-word map does not match its size");
 }
 
@@ -189,7 +193,8 @@ Response decode_response(const std::vector<std::uint8_t>& bytes, const Request& 
             throw WireError("an object came back null or non-null that was not");
     }
     response.returned = in.block(kMaxReturnedBytes);
-    // Error codes are small positive numbers; a fault kind is one of simt::FaultKind's.
+    // Error codes are small positive numbers; a fault kind is one of simt::FaultKind's (none on
+    // a GPU).
     const auto code = [&](std::int64_t limit) {
         const std::int64_t v = in.i64();
         if (v < 0 || v > limit) throw WireError("an error code out of range");
@@ -197,14 +202,14 @@ Response decode_response(const std::vector<std::uint8_t>& bytes, const Request& 
     };
     response.errors.last = code(100000);
     response.errors.sticky = code(100000);
-    response.errors.fault_kind = code(simt::remote::kLastFaultKind);
+    response.errors.fault_kind = code(backend::last_fault_kind());
     response.errors.fault_error = code(100000);
     response.errors.fault_message = in.string(kMaxText);
     response.errors.site_file = in.string(kMaxText);
     response.errors.site_line = code(INT32_MAX);
     response.errors.findings.resize(in.count(kMaxFindings));
     for (simt::remote::FindingSnapshot& finding : response.errors.findings) {
-        finding.kind = code(simt::remote::kLastFaultKind);
+        finding.kind = code(backend::last_fault_kind());
         finding.message = in.string(kMaxText);
         finding.file = in.string(kMaxText);
         finding.line = code(INT32_MAX);

@@ -7,9 +7,9 @@
 #pragma once
 
 #include "remote_argument.h"
+#include "remote_backend.h"
 
 #include <scanlab/workspace.h>
-#include <simt/remote_state.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -17,22 +17,20 @@
 
 namespace scanlab::remote {
 
-/// A device block of `bytes` bytes at `base`, with its written words.
+/// A device block of `bytes` bytes at `base`, with its written words (on the emulator).
 inline Region device_block(void* base, std::size_t bytes) {
     Region block;
     block.memory = Memory::device;
-    const auto* first = static_cast<const std::uint8_t*>(base);
-    block.contents.assign(first, first + bytes);
-    block.written = simt::remote::written_words(base, bytes);
+    block.contents = backend::read_device(base, bytes);
+    block.written = backend::written_words(base, bytes);
     return block;
 }
 
 /// Reserves the block's size in `workspace` and copies the block in (as the host's writes
-/// before the call, not the lab's: simt/remote_state.h).
+/// before the call, not the lab's: remote_backend.h).
 inline void restore_workspace_memory(scanlab::Workspace& workspace, const Region& block) {
     void* base = workspace.reserve(block.contents.size());
-    simt::remote::import_contents(base, block.contents.data(), block.contents.size(),
-                                  block.written);
+    backend::import_contents(base, block.contents.data(), block.contents.size(), block.written);
 }
 
 template <>

@@ -1,17 +1,15 @@
 // The worker: the student's lab code, the emulator and this server, in a sandboxed process of
 // its own (README.md). It says it is ready (an empty message), then reads calls from fd 3 and
 // answers on fd 4, one at a time: it
-// allocates the memory each call ships (device memory in the emulator, with the same contents
-// and written words), calls the lab's function with the pointers translated, and sends back the
-// memory, what the function threw, the error state and the kernel-work watch's verdict.
-// Nothing it sends is trusted by the harness beyond being the lab's answer.
+// allocates the memory each call ships (device memory with the same contents, and on the
+// emulator the same written words), calls the lab's function with the pointers translated, and
+// sends back the memory, what the function threw, the error state and (on the emulator) the
+// kernel-work watch's verdict. What differs between the emulator and a GPU is in
+// remote_backend.h. Nothing it sends is trusted by the harness beyond being the lab's answer.
+#include "remote_backend.h"
 #include "remote_call.h"
 #include "remote_tracing.h"
 #include "worker_registry.h"
-
-#include <simt/provenance.h>
-#include <simt/remote_state.h>
-#include <simt/report.h>
 
 #include <cuda_runtime.h>
 
@@ -58,7 +56,7 @@ std::vector<Local> allocate(const Request& request) {
             void* p = nullptr;
             if (cudaMalloc(&p, l.bytes ? l.bytes : 1) != cudaSuccess)
                 throw std::runtime_error("the worker could not allocate the call's memory");
-            simt::remote::import_contents(p, region.contents.data(), l.bytes, region.written);
+            backend::import_contents(p, region.contents.data(), l.bytes, region.written);
             l.base = static_cast<std::uint8_t*>(p);
         } else if (l.bytes > 0) {
             l.base = new std::uint8_t[l.bytes];
@@ -124,7 +122,7 @@ Response serve(const Request& request) {
     try {
         // The harness's emulator settings, as its tests left them (an empty list: the ones
         // this process started with).
-        if (!request.simt_options.empty()) simt::remote::adopt_options(request.simt_options);
+        if (!request.simt_options.empty()) backend::adopt_options(request.simt_options);
         // A function or instance the worker does not have: the call fails, its memory comes
         // back as it went.
         if (!invoker)
@@ -138,13 +136,13 @@ Response serve(const Request& request) {
     }
 
     if (request.watching) {
-        simt::provenance_begin();
+        backend::watch_begin();
         for (const Watched& w : request.watched) {
             const void* p = translate(w.address, request, local);
             if (w.role == WatchRole::input)
-                simt::provenance_input(p, w.bytes);
+                backend::watch_input(p, w.bytes);
             else
-                simt::provenance_output(p, w.bytes);
+                backend::watch_output(p, w.bytes);
         }
     }
     // Free memory now and after the call: what the call left allocated is a leak the tests see.
@@ -159,18 +157,25 @@ Response serve(const Request& request) {
         response.thrown = Thrown::unknown;
     }
     // The call may return before its kernels end: their faults belong to it.
-    (void)cudaDeviceSynchronize();
-    response.errors = simt::remote::error_snapshot();
+    const cudaError_t synchronized = cudaDeviceSynchronize();
+    response.errors = backend::error_snapshot(synchronized);
     const bool measured = cudaMemGetInfo(&free_after, &total) == cudaSuccess;
-    if (request.watching) response.provenance = simt::provenance_end();
+    if (request.watching) response.provenance = backend::watch_end();
     finish_call_tracing(request, response);
 
     response.returned = arguments.returned;
     // The objects as the call left them; memory they grew by is theirs, not a leak.
     std::uint64_t object_growth = 0;
     for (std::size_t i = 0; i < request.objects.size(); ++i) {
-        response.objects.push_back(i < arguments.saves.size() ? arguments.saves[i]()
-                                                              : request.objects[i]);
+        ObjectState state = request.objects[i];
+        try {
+            if (i < arguments.saves.size()) state = arguments.saves[i]();
+        } catch (const std::exception&) {
+            // Its memory cannot be read (a GPU left unusable by the call, whose error goes
+            // back): the object as it came.
+            if (!backend::must_end(response.errors)) throw;
+        }
+        response.objects.push_back(std::move(state));
         for (const Region& block : response.objects.back().blocks)
             object_growth += block.contents.size();
         for (const Region& block : request.objects[i].blocks)
@@ -183,12 +188,21 @@ Response serve(const Request& request) {
         Region back;
         back.base = request.regions[i].base;
         back.memory = request.regions[i].memory;
-        if (local[i].bytes > 0) back.contents.assign(local[i].base, local[i].base + local[i].bytes);
-        if (local[i].device)
-            back.written = simt::remote::written_words(local[i].base, local[i].bytes);
+        if (!local[i].device) {
+            if (local[i].bytes > 0)
+                back.contents.assign(local[i].base, local[i].base + local[i].bytes);
+        } else {
+            try {
+                back.contents = backend::read_device(local[i].base, local[i].bytes);
+            } catch (const std::exception&) {
+                // A GPU left unusable by the call (its error goes back): the memory as it came.
+                back.contents = request.regions[i].contents;
+            }
+            back.written = backend::written_words(local[i].base, local[i].bytes);
+        }
         response.regions.push_back(std::move(back));
     }
-    simt::reset_device(); // the next call starts clean; its errors went to the harness
+    backend::after_call(); // the next call starts clean; its errors went to the harness
     arguments.held.clear();
     release(local);
     return response;
@@ -206,6 +220,7 @@ int main() {
     }
     ::fcntl(kRequests, F_SETFD, FD_CLOEXEC);
     ::fcntl(kAnswers, F_SETFD, FD_CLOEXEC);
+    backend::worker_start();
     // An empty message first: main() was reached (static constructors ran and returned).
     if (!send_message(kAnswers, {})) return 0;
     std::vector<std::uint8_t> message;
@@ -214,6 +229,8 @@ int main() {
             if (receive_message(kRequests, message, 0) != Received::message) return 0;
             const Response response = serve(decode_request(message));
             if (!send_message(kAnswers, encode(response))) return 0;
+            // A device left unusable (a sticky CUDA error): the harness starts a fresh worker.
+            if (backend::must_end(response.errors)) return 0;
         } catch (const std::exception& error) {
             std::fprintf(stderr, "scanlab worker: %s\n", error.what());
             return 3;

@@ -1,60 +1,94 @@
 # The graded run of a lab in two processes (tools/worker/README.md), for each lab with a
 # descriptor, tools/lab_descriptors/lab<NN>.cpp (whose closing lines describe the graded
-# functions: lab_remote.h), on the simt backend:
-#   lab<NN>_harness_simt         the graded tests (hidden ones included), the test support and
-#                                the emulator, with proxies in place of the lab's functions:
-#                                holds no student code, so it is built outside the sandbox and
-#                                its report is the verdict
-#   lab<NN>_worker_objects_simt  the worker's server and the lab's function table (no student
+# functions: lab_remote.h), on each backend B built (simt, and cuda where it is):
+#   lab<NN>_harness_<B>          the graded tests (hidden ones included), the test support and
+#                                the backend (the emulator, or the CUDA runtime), with proxies in
+#                                place of the lab's functions: holds no student code, so it is
+#                                built outside the sandbox and its report is the verdict
+#   lab<NN>_worker_objects_<B>   the worker's server and the lab's function table (no student
 #                                code: built outside the sandbox too)
-#   lab<NN>_worker_simt          those + the student's lab library: the one program built and
+#   lab<NN>_worker_<B>           those + the student's lab library: the one program built and
 #                                run in the sandbox
-#   lab<NN>_worker_solution_simt the same with the reference solution (where solutions/ is)
-#   scanlab_worker_test          tests of the byte format and of remote_state (no second process)
+#   lab<NN>_worker_solution_<B>  the same with the reference solution (where solutions/ is)
+#   scanlab_worker_test          tests of the byte format and of remote_state (simt; no second
+#                                process)
 # The harness and the worker's objects compile the lab's descriptor (with SCANLAB_REMOTE_HARNESS
 # or SCANLAB_REMOTE_WORKER: its closing lines become the proxies or the function table) and the
-# list of labs it registers in (lab_registry.cpp).
+# list of labs it registers in (lab_registry.cpp). What differs between the backends is one
+# file, remote_backend_<B>.cpp (remote_backend.h), in the library scanlab_worker_wire (simt) or
+# scanlab_worker_wire_cuda.
 # Called from tools/grader/cmake/grader_hooks.cmake once every lab's targets exist.
 set(_SCANLAB_WORKER_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 function(scanlab_worker_targets)
     # Linux only (pipe2, close_range, bubblewrap): elsewhere every lab is one test program.
-    if(NOT "simt" IN_LIST SCANLAB_BACKENDS OR NOT TARGET simt_core OR
-       NOT CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    if(NOT CMAKE_SYSTEM_NAME STREQUAL "Linux")
         return()
     endif()
+    if("simt" IN_LIST SCANLAB_BACKENDS AND TARGET simt_core)
+        _scanlab_worker_targets(simt)
+    endif()
+    if("cuda" IN_LIST SCANLAB_BACKENDS)
+        _scanlab_worker_targets(cuda)
+    endif()
+endfunction()
+
+function(_scanlab_worker_targets backend)
     set(dir "${_SCANLAB_WORKER_DIR}")
     set(descriptor_dir "${dir}/../lab_descriptors")
     set(simt_src "${SCANLAB_LABS_ROOT}/common/simt/src")
-    if(NOT TARGET scanlab_worker_wire)
+    if(backend STREQUAL "simt" AND NOT TARGET scanlab_worker_wire)
         # The byte format and the emulator's side of shipping memory, used by both programs.
         add_library(scanlab_worker_wire STATIC "${dir}/wire.cpp" "${dir}/remote_call.cpp"
+                                               "${dir}/remote_backend_simt.cpp"
                                                "${simt_src}/remote_state.cpp")
         target_include_directories(scanlab_worker_wire PUBLIC "${dir}" PRIVATE "${simt_src}")
         target_link_libraries(scanlab_worker_wire PUBLIC simt_api)
         target_compile_features(scanlab_worker_wire PUBLIC cxx_std_20)
     endif()
-    if(NOT TARGET scanlab_worker_test AND TARGET doctest::doctest)
+    if(backend STREQUAL "cuda" AND NOT TARGET scanlab_worker_wire_cuda)
+        # The byte format and a GPU's side of shipping memory (the runtime, and the driver API's
+        # cuMemGetAddressRange, looked up in the driver the runtime loads: not linked, so that
+        # a harness on a machine without a driver starts and says "no GPU"); the emulator's
+        # remote_state.h only for its error snapshot's types (its folder has no cuda_runtime.h
+        # to shadow the toolkit's).
+        if(NOT TARGET CUDA::cudart)
+            find_package(CUDAToolkit REQUIRED)
+        endif()
+        add_library(scanlab_worker_wire_cuda STATIC "${dir}/wire.cpp" "${dir}/remote_call.cpp"
+                                                    "${dir}/remote_backend_cuda.cpp")
+        target_include_directories(scanlab_worker_wire_cuda PUBLIC "${dir}"
+                                   "${SCANLAB_LABS_ROOT}/common/simt/include")
+        target_link_libraries(scanlab_worker_wire_cuda PUBLIC CUDA::cudart ${CMAKE_DL_LIBS})
+        target_compile_features(scanlab_worker_wire_cuda PUBLIC cxx_std_20)
+    endif()
+    if(backend STREQUAL "simt" AND NOT TARGET scanlab_worker_test AND TARGET doctest::doctest)
         # The byte format and the emulator's side of shipping memory (tests/grader/test_worker.py).
         add_executable(scanlab_worker_test "${dir}/worker_test.cpp")
         target_link_libraries(scanlab_worker_test PRIVATE scanlab_worker_wire simt_core
                               doctest::doctest)
     endif()
+    if(backend STREQUAL "simt")
+        set(wire scanlab_worker_wire)
+    else()
+        set(wire scanlab_worker_wire_cuda)
+    endif()
     file(GLOB descriptors LIST_DIRECTORIES false "${descriptor_dir}/lab[0-9][0-9].cpp")
     foreach(descriptor IN LISTS descriptors)
         get_filename_component(name "${descriptor}" NAME)
         string(SUBSTRING "${name}" 3 2 number)
-        set(objects lab${number}_test_objects_simt)
-        set(student lab${number}_student_simt)
+        set(objects lab${number}_test_objects_${backend})
+        set(student lab${number}_student_${backend})
         if(NOT TARGET ${objects} OR NOT TARGET ${student})
             continue()
         endif()
         get_target_property(folder ${objects} SCANLAB_LAB_FOLDER)
         set(interface_dir "${SCANLAB_LABS_ROOT}/labs/${folder}")
-        # A lab whose tests record launches (lab 03) gets the trace recorder in both programs,
-        # and the worker records each call's launches for the harness (remote_tracing.h).
+        # A lab whose tests record launches (lab 03 on simt) gets the trace recorder in both
+        # programs, and the worker records each call's launches for the harness
+        # (remote_tracing.h). On cuda nothing records launches.
         set(core_only ON)
-        if(TARGET lab${number}_tests_student_simt)
+        if(backend STREQUAL "simt" AND TARGET lab${number}_tests_student_simt)
             get_target_property(core_only lab${number}_tests_student_simt SIMT_CORE_ONLY)
         endif()
         if(core_only)
@@ -66,40 +100,56 @@ function(scanlab_worker_targets)
             set(tracing "${dir}/remote_tracing.cpp")
             set(runtime simt_runtime)
         endif()
+        if(backend STREQUAL "cuda")
+            set(runtime "") # the CUDA runtime comes with the test objects and the wire library
+        endif()
 
-        set(harness lab${number}_harness_simt)
+        set(harness lab${number}_harness_${backend})
         add_executable(${harness} "${dir}/harness_client.cpp" "${tracing}" "${descriptor}"
                                   "${descriptor_dir}/lab_registry.cpp")
         target_compile_definitions(${harness} PRIVATE SCANLAB_REMOTE_HARNESS)
         target_include_directories(${harness} PRIVATE "${interface_dir}"
-                                   "${SCANLAB_LABS_ROOT}/tests/support" "${simt_src}"
-                                   "${descriptor_dir}")
-        target_link_libraries(${harness} PRIVATE ${objects} scanlab_test_main_simt
-                              scanlab_worker_wire ${runtime})
-        set_target_properties(${harness} PROPERTIES SIMT_CORE_ONLY ${core_only})
+                                   "${SCANLAB_LABS_ROOT}/tests/support" "${descriptor_dir}")
+        if(backend STREQUAL "simt")
+            target_include_directories(${harness} PRIVATE "${simt_src}")
+        endif()
+        target_link_libraries(${harness} PRIVATE ${objects} scanlab_test_main_${backend}
+                              ${wire} ${runtime})
+        if(backend STREQUAL "simt")
+            set_target_properties(${harness} PROPERTIES SIMT_CORE_ONLY ${core_only})
+        endif()
 
-        set(worker_objects lab${number}_worker_objects_simt)
+        set(worker_objects lab${number}_worker_objects_${backend})
         add_library(${worker_objects} OBJECT "${dir}/worker_main.cpp"
                     "${dir}/worker_registry.cpp" "${dir}/doctest_in_worker.cpp" "${tracing}"
                     "${descriptor}" "${descriptor_dir}/lab_registry.cpp")
         target_compile_definitions(${worker_objects} PRIVATE SCANLAB_REMOTE_WORKER)
-        target_include_directories(${worker_objects} PRIVATE "${interface_dir}" "${simt_src}"
+        target_include_directories(${worker_objects} PRIVATE "${interface_dir}"
                                    "${descriptor_dir}")
-        target_link_libraries(${worker_objects} PUBLIC scanlab_worker_wire scanlab_api
-                              doctest::doctest)
+        target_link_libraries(${worker_objects} PUBLIC ${wire} scanlab_api doctest::doctest)
+        if(backend STREQUAL "simt")
+            target_include_directories(${worker_objects} PRIVATE "${simt_src}")
+        else()
+            scanlab_link_backend(${worker_objects} PUBLIC cuda)
+        endif()
         if(NOT core_only)
             target_link_libraries(${worker_objects} PUBLIC scanlab_trace)
         endif()
 
-        set(worker lab${number}_worker_simt)
+        set(worker lab${number}_worker_${backend})
         add_executable(${worker})
         target_link_libraries(${worker} PRIVATE ${worker_objects} ${student})
-        set_target_properties(${worker} PROPERTIES SIMT_CORE_ONLY ${core_only})
-        if(TARGET lab${number}_solution_simt) # the reference solution's worker, for checks
-            set(worker lab${number}_worker_solution_simt)
-            add_executable(${worker})
-            target_link_libraries(${worker} PRIVATE ${worker_objects} lab${number}_solution_simt)
+        if(backend STREQUAL "simt")
             set_target_properties(${worker} PROPERTIES SIMT_CORE_ONLY ${core_only})
+        endif()
+        if(TARGET lab${number}_solution_${backend}) # the reference solution's worker, for checks
+            set(worker lab${number}_worker_solution_${backend})
+            add_executable(${worker})
+            target_link_libraries(${worker} PRIVATE ${worker_objects}
+                                  lab${number}_solution_${backend})
+            if(backend STREQUAL "simt")
+                set_target_properties(${worker} PROPERTIES SIMT_CORE_ONLY ${core_only})
+            endif()
         endif()
     endforeach()
 endfunction()
