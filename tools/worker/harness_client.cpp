@@ -255,11 +255,8 @@ void Call::pointer(const void* p, Memory memory, std::size_t host_bytes) {
     const auto base = reinterpret_cast<std::uint64_t>(allocation.base);
     for (const Region& region : request_.regions)
         if (region.base == base) return;
-    Region region;
+    Region region = backend::device_block(allocation.base, allocation.bytes);
     region.base = base;
-    region.memory = Memory::device;
-    region.contents = backend::read_device(allocation.base, allocation.bytes);
-    region.written = backend::written_words(allocation.base, allocation.bytes);
     request_.regions.push_back(std::move(region));
 }
 

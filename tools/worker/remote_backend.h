@@ -4,6 +4,8 @@
 // else in tools/worker is the same on both backends.
 #pragma once
 
+#include "remote_call.h"
+
 #include <simt/remote_state.h> // the error snapshot's types (plain structs, on both backends)
 
 #include <cstddef>
@@ -16,11 +18,9 @@ namespace scanlab::remote::backend {
 using simt::remote::ErrorSnapshot;
 using simt::remote::FindingSnapshot;
 
-/// simt: a device region carries its written-word map (one byte per 4-byte word); cuda: none
-/// (the map is empty, and the wire format accepts only an empty one).
-extern const bool kWrittenWords;
-/// simt: the kernel-work watch, the emulator's settings and traces travel with a call; cuda: none
-/// of them exists.
+/// simt: a device region carries its written-word map (one byte per 4-byte word), and the
+/// kernel-work watch, the emulator's settings and traces travel with a call; cuda: none of them
+/// exists (a device region's map is empty, and the wire format accepts only an empty one).
 extern const bool kEmulator;
 
 struct Allocation {
@@ -33,6 +33,15 @@ bool find_device_allocation(const void* ptr, Allocation* found);
 std::vector<std::uint8_t> read_device(const void* base, std::size_t bytes);
 /// Their written-word map (simt/remote_state.h; empty on cuda).
 std::vector<std::uint8_t> written_words(const void* base, std::size_t bytes);
+/// A device block of `bytes` bytes at `base` as a call ships it: its contents and (on the
+/// emulator) its written words.
+inline Region device_block(const void* base, std::size_t bytes) {
+    Region block;
+    block.memory = Memory::device;
+    block.contents = read_device(base, bytes);
+    block.written = written_words(base, bytes);
+    return block;
+}
 /// Copies `bytes` bytes into device memory at `base` (with the written-word map on simt), not
 /// as a host write of the call.
 void import_contents(void* base, const void* contents, std::size_t bytes,

@@ -49,7 +49,6 @@ void check(cudaError_t error, const char* what) {
 
 } // namespace
 
-const bool kWrittenWords = false;
 const bool kEmulator = false;
 
 bool find_device_allocation(const void* ptr, Allocation* found) {

@@ -9,7 +9,6 @@
 
 namespace scanlab::remote::backend {
 
-const bool kWrittenWords = true;
 const bool kEmulator = true;
 
 bool find_device_allocation(const void* ptr, Allocation* found) {
@@ -64,8 +63,8 @@ ErrorSnapshot error_snapshot(int) {
     return simt::remote::error_snapshot();
 }
 void after_call() {
-    simt::reset_device();
-} // its errors went to the harness
+    simt::reset_device(); // its errors went to the harness
+}
 bool must_end(const ErrorSnapshot&) {
     return false;
 }

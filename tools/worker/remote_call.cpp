@@ -24,7 +24,7 @@ void read_memory(Reader& in, Region& region) {
     region.written = in.block();
     // Device memory has one byte per word on the emulator, none on a GPU (remote_backend.h).
     const std::uint64_t words = (region.contents.size() + 3) / 4;
-    const bool mapped = region.memory == Memory::device && backend::kWrittenWords;
+    const bool mapped = region.memory == Memory::device && backend::kEmulator;
     if (mapped ? region.written.size() != words : !region.written.empty())
         throw WireError("a region's written-word map does not match its size");
 }

@@ -17,15 +17,6 @@
 
 namespace scanlab::remote {
 
-/// A device block of `bytes` bytes at `base`, with its written words (on the emulator).
-inline Region device_block(void* base, std::size_t bytes) {
-    Region block;
-    block.memory = Memory::device;
-    block.contents = backend::read_device(base, bytes);
-    block.written = backend::written_words(base, bytes);
-    return block;
-}
-
 /// Reserves the block's size in `workspace` and copies the block in (as the host's writes
 /// before the call, not the lab's: remote_backend.h).
 inline void restore_workspace_memory(scanlab::Workspace& workspace, const Region& block) {
@@ -40,7 +31,7 @@ struct Described<scanlab::Workspace> {
         state.present = true;
         // reserve() of its own capacity does not reallocate: it gives the memory's address.
         if (const std::size_t bytes = workspace.capacity(); bytes > 0)
-            state.blocks.push_back(device_block(workspace.reserve(bytes), bytes));
+            state.blocks.push_back(backend::device_block(workspace.reserve(bytes), bytes));
         return state;
     }
     static void restore(scanlab::Workspace& workspace, const ObjectState& state) {
