@@ -208,6 +208,11 @@ class Engine final : public FindingSink {
     uint64_t collective(CollectiveKind kind, unsigned mask, uint64_t value, int arg,
                         ShuffleKind shuffle, int width, const void* site);
     unsigned activemask(const void* site);
+    // cudaGridDependencySynchronize(): returns at once (launches run one after the other); the
+    // checks learn that the thread's later accesses are ordered after the launch before.
+    void grid_dependency_synchronize(const void* site);
+    // The atomic about to be announced is a compare-and-swap (the checks' CAS-loop rule).
+    void note_compare_and_swap(uintptr_t address);
     // Fences: let others run (a fence may sit in a spin-wait); the checks see their scope.
     void fence_point(const void* site, MemoryScope scope);
     // The scope of the atomic about to be announced (device unless a *_block atomic says so).
