@@ -226,6 +226,33 @@ cudaError_t launch_dependent(Kernel second, const int* mid, int* out, int n, int
     return cudaLaunchKernelEx(&config, second, mid, out, n);
 }
 
+// 8. A warp sum of the first n elements: lanes past n return, and the others shuffle with
+//    __activemask(), which names only them; a lane whose source lane returned reads an undefined
+//    value, and it flows into lane 0's sum.
+__global__ void shuffle_after_return(const int* in, int* out, int n) {
+    const int lane = static_cast<int>(threadIdx.x);
+    if (lane >= n) return;
+    int x = in[lane];
+    for (int offset = 16; offset > 0; offset /= 2) {
+        // BUG: shuffle-from-exited-lane
+        x += __shfl_down_sync(__activemask(), x, offset);
+    }
+    if (lane == 0) *out = x;
+}
+// Fixed: every lane stays, the lanes past n with the identity.
+__global__ void shuffle_with_identity(const int* in, int* out, int n) {
+    const int lane = static_cast<int>(threadIdx.x);
+    int x = lane < n ? in[lane] : 0;
+    for (int offset = 16; offset > 0; offset /= 2) x += __shfl_down_sync(0xffffffffu, x, offset);
+    if (lane == 0) *out = x;
+}
+// What __activemask() returns: after lanes past n returned, and in a whole warp.
+__global__ void active_masks(unsigned* masks, int n) {
+    const int lane = static_cast<int>(threadIdx.x);
+    if (lane >= n) return;
+    masks[lane] = __activemask();
+}
+
 } // namespace memory_model
 
 #undef load_volatile

@@ -231,3 +231,30 @@ TEST_CASE("memory model: programmatic dependent launch") {
     simt::options() = saved;
     cudaGetLastError();
 }
+
+TEST_CASE("memory model: __activemask() and shuffles from lanes that returned") {
+    std::vector<int> input(kThreads);
+    std::iota(input.begin(), input.end(), 1);
+    DeviceVector<int> in(input), out(1);
+    const int n = 20;
+    const simt::FaultReport report =
+        expect_reported(FaultKind::warp_mask, "shuffle-from-exited-lane", [&] {
+            mm::shuffle_after_return<<<1, kThreads>>>(in.data(), out.data(), n);
+        });
+    CHECK(report.message.find("has exited") != std::string::npos);
+    expect_clean_everywhere(
+        "lanes past n take part with the identity",
+        [&] { mm::shuffle_with_identity<<<1, kThreads>>>(in.data(), out.data(), n); },
+        [&] { CHECK(out.download()[0] == n * (n + 1) / 2); });
+    // A converged warp's lanes get the same mask: the lanes that did not return.
+    DeviceVector<unsigned> masks(kThreads);
+    for (const int lanes : {n, kThreads}) {
+        expect_clean_everywhere(
+            "__activemask()", [&] { mm::active_masks<<<1, kThreads>>>(masks.data(), lanes); },
+            [&] {
+                const std::vector<unsigned> got = masks.download();
+                const unsigned want = lanes == 32 ? ~0u : (1u << lanes) - 1;
+                for (int l = 0; l < lanes; ++l) CHECK(got[l] == want);
+            });
+    }
+}

@@ -78,6 +78,15 @@ ThreadSync& GlobalMemoryChecker::sync_of(Thread& t) {
     return *t.sync;
 }
 
+bool GlobalMemoryChecker::seen_after(const BlockSync& b, uint32_t reader,
+                                     uint32_t read_clock) const {
+    // The block saw a strong store that the reader's block made after the read (a barrier or
+    // fence later: its clock moved on).
+    const uint32_t reader_block = block_of(reader);
+    return reader_block != b.block->linear && b.observed &&
+           b.observed->get(reader_block) > read_clock;
+}
+
 Thread* GlobalMemoryChecker::thread_of(uint32_t grid_thread) {
     auto it = blocks_.find(block_of(grid_thread));
     if (it == blocks_.end()) return nullptr; // its block has finished
@@ -232,6 +241,13 @@ void GlobalMemoryChecker::observe(Thread& t, uintptr_t word, const GlobalWrite& 
     }
     const uint32_t writer_block = block_of(e.writer);
     if (writer_block == t.block->linear) return;
+    BlockSync& mine = *t.block->sync;
+    if (!mine.observed || mine.observed->get(writer_block) < e.write_clock ||
+        (s.observed && s.observed != mine.observed)) {
+        VectorClock& seen = own(mine.observed);
+        if (s.observed) seen.join(*s.observed);
+        seen.set(writer_block, std::max(seen.get(writer_block), e.write_clock));
+    }
     ThreadSync::Observation& o = ts.seen[ts.next_seen++ % ThreadSync::kObservations];
     o.word = word;
     o.writer_block = writer_block;
@@ -333,7 +349,8 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
                             e->write_strength, site);
         }
         if (read_overlaps && last_read->reader != self &&
-            !ordered(t, last_read->reader, last_read->read_clock, last_read->read_warp_sync)) {
+            !ordered(t, last_read->reader, last_read->read_clock, last_read->read_warp_sync) &&
+            !seen_after(bs, last_read->reader, last_read->read_clock)) {
             const bool cross = block_of(last_read->reader) != block;
             const bool both_strong = is_strong(strength) && is_strong(last_read->read_strength);
             if (last_read->read_polled && !is_strong(last_read->read_strength)) {
@@ -385,8 +402,9 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
                     carried = st.release;
                 }
             }
-            st = StrongStore{self, now_, std::move(carried), ts.last_fence_site,
-                             ts.last_fence_scope};
+            st = StrongStore{
+                self,       now_, std::move(carried), ts.last_fence_site, ts.last_fence_scope,
+                bs.observed};
         } else if (!strong_stores_.empty()) {
             strong_stores_.erase(w);
         }

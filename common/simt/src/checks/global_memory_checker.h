@@ -65,6 +65,11 @@ struct BlockSync {
     uint32_t clock = 1;                 // advances at every barrier and device-scope fence
     uint32_t barrier_clock = 1;         // the clock right after the block's last __syncthreads()
     std::shared_ptr<VectorClock> known; // what the block has acquired (copied on write)
+    // What the block has seen through strong loads of other blocks' strong stores, fenced or
+    // not (each block's clock at its store), and what those blocks had seen: a block's reads
+    // before such a store fed what it published, and hardware keeps them before it (a write
+    // after them by a block that saw the store is ordered: in-place compaction).
+    std::shared_ptr<VectorClock> observed;
     // Its stores not yet visible to other blocks (relaxed visibility); a device-scope fence of
     // any of its threads publishes them (the block's clock is the block's, not each thread's).
     AddressList unpublished;
@@ -161,6 +166,7 @@ class GlobalMemoryChecker final : public Checker {
         ClockSnapshot release;
         const void* writer_fence_site = nullptr;
         MemoryScope writer_fence_scope = MemoryScope::block;
+        ClockSnapshot observed; // what the writer's block had seen (BlockSync::observed)
     };
     struct StaleRead { // a strong load that saw what an earlier launch's kernel left
         uint32_t reader = 0;
@@ -285,6 +291,9 @@ class GlobalMemoryChecker final : public Checker {
                           uint32_t site, AccessShape shape);
     void defer(const DeferredRace& d);
     Thread* thread_of(uint32_t grid_thread);
+    // Whether block b saw a strong store that `reader`'s block made after a read at read_clock
+    // (BlockSync::observed): a later write of b is ordered after that read.
+    bool seen_after(const BlockSync& b, uint32_t reader, uint32_t read_clock) const;
     void acquire(Thread& t);
     void release(Thread& t);
     void show_old_value(uintptr_t word, uint32_t old_value);
