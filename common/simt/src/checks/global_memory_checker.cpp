@@ -346,7 +346,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
                                          e->write_strength == Strength::atomic_block))
                             : !(is_strong(strength) && is_strong(e->write_strength)))
                 report_race(t, r, w, Race::write_after_write, e->writer, e->write_site,
-                            e->write_strength, site);
+                            e->write_strength, site, strength);
         }
         if (read_overlaps && last_read->reader != self &&
             !ordered(t, last_read->reader, last_read->read_clock, last_read->read_warp_sync) &&
@@ -479,8 +479,10 @@ void GlobalMemoryChecker::remember_history(Thread& t, uintptr_t w, GlobalShadow:
         h.strong.back() = mine;
         return;
     }
-    if (h.strong.size() == kStrongWritersPerWord) // bounded: the older half goes
+    if (h.strong.size() == kStrongWritersPerWord) { // bounded: the older half goes
         h.strong.erase(h.strong.begin(), h.strong.begin() + kStrongWritersPerWord / 2);
+        history_trimmed_ = true;
+    }
     h.strong.push_back(mine);
 }
 
@@ -494,7 +496,7 @@ void GlobalMemoryChecker::check_history(Thread& t, const Region& r, uintptr_t w,
     // A plain store that strong ones replaced in the record: any access unordered with it races.
     if (h.has_plain && (h.plain_bytes & bytes) && h.plain.writer != self &&
         !ordered(t, h.plain.writer, h.plain.clock, h.plain.warp_sync)) {
-        report_race(t, r, w, race, h.plain.writer, h.plain.site, Strength::plain, site);
+        report_race(t, r, w, race, h.plain.writer, h.plain.site, Strength::plain, site, strength);
         return;
     }
     if (is_strong(strength)) return; // strong against strong: no race
@@ -504,7 +506,7 @@ void GlobalMemoryChecker::check_history(Thread& t, const Region& r, uintptr_t w,
         if (race == Race::read_after_write && is_atomic(s->strength))
             defer(DeferredRace{self, w, site, s->writer, s->site, s->strength, race, true});
         else
-            report_race(t, r, w, race, s->writer, s->site, s->strength, site);
+            report_race(t, r, w, race, s->writer, s->site, s->strength, site, strength);
         return;
     }
 }
@@ -586,6 +588,12 @@ void GlobalMemoryChecker::launch_finished() {
     restore_views();
     for (const DeferredRace& d : deferred_) report_deferred(d);
     deferred_.clear();
+    if (history_trimmed_)
+        std::fprintf(stderr,
+                     "simt: note: in this launch more than %zu blocks made volatile or atomic "
+                     "stores to one word; the checks keep the last %zu of them per word, so a "
+                     "plain access racing an older one may not be reported\n",
+                     kStrongWritersPerWord, kStrongWritersPerWord / 2);
     for (const auto& stale : stale_reads_) {
         const uintptr_t word = stale.first; // (named: lambdas may not capture bindings in clang 14)
         const StaleRead& s = stale.second;

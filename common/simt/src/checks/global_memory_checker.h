@@ -261,7 +261,8 @@ class GlobalMemoryChecker final : public Checker {
     const ThreadSync::Observation* later_flag_from(const ThreadSync& ts, uintptr_t word,
                                                    const GlobalWrite& e) const;
     void report_race(Thread& t, const Region& r, uintptr_t word, Race race, uint32_t other,
-                     uint32_t other_site, Strength other_strength, uint32_t site);
+                     uint32_t other_site, Strength other_strength, uint32_t site,
+                     Strength strength = Strength::plain);
     void report_ordering(Thread& t, const Region& r, uintptr_t word, const GlobalWrite& e,
                          const ThreadSync::Observation& flag, uint32_t site);
     void report_spin(Thread& culprit, const Region& r, uintptr_t word, uint32_t poll_site,
@@ -327,6 +328,7 @@ class GlobalMemoryChecker final : public Checker {
     std::unordered_map<uintptr_t, WordHistory> history_;
     // Blocks whose strong stores a word's history keeps (then the older half is forgotten).
     static constexpr size_t kStrongWritersPerWord = 256;
+    bool history_trimmed_ = false; // said on stderr at the end of the launch
     std::vector<DeferredRace> deferred_;
     static constexpr size_t kMaxDeferred = 4096;
 };

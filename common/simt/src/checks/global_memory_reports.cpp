@@ -37,7 +37,11 @@ std::string GlobalMemoryChecker::where(const Region& r, uintptr_t word) const {
 
 void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, Race race,
                                       uint32_t other, uint32_t other_site, Strength other_strength,
-                                      uint32_t site) {
+                                      uint32_t site, Strength strength) {
+    // One side a plain store, the other an atomic update (a counter reset in the kernel).
+    const bool plain_against_atomic = race == Race::write_after_write &&
+                                      is_atomic(strength) != is_atomic(other_strength) &&
+                                      !is_strong(is_atomic(strength) ? other_strength : strength);
     const bool against_write = race != Race::write_after_read;
     const bool cross = block_of(other) != t.block->linear;
     const char* tag = race == Race::write_after_read   ? "gwar:"
@@ -55,9 +59,15 @@ void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, R
               << "): " << where(r, w) << " was " << (against_write ? "written" : "read") << " by "
               << them << " at " << line(other_site) << " and is "
               << (race == Race::read_after_write ? "read" : "written") << " here";
-            if (is_atomic(other_strength) && cross &&
-                (other_strength == Strength::atomic_block ||
-                 is_atomic(race == Race::read_after_write ? other_strength : Strength::plain))) {
+            if (plain_against_atomic) {
+                m << ": a plain store and an atomic update of one word race. Nothing orders the "
+                     "store before the other threads' atomics (or after them): reset or set such "
+                     "a word before the launch (cudaMemset, or the kernel before), not inside the "
+                     "kernel that updates it";
+            } else if (is_atomic(other_strength) && cross &&
+                       (other_strength == Strength::atomic_block ||
+                        is_atomic(race == Race::read_after_write ? other_strength
+                                                                 : Strength::plain))) {
                 m << ": a *_block atomic is atomic only among the threads of one block; blocks "
                      "that share a word need the device-wide atomics (atomicAdd, atomicCAS, ...)";
             } else if (!cross) {
