@@ -23,7 +23,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 
 root = pathlib.Path(__file__).resolve().parent.parent
 
@@ -104,7 +103,7 @@ def make_plain(source):
 
 
 def run_program(simtcc, workdir, name, source, timeout):
-    """Builds and runs one program; returns (status, rc, seconds, reports, log)."""
+    """Builds and runs one program; returns (status, exit status, reports, output)."""
     workdir.mkdir(parents=True)
     cu = workdir / f"{name}.cu"
     cu.write_text(source)
@@ -112,17 +111,14 @@ def run_program(simtcc, workdir, name, source, timeout):
     build = subprocess.run(["nice", str(simtcc), "-O2", "-o", str(exe), str(cu)], cwd=workdir,
                            capture_output=True, text=True)
     if build.returncode != 0:
-        return "build fails", build.returncode, 0.0, [], build.stdout + build.stderr
-    start = time.monotonic()
+        return "build fails", build.returncode, [], build.stdout + build.stderr
     try:
-        run = subprocess.run([str(exe)], cwd=workdir, capture_output=True, text=True,
-                             timeout=timeout)
+        run = subprocess.run([str(exe)], cwd=workdir, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as e:
-        out = (e.stdout or b"").decode(errors="replace") + (e.stderr or b"").decode(errors="replace")
-        return "timeout", None, float(timeout), parse_reports(name, out), out
-    seconds = time.monotonic() - start
-    log = run.stdout + run.stderr
-    return "ran", run.returncode, seconds, parse_reports(name, log), log
+        out = (e.stdout or b"").decode(errors="replace")
+        return "timeout", None, parse_reports(name, out), out
+    return "ran", run.returncode, parse_reports(name, run.stdout), run.stdout
 
 
 def parse_reports(name, log):
@@ -136,6 +132,18 @@ def parse_reports(name, log):
         lines = {int(n) for n in re.findall(re.escape(name) + r"\.cu:(\d+)", block)}
         reports.append((kind, lines))
     return reports
+
+
+def git_commit(path, *pathspec):
+    """The short commit of a checkout, with '+changes' if the files of PATHSPEC (default: all) have
+    uncommitted changes; 'unknown' outside git."""
+    def git(*argv):
+        return subprocess.run(["git", "-C", str(path), *argv], capture_output=True, text=True)
+    head = git("rev-parse", "--short", "HEAD")
+    if head.returncode != 0:
+        return "unknown"
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", *pathspec).stdout.strip()
+    return head.stdout.strip() + ("+changes" if dirty else "")
 
 
 def describe(status, rc, reports):
@@ -212,7 +220,7 @@ def main():
                                  row["plain_allowed"]))
             for variant, text, verdict, racy_lines, allowed in variants:
                 workdir = pathlib.Path(tmp) / name / variant.replace(" ", "-")
-                status, rc, seconds, reports, log = run_program(simtcc, workdir, name, text,
+                status, rc, reports, log = run_program(simtcc, workdir, name, text,
                                                                 args.timeout)
                 log = log.replace(str(workdir) + "/", "")
                 racy = verdict == "racy"
@@ -221,9 +229,10 @@ def main():
                 emulator = describe(status, rc, reports)
                 agrees = agreement(racy, found, extra)
                 rc_text = "-" if rc is None else str(rc)
-                log_parts.append(f"== {name} ({variant}): {status}, exit {rc_text}, "
-                                 f"{seconds:.1f} s\n-- emulator: {emulator}\n"
-                                 f"-- PTX model: {verdict} {racy_lines}; agrees: {agrees}\n"
+                ptx_text = f"{verdict} at {racy_lines}" if racy else verdict
+                log_parts.append(f"== {name} ({variant}): {status}, exit {rc_text}\n"
+                                 f"-- emulator: {emulator}\n"
+                                 f"-- PTX model: {ptx_text}; agrees: {agrees}\n"
                                  f"{log.rstrip()}\n")
                 verdict_text = f"racy: {racy_lines.replace(',', ', ')}" if racy else "race-free"
                 if variant == "as written":
@@ -249,10 +258,13 @@ def main():
                     plain_extra[name] = extra
                     plain_rows.append(f"| `{name}` | {verdict_text} | {emulator} | {agrees} |")
 
+    tree = git_commit(root, "common", "cmake")  # the emulator and simtcc
+    scor_commit = git_commit(args.scor)
     args.results.parent.mkdir(parents=True, exist_ok=True)
     args.results.write_text(
         "# scripts/scor.py: every ScoR microbenchmark built with simtcc and run on the emulator\n"
-        "# (default settings), as written and with `volatile` removed from its data pointer.\n\n"
+        "# (default settings), as written and with `volatile` removed from its data pointer.\n"
+        f"# Scan Lab tree: {tree}; ScoR: {scor_commit}.\n\n"
         + "\n".join(log_parts))
 
     c = counts
@@ -283,7 +295,7 @@ def main():
         "race detector for GPUs\", ISCA 2020) is 32 small CUDA programs, each named for whether "
         f"it races: {c['scor_racy']} racy, {c['scor_free']} race-free, most about scopes "
         "(`*_block` atomics and `__threadfence_block()` where two blocks meet). Each program is "
-        "judged here by the PTX memory model, which the emulator implements: a `volatile` load or "
+        "judged here by the PTX memory model, which the emulator's checks follow: a `volatile` load or "
         "store is a relaxed system-scope strong operation, so two of them (or one and a device "
         "atomic) are morally strong and never a data race, although they order nothing: a value "
         "passed with a volatile store and a flag may still be read stale, and a lock whose fences "
@@ -297,7 +309,7 @@ def main():
         "`scripts/scor.py SCOR_CHECKOUT build > docs/scor-table.md` (every run's output goes to "
         "docs/scor-results.txt; the fixed columns live in scripts/scor-expected.tsv).")
     out.append("")
-    out.append(f"Today: {summary} ({detail}).")
+    out.append(f"This run (Scan Lab {tree}, ScoR {scor_commit}): {summary} ({detail}).")
     out.append("")
     out.append("| program | ScoR | PTX model (racy lines) | emulator (default run) "
                "| agrees with the PTX model? |")
@@ -332,7 +344,8 @@ def main():
                    "intrinsics (see \"How it differs from a GPU\" above), so a lock or flag "
                    "passed between warps through global memory is reported as a race even with "
                    "its fences in place: " + ", ".join(f"`{n}`" for n in sorted(intra_block))
-                   + " (volatile removed).")
+                   + " (volatile removed); the racy warp-level lock programs of that table are "
+                   "reported for the same reason, whether or not a fence is missing.")
     print("\n".join(out))
     print(f"scor: {summary} ({detail})", file=sys.stderr)
     return 0
