@@ -135,12 +135,12 @@ def parse_reports(name, log):
 
 
 def git_commit(path, *pathspec):
-    """The short commit of a checkout, with '+changes' if the files of PATHSPEC (default: all) have
-    uncommitted changes; 'unknown' outside git."""
+    """The last commit that changed PATHSPEC (default: anything) in a checkout, with '+changes' if
+    those files have uncommitted changes; 'unknown' outside git."""
     def git(*argv):
         return subprocess.run(["git", "-C", str(path), *argv], capture_output=True, text=True)
-    head = git("rev-parse", "--short", "HEAD")
-    if head.returncode != 0:
+    head = git("log", "-1", "--format=%h", "--", *pathspec)
+    if head.returncode != 0 or not head.stdout.strip():
         return "unknown"
     dirty = git("status", "--porcelain", "--untracked-files=no", "--", *pathspec).stdout.strip()
     return head.stdout.strip() + ("+changes" if dirty else "")
@@ -264,7 +264,7 @@ def main():
     args.results.write_text(
         "# scripts/scor.py: every ScoR microbenchmark built with simtcc and run on the emulator\n"
         "# (default settings), as written and with `volatile` removed from its data pointer.\n"
-        f"# Scan Lab tree: {tree}; ScoR: {scor_commit}.\n\n"
+        f"# Emulator (common/, cmake/) at {tree}; ScoR at {scor_commit}.\n\n"
         + "\n".join(log_parts))
 
     c = counts
@@ -309,7 +309,7 @@ def main():
         "`scripts/scor.py SCOR_CHECKOUT build > docs/scor-table.md` (every run's output goes to "
         "docs/scor-results.txt; the fixed columns live in scripts/scor-expected.tsv).")
     out.append("")
-    out.append(f"This run (Scan Lab {tree}, ScoR {scor_commit}): {summary} ({detail}).")
+    out.append(f"This run (emulator at {tree}, ScoR at {scor_commit}): {summary} ({detail}).")
     out.append("")
     out.append("| program | ScoR | PTX model (racy lines) | emulator (default run) "
                "| agrees with the PTX model? |")
