@@ -113,7 +113,7 @@ def run_program(simtcc, workdir, name, source, timeout):
     if build.returncode != 0:
         return "build fails", build.returncode, [], build.stdout + build.stderr
     try:
-        run = subprocess.run([str(exe)], cwd=workdir, stdout=subprocess.PIPE,
+        run = subprocess.run(["nice", str(exe)], cwd=workdir, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as e:
         out = (e.stdout or b"").decode(errors="replace")
