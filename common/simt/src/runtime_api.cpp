@@ -717,7 +717,7 @@ bool accept_reset_by_earlier_launch(const void* device_ptr, size_t bytes) {
         return false;
     const auto* p = static_cast<const unsigned char*>(device_ptr);
     if (std::any_of(p, p + bytes, [](unsigned char c) { return c != 0; })) return false;
-    detail::global_shadow().host_wrote(reinterpret_cast<uintptr_t>(device_ptr), bytes);
+    detail::global_shadow().accept_reset(reinterpret_cast<uintptr_t>(device_ptr), bytes);
     return true;
 }
 

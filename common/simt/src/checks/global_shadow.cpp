@@ -57,6 +57,18 @@ void GlobalShadow::kernel_left_behind(uintptr_t base, size_t bytes) {
     }
 }
 
+void GlobalShadow::accept_reset(uintptr_t base, size_t bytes) {
+    const uintptr_t end = base + bytes;
+    for (uintptr_t a = base & ~uintptr_t{3}; a < end; a += 4) {
+        Page* p = page(a, true);
+        const size_t w = word_index(a);
+        const uint64_t bit = uint64_t{1} << (w % 64);
+        p->written[w / 64] |= bit;
+        p->kernel_left[w / 64] &= ~bit;
+        p->accepted_reset[w / 64] |= bit;
+    }
+}
+
 void GlobalShadow::forget(uintptr_t base, size_t bytes) {
     const uintptr_t end = base + bytes;
     for (uintptr_t key = base >> kPageShift; (key << kPageShift) < end; ++key) pages_.erase(key);

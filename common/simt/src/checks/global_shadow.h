@@ -140,6 +140,11 @@ class GlobalShadow {
     // in the process that ran it): initialized, and what a later launch reads there is stale
     // unless it writes it first.
     void kernel_left_behind(uintptr_t base, size_t bytes);
+    // The words of [base, base + bytes) were reset by a kernel for the next launch (zeros that
+    // the launch before left, simt::accept_reset_by_earlier_launch): not stale for the next
+    // launch, but still written by the launch before it (a programmatic dependent launch must
+    // not touch them before cudaGridDependencySynchronize()).
+    void accept_reset(uintptr_t base, size_t bytes);
     // Memory that was allocated or freed: forget everything about it.
     void forget(uintptr_t base, size_t bytes);
     // A new launch: the records of earlier launches count as ordered before it.
@@ -161,12 +166,16 @@ class GlobalShadow {
         uint64_t kernel_left[kBitmapWords] = {};    // see Word::kernel_left()
         uint64_t written_before[kBitmapWords] = {}; // by a kernel in launch `launch` - 1
         uint64_t read_before[kBitmapWords] = {};
+        uint64_t accepted_reset[kBitmapWords] = {}; // see accept_reset()
         uint32_t launch = 0;
         std::unique_ptr<GlobalWrite[]> writes; // made when a kernel first touches the page
         std::unique_ptr<GlobalRead[]> reads;
         // The first touch in a launch: what earlier launches did is ordered before it.
         void begin_launch(uint32_t now) {
-            for (size_t i = 0; i < kBitmapWords; ++i) kernel_left[i] |= written_now[i];
+            for (size_t i = 0; i < kBitmapWords; ++i) {
+                kernel_left[i] |= written_now[i] & ~accepted_reset[i];
+                accepted_reset[i] = 0;
+            }
             if (launch + 1 == now) { // the page was touched by the launch just before
                 std::memcpy(written_before, written_now, sizeof written_before);
                 std::memcpy(read_before, read_now, sizeof read_before);
