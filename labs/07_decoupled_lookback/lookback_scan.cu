@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -200,8 +201,10 @@ __device__ inline int elements_in_tile(long long n, long long start, int tile) {
 
 // The tile counter and descriptors that the NEXT call with the same Workspace will use (the other
 // half of it: with_descriptors below). Each launch zeroes them, every thread a few 16-byte words,
-// so that the next call needs no cudaMemset of its own: one launch per scan. The next call
-// starts only after this launch has finished (same stream), so nobody reads them meanwhile.
+// so that the next call needs no cudaMemset of its own: one launch per scan. The next call's
+// kernel may start before this one has finished (PDL, below), but it touches no memory before
+// its wait_for_previous_grid(), which returns only after this launch has finished: nobody reads
+// them meanwhile.
 struct NextCallClear {
     uint4* words = nullptr;
     long long count = 0;
@@ -213,6 +216,30 @@ struct NextCallClear {
             words[i] = make_uint4(0, 0, 0, 0);
     }
 };
+
+// Programmatic dependent launch (PDL, Hopper and later; README, "Launch latency and PDL"). The
+// host launches each scan with cudaLaunchKernelEx and the programmatic-serialization attribute
+// (launch_after_previous, below), so the GPU may start this grid's blocks while the previous
+// kernel in the stream is still finishing. The two calls below make that safe and useful:
+//   wait_for_previous_grid(): returns once the previous kernel has COMPLETED and its writes are
+//     visible (cudaGridDependencySynchronize). Nothing the previous kernel writes or reads may be
+//     touched before it: our input may be its output, and our tile counter and descriptors are
+//     the half of the Workspace that it cleared on its way out.
+//   let_next_grid_start(): the next kernel may be launched once every block of this grid has
+//     called it (cudaTriggerProgrammaticLaunchCompletion); its blocks then take the SM slots that
+//     ours free and wait in their own wait_for_previous_grid(). It orders no memory at all.
+// Without the attribute (or on a GPU older than sm_90) both return at once. The CPU emulator
+// runs kernels one after the other: there they are no-ops.
+__device__ inline void wait_for_previous_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaGridDependencySynchronize();
+#endif
+}
+__device__ inline void let_next_grid_start() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
 
 // =============================================================================================
 // Part 1: tile descriptors
@@ -434,6 +461,9 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     __shared__ T exchange[exchange_slots<T, BlockThreads, Items>()];
     __shared__ int tile_id;
 
+    // First wait for the previous kernel (PDL, above): before it, not one access to memory.
+    wait_for_previous_grid();
+    let_next_grid_start();
     const int tile = take_tile_id(tile_ids, counter, &tile_id);
     const long long start = static_cast<long long>(tile) * kTile;
     const int count = elements_in_tile(n, start, kTile);
@@ -466,6 +496,8 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSmRegisters<BlockTh
     __shared__ int tile_first_slot;
     __shared__ int kept_in_tile;
 
+    wait_for_previous_grid(); // PDL, as in lookback_scan_kernel
+    let_next_grid_start();
     const int tile = take_tile_id(tile_ids, counter, &tile_id);
     const int tiles = (n + kTile - 1) / kTile;
     const int start = tile * kTile;
@@ -498,6 +530,42 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSmRegisters<BlockTh
 // =============================================================================================
 // Host side
 // =============================================================================================
+
+// Launches kernel<<<blocks, threads>>>(args...) on the default stream with programmatic
+// dependent launch: the GPU may start it while the kernel before it drains (the kernel waits for
+// that one in wait_for_previous_grid()). That hides most of a launch's latency when calls come
+// back to back. SCANLAB_PDL=0 in the environment launches plainly instead (read once), to
+// measure what PDL gains. On the CPU emulator: a plain launch.
+inline bool pdl_enabled() {
+    static const bool enabled = [] {
+        const char* setting = std::getenv("SCANLAB_PDL");
+        return setting == nullptr || std::strcmp(setting, "0") != 0;
+    }();
+    return enabled;
+}
+
+template <class... Params, class... Args>
+void launch_after_previous(void (*kernel)(Params...), unsigned blocks, unsigned threads,
+                           Args... args) {
+#ifdef __CUDACC__
+    if (pdl_enabled()) {
+        cudaLaunchAttribute attribute{};
+        attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attribute.val.programmaticStreamSerializationAllowed = 1;
+        cudaLaunchConfig_t config{};
+        config.gridDim = dim3(blocks);
+        config.blockDim = dim3(threads);
+        config.dynamicSmemBytes = 0;
+        config.stream = 0;
+        config.attrs = &attribute;
+        config.numAttrs = 1;
+        SCANLAB_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...));
+        return;
+    }
+#endif
+    kernel<<<blocks, threads>>>(static_cast<Params>(args)...);
+    SCANLAB_CUDA_CHECK(cudaGetLastError());
+}
 
 // Workspace layout: the tile counter, then the descriptors, each part 256-byte aligned. With a
 // Workspace, two such halves: each call uses one and clears the other for the next call.
@@ -603,10 +671,10 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
     with_descriptors<T>(
         options.descriptors, static_cast<int>(tiles), workspace,
         [&](unsigned* counter, auto descriptors, NextCallClear next) {
-            lookback_scan_kernel<Op, BlockThreads, ItemsPerThread, decltype(descriptors)>
-                <<<static_cast<unsigned>(tiles), BlockThreads>>>(
-                    d_in, d_out, n, kind, options.tile_ids, counter, descriptors, next);
-            SCANLAB_CUDA_CHECK(cudaGetLastError());
+            launch_after_previous(
+                lookback_scan_kernel<Op, BlockThreads, ItemsPerThread, decltype(descriptors)>,
+                static_cast<unsigned>(tiles), BlockThreads, d_in, d_out, n, kind, options.tile_ids,
+                counter, descriptors, next);
         });
 }
 
@@ -624,14 +692,14 @@ void select_greater(const T* d_in, T* d_out, int* d_count, std::int64_t n, T thr
     }
     constexpr int kTile = BlockThreads * ItemsPerThread;
     const int tiles = static_cast<int>((n + kTile - 1) / kTile);
-    with_descriptors<int>(options.descriptors, tiles, workspace,
-                          [&](unsigned* counter, auto descriptors, NextCallClear next) {
-                              select_kernel<T, BlockThreads, ItemsPerThread, decltype(descriptors)>
-                                  <<<tiles, BlockThreads>>>(
-                                      d_in, d_out, d_count, static_cast<int>(n), threshold,
-                                      options.tile_ids, counter, descriptors, next);
-                              SCANLAB_CUDA_CHECK(cudaGetLastError());
-                          });
+    with_descriptors<int>(
+        options.descriptors, tiles, workspace,
+        [&](unsigned* counter, auto descriptors, NextCallClear next) {
+            launch_after_previous(
+                select_kernel<T, BlockThreads, ItemsPerThread, decltype(descriptors)>,
+                static_cast<unsigned>(tiles), BlockThreads, d_in, d_out, d_count,
+                static_cast<int>(n), threshold, options.tile_ids, counter, descriptors, next);
+        });
 }
 
 } // namespace lab07
