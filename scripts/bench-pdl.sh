@@ -2,8 +2,9 @@
 # Lab 07 with and without programmatic dependent launch, against both CUBs, in one go on a GPU
 # machine (what labs/07_decoupled_lookback/README.md, "Launch latency and PDL", reports): builds
 # the cuda backend, runs lab 07's GPU tests, tools/pdl_timeline (the README's picture), then
-# scanlab_bench --only "$ONLY" once per setting of SCANLAB_PDL in "$PDL_MODES".
-#   scripts/bench-pdl.sh [OUT_DIR]      ONLY=lab07 PDL_MODES="1 0" ROUNDS=21 TARGETS=...
+# scanlab_bench --only "$ONLY" once per entry of RUNS (settings in the environment: SCANLAB_PDL,
+# SCANLAB_LAB07_SMALL_TILES).
+#   scripts/bench-pdl.sh [OUT_DIR]      ONLY=lab07 RUNS=... ROUNDS=21 TARGETS=...
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -45,9 +46,18 @@ if nvcc -O2 -arch=sm_90 tools/pdl_timeline/pdl_timeline.cu -o "$build/pdl_timeli
     "$build/pdl_timeline" "$out/pdl_timeline.csv" 2>&1 | tee -a "$log"
 fi
 
-for mode in ${PDL_MODES:-1 0}; do
-    echo "=== SCANLAB_PDL=$mode" | tee -a "$log"
-    SCANLAB_PDL=$mode "$build/bin/scanlab_bench" --only "${ONLY:-lab07}" --rounds "${ROUNDS:-21}" \
-        --out "$out/pdl$mode" 2>&1 | tail -45 | tee -a "$log"
-    rm -f "$out/pdl$mode/results.json" "$out/pdl$mode"/*.png
+# RUNS: name:VAR=value,VAR=value:min_log2:max_log2 ...; only runs named keep* bring back their
+# results.csv and tables.md (the device tool brings back at most 8 files), the others their
+# summary in bench-pdl.log.
+for run in ${RUNS:-keep-pdl1:SCANLAB_PDL=1:16:28 pdl0:SCANLAB_PDL=0:16:28}; do
+    IFS=: read -r name settings lo hi <<<"$run"
+    echo "=== $name: ${settings:-defaults}, 2^$lo..2^$hi" | tee -a "$log"
+    (
+        IFS=, && for assignment in $settings; do export "${assignment?}"; done
+        "$build/bin/scanlab_bench" --only "${ONLY:-lab07}" --rounds "${ROUNDS:-21}" \
+            --min-log2 "$lo" --max-log2 "$hi" --out "$out/$name" 2>&1 |
+            sed -n '/^==== scanlab_bench/,$p' | tee -a "$log"
+    )
+    rm -f "$out/$name/results.json" "$out/$name"/*.png
+    [[ "$name" == keep* ]] || rm -rf "${out:?}/$name"
 done

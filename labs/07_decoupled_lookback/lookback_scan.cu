@@ -655,13 +655,27 @@ bool check_arguments(const char* what, const T* d_in, const T* d_out, long long 
     return true;
 }
 
+// Small inputs take tiles of a quarter of the size (README, "Speed on a GPU"): at n = 2^16 the
+// default tile of 4096 makes 16 blocks, on 16 of the 132 SMs; 1024 makes 64. Up to which n
+// (measured): kSmallTilesUpTo; SCANLAB_LAB07_SMALL_TILES=L (read once) moves it to 2^L, 0 never.
+template <int Items>
+inline constexpr int kSmallInputItems = Items % 4 == 0 && Items >= 8 ? Items / 4 : Items;
+inline constexpr int kSmallTilesUpToLog2 = 20;
+
+inline long long small_tiles_up_to() {
+    static const long long up_to = [] {
+        const char* setting = std::getenv("SCANLAB_LAB07_SMALL_TILES");
+        const int log2 = setting != nullptr ? std::atoi(setting) : kSmallTilesUpToLog2;
+        return log2 > 0 && log2 < 62 ? 1ll << log2 : 0ll;
+    }();
+    return up_to;
+}
+
 template <class Op, int BlockThreads, int ItemsPerThread>
-void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, std::int64_t n,
-          ScanKind kind, const LookbackOptions& options, Workspace* workspace) {
-    static_assert(kValidTileShape<BlockThreads, ItemsPerThread>, "see kValidTileShape");
+void launch_scan(const typename Op::value_type* d_in, typename Op::value_type* d_out,
+                 std::int64_t n, ScanKind kind, const LookbackOptions& options,
+                 Workspace* workspace) {
     using T = typename Op::value_type;
-    check_descriptors<T>("lab07::scan", options.descriptors);
-    if (!check_arguments("lab07::scan", d_in, d_out, n)) return;
     constexpr int kTile = BlockThreads * ItemsPerThread;
     const long long tiles = (n + kTile - 1) / kTile;
     if (tiles > INT_MAX)
@@ -676,6 +690,23 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
                 static_cast<unsigned>(tiles), BlockThreads, d_in, d_out, n, kind, options.tile_ids,
                 counter, descriptors, next);
         });
+}
+
+template <class Op, int BlockThreads, int ItemsPerThread>
+void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, std::int64_t n,
+          ScanKind kind, const LookbackOptions& options, Workspace* workspace) {
+    static_assert(kValidTileShape<BlockThreads, ItemsPerThread>, "see kValidTileShape");
+    using T = typename Op::value_type;
+    check_descriptors<T>("lab07::scan", options.descriptors);
+    if (!check_arguments("lab07::scan", d_in, d_out, n)) return;
+    constexpr int kSmall = kSmallInputItems<ItemsPerThread>;
+    if constexpr (kSmall != ItemsPerThread) {
+        if (n <= small_tiles_up_to()) {
+            launch_scan<Op, BlockThreads, kSmall>(d_in, d_out, n, kind, options, workspace);
+            return;
+        }
+    }
+    launch_scan<Op, BlockThreads, ItemsPerThread>(d_in, d_out, n, kind, options, workspace);
 }
 
 template <class T, int BlockThreads, int ItemsPerThread>
