@@ -2,8 +2,8 @@
 # Lab 07 with and without programmatic dependent launch, against both CUBs, in one go on a GPU
 # machine (what labs/07_decoupled_lookback/README.md, "Launch latency and PDL", reports): builds
 # the cuda backend, runs lab 07's GPU tests, tools/pdl_timeline (the README's picture), then
-# scanlab_bench --only "$ONLY" once per entry of RUNS (settings in the environment: SCANLAB_PDL,
-# SCANLAB_LAB07_SMALL_TILES).
+# scanlab_bench --only "$ONLY" once per entry of RUNS (settings in the environment: SCANLAB_PDL=0
+# launches lab 07 without PDL).
 #   scripts/bench-pdl.sh [OUT_DIR]      ONLY=lab07 RUNS=... ROUNDS=21 TARGETS=...
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
