@@ -59,6 +59,11 @@ std::string fault_hint(const std::string& fallback) {
                where +
                ": a __syncthreads() is missing between writing them and reading them (and "
                "between two tiles that reuse them)";
+    if (seen.is("warp intrinsic error") && seen.says("has exited"))
+        return "the report above names a shuffle that reads a lane that returned: lanes past the "
+               "end of the array must not leave before the warp scan; they take part with the "
+               "identity (Op::identity()), which changes nothing, and every lane executes every "
+               "__shfl_up_sync with the full mask 0xffffffff";
     if (seen.is("warp intrinsic error"))
         return "the report above names a warp intrinsic whose mask does not match the lanes that "
                "call it: every lane executes every __shfl_up_sync with the full mask "

@@ -117,8 +117,26 @@ std::string fault_hint() {
             kind = specific;
             break;
         }
+    // What the reports say decides between mistakes of one kind.
+    const auto said = [&](const char* text) {
+        for (const auto& finding : fault.findings)
+            if (finding.message.find(text) != std::string::npos) return true;
+        return fault.message.find(text) != std::string::npos;
+    };
     switch (kind) {
     case simt::FaultKind::memory_ordering:
+        if (said("torn publication"))
+            return "a packed descriptor's flag and value were stored apart: publish() must build "
+                   "the whole 64-bit word in a register and write it with one 64-bit store, so "
+                   "that no reader sees the new flag with the old value";
+        if (said("torn read"))
+            return "a packed descriptor was loaded in two halves: read() must load the whole "
+                   "64-bit word with one 64-bit load (between two loads the writer may publish "
+                   "again, A then P, and the halves come from different stores)";
+        if (said("value read before its flag"))
+            return "a value was read before the flag that announces it: read() loads the flag, "
+                   "then __threadfence(), then the value the flag announces, and uses only a value "
+                   "read after the flag said A or P";
         return "the emulator's report above names the fence that is missing. With separate "
                "descriptors, publish() stores the value, then __threadfence(), then the flag; "
                "read() loads the flag, then __threadfence(), then the value the flag announces. "
@@ -135,6 +153,11 @@ std::string fault_hint() {
         return "the report above names a read of device memory nothing wrote: a descriptor "
                "value read without its flag saying A or P, or flags that were not cleared";
     case simt::FaultKind::global_race:
+        if (said("a plain store and an atomic update of one word race"))
+            return "the report above names a plain store racing the blocks' atomics on one word: "
+                   "no block may reset the tile counter (or any word the others update with "
+                   "atomics) inside the kernel, since nothing orders it before their atomicAdd; "
+                   "the host (cudaMemset) or the launch before resets it";
         return "the report above names two accesses to one word of global memory with nothing "
                "ordering them: descriptors are written and read through `volatile` pointers, "
                "and a value only after its flag says A or P";

@@ -117,12 +117,15 @@ def mistake_id(m: dict) -> str:
 
 
 def patched_solution(m: dict) -> str:
-    """The lab's reference solution file with the mistake written into it."""
+    """The lab's reference solution file with the mistake written into it: its find/replace,
+    then those of its `also` list (a mistake that spans two places of the file)."""
     solution = (ROOT / "solutions" / m["lab"] / m["file"]).read_text()
-    if solution.count(m["find"]) != 1:
-        raise MistakeError(f"the text to replace occurs {solution.count(m['find'])} times in the "
-                           "solution, not once")
-    return solution.replace(m["find"], m["replace"])
+    for edit in [m, *m.get("also", [])]:
+        if solution.count(edit["find"]) != 1:
+            raise MistakeError(f"the text to replace occurs {solution.count(edit['find'])} times "
+                               "in the solution, not once")
+        solution = solution.replace(edit["find"], edit["replace"])
+    return solution
 
 
 @dataclasses.dataclass
@@ -305,11 +308,12 @@ def run_cuda(args, mistakes) -> int:
     passed, failed = 0, []
     for number, m in enumerate(mistakes, 1):
         label = f"lab {m['lab'][:2]}: {m['name']}"
-        solution = (ROOT / "solutions" / m["lab"] / m["file"]).read_text()
-        if solution.count(m["find"]) != 1:
-            failed.append(f"{label}: the text to replace is not in the solution once")
+        try:
+            patched = patched_solution(m)
+        except MistakeError as error:
+            failed.append(f"{label}: {error}")
             continue
-        (labs / m["lab"] / m["file"]).write_text(solution.replace(m["find"], m["replace"]))
+        (labs / m["lab"] / m["file"]).write_text(patched)
         target = f"lab{m['lab'][:2]}_tests_student_cuda"
         print(f"[{number}/{len(mistakes)}] {label}: building {target}", flush=True)
         started = time.monotonic()

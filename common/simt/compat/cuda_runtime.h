@@ -8,6 +8,7 @@
 #include "simt/types.h"
 #include "simt/runtime_api.h"
 #include "simt/launch.h"
+#include "simt/programmatic_launch.h"
 #include "simt/shared.h"
 #include "simt/device.h"
 

@@ -150,6 +150,8 @@ struct AtomicScope {
 // value seen. Progress only when it stored a different value.
 template <class T>
 bool compare_exchange(volatile T* a, T* expected, T v, const void* site) {
+    if (simt::detail::Engine* e = active_engine())
+        e->note_compare_and_swap(reinterpret_cast<uintptr_t>(a)); // (not while the runtime runs)
     AtomicScope<T> s(a, site);
     const T want = *expected;
     const bool ok =

@@ -81,6 +81,8 @@ SIMT_ATOMIC(unsigned long long, atomicXor, unsigned long long, old ^ value)
 
 #define SIMT_ATOMIC_CAS(T, suffix, scope)                                                          \
     T atomicCAS##suffix(T* address, T compare, T value) {                                          \
+        simt::detail::engine_for("atomicCAS" #suffix)                                              \
+            .note_compare_and_swap(reinterpret_cast<uintptr_t>(address));                          \
         return atomic_update(                                                                      \
             "atomicCAS" #suffix, address, __builtin_return_address(0),                             \
             [compare, value](T old) -> T { return old == compare ? value : old; }, scope);         \

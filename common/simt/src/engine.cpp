@@ -333,6 +333,7 @@ void Engine::finish_thread(Thread* self) {
     b->live--;
     note_progress();
     check_barrier_with_exits(b, self);
+    if (w->activemask_mask) try_converge(w); // it will not come to the __activemask()
     // A lane that exits may complete a collective that was waiting only for it.
     for (uint32_t m = w->collective_mask; m != 0; m &= m - 1) {
         Thread* t = w->lanes[__builtin_ctz(m)];
@@ -395,6 +396,28 @@ void Engine::make_waiting(Thread* t, ThreadState state, const void* site) {
     // Released together, in lockstep they step first, as one. (Only there: in `its` the field
     // lies off the thread's hot cache line, and a barrier would touch it for every thread.)
     if (lockstep_) t->position = nullptr;
+    if (w->activemask_mask) [[unlikely]]
+        try_converge(w); // this lane waits elsewhere now
+}
+
+void Engine::try_converge(Warp* w) {
+    if (w->runnable_mask != 0) return; // some lane may still come to the __activemask()
+    for (uint32_t waiting = w->activemask_mask; waiting != 0;) {
+        // The lanes at the same __activemask() as the lowest waiting one.
+        const Thread* first = w->lanes[__builtin_ctz(waiting)];
+        uint32_t group = 0;
+        for (uint32_t m = waiting; m != 0; m &= m - 1) {
+            const Thread* t = w->lanes[__builtin_ctz(m)];
+            if (t->wait_site == first->wait_site || same_barrier(t->wait_site, first->wait_site))
+                group |= 1u << t->lane;
+        }
+        for (uint32_t m = group; m != 0; m &= m - 1)
+            w->lanes[__builtin_ctz(m)]->coll_result = group;
+        waiting &= ~group;
+        w->activemask_mask &= ~group;
+        w->collective_mask &= ~group;
+        w->runnable_mask |= group;
+    }
 }
 
 void Engine::block_and_switch(Thread* me) {
@@ -861,6 +884,35 @@ void Engine::report_absent_lanes(Thread* arriving, unsigned absent) {
         site, arriving, {AccessRecord{arriving, 0, AccessRole::wait, false, 0, 0, site, false}});
 }
 
+void Engine::report_absent_source(Thread* reader, int source, unsigned participants) {
+    RuntimeScope scope(current_);
+    const Warp* w = reader->warp;
+    const void* site = reader->wait_site;
+    const bool exists = source >= 0 && static_cast<unsigned>(source) < w->lane_count;
+    const bool exited = exists && ((w->exited_mask >> source) & 1u);
+    report_check(
+        FaultKind::warp_mask, "shfl-source:" + std::to_string(reinterpret_cast<uintptr_t>(site)),
+        [&] {
+            std::ostringstream m;
+            m << "shuffle from a lane that does not take part: lane " << reader->lane << " of warp "
+              << w->index << " reads lane " << source << " with mask 0x" << std::hex
+              << reader->coll_mask << std::dec << " (lanes taking part: "
+              << (participants ? lane_list(participants) : std::string("none")) << "), but lane "
+              << source;
+            if (!exists)
+                m << " does not exist (the block has " << threads_per_block_ << " threads)";
+            else if (exited)
+                m << " has exited";
+            else
+                m << " is not in the mask";
+            m << ". A GPU returns an undefined value there (the emulator returns 0xDEADBEEF). Keep "
+                 "every lane whose value is read in the shuffle (let lanes past the end take "
+                 "part with the identity instead of returning), or read only lanes of the mask";
+            return m.str();
+        },
+        site, reader, {AccessRecord{reader, 0, AccessRole::wait, false, 0, 0, site, false}});
+}
+
 void Engine::try_complete_collective(Thread* arriving) {
     Warp* w = arriving->warp;
     const unsigned mask = arriving->coll_mask;
@@ -934,6 +986,8 @@ void Engine::try_complete_collective(Thread* arriving) {
             if (src < 0 || src >= 32 || !((participants >> src) & 1u)) {
                 // The source lane does not take part: a GPU returns an undefined value.
                 t->coll_result = 0xDEADBEEFDEADBEEFull;
+                if (checks_) [[unlikely]]
+                    report_absent_source(t, src, participants);
             } else {
                 t->coll_result = w->lanes[src]->coll_value;
             }
@@ -946,14 +1000,31 @@ void Engine::try_complete_collective(Thread* arriving) {
     w->sync_epoch++;
 }
 
+void Engine::grid_dependency_synchronize(const void* site) {
+    RuntimeScope scope(current_);
+    if (global_) global_->grid_dependency_synchronized(*current_);
+    switch_for_mode(current_, site);
+}
+
+void Engine::note_compare_and_swap(uintptr_t address) {
+    if (!global_ || !current_ || current_->in_runtime) return;
+    RuntimeScope scope(current_);
+    global_->compare_and_swap(*current_, address);
+}
+
 unsigned Engine::activemask(const void* site) {
     RuntimeScope scope(current_);
     Thread* me = current_;
-    // Converged lanes are approximated by the runnable ones (the emulator does not track branches).
-    (void)site;
-    const unsigned mask = me->warp->runnable_mask;
-    switch_for_mode(me, site);
-    return mask;
+    if (recorder_) recorder_->settle(me);
+    // The lanes of a converged warp reach __activemask() together: the mask is the lanes that
+    // come to this one before the warp's other lanes have exited or wait elsewhere (a barrier,
+    // another warp intrinsic). Lanes that returned early are not in it, as on a GPU.
+    count_poll(me, site);
+    me->coll_kind = CollectiveKind::activemask;
+    me->warp->activemask_mask |= 1u << me->lane;
+    make_waiting(me, ThreadState::at_collective, site);
+    if (!((me->warp->runnable_mask >> me->lane) & 1u)) block_and_switch(me);
+    return static_cast<unsigned>(me->coll_result);
 }
 
 size_t Engine::place_shared(Block& b, size_t offset, size_t bytes, size_t align) {

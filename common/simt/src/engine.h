@@ -110,6 +110,7 @@ struct Warp {
     uint32_t runnable_mask = 0;   // lanes that can run
     uint32_t barrier_mask = 0;    // lanes waiting at __syncthreads()
     uint32_t collective_mask = 0; // lanes waiting at a warp intrinsic
+    uint32_t activemask_mask = 0; // of those, the lanes waiting at __activemask()
     uint32_t exited_mask = 0;
     unsigned cursor = 0;     // lane to resume first
     uint32_t sync_epoch = 1; // counts completed warp-wide collectives (__syncwarp, shuffles)
@@ -208,6 +209,11 @@ class Engine final : public FindingSink {
     uint64_t collective(CollectiveKind kind, unsigned mask, uint64_t value, int arg,
                         ShuffleKind shuffle, int width, const void* site);
     unsigned activemask(const void* site);
+    // cudaGridDependencySynchronize(): returns at once (launches run one after the other); the
+    // checks learn that the thread's later accesses are ordered after the launch before.
+    void grid_dependency_synchronize(const void* site);
+    // The atomic about to be announced is a compare-and-swap (the checks' CAS-loop rule).
+    void note_compare_and_swap(uintptr_t address);
     // Fences: let others run (a fence may sit in a spin-wait); the checks see their scope.
     void fence_point(const void* site, MemoryScope scope);
     // The scope of the atomic about to be announced (device unless a *_block atomic says so).
@@ -299,6 +305,10 @@ class Engine final : public FindingSink {
                                           const Region* known = nullptr);
     void make_runnable(Thread* t);
     void make_waiting(Thread* t, ThreadState state, const void* site);
+    // __activemask(): the lanes waiting there get the mask of those at the same one, once every
+    // other lane of the warp has exited or waits elsewhere (a converged warp's lanes are there
+    // together, as on a GPU).
+    void try_converge(Warp* w);
     void try_complete_collective(Thread* arriving);
     // An event that may be part of a spin-wait (a volatile read, a failed atomic, a warp
     // intrinsic, a barrier, a fence): too many of them with no write in between is a deadlock.
@@ -319,6 +329,9 @@ class Engine final : public FindingSink {
     [[noreturn, gnu::noinline, gnu::cold]] void collective_mismatch(Thread* arriving,
                                                                     const Thread* other);
     [[gnu::noinline, gnu::cold]] void report_absent_lanes(Thread* arriving, unsigned absent);
+    // A shuffle whose source lane does not take part (exited, absent, or not in the mask).
+    [[gnu::noinline, gnu::cold]] void report_absent_source(Thread* reader, int source,
+                                                           unsigned participants);
     [[gnu::noinline, gnu::cold]] void check_unregistered(const Region* r, uintptr_t address,
                                                          size_t bytes, AccessKind kind,
                                                          const void* site);

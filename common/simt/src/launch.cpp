@@ -20,7 +20,10 @@ std::string dims(dim3 d) {
     return s.str();
 }
 
+thread_local cudaError_t t_last_launch_error = cudaSuccess;
+
 void reject(cudaError_t error, const LaunchRequest& r, const std::string& why) {
+    t_last_launch_error = error;
     FaultReport report;
     report.kind = FaultKind::invalid_launch;
     report.error = error;
@@ -37,6 +40,7 @@ static thread_local bool t_running_launch = false;
 
 void run_launch(const LaunchRequest& r) {
     ErrorState& state = error_state();
+    t_last_launch_error = state.sticky;
     if (state.sticky != cudaSuccess) return; // a broken context runs nothing, as on a GPU
     if (t_running_launch) {
         reject(cudaErrorNotSupported, r,
@@ -96,7 +100,14 @@ void run_launch(const LaunchRequest& r) {
     }
     if (recorder) recorder->finish(result);
     memory_registry().remove(reinterpret_cast<uintptr_t>(r.params));
-    if (result.kind != FaultKind::none) record_fault(result);
+    if (result.kind != FaultKind::none) {
+        t_last_launch_error = result.error;
+        record_fault(result);
+    }
+}
+
+cudaError_t last_launch_error() {
+    return t_last_launch_error;
 }
 
 } // namespace simt::detail

@@ -35,6 +35,8 @@ struct LaunchRequest {
     size_t params_bytes;
     const ArgumentInfo* arguments = nullptr;
     size_t argument_count = 0;
+    // cudaLaunchKernelEx with programmatic stream serialization (simt/programmatic_launch.h).
+    bool programmatic_dependency = false;
 };
 
 template <class P>
@@ -74,9 +76,23 @@ class Launcher {
                 ((infos[i++] = detail::argument_info(p)), ...);
             },
             packed.params);
-        detail::run_launch(detail::LaunchRequest{reinterpret_cast<const void*>(kernel_), grid_,
-                                                 block_, smem_, stream_, &entry, &packed,
-                                                 sizeof(packed), infos, sizeof...(Params)});
+        detail::LaunchRequest request{reinterpret_cast<const void*>(kernel_),
+                                      grid_,
+                                      block_,
+                                      smem_,
+                                      stream_,
+                                      &entry,
+                                      &packed,
+                                      sizeof(packed),
+                                      infos,
+                                      sizeof...(Params)};
+        request.programmatic_dependency = programmatic_;
+        detail::run_launch(request);
+    }
+    // A programmatic dependent launch (cudaLaunchKernelEx, simt/programmatic_launch.h).
+    Launcher& programmatic_dependency(bool on) {
+        programmatic_ = on;
+        return *this;
     }
 
   private:
@@ -95,6 +111,7 @@ class Launcher {
     dim3 block_;
     size_t smem_;
     cudaStream_t stream_;
+    bool programmatic_ = false;
 };
 
 template <class... Params>

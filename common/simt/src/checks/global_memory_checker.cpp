@@ -46,6 +46,10 @@ GlobalMemoryChecker::GlobalMemoryChecker(const LaunchRequest& request, FindingSi
                           uint64_t{request.grid.x} * request.grid.y * request.grid.z > 1),
       threads_per_block_(request.block.x * request.block.y * request.block.z),
       rng_((seed * 0x2545F4914F6CDD1Dull + 7) | 1) {
+    // A programmatic dependent launch overlaps the launch before, unless the host copied to the
+    // device in between (the copy waits for that launch, and this one for the copy).
+    dependent_launch_ = request.programmatic_dependency && !shadow_.host_wrote_since_launch();
+    shadow_.clear_host_wrote_since_launch();
     shadow_.begin_launch(); // what earlier launches recorded is ordered before this one
     const uint64_t blocks = uint64_t{request.grid.x} * request.grid.y * request.grid.z;
     if (blocks > kMaxOrderedBlocks) {
@@ -61,6 +65,7 @@ GlobalMemoryChecker::GlobalMemoryChecker(const LaunchRequest& request, FindingSi
 void GlobalMemoryChecker::block_started(Block& b) {
     auto& sync = blocks_[b.linear];
     sync = std::make_unique<BlockSync>();
+    sync->block = &b;
     b.sync = sync.get();
 }
 
@@ -71,6 +76,21 @@ ThreadSync& GlobalMemoryChecker::sync_of(Thread& t) {
         t.sync = owned.back().get();
     }
     return *t.sync;
+}
+
+bool GlobalMemoryChecker::seen_after(const BlockSync& b, uint32_t reader,
+                                     uint32_t read_clock) const {
+    // The block saw a strong store that the reader's block made after the read (a barrier or
+    // fence later: its clock moved on).
+    const uint32_t reader_block = block_of(reader);
+    return reader_block != b.block->linear && b.observed &&
+           b.observed->get(reader_block) > read_clock;
+}
+
+Thread* GlobalMemoryChecker::thread_of(uint32_t grid_thread) {
+    auto it = blocks_.find(block_of(grid_thread));
+    if (it == blocks_.end()) return nullptr; // its block has finished
+    return &it->second->block->threads[(grid_thread - 1) % threads_per_block_];
 }
 
 void GlobalMemoryChecker::block_finished(Block& b) {
@@ -179,12 +199,15 @@ void GlobalMemoryChecker::access(Thread& t, const Region& r, uintptr_t address, 
                 },
                 site, &t, {AccessRecord{&t, 0, role_of(kind), false, address, bytes, site, true}});
     }
+    if (kind == AccessKind::read && first != last && check_ordering_)
+        check_torn_load(t, r, address, bytes, site_id);
     // The words of one store become visible to other blocks together (no torn 8-byte flags).
     const uint32_t delay =
         relaxed_visibility_ && kind == AccessKind::write ? visibility_delay() : 0;
+    const AccessShape shape{first, last};
     for (uintptr_t w = first; w <= last; w += 4)
         check_word(t, r, w, shadow_.word(w), kind, strength, site_id, repeated, delay,
-                   word_bytes(w, address, bytes));
+                   word_bytes(w, address, bytes), shape);
 }
 
 const ThreadSync::Observation* GlobalMemoryChecker::later_flag_from(const ThreadSync& ts,
@@ -218,6 +241,13 @@ void GlobalMemoryChecker::observe(Thread& t, uintptr_t word, const GlobalWrite& 
     }
     const uint32_t writer_block = block_of(e.writer);
     if (writer_block == t.block->linear) return;
+    BlockSync& mine = *t.block->sync;
+    if (!mine.observed || mine.observed->get(writer_block) < e.write_clock ||
+        (s.observed && s.observed != mine.observed)) {
+        VectorClock& seen = own(mine.observed);
+        if (s.observed) seen.join(*s.observed);
+        seen.set(writer_block, std::max(seen.get(writer_block), e.write_clock));
+    }
     ThreadSync::Observation& o = ts.seen[ts.next_seen++ % ThreadSync::kObservations];
     o.word = word;
     o.writer_block = writer_block;
@@ -234,7 +264,7 @@ void GlobalMemoryChecker::observe(Thread& t, uintptr_t word, const GlobalWrite& 
 void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
                                      GlobalShadow::Word word, AccessKind kind, Strength strength,
                                      uint32_t site, bool repeated_plain_read,
-                                     uint32_t visibility_delay, uint8_t bytes) {
+                                     uint32_t visibility_delay, uint8_t bytes, AccessShape shape) {
     const uint32_t self = grid_thread(t);
     const uint32_t block = t.block->linear;
     BlockSync& bs = *t.block->sync;
@@ -248,13 +278,20 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
     const bool write_overlaps = e && (e->write_bytes & bytes) != 0;
     const bool read_overlaps = last_read && (last_read->read_bytes & bytes) != 0;
 
+    if (dependent_launch_ && !(t.sync && t.sync->dependency_synced) &&
+        (word.written_before() || (writes && word.read_before())))
+        report_dependency(t, r, w, writes, word.written_before(), site);
+    if (!history_.empty()) check_history(t, r, w, kind, strength, site, bytes);
+
     if (e && atomic && e->visible_at != 0) e->visible_at = 0; // atomics act at the device's L2
 
+    if (reads && t.sync && t.sync->early_count) forget_early_read(*t.sync, w); // read again
     if (reads && write_overlaps && e->writer != self &&
         !ordered(t, e->writer, e->write_clock, e->write_warp_sync)) {
         const uint32_t writer_block = block_of(e->writer);
         const bool both_atomic = atomic && is_atomic(e->write_strength);
         const bool both_strong = is_strong(strength) && is_strong(e->write_strength);
+        bool reported = false;
         if (both_atomic) {
             if (writer_block != block &&
                 (strength == Strength::atomic_block || e->write_strength == Strength::atomic_block))
@@ -265,23 +302,34 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
                            ? later_flag_from(*t.sync, w, *e)
                            : nullptr) {
             report_ordering(t, r, w, *e, *flag, site);
+            reported = true;
         } else if (!both_strong) {
+            reported = true;
             if (repeated_plain_read)
                 report_spin(t, r, w, site, e->writer, e->write_site);
             else if (!is_atomic(e->write_strength))
                 report_race(t, r, w, Race::read_after_write, e->writer, e->write_site,
                             e->write_strength, site);
-            // A plain read of a word that atomics update is the first step of every CAS loop
-            // (`old = *p; while ((seen = atomicCAS(p, old, f(old))) != old) old = seen;`): at
-            // worst it reads an old value, which the CAS then rejects. Not reported.
+            else // a plain read of a word that atomics update: a CAS loop's first step is one
+                defer(DeferredRace{self, w, site, e->writer, e->write_site, e->write_strength,
+                                   Race::read_after_write, true});
         }
+        // The value may have been read before the flag that announces it (checked when the
+        // thread reads that flag).
+        if (writer_block != block && !reported && kind == AccessKind::read && !r.is_self_tagged(w))
+            note_early_read(t, w, *e, site, false);
+        // A load of part of a store of several words.
+        if (writer_block != block && e->store_words > 1) check_split_load(t, r, w, *e, site, shape);
         // Relaxed visibility: a store another block has not made visible yet.
         if (relaxed_visibility_ && writer_block != block && !writes && now_ < e->visible_at)
             show_old_value(w, e->old_value);
     }
     if (reads && is_strong(strength) && e && e->writer != self &&
-        (!relaxed_visibility_ || now_ >= e->visible_at || block_of(e->writer) == block))
+        (!relaxed_visibility_ || now_ >= e->visible_at || block_of(e->writer) == block)) {
+        if (t.sync && t.sync->early_count && block_of(e->writer) != block)
+            check_early_reads(t, w, *e, site); // a flag, seen: were its values read before it?
         observe(t, w, *e, site);
+    }
     if (reads && is_strong(strength) && !e && word.kernel_left())
         stale_reads_[w] = StaleRead{self, site, 0, 0}; // what an earlier launch left
     else if (reads && !stale_reads_.empty()) {
@@ -298,20 +346,34 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
                                          e->write_strength == Strength::atomic_block))
                             : !(is_strong(strength) && is_strong(e->write_strength)))
                 report_race(t, r, w, Race::write_after_write, e->writer, e->write_site,
-                            e->write_strength, site);
+                            e->write_strength, site, strength);
         }
         if (read_overlaps && last_read->reader != self &&
-            !ordered(t, last_read->reader, last_read->read_clock, last_read->read_warp_sync)) {
+            !ordered(t, last_read->reader, last_read->read_clock, last_read->read_warp_sync) &&
+            !seen_after(bs, last_read->reader, last_read->read_clock)) {
             const bool cross = block_of(last_read->reader) != block;
-            if (last_read->read_polled && !is_strong(last_read->read_strength))
+            const bool both_strong = is_strong(strength) && is_strong(last_read->read_strength);
+            if (last_read->read_polled && !is_strong(last_read->read_strength)) {
                 report_spin(t, r, w, last_read->read_site, self, site);
-            else if (!cross && !atomic &&
-                     !(is_strong(strength) && is_strong(last_read->read_strength)))
-                report_race(t, r, w, Race::write_after_read, last_read->reader,
-                            last_read->read_site, last_read->read_strength, site);
-            // Between blocks, a write after another block's unordered read is not reported: the
-            // read's value usually fed what the reader published before, which a GPU keeps in
-            // order (in-place compaction relies on it).
+            } else if (!both_strong) {
+                const bool cas_exempt = atomic && !is_strong(last_read->read_strength);
+                if (!cross && !cas_exempt)
+                    report_race(t, r, w, Race::write_after_read, last_read->reader,
+                                last_read->read_site, last_read->read_strength, site);
+                else // reported at the end of the launch, unless something names it better
+                    defer(DeferredRace{last_read->reader, w, last_read->read_site, self, site,
+                                       strength, Race::write_after_read, cas_exempt});
+            }
+            // The reader saw what was there before this store: if it later reads a flag this
+            // block sets after the store, it used a value from before the flag.
+            if (cross && !r.is_self_tagged(w))
+                if (Thread* reader = thread_of(last_read->reader)) {
+                    GlobalWrite now{};
+                    now.writer = self;
+                    now.write_time = now_;
+                    now.write_site = site;
+                    note_early_read(*reader, w, now, last_read->read_site, true);
+                }
         }
         if (!stale_reads_.empty()) {
             auto it = stale_reads_.find(w);
@@ -320,8 +382,12 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
                 it->second.overwrite_site = site;
             }
         }
+        // (Before delay_visibility, which marks the record as this launch's.)
+        if (is_strong(strength)) remember_history(t, w, word, strength, site);
         if (relaxed_visibility_ && !atomic) delay_visibility<true>(bs, w, word, visibility_delay);
-        record_write(t, self, word, strength, site, bytes);
+        record_write(t, self, word, strength, site, bytes,
+                     static_cast<uint8_t>((shape.last - shape.first) / 4 + 1),
+                     static_cast<uint8_t>((w - shape.first) / 4));
         if (is_strong(strength)) {
             const ThreadSync& ts = sync_of(t);
             StrongStore& st = strong_stores_[w];
@@ -336,8 +402,9 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
                     carried = st.release;
                 }
             }
-            st = StrongStore{self, now_, std::move(carried), ts.last_fence_site,
-                             ts.last_fence_scope};
+            st = StrongStore{
+                self,       now_, std::move(carried), ts.last_fence_site, ts.last_fence_scope,
+                bs.observed};
         } else if (!strong_stores_.empty()) {
             strong_stores_.erase(w);
         }
@@ -348,8 +415,185 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
         word.clear_read_now(); // its read is part of the write
 }
 
+// ---- Message passing, the reader's half: values read before their flag --------------------
+
+void GlobalMemoryChecker::note_early_read(Thread& t, uintptr_t w, const GlobalWrite& e,
+                                          uint32_t read_site, bool before_write) {
+    ThreadSync& ts = sync_of(t);
+    forget_early_read(ts, w);
+    if (ts.early_count == ThreadSync::kEarlyReads) { // full: the oldest goes
+        for (unsigned i = 1; i < ts.early_count; ++i) ts.early[i - 1] = ts.early[i];
+        --ts.early_count;
+    }
+    ts.early[ts.early_count++] =
+        ThreadSync::EarlyRead{w, e.writer, e.write_time, e.write_site, read_site, before_write};
+}
+
+void GlobalMemoryChecker::forget_early_read(ThreadSync& ts, uintptr_t w) {
+    for (unsigned i = 0; i < ts.early_count; ++i)
+        if (ts.early[i].word == w) {
+            for (unsigned j = i + 1; j < ts.early_count; ++j) ts.early[j - 1] = ts.early[j];
+            --ts.early_count;
+            return;
+        }
+}
+
+void GlobalMemoryChecker::check_early_reads(Thread& t, uintptr_t flag_word, const GlobalWrite& flag,
+                                            uint32_t read_site) {
+    ThreadSync& ts = *t.sync;
+    const uint32_t flag_block = block_of(flag.writer);
+    for (unsigned i = 0; i < ts.early_count;) {
+        const ThreadSync::EarlyRead u = ts.early[i];
+        // A value that the flag's block wrote before the flag (not a word of the flag's own
+        // store): the thread read it before the flag said it was there.
+        if (u.word != flag_word && block_of(u.writer) == flag_block &&
+            u.write_time < flag.write_time) {
+            report_early_read(t, u, flag_word, flag.writer, flag.write_site, read_site);
+            // That names the race better than the deferred write-after-read report would.
+            std::erase_if(deferred_, [&](const DeferredRace& d) {
+                return d.reader == grid_thread(t) && d.word == u.word && !d.cas_exempt;
+            });
+            for (unsigned j = i + 1; j < ts.early_count; ++j) ts.early[j - 1] = ts.early[j];
+            --ts.early_count;
+            continue;
+        }
+        ++i;
+    }
+}
+
+// ---- What the last-write record forgets: history of strongly written words ---------------
+
+void GlobalMemoryChecker::remember_history(Thread& t, uintptr_t w, GlobalShadow::Word word,
+                                           Strength strength, uint32_t site) {
+    WordHistory& h = history_[w];
+    if (word.written_now() && !is_strong(word.write().write_strength)) {
+        const GlobalWrite& e = word.write(); // the plain store this one replaces in the record
+        h.has_plain = true;
+        h.plain_bytes = e.write_bytes;
+        h.plain = StrongWriter{e.writer, e.write_clock, e.write_site, e.write_warp_sync,
+                               e.write_strength};
+    }
+    const StrongWriter mine{grid_thread(t), t.block->sync->clock, site,
+                            static_cast<uint16_t>(t.warp->sync_epoch), strength};
+    if (!h.strong.empty() && block_of(h.strong.back().writer) == t.block->linear) {
+        h.strong.back() = mine;
+        return;
+    }
+    if (h.strong.size() == kStrongWritersPerWord) { // bounded: the older half goes
+        h.strong.erase(h.strong.begin(), h.strong.begin() + kStrongWritersPerWord / 2);
+        history_trimmed_ = true;
+    }
+    h.strong.push_back(mine);
+}
+
+void GlobalMemoryChecker::check_history(Thread& t, const Region& r, uintptr_t w, AccessKind kind,
+                                        Strength strength, uint32_t site, uint8_t bytes) {
+    auto it = history_.find(w);
+    if (it == history_.end()) return;
+    const WordHistory& h = it->second;
+    const uint32_t self = grid_thread(t);
+    const Race race = kind == AccessKind::read ? Race::read_after_write : Race::write_after_write;
+    // A plain store that strong ones replaced in the record: any access unordered with it races.
+    if (h.has_plain && (h.plain_bytes & bytes) && h.plain.writer != self &&
+        !ordered(t, h.plain.writer, h.plain.clock, h.plain.warp_sync)) {
+        report_race(t, r, w, race, h.plain.writer, h.plain.site, Strength::plain, site, strength);
+        return;
+    }
+    if (is_strong(strength)) return; // strong against strong: no race
+    // A plain access against the strong stores of other threads (not only the latest one).
+    for (auto s = h.strong.rbegin(); s != h.strong.rend(); ++s) {
+        if (s->writer == self || ordered(t, s->writer, s->clock, s->warp_sync)) continue;
+        if (race == Race::read_after_write && is_atomic(s->strength))
+            defer(DeferredRace{self, w, site, s->writer, s->site, s->strength, race, true});
+        else
+            report_race(t, r, w, race, s->writer, s->site, s->strength, site, strength);
+        return;
+    }
+}
+
+// ---- Deferred races ------------------------------------------------------------------------
+
+void GlobalMemoryChecker::defer(const DeferredRace& d) {
+    for (const DeferredRace& o : deferred_)
+        if (o.reader == d.reader && o.word == d.word && o.race == d.race) return; // known
+    if (deferred_.size() == kMaxDeferred) { // bounded: report the oldest now
+        report_deferred(deferred_.front());
+        deferred_.erase(deferred_.begin());
+    }
+    deferred_.push_back(d);
+}
+
+void GlobalMemoryChecker::compare_and_swap(Thread& t, uintptr_t address) {
+    if (deferred_.empty() || !t.block->sync) return;
+    const uint32_t self = grid_thread(t);
+    const uintptr_t w = address & ~uintptr_t{3};
+    std::erase_if(deferred_, [&](const DeferredRace& d) {
+        return d.cas_exempt && d.reader == self && (d.word == w || d.word == w + 4);
+    });
+}
+
+// ---- Torn descriptors: one value in two accesses ---------------------------------------------
+
+void GlobalMemoryChecker::check_torn_load(Thread& t, const Region& r, uintptr_t address,
+                                          size_t bytes, uint32_t site) {
+    // A load of several words, each last written by another block with nothing ordering it
+    // before this load: written by different stores, the load can see one new and one old.
+    const GlobalWrite* first = nullptr;
+    const uintptr_t end = address + bytes;
+    for (uintptr_t w = address & ~uintptr_t{3}; w < end; w += 4) {
+        GlobalShadow::Word word = shadow_.word(w);
+        if (!word.written_now()) continue;
+        const GlobalWrite& e = word.write();
+        if (block_of(e.writer) == t.block->linear ||
+            ordered(t, e.writer, e.write_clock, e.write_warp_sync))
+            continue;
+        if (!first) {
+            first = &e;
+            continue;
+        }
+        const bool same_store = e.writer == first->writer && e.write_time == first->write_time;
+        // Stores of one block with a device fence (or barrier) between them are ordered.
+        const bool fenced =
+            block_of(e.writer) == block_of(first->writer) && e.write_clock != first->write_clock;
+        if (!same_store && !fenced) {
+            report_torn_store(t, r, address, bytes, *first, e, site);
+            return;
+        }
+    }
+}
+
+void GlobalMemoryChecker::check_split_load(Thread& t, const Region& r, uintptr_t w,
+                                           const GlobalWrite& e, uint32_t site, AccessShape shape) {
+    const uintptr_t store_first = w - 4 * uintptr_t{e.store_index};
+    const uintptr_t store_last = store_first + 4 * (uintptr_t{e.store_words} - 1);
+    if (shape.first <= store_first && shape.last >= store_last) return; // the whole store
+    ThreadSync& ts = sync_of(t);
+    for (const ThreadSync::PartialLoad& p : ts.partial)
+        if (p.first_word == store_first && p.word != w && p.word != 0 &&
+            block_of(p.writer) == block_of(e.writer)) {
+            report_split_load(t, r, p, w, site, (shape.last - shape.first) + 4, e.store_words);
+            return;
+        }
+    ts.partial[ts.next_partial++ % ThreadSync::kPartialLoads] =
+        ThreadSync::PartialLoad{store_first, w, e.writer, e.write_time, e.write_site, site};
+}
+
+// ---- Programmatic dependent launch -------------------------------------------------------------
+
+void GlobalMemoryChecker::grid_dependency_synchronized(Thread& t) {
+    if (t.block->sync) sync_of(t).dependency_synced = true;
+}
+
 void GlobalMemoryChecker::launch_finished() {
     restore_views();
+    for (const DeferredRace& d : deferred_) report_deferred(d);
+    deferred_.clear();
+    if (history_trimmed_)
+        std::fprintf(stderr,
+                     "simt: note: in this launch more than %zu blocks made volatile or atomic "
+                     "stores to one word; the checks keep the last %zu of them per word, so a "
+                     "plain access racing an older one may not be reported\n",
+                     kStrongWritersPerWord, kStrongWritersPerWord / 2);
     for (const auto& stale : stale_reads_) {
         const uintptr_t word = stale.first; // (named: lambdas may not capture bindings in clang 14)
         const StaleRead& s = stale.second;

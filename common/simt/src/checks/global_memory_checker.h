@@ -61,9 +61,15 @@ class AddressList {
 };
 
 struct BlockSync {
+    Block* block = nullptr;             // the engine's block (its threads)
     uint32_t clock = 1;                 // advances at every barrier and device-scope fence
     uint32_t barrier_clock = 1;         // the clock right after the block's last __syncthreads()
     std::shared_ptr<VectorClock> known; // what the block has acquired (copied on write)
+    // What the block has seen through strong loads of other blocks' strong stores, fenced or
+    // not (each block's clock at its store), and what those blocks had seen: a block's reads
+    // before such a store fed what it published, and hardware keeps them before it (a write
+    // after them by a block that saw the store is ordered: in-place compaction).
+    std::shared_ptr<VectorClock> observed;
     // Its stores not yet visible to other blocks (relaxed visibility); a device-scope fence of
     // any of its threads publishes them (the block's clock is the block's, not each thread's).
     AddressList unpublished;
@@ -93,6 +99,35 @@ struct ThreadSync {
     static constexpr unsigned kObservations = 4;
     Observation seen[kObservations];
     unsigned next_seen = 0;
+    // Reads of words that another block writes, not ordered after that write: the read came
+    // before it, or after it with no acquire between. If the thread then reads a flag that the
+    // writer set after the write, it used the value before the flag announced it.
+    struct EarlyRead {
+        uintptr_t word = 0;
+        uint32_t writer = 0;     // the write's thread (numbered across the grid)
+        uint32_t write_time = 0; // when it wrote (the checker's access count)
+        uint32_t write_site = 0;
+        uint32_t read_site = 0;
+        bool before_write = false; // the read came first (it saw what was there before)
+    };
+    static constexpr unsigned kEarlyReads = 8;
+    EarlyRead early[kEarlyReads];
+    unsigned early_count = 0; // entries in use (newest last)
+    // Loads of part of a store of several words (a 64-bit descriptor read as two 32-bit halves):
+    // two of them on one store may see halves of two different stores.
+    struct PartialLoad {
+        uintptr_t first_word = 0; // of the store
+        uintptr_t word = 0;       // the word this load read
+        uint32_t writer = 0;
+        uint32_t write_time = 0;
+        uint32_t write_site = 0;
+        uint32_t read_site = 0;
+    };
+    static constexpr unsigned kPartialLoads = 4;
+    PartialLoad partial[kPartialLoads];
+    unsigned next_partial = 0;
+    // Programmatic dependent launch: the thread returned from cudaGridDependencySynchronize().
+    bool dependency_synced = false;
 };
 
 class GlobalMemoryChecker final : public Checker {
@@ -106,6 +141,12 @@ class GlobalMemoryChecker final : public Checker {
     void fence(Thread& t, MemoryScope scope, const void* site) override;
     void barrier_completed(Block& b) override;
     void launch_finished() override;
+    // The thread is about to compare-and-swap the word at `address`: a plain read of it before,
+    // racing other threads' atomics, was the first step of a CAS loop (the CAS checks the value).
+    void compare_and_swap(Thread& t, uintptr_t address);
+    // The thread returned from cudaGridDependencySynchronize(): in a programmatic dependent
+    // launch, what the launch before wrote or read is ordered before its accesses from now on.
+    void grid_dependency_synchronized(Thread& t);
     // The inline half (global_memory_fast_path.h): a plain one-word load or store that needs no
     // report and touches no flag state is checked and recorded here, calling nothing; false
     // hands it, unchanged, to access().
@@ -125,6 +166,7 @@ class GlobalMemoryChecker final : public Checker {
         ClockSnapshot release;
         const void* writer_fence_site = nullptr;
         MemoryScope writer_fence_scope = MemoryScope::block;
+        ClockSnapshot observed; // what the writer's block had seen (BlockSync::observed)
     };
     struct StaleRead { // a strong load that saw what an earlier launch's kernel left
         uint32_t reader = 0;
@@ -133,11 +175,45 @@ class GlobalMemoryChecker final : public Checker {
         uint32_t overwrite_site = 0;
     };
     enum class Race : uint8_t { read_after_write, write_after_write, write_after_read };
+    // A race whose report waits for the end of the launch: a plain read and another thread's
+    // atomic (the reader's CAS on the word clears it: a CAS loop), or a read that another block
+    // overwrote (a flag the reader sees later names it more precisely: value read before flag).
+    struct DeferredRace {
+        uint32_t reader = 0; // the read's thread
+        uintptr_t word = 0;
+        uint32_t read_site = 0;
+        uint32_t other = 0; // the write's thread
+        uint32_t other_site = 0;
+        Strength other_strength = Strength::plain;
+        Race race = Race::read_after_write;
+        bool cas_exempt = false; // the reader's plain read raced an atomic
+    };
+    // Per word that strong (volatile or atomic) stores wrote in this launch: what the last-write
+    // record forgets when the next store replaces it, so that a race is found whichever order the
+    // blocks ran in: the last plain store before the strong ones, and each block's last strong
+    // store.
+    struct StrongWriter {
+        uint32_t writer = 0;
+        uint32_t clock = 0;
+        uint32_t site = 0;
+        uint16_t warp_sync = 0;
+        Strength strength = Strength::plain;
+    };
+    struct WordHistory {
+        bool has_plain = false;
+        uint8_t plain_bytes = 0;
+        StrongWriter plain;               // the last plain store before a strong one replaced it
+        std::vector<StrongWriter> strong; // one per block (the latest of that block)
+    };
 
+    // The first and last word of an access.
+    struct AccessShape {
+        uintptr_t first, last;
+    };
     // `bytes`: the mask of the word's bytes the access touches (bit i: byte i).
     void check_word(Thread& t, const Region& r, uintptr_t address, GlobalShadow::Word word,
                     AccessKind kind, Strength strength, uint32_t site, bool repeated_plain_read,
-                    uint32_t visibility_delay, uint8_t bytes);
+                    uint32_t visibility_delay, uint8_t bytes, AccessShape shape);
     // Inline, in global_memory_fast_path.h.
     bool ordered(const Thread& t, uint32_t other, uint32_t other_clock,
                  uint16_t other_warp_sync) const;
@@ -146,13 +222,16 @@ class GlobalMemoryChecker final : public Checker {
     // site is cached, and no restore or stale read is pending.
     [[gnu::always_inline]] inline bool fast_path_open(uintptr_t address, size_t bytes,
                                                       uint32_t site_id) const;
+    // Whether the thread's accesses need the general path (see the fast path's definition).
+    [[gnu::always_inline]] inline bool needs_thread_checks(const Thread& t) const;
     // Whether the word's latest write by another thread touches `mine` unordered with `t`.
     [[gnu::always_inline]] inline bool unordered_write(const Thread& t, GlobalShadow::Word word,
                                                        uint8_t mine) const;
     void record_read(const Thread& t, uint32_t self, GlobalShadow::Word word, Strength strength,
                      uint32_t site, bool polled, uint8_t bytes);
     void record_write(const Thread& t, uint32_t self, GlobalShadow::Word word, Strength strength,
-                      uint32_t site, uint8_t bytes);
+                      uint32_t site, uint8_t bytes, uint8_t store_words = 1,
+                      uint8_t store_index = 0);
     template <bool Grow>
     [[gnu::always_inline]] inline void delay_visibility(BlockSync& b, uintptr_t address,
                                                         GlobalShadow::Word word, uint32_t delay);
@@ -182,11 +261,40 @@ class GlobalMemoryChecker final : public Checker {
     const ThreadSync::Observation* later_flag_from(const ThreadSync& ts, uintptr_t word,
                                                    const GlobalWrite& e) const;
     void report_race(Thread& t, const Region& r, uintptr_t word, Race race, uint32_t other,
-                     uint32_t other_site, Strength other_strength, uint32_t site);
+                     uint32_t other_site, Strength other_strength, uint32_t site,
+                     Strength strength = Strength::plain);
     void report_ordering(Thread& t, const Region& r, uintptr_t word, const GlobalWrite& e,
                          const ThreadSync::Observation& flag, uint32_t site);
     void report_spin(Thread& culprit, const Region& r, uintptr_t word, uint32_t poll_site,
                      uint32_t writer, uint32_t write_site);
+    void report_early_read(Thread& t, const ThreadSync::EarlyRead& value, uintptr_t flag_word,
+                           uint32_t flag_writer, uint32_t flag_site, uint32_t flag_read_site);
+    void report_torn_store(Thread& t, const Region& r, uintptr_t address, size_t bytes,
+                           const GlobalWrite& first, const GlobalWrite& second, uint32_t site);
+    void report_split_load(Thread& t, const Region& r, const ThreadSync::PartialLoad& earlier,
+                           uintptr_t word, uint32_t site, size_t bytes, unsigned store_words);
+    void report_dependency(Thread& t, const Region& r, uintptr_t word, bool writes,
+                           bool previous_wrote, uint32_t site);
+    void report_deferred(const DeferredRace& d);
+    // Item-by-item parts of check_word.
+    void note_early_read(Thread& t, uintptr_t word, const GlobalWrite& e, uint32_t read_site,
+                         bool before_write);
+    void forget_early_read(ThreadSync& ts, uintptr_t word);
+    void check_early_reads(Thread& t, uintptr_t flag_word, const GlobalWrite& flag,
+                           uint32_t read_site);
+    void check_history(Thread& t, const Region& r, uintptr_t w, AccessKind kind, Strength strength,
+                       uint32_t site, uint8_t bytes);
+    void remember_history(Thread& t, uintptr_t w, GlobalShadow::Word word, Strength strength,
+                          uint32_t site);
+    void check_torn_load(Thread& t, const Region& r, uintptr_t address, size_t bytes,
+                         uint32_t site);
+    void check_split_load(Thread& t, const Region& r, uintptr_t w, const GlobalWrite& e,
+                          uint32_t site, AccessShape shape);
+    void defer(const DeferredRace& d);
+    Thread* thread_of(uint32_t grid_thread);
+    // Whether block b saw a strong store that `reader`'s block made after a read at read_clock
+    // (BlockSync::observed): a later write of b is ordered after that read.
+    bool seen_after(const BlockSync& b, uint32_t reader, uint32_t read_clock) const;
     void acquire(Thread& t);
     void release(Thread& t);
     void show_old_value(uintptr_t word, uint32_t old_value);
@@ -198,6 +306,10 @@ class GlobalMemoryChecker final : public Checker {
     bool warp_synchronous_;
     bool relaxed_visibility_;
     bool check_ordering_ = true;
+    // A programmatic dependent launch (cudaLaunchKernelEx with programmatic stream
+    // serialization) right after another launch: accesses before cudaGridDependencySynchronize()
+    // must not touch what that launch wrote (or write what it read).
+    bool dependent_launch_ = false;
     uint32_t threads_per_block_;
     uint32_t now_ = 1; // global-memory accesses so far: the clock of relaxed visibility
     uint64_t rng_;     // xorshift64 state (seeded; never 0)
@@ -213,6 +325,12 @@ class GlobalMemoryChecker final : public Checker {
     std::unordered_map<uintptr_t, StaleRead> stale_reads_;
     std::vector<std::pair<uintptr_t, uint32_t>> restore_; // words showing an old value
     std::unordered_map<unsigned, std::unique_ptr<BlockSync>> blocks_;
+    std::unordered_map<uintptr_t, WordHistory> history_;
+    // Blocks whose strong stores a word's history keeps (then the older half is forgotten).
+    static constexpr size_t kStrongWritersPerWord = 256;
+    bool history_trimmed_ = false; // said on stderr at the end of the launch
+    std::vector<DeferredRace> deferred_;
+    static constexpr size_t kMaxDeferred = 4096;
 };
 
 } // namespace simt::detail

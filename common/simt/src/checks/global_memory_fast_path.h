@@ -46,6 +46,13 @@ inline bool GlobalMemoryChecker::fast_path_open(uintptr_t address, size_t bytes,
     return (address & 3) + bytes <= 4 && site_id != 0 && restore_.empty() && stale_reads_.empty();
 }
 
+inline bool GlobalMemoryChecker::needs_thread_checks(const Thread& t) const {
+    // Before cudaGridDependencySynchronize() in a dependent launch, or with reads that a flag
+    // may show came too early: every access of the thread takes the general path.
+    return (dependent_launch_ && !(t.sync && t.sync->dependency_synced)) ||
+           (t.sync && t.sync->early_count != 0);
+}
+
 inline bool GlobalMemoryChecker::unordered_write(const Thread& t, GlobalShadow::Word word,
                                                  uint8_t mine) const {
     if (!word.written_now()) return false;
@@ -69,7 +76,8 @@ inline void GlobalMemoryChecker::record_read(const Thread& t, uint32_t self,
 
 inline void GlobalMemoryChecker::record_write(const Thread& t, uint32_t self,
                                               GlobalShadow::Word word, Strength strength,
-                                              uint32_t site, uint8_t bytes) {
+                                              uint32_t site, uint8_t bytes, uint8_t store_words,
+                                              uint8_t store_index) {
     GlobalWrite& e = word.write();
     e.writer = self;
     e.write_clock = t.block->sync->clock;
@@ -78,6 +86,8 @@ inline void GlobalMemoryChecker::record_write(const Thread& t, uint32_t self,
     e.write_warp_sync = static_cast<uint16_t>(t.warp->sync_epoch);
     e.write_strength = strength;
     e.write_bytes = bytes;
+    e.store_words = store_words;
+    e.store_index = store_index;
     if (!word.written_now()) {
         e.visible_at = 0;
         word.set_written_now();
@@ -119,11 +129,13 @@ inline bool GlobalMemoryChecker::fast_read(Thread& t, const Region& r, uintptr_t
                                            size_t bytes, const void* site) {
     GlobalShadow::Word word;
     const uint32_t site_id = cached_site(site);
-    if (!t.block->sync || !fast_path_open(address, bytes, site_id) ||
+    if (!t.block->sync || !fast_path_open(address, bytes, site_id) || needs_thread_checks(t) ||
         !shadow_.cached_word(address, word))
         return false;
     const uint8_t mine = word_bytes(address & ~uintptr_t{3}, address, bytes);
     if (unordered_write(t, word, mine)) return false;
+    // A word that strong stores wrote: its history (check_history) and the CAS-loop rule.
+    if (word.written_now() && is_strong(word.write().write_strength)) return false;
     const bool repeated = t.last_plain_read == address && t.last_plain_site == site_id;
     if (repeated || (r.kind == RegionKind::device && !word.initialized())) return false;
     ++now_;
@@ -139,7 +151,8 @@ inline bool GlobalMemoryChecker::fast_write(Thread& t, uintptr_t address, size_t
     const uint32_t site_id = cached_site(site);
     BlockSync* b = t.block->sync;
     if (!b || !fast_path_open(address, bytes, site_id) || !strong_stores_.empty() ||
-        (relaxed_visibility_ && !b->unpublished.has_room()) || !shadow_.cached_word(address, word))
+        needs_thread_checks(t) || (relaxed_visibility_ && !b->unpublished.has_room()) ||
+        !shadow_.cached_word(address, word))
         return false;
     const uint8_t mine = word_bytes(address & ~uintptr_t{3}, address, bytes);
     if (unordered_write(t, word, mine)) return false;

@@ -37,7 +37,11 @@ std::string GlobalMemoryChecker::where(const Region& r, uintptr_t word) const {
 
 void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, Race race,
                                       uint32_t other, uint32_t other_site, Strength other_strength,
-                                      uint32_t site) {
+                                      uint32_t site, Strength strength) {
+    // One side a plain store, the other an atomic update (a counter reset in the kernel).
+    const bool plain_against_atomic = race == Race::write_after_write &&
+                                      is_atomic(strength) != is_atomic(other_strength) &&
+                                      !is_strong(is_atomic(strength) ? other_strength : strength);
     const bool against_write = race != Race::write_after_read;
     const bool cross = block_of(other) != t.block->linear;
     const char* tag = race == Race::write_after_read   ? "gwar:"
@@ -55,9 +59,15 @@ void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, R
               << "): " << where(r, w) << " was " << (against_write ? "written" : "read") << " by "
               << them << " at " << line(other_site) << " and is "
               << (race == Race::read_after_write ? "read" : "written") << " here";
-            if (is_atomic(other_strength) && cross &&
-                (other_strength == Strength::atomic_block ||
-                 is_atomic(race == Race::read_after_write ? other_strength : Strength::plain))) {
+            if (plain_against_atomic) {
+                m << ": a plain store and an atomic update of one word race. Nothing orders the "
+                     "store before the other threads' atomics (or after them): reset or set such "
+                     "a word before the launch (cudaMemset, or the kernel before), not inside the "
+                     "kernel that updates it";
+            } else if (is_atomic(other_strength) && cross &&
+                       (other_strength == Strength::atomic_block ||
+                        is_atomic(race == Race::read_after_write ? other_strength
+                                                                 : Strength::plain))) {
                 m << ": a *_block atomic is atomic only among the threads of one block; blocks "
                      "that share a word need the device-wide atomics (atomicAdd, atomicCAS, ...)";
             } else if (!cross) {
@@ -149,6 +159,178 @@ void GlobalMemoryChecker::report_spin(Thread& culprit, const Region& r, uintptr_
         {AccessRecord{&culprit, 0, AccessRole::load, false, w, 4, site_at(poll_site), false},
          AccessRecord{nullptr, writer, AccessRole::store, false, w, 4, site_at(write_site),
                       false}});
+}
+
+} // namespace simt::detail
+
+namespace simt::detail {
+
+void GlobalMemoryChecker::report_early_read(Thread& t, const ThreadSync::EarlyRead& value,
+                                            uintptr_t flag_word, uint32_t flag_writer,
+                                            uint32_t flag_site, uint32_t flag_read_site) {
+    const Region* r = memory_registry().find(value.word);
+    const Region* fr = memory_registry().find(flag_word);
+    if (!r || !fr) return;
+    sink_.report(
+        FaultKind::memory_ordering,
+        "mp-early:" + std::to_string(value.read_site) + ":" + std::to_string(flag_read_site),
+        [&] {
+            std::ostringstream m;
+            m << "memory ordering (value read before its flag): " << where(*r, value.word)
+              << " was read by this thread at " << line(value.read_site) << ", before it read the "
+              << "flag at " << where(*fr, flag_word) << " at " << line(flag_read_site) << ", which "
+              << sink_.describe_grid_thread(flag_writer) << " set at " << line(flag_site)
+              << " after writing that value at " << line(value.write_site) << ". ";
+            if (value.before_write)
+                m << "The read came before the write, so it saw the old value, while the flag "
+                     "says the new one is there";
+            else
+                m << "Nothing orders the read after the write (a fence before the flag read "
+                     "does not: the value was read first), so it may be the old value although "
+                     "the flag says the new one is there";
+            m << ". Read the flag first, then __threadfence(), then the value, and use only a "
+                 "value read after the flag said it was ready";
+            return m.str();
+        },
+        site_at(value.read_site), &t,
+        {AccessRecord{&t, 0, AccessRole::load, false, value.word, 4, site_at(value.read_site),
+                      false},
+         AccessRecord{nullptr, value.writer, AccessRole::store, false, value.word, 4,
+                      site_at(value.write_site), false},
+         AccessRecord{&t, 0, AccessRole::load, false, flag_word, 4, site_at(flag_read_site),
+                      true}});
+}
+
+void GlobalMemoryChecker::report_torn_store(Thread& t, const Region& r, uintptr_t address,
+                                            size_t bytes, const GlobalWrite& first,
+                                            const GlobalWrite& second, uint32_t site) {
+    sink_.report(
+        FaultKind::memory_ordering,
+        "torn-store:" + std::to_string(first.write_site) + ":" + std::to_string(site),
+        [&] {
+            std::ostringstream m;
+            m << "torn publication: this " << bytes << "-byte load at " << line(site) << " reads "
+              << where(r, address & ~uintptr_t{3})
+              << " as one value, but its words were stored apart: by "
+              << sink_.describe_grid_thread(first.writer) << " at " << line(first.write_site);
+            if (first.write_site == second.write_site && first.writer == second.writer)
+                m << " (two stores)";
+            else
+                m << " and by " << sink_.describe_grid_thread(second.writer) << " at "
+                  << line(second.write_site);
+            m << ", with no fence between. A reader can see the new flag with the old value: "
+                 "store flag and value together in one "
+              << bytes << "-byte access (build the whole word in a register, then one volatile "
+              << "or atomic store), or write the value, __threadfence(), then the flag";
+            return m.str();
+        },
+        site_at(site), &t,
+        {AccessRecord{&t, 0, AccessRole::load, false, address, bytes, site_at(site), true},
+         AccessRecord{nullptr, first.writer, AccessRole::store, false, address, 4,
+                      site_at(first.write_site), false},
+         AccessRecord{nullptr, second.writer, AccessRole::store, false, address, 4,
+                      site_at(second.write_site), false}});
+}
+
+void GlobalMemoryChecker::report_split_load(Thread& t, const Region& r,
+                                            const ThreadSync::PartialLoad& earlier, uintptr_t word,
+                                            uint32_t site, size_t bytes, unsigned store_words) {
+    sink_.report(
+        FaultKind::memory_ordering,
+        "split-load:" + std::to_string(earlier.read_site) + ":" + std::to_string(site),
+        [&] {
+            std::ostringstream m;
+            m << "torn read: " << sink_.describe_grid_thread(earlier.writer) << " stores "
+              << 4 * store_words << " bytes at " << where(r, earlier.first_word)
+              << " in one access at " << line(earlier.write_site)
+              << ", but this thread loads them apart: " << where(r, earlier.word) << " at "
+              << line(earlier.read_site) << ", then " << where(r, word) << " at " << line(site)
+              << " (" << bytes << " bytes). Between the two loads the writer may store again, "
+              << "so the halves can come from different stores (a new flag with an old value). "
+                 "Load the whole "
+              << 4 * store_words << " bytes with one volatile or atomic load";
+            return m.str();
+        },
+        site_at(site), &t,
+        {AccessRecord{&t, 0, AccessRole::load, false, earlier.word, 4, site_at(earlier.read_site),
+                      false},
+         AccessRecord{&t, 0, AccessRole::load, false, word, 4, site_at(site), true},
+         AccessRecord{nullptr, earlier.writer, AccessRole::store, false, earlier.first_word,
+                      4 * store_words, site_at(earlier.write_site), false}});
+}
+
+void GlobalMemoryChecker::report_dependency(Thread& t, const Region& r, uintptr_t w, bool writes,
+                                            bool previous_wrote, uint32_t site) {
+    sink_.report(
+        FaultKind::global_race, "pdl:" + std::to_string(site),
+        [&] {
+            std::ostringstream m;
+            m << "global memory race (programmatic dependent launch): " << where(r, w) << " is "
+              << (writes ? "written" : "read") << " here before cudaGridDependencySynchronize(), "
+              << "but the kernel launched just before this one "
+              << (previous_wrote ? "wrote" : "read")
+              << " it. This kernel was launched with programmatic stream serialization, so on a "
+                 "GPU it may run while that kernel is still running"
+              << (previous_wrote && !writes ? " and read the old value" : "")
+              << ". Call cudaGridDependencySynchronize() before the first access to what the "
+                 "kernel before writes or reads (only independent work may come before it)";
+            return m.str();
+        },
+        site_at(site), &t,
+        {AccessRecord{&t, 0, writes ? AccessRole::store : AccessRole::load, false, w, 4,
+                      site_at(site), true}});
+}
+
+void GlobalMemoryChecker::report_deferred(const DeferredRace& d) {
+    const Region* r = memory_registry().find(d.word);
+    if (!r) return;
+    const bool war = d.race == Race::write_after_read;
+    // The report's "here" is the later access: the write for write-after-read, else the read.
+    const uint32_t here = war ? d.other : d.reader;
+    const uint32_t there = war ? d.reader : d.other;
+    const uint32_t here_site = war ? d.other_site : d.read_site;
+    const uint32_t there_site = war ? d.read_site : d.other_site;
+    const bool cross = block_of(here) != block_of(there);
+    sink_.report(
+        FaultKind::global_race,
+        std::string(war ? "gwar:" : "graw:") + std::to_string(there_site) + ":" +
+            std::to_string(here_site),
+        [&] {
+            std::ostringstream m;
+            m << "global memory race (" << (war ? "write after read" : "read after write")
+              << "): " << where(*r, d.word) << " was " << (war ? "read" : "written") << " by "
+              << sink_.describe_grid_thread(there) << " at " << line(there_site)
+              << (war                           ? ""
+                  : is_atomic(d.other_strength) ? " (an atomic)"
+                                                : "")
+              << ", and " << sink_.describe_grid_thread(here) << " " << (war ? "writes" : "reads")
+              << " it at " << line(here_site)
+              << (war && is_atomic(d.other_strength) ? " (an atomic)" : "")
+              << " with nothing ordering the two";
+            if (d.cas_exempt)
+                m << ": a plain load of a word that other threads update with atomics sees any of "
+                     "their values, or none of them yet (an atomic does not order a plain load of "
+                     "another thread). Read it with an atomic (atomicAdd(p, 0), or "
+                     "cuda::atomic_ref), or only after a kernel boundary or a barrier that all "
+                     "the updates come before; a plain load is fine only as the first guess of a "
+                     "compare-and-swap loop";
+            else if (cross)
+                m << ": the write may land before the other block's read, which then sees the "
+                     "new value (on a GPU it depends on timing). Order them: the reader publishes "
+                     "that it is done (__threadfence(), then a flag) and the writer waits for the "
+                     "flag, or they run in separate kernels";
+            else
+                m << " (no __syncthreads() between them)";
+            return m.str();
+        },
+        site_at(here_site), nullptr,
+        {AccessRecord{nullptr, here, war ? AccessRole::store : AccessRole::load, false, d.word, 4,
+                      site_at(here_site), false},
+         AccessRecord{nullptr, there,
+                      war                           ? AccessRole::load
+                      : is_atomic(d.other_strength) ? AccessRole::atomic
+                                                    : AccessRole::store,
+                      false, d.word, 4, site_at(there_site), false}});
 }
 
 } // namespace simt::detail

@@ -31,6 +31,7 @@ GlobalShadow::Word GlobalShadow::word(uintptr_t address) {
 
 void GlobalShadow::host_wrote(uintptr_t base, size_t bytes) {
     if (bytes == 0) return;
+    host_since_launch_ = true;
     const uintptr_t first = base & ~uintptr_t{3}, end = base + bytes;
     for (uintptr_t a = first; a < end;) {
         Page* p = page(a, true);

@@ -47,6 +47,11 @@ struct alignas(32) GlobalWrite {
     uint16_t write_warp_sync;
     Strength write_strength;
     uint8_t write_bytes; // bit i: the write stored byte i of the word
+    // The store this word was part of: how many words it wrote, and which of them this is (a
+    // 64-bit descriptor stored at once is 2 and 0 or 1; a reader that loads its halves apart may
+    // see halves of two different stores).
+    uint8_t store_words;
+    uint8_t store_index;
 };
 
 // The last read of a word in the running launch (atomics count as writes only).
@@ -78,6 +83,10 @@ class GlobalShadow {
         bool read_now() const { return test(page_->read_now); }
         // Last written by a kernel of an earlier launch (and not by the host since).
         bool kernel_left() const { return test(page_->kernel_left); }
+        // Written or read by the launch just before this one (programmatic dependent launch:
+        // what a kernel may touch only after cudaGridDependencySynchronize()).
+        bool written_before() const { return test(page_->written_before); }
+        bool read_before() const { return test(page_->read_before); }
         // The records; hold stale data until the matching *_now() is true.
         GlobalWrite& write() const { return page_->writes[index_]; }
         GlobalRead& read() const { return page_->reads[index_]; }
@@ -138,20 +147,33 @@ class GlobalShadow {
         if (++launch_ == 0) launch_ = 1;
         return launch_;
     }
+    // The host copied to device memory since the last launch began (a programmatic launch then
+    // waits for the launch before it: the copy in between is ordered after it in the stream).
+    bool host_wrote_since_launch() const { return host_since_launch_; }
+    void clear_host_wrote_since_launch() { host_since_launch_ = false; }
 
   private:
     static constexpr size_t kBitmapWords = kWordsPerPage / 64;
     struct Page {
-        uint64_t written[kBitmapWords] = {};     // ever written (host or kernel)
-        uint64_t written_now[kBitmapWords] = {}; // by a kernel in launch `launch`
-        uint64_t read_now[kBitmapWords] = {};    // by a kernel in launch `launch`
-        uint64_t kernel_left[kBitmapWords] = {}; // see Word::kernel_left()
+        uint64_t written[kBitmapWords] = {};        // ever written (host or kernel)
+        uint64_t written_now[kBitmapWords] = {};    // by a kernel in launch `launch`
+        uint64_t read_now[kBitmapWords] = {};       // by a kernel in launch `launch`
+        uint64_t kernel_left[kBitmapWords] = {};    // see Word::kernel_left()
+        uint64_t written_before[kBitmapWords] = {}; // by a kernel in launch `launch` - 1
+        uint64_t read_before[kBitmapWords] = {};
         uint32_t launch = 0;
         std::unique_ptr<GlobalWrite[]> writes; // made when a kernel first touches the page
         std::unique_ptr<GlobalRead[]> reads;
         // The first touch in a launch: what earlier launches did is ordered before it.
         void begin_launch(uint32_t now) {
             for (size_t i = 0; i < kBitmapWords; ++i) kernel_left[i] |= written_now[i];
+            if (launch + 1 == now) { // the page was touched by the launch just before
+                std::memcpy(written_before, written_now, sizeof written_before);
+                std::memcpy(read_before, read_now, sizeof read_before);
+            } else {
+                std::memset(written_before, 0, sizeof written_before);
+                std::memset(read_before, 0, sizeof read_before);
+            }
             std::memset(written_now, 0, sizeof written_now);
             std::memset(read_now, 0, sizeof read_now);
             launch = now;
@@ -168,6 +190,7 @@ class GlobalShadow {
     unsigned next_recent_ = 0;
 
     uint32_t launch_ = 0;
+    bool host_since_launch_ = false;
 };
 
 GlobalShadow& global_shadow();
