@@ -228,17 +228,14 @@ struct NextCallClear {
 //   let_next_grid_start(): the next kernel may be launched once every block of this grid has
 //     called it (cudaTriggerProgrammaticLaunchCompletion); its blocks then take the SM slots that
 //     ours free and wait in their own wait_for_previous_grid(). It orders no memory at all.
-// Without the attribute (or on a GPU older than sm_90) both return at once. The CPU emulator
-// runs kernels one after the other: there they are no-ops.
+// Without the attribute both return at once. The CPU emulator runs the kernels one after the
+// other, and reports an access made before wait_for_previous_grid() to memory that the kernel
+// before wrote (or a write to memory it read): on a GPU that access races the running kernel.
 __device__ inline void wait_for_previous_grid() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     cudaGridDependencySynchronize();
-#endif
 }
 __device__ inline void let_next_grid_start() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     cudaTriggerProgrammaticLaunchCompletion();
-#endif
 }
 
 // =============================================================================================
@@ -535,8 +532,8 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSmRegisters<BlockTh
 // Launches kernel<<<blocks, threads>>>(args...) on the default stream with programmatic
 // dependent launch: the GPU may start it while the kernel before it drains (the kernel waits for
 // that one in wait_for_previous_grid()). That hides most of a launch's latency when calls come
-// back to back. SCANLAB_PDL=0 in the environment launches plainly instead (read once), to
-// measure what PDL gains. On the CPU emulator: a plain launch.
+// back to back (README, "Launch latency and PDL"). SCANLAB_PDL=0 in the environment launches
+// without the attribute (read once), to measure what PDL gains.
 inline bool pdl_enabled() {
     static const bool enabled = [] {
         const char* setting = std::getenv("SCANLAB_PDL");
@@ -548,24 +545,17 @@ inline bool pdl_enabled() {
 template <class... Params, class... Args>
 void launch_after_previous(void (*kernel)(Params...), unsigned blocks, unsigned threads,
                            Args... args) {
-#ifdef __CUDACC__
-    if (pdl_enabled()) {
-        cudaLaunchAttribute attribute{};
-        attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        attribute.val.programmaticStreamSerializationAllowed = 1;
-        cudaLaunchConfig_t config{};
-        config.gridDim = dim3(blocks);
-        config.blockDim = dim3(threads);
-        config.dynamicSmemBytes = 0;
-        config.stream = 0;
-        config.attrs = &attribute;
-        config.numAttrs = 1;
-        SCANLAB_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...));
-        return;
-    }
-#endif
-    kernel<<<blocks, threads>>>(static_cast<Params>(args)...);
-    SCANLAB_CUDA_CHECK(cudaGetLastError());
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(threads);
+    config.dynamicSmemBytes = 0;
+    config.stream = 0; // the default stream, as kernel<<<blocks, threads>>>
+    config.attrs = &attribute;
+    config.numAttrs = pdl_enabled() ? 1 : 0;
+    SCANLAB_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...));
 }
 
 // Workspace layout: the tile counter, then the descriptors, each part 256-byte aligned. With a
