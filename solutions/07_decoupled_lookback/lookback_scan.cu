@@ -671,19 +671,6 @@ bool check_arguments(const char* what, const T* d_in, const T* d_out, long long 
 template <int Items>
 inline constexpr int kSmallInputItems = Items % 4 == 0 && Items >= 8 ? Items / 4 : Items;
 inline constexpr long long kSmallGrid = 32;
-// Up to kMediumGrid blocks (int32 at 2^18, int64 at 2^18): tiles of half the size. Being
-// measured: SCANLAB_LAB07_HALF_TILES=0 in the environment (read once) turns them off.
-template <int Items>
-inline constexpr int kMediumInputItems = Items % 2 == 0 && Items >= 4 ? Items / 2 : Items;
-inline constexpr long long kMediumGrid = 128;
-
-inline bool half_tiles_enabled() {
-    static const bool enabled = [] {
-        const char* setting = std::getenv("SCANLAB_LAB07_HALF_TILES");
-        return setting == nullptr || std::strcmp(setting, "0") != 0;
-    }();
-    return enabled;
-}
 
 template <class Op, int BlockThreads, int ItemsPerThread>
 void launch_scan(const typename Op::value_type* d_in, typename Op::value_type* d_out,
@@ -717,13 +704,6 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
     if constexpr (kSmall != ItemsPerThread) {
         if (n < kSmallGrid * BlockThreads * ItemsPerThread) {
             launch_scan<Op, BlockThreads, kSmall>(d_in, d_out, n, kind, options, workspace);
-            return;
-        }
-    }
-    constexpr int kMedium = kMediumInputItems<ItemsPerThread>;
-    if constexpr (kMedium != ItemsPerThread) {
-        if (n <= kMediumGrid * BlockThreads * ItemsPerThread && half_tiles_enabled()) {
-            launch_scan<Op, BlockThreads, kMedium>(d_in, d_out, n, kind, options, workspace);
             return;
         }
     }
