@@ -150,9 +150,10 @@ struct AtomicScope {
 // value seen. Progress only when it stored a different value.
 template <class T>
 bool compare_exchange(volatile T* a, T* expected, T v, const void* site) {
-    if (simt::detail::Engine* e = active_engine())
-        e->note_compare_and_swap(reinterpret_cast<uintptr_t>(a)); // (not while the runtime runs)
+    simt::detail::Engine* e = active_engine();
+    if (e) e->note_compare_and_swap(true);
     AtomicScope<T> s(a, site);
+    if (e) e->note_compare_and_swap(false);
     const T want = *expected;
     const bool ok =
         __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);

@@ -18,8 +18,14 @@ T atomic_update(const char* name, T* address, const void* site, Op op,
                 MemoryScope scope = MemoryScope::device) {
     Engine& e = engine_for(name);
     e.set_atomic_scope(scope);
+    const bool exchange = std::strncmp(name, "atomicExch", 10) == 0;
+    const bool compare = std::strncmp(name, "atomicCAS", 9) == 0;
+    if (exchange) e.note_exchange(true);
+    if (compare) e.note_compare_and_swap(true);
     e.on_memory_access(reinterpret_cast<uintptr_t>(address), sizeof(T), AccessKind::atomic, false,
                        site);
+    if (exchange) e.note_exchange(false);
+    if (compare) e.note_compare_and_swap(false);
     e.set_atomic_scope(MemoryScope::device);
     T old;
     std::memcpy(&old, address, sizeof(T));
@@ -81,8 +87,6 @@ SIMT_ATOMIC(unsigned long long, atomicXor, unsigned long long, old ^ value)
 
 #define SIMT_ATOMIC_CAS(T, suffix, scope)                                                          \
     T atomicCAS##suffix(T* address, T compare, T value) {                                          \
-        simt::detail::engine_for("atomicCAS" #suffix)                                              \
-            .note_compare_and_swap(reinterpret_cast<uintptr_t>(address));                          \
         return atomic_update(                                                                      \
             "atomicCAS" #suffix, address, __builtin_return_address(0),                             \
             [compare, value](T old) -> T { return old == compare ? value : old; }, scope);         \

@@ -1006,12 +1006,6 @@ void Engine::grid_dependency_synchronize(const void* site) {
     switch_for_mode(current_, site);
 }
 
-void Engine::note_compare_and_swap(uintptr_t address) {
-    if (!global_ || !current_ || current_->in_runtime) return;
-    RuntimeScope scope(current_);
-    global_->compare_and_swap(*current_, address);
-}
-
 unsigned Engine::activemask(const void* site) {
     RuntimeScope scope(current_);
     Thread* me = current_;

@@ -81,6 +81,8 @@ struct alignas(64) Thread {
     ShuffleKind coll_shuffle = ShuffleKind::index;
     uint64_t coll_value = 0;
     uint64_t coll_result = 0;
+    bool exchanging = false; // in an atomicExch (Engine::note_exchange)
+    bool comparing = false;  // in an atomicCAS (Engine::note_compare_and_swap)
     boost::context::stack_context stack{};
     // Trace recording: the access this lane announced last, until its value is captured.
     struct TracePending {
@@ -212,8 +214,16 @@ class Engine final : public FindingSink {
     // cudaGridDependencySynchronize(): returns at once (launches run one after the other); the
     // checks learn that the thread's later accesses are ordered after the launch before.
     void grid_dependency_synchronize(const void* site);
-    // The atomic about to be announced is a compare-and-swap (the checks' CAS-loop rule).
-    void note_compare_and_swap(uintptr_t address);
+    // The running thread's atomic announced between note_compare_and_swap(true) and (false) is
+    // a compare-and-swap (the checks' CAS-loop rule).
+    void note_compare_and_swap(bool on) {
+        if (current_) current_->comparing = on;
+    }
+    // The running thread's atomic announced between note_exchange(true) and (false) is an
+    // atomicExch (it stores without using the old value).
+    void note_exchange(bool on) {
+        if (current_) current_->exchanging = on;
+    }
     // Fences: let others run (a fence may sit in a spin-wait); the checks see their scope.
     void fence_point(const void* site, MemoryScope scope);
     // The scope of the atomic about to be announced (device unless a *_block atomic says so).

@@ -174,7 +174,9 @@ void GlobalMemoryChecker::access(Thread& t, const Region& r, uintptr_t address, 
     const uint32_t site_id = intern(site);
     const uintptr_t first = address & ~uintptr_t{3};
     const uintptr_t last = (address + bytes - 1) & ~uintptr_t{3};
-    const bool initcheck = r.kind == RegionKind::device;
+    // An atomicExch stores what it is given whatever was there: its read of the old value is not
+    // a use of uninitialized memory (a flag set with atomicExch on fresh memory).
+    const bool initcheck = r.kind == RegionKind::device && !t.exchanging;
     bool repeated = false;
     if (kind == AccessKind::read && strength == Strength::plain) {
         repeated = t.last_plain_read == address && t.last_plain_site == site_id;
@@ -201,6 +203,10 @@ void GlobalMemoryChecker::access(Thread& t, const Region& r, uintptr_t address, 
     }
     if (kind == AccessKind::read && first != last && check_ordering_)
         check_torn_load(t, r, address, bytes, site_id);
+    // Words read again are no longer early reads (all of them before any is checked: a flag may
+    // share this load with its value).
+    if (kind != AccessKind::write && t.sync && t.sync->early_count)
+        for (uintptr_t w = first; w <= last; w += 4) forget_early_read(*t.sync, w);
     // The words of one store become visible to other blocks together (no torn 8-byte flags).
     const uint32_t delay =
         relaxed_visibility_ && kind == AccessKind::write ? visibility_delay() : 0;
@@ -241,13 +247,7 @@ void GlobalMemoryChecker::observe(Thread& t, uintptr_t word, const GlobalWrite& 
     }
     const uint32_t writer_block = block_of(e.writer);
     if (writer_block == t.block->linear) return;
-    BlockSync& mine = *t.block->sync;
-    if (!mine.observed || mine.observed->get(writer_block) < e.write_clock ||
-        (s.observed && s.observed != mine.observed)) {
-        VectorClock& seen = own(mine.observed);
-        if (s.observed) seen.join(*s.observed);
-        seen.set(writer_block, std::max(seen.get(writer_block), e.write_clock));
-    }
+    note_seen(*t.block->sync, e.writer, e.write_clock, s.observed);
     ThreadSync::Observation& o = ts.seen[ts.next_seen++ % ThreadSync::kObservations];
     o.word = word;
     o.writer_block = writer_block;
@@ -259,6 +259,18 @@ void GlobalMemoryChecker::observe(Thread& t, uintptr_t word, const GlobalWrite& 
     o.writer_fence_site = s.writer_fence_site;
     o.writer_fence_scope = s.writer_fence_scope;
     o.fences_then = ts.device_fences;
+}
+
+void GlobalMemoryChecker::note_seen(BlockSync& mine, uint32_t writer, uint32_t clock,
+                                    const ClockSnapshot& theirs) {
+    const uint32_t writer_block = block_of(writer);
+    if (writer_block == mine.block->linear) return;
+    if (mine.observed && mine.observed->get(writer_block) >= clock &&
+        (!theirs || theirs == mine.observed))
+        return; // nothing new
+    VectorClock& seen = own(mine.observed);
+    if (theirs) seen.join(*theirs);
+    seen.set(writer_block, std::max(seen.get(writer_block), clock));
 }
 
 void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
@@ -285,7 +297,6 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
 
     if (e && atomic && e->visible_at != 0) e->visible_at = 0; // atomics act at the device's L2
 
-    if (reads && t.sync && t.sync->early_count) forget_early_read(*t.sync, w); // read again
     if (reads && write_overlaps && e->writer != self &&
         !ordered(t, e->writer, e->write_clock, e->write_warp_sync)) {
         const uint32_t writer_block = block_of(e->writer);
@@ -320,9 +331,16 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
             note_early_read(t, w, *e, site, false);
         // A load of part of a store of several words.
         if (writer_block != block && e->store_words > 1) check_split_load(t, r, w, *e, site, shape);
-        // Relaxed visibility: a store another block has not made visible yet.
-        if (relaxed_visibility_ && writer_block != block && !writes && now_ < e->visible_at)
+        // Relaxed visibility: a store another block has not made visible yet. A strong load
+        // then sees the store before it, if that was another block's strong store too.
+        if (relaxed_visibility_ && writer_block != block && !writes && now_ < e->visible_at) {
             show_old_value(w, e->old_value);
+            if (is_strong(strength))
+                if (auto it = strong_stores_.find(w);
+                    it != strong_stores_.end() && it->second.previous_writer)
+                    note_seen(bs, it->second.previous_writer, it->second.previous_clock,
+                              it->second.previous_observed);
+        }
     }
     if (reads && is_strong(strength) && e && e->writer != self &&
         (!relaxed_visibility_ || now_ >= e->visible_at || block_of(e->writer) == block)) {
@@ -402,9 +420,13 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
                     carried = st.release;
                 }
             }
+            const StrongStore previous = std::move(st);
             st = StrongStore{
-                self,       now_, std::move(carried), ts.last_fence_site, ts.last_fence_scope,
-                bs.observed};
+                self,        now_,    std::move(carried), ts.last_fence_site, ts.last_fence_scope,
+                bs.observed, bs.clock};
+            st.previous_writer = previous.writer;
+            st.previous_clock = previous.write_clock;
+            st.previous_observed = previous.observed;
         } else if (!strong_stores_.empty()) {
             strong_stores_.erase(w);
         }
@@ -413,6 +435,8 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
         record_read(t, self, word, strength, site, repeated_plain_read, bytes);
     else if (kind == AccessKind::atomic)
         word.clear_read_now(); // its read is part of the write
+    // The thread's compare-and-swap on the word: its plain read before was a CAS loop's guess.
+    if (kind == AccessKind::atomic && t.comparing && !deferred_.empty()) compare_and_swap(t, w);
 }
 
 // ---- Message passing, the reader's half: values read before their flag --------------------
@@ -523,12 +547,10 @@ void GlobalMemoryChecker::defer(const DeferredRace& d) {
     deferred_.push_back(d);
 }
 
-void GlobalMemoryChecker::compare_and_swap(Thread& t, uintptr_t address) {
-    if (deferred_.empty() || !t.block->sync) return;
+void GlobalMemoryChecker::compare_and_swap(Thread& t, uintptr_t w) {
     const uint32_t self = grid_thread(t);
-    const uintptr_t w = address & ~uintptr_t{3};
     std::erase_if(deferred_, [&](const DeferredRace& d) {
-        return d.cas_exempt && d.reader == self && (d.word == w || d.word == w + 4);
+        return d.cas_exempt && d.reader == self && d.word == w;
     });
 }
 

@@ -141,9 +141,9 @@ class GlobalMemoryChecker final : public Checker {
     void fence(Thread& t, MemoryScope scope, const void* site) override;
     void barrier_completed(Block& b) override;
     void launch_finished() override;
-    // The thread is about to compare-and-swap the word at `address`: a plain read of it before,
-    // racing other threads' atomics, was the first step of a CAS loop (the CAS checks the value).
-    void compare_and_swap(Thread& t, uintptr_t address);
+    // The thread compares-and-swaps the word at `w`: a plain read of it before, racing other
+    // threads' atomics, was the first step of a CAS loop (the CAS checks the value).
+    void compare_and_swap(Thread& t, uintptr_t w);
     // The thread returned from cudaGridDependencySynchronize(): in a programmatic dependent
     // launch, what the launch before wrote or read is ordered before its accesses from now on.
     void grid_dependency_synchronized(Thread& t);
@@ -167,6 +167,11 @@ class GlobalMemoryChecker final : public Checker {
         const void* writer_fence_site = nullptr;
         MemoryScope writer_fence_scope = MemoryScope::block;
         ClockSnapshot observed; // what the writer's block had seen (BlockSync::observed)
+        uint32_t write_clock = 0;
+        // The strong store before it (relaxed visibility may still show its value to others).
+        uint32_t previous_writer = 0;
+        uint32_t previous_clock = 0;
+        ClockSnapshot previous_observed;
     };
     struct StaleRead { // a strong load that saw what an earlier launch's kernel left
         uint32_t reader = 0;
@@ -257,6 +262,8 @@ class GlobalMemoryChecker final : public Checker {
     std::string where(const Region& r, uintptr_t word) const;
     std::string line(uint32_t site) const;
     void observe(Thread& t, uintptr_t word, const GlobalWrite& e, uint32_t read_site);
+    // A block saw what `writer` stored at `clock` (and what that block had seen).
+    void note_seen(BlockSync& mine, uint32_t writer, uint32_t clock, const ClockSnapshot& theirs);
     // A flag this thread saw that the writer of `e` set after writing `e` (message passing).
     const ThreadSync::Observation* later_flag_from(const ThreadSync& ts, uintptr_t word,
                                                    const GlobalWrite& e) const;
@@ -327,7 +334,7 @@ class GlobalMemoryChecker final : public Checker {
     std::unordered_map<unsigned, std::unique_ptr<BlockSync>> blocks_;
     std::unordered_map<uintptr_t, WordHistory> history_;
     // Blocks whose strong stores a word's history keeps (then the older half is forgotten).
-    static constexpr size_t kStrongWritersPerWord = 256;
+    static constexpr size_t kStrongWritersPerWord = 8192;
     bool history_trimmed_ = false; // said on stderr at the end of the launch
     std::vector<DeferredRace> deferred_;
     static constexpr size_t kMaxDeferred = 4096;
