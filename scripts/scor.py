@@ -4,7 +4,8 @@ on the simt emulator and compares what the emulator reports with the PTX memory 
 (scripts/scor-expected.tsv): the ScoR table of docs/emulator.md.
 
   usage: scripts/scor.py SCOR_CHECKOUT [BUILD_DIR] [--results FILE] [--timeout SECONDS]
-         e.g. scripts/scor.py /tmp/ScoR build > docs/scor-table.md
+                         [--splice FILE]
+         e.g. scripts/scor.py /tmp/ScoR build --splice docs/emulator.md
 
 SCOR_CHECKOUT: a checkout of ScoR (nothing is downloaded here). BUILD_DIR: a configured Scan Lab
 tree with bin/simtcc, simt-rewrite and simt_runtime built (default build/). Each program is built
@@ -13,7 +14,7 @@ removed from its data pointer (what ScoR means: it treats volatile accesses as p
 PTX model as relaxed system-scope strong ones). Each runs with the emulator's defaults (checks on,
 in-order dispatch, relaxed visibility); SIMT_* variables in the environment pass through.
 
-Writes the markdown table to stdout, every run's output to --results (default
+Writes the markdown table to stdout (or into --splice FILE's marked region), every run's output to --results (default
 docs/scor-results.txt), and a one-line summary to stderr. The exit status is 0 whatever the
 emulator reports; 2 for a usage error or a missing simtcc."""
 import argparse
@@ -63,6 +64,10 @@ def parse_args():
     parser.add_argument("--results", type=pathlib.Path, default=root / "docs" / "scor-results.txt",
                         help="raw results file (default docs/scor-results.txt)")
     parser.add_argument("--timeout", type=int, default=60, help="seconds per run (default 60)")
+    parser.add_argument("--splice", type=pathlib.Path,
+                        help="write the table into this file, between its '<!-- scor:begin -->' "
+                             "and '<!-- scor:end -->' lines, instead of to stdout "
+                             "(docs/emulator.md)")
     return parser.parse_args()
 
 
@@ -306,7 +311,7 @@ def main():
         "(`microbenchmarks/src/`); \"agrees\" means the emulator reports a race or ordering "
         "finding at a racy line of a racy program and nothing in a race-free one beyond the "
         "reports listed below the table. Regenerate with "
-        "`scripts/scor.py SCOR_CHECKOUT build > docs/scor-table.md` (every run's output goes to "
+        "`scripts/scor.py SCOR_CHECKOUT build --splice docs/emulator.md` (every run's output goes to "
         "docs/scor-results.txt; the fixed columns live in scripts/scor-expected.tsv).")
     out.append("")
     out.append(f"This run (emulator at {tree}, ScoR at {scor_commit}): {summary} ({detail}).")
@@ -346,7 +351,17 @@ def main():
                    "its fences in place: " + ", ".join(f"`{n}`" for n in sorted(intra_block))
                    + " (volatile removed); the racy warp-level lock programs of that table are "
                    "reported for the same reason, whether or not a fence is missing.")
-    print("\n".join(out))
+    table = "\n".join(out)
+    if args.splice:
+        text = args.splice.read_text()
+        begin, end = "<!-- scor:begin -->\n", "<!-- scor:end -->"
+        if begin not in text or end not in text:
+            print(f"scor: {args.splice} has no {begin.strip()} ... {end} region", file=sys.stderr)
+            return 2
+        head, rest = text.split(begin, 1)
+        args.splice.write_text(head + begin + table + "\n" + end + rest.split(end, 1)[1])
+    else:
+        print(table)
     print(f"scor: {summary} ({detail})", file=sys.stderr)
     return 0
 
