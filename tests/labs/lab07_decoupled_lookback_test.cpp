@@ -153,6 +153,12 @@ std::string fault_hint() {
         return "the report above names a read of device memory nothing wrote: a descriptor "
                "value read without its flag saying A or P, or flags that were not cleared";
     case simt::FaultKind::global_race:
+        if (said("programmatic dependent launch"))
+            return "a kernel touched memory of the kernel before it before "
+                   "wait_for_previous_grid() (cudaGridDependencySynchronize()): with PDL it may "
+                   "start while that kernel still runs. The wait comes first in the kernel, "
+                   "before the tile id (the counter is the Workspace half the previous call "
+                   "cleared), the descriptors and the input (the previous call's output)";
         if (said("a plain store and an atomic update of one word race"))
             return "the report above names a plain store racing the blocks' atomics on one word: "
                    "no block may reset the tile counter (or any word the others update with "
@@ -525,13 +531,17 @@ TEST_CASE("back-to-back scans, each reading the last one's output") {
     DeviceBuffer<int> d_mid(std::vector<int>(in.size(), scanlab::test::poison_value<int>()));
     DeviceBuffer<int> d_out(std::vector<int>(in.size(), scanlab::test::poison_value<int>()));
     lab07::Workspace workspace;
-    lab07::scan<Op, kSmallThreads, kSmallItems>(d_in.data(), d_mid.data(), kN, ScanKind::inclusive,
-                                                {}, &workspace);
-    lab07::scan<Op, kSmallThreads, kSmallItems>(d_mid.data(), d_out.data(), kN, ScanKind::inclusive,
-                                                {}, &workspace);
-    lab07::scan<Op, kSmallThreads, kSmallItems>(d_out.data(), d_mid.data(), kN, ScanKind::inclusive,
-                                                {}, &workspace);
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    try {
+        lab07::scan<Op, kSmallThreads, kSmallItems>(d_in.data(), d_mid.data(), kN,
+                                                    ScanKind::inclusive, {}, &workspace);
+        lab07::scan<Op, kSmallThreads, kSmallItems>(d_mid.data(), d_out.data(), kN,
+                                                    ScanKind::inclusive, {}, &workspace);
+        lab07::scan<Op, kSmallThreads, kSmallItems>(d_out.data(), d_mid.data(), kN,
+                                                    ScanKind::inclusive, {}, &workspace);
+        SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
+    } catch (const std::exception& error) {
+        FAIL(scanlab::test::kernel_failure_report(error.what(), "07", fault_hint()));
+    }
     // The reference: the same three scans on the host (wrapping as the GPU's int32 does).
     std::vector<int> expected = in;
     for (int pass = 0; pass < 3; ++pass) {
