@@ -35,7 +35,9 @@ inline int value_bytes(ValueType type) {
 /// What the entry is to the comparison.
 enum class Role {
     memcpy,     // the copy the fractions of memcpy divide by (one per group)
-    cub,        // the CUB scan the fractions of CUB divide by (one per group)
+    cub,        // the toolkit's CUB scan (one per group)
+    cub_newest, // the same scan built against the newest CUB (nvidia-cuda-cccl; one per group):
+                // the fractions "of CUB" divide by the faster of the two at each size
     cub_second, // a second CUB reference the tables also divide by (at most one per group)
     baseline,   // another reference point (e.g. CUB ExclusiveSum); not divided by
     lab,        // a lab's reference solution
@@ -85,6 +87,7 @@ struct Entry {
     /// time includes the host's part of each call.
     bool waits_for_gpu = false;
     ValueType value = ValueType::i32; // other than i32 only in the types group
+    std::string version = {};         // a CUB entry's CUB version ("3.5.0"); empty otherwise
 };
 
 /// The baselines (baselines.cu).
@@ -102,5 +105,10 @@ std::string cub_version();
 /// CUB's device scan algorithm and the tile shape it uses for int32 sums on a GPU of compute
 /// capability `cc` (e.g. 90), from CUB's own tuning tables.
 std::string cub_algorithm(int cc);
+/// The same for the newest CUB (baselines_newest.cu, built against the headers of the pinned
+/// nvidia-cuda-cccl wheel: scripts/newest-cccl.sh); empty when the build has none.
+std::string newest_cub_version();
+/// Its algorithm and tile shape for sums of int32, float, int64 and double on sm_`cc`.
+std::string newest_cub_algorithm(int cc);
 
 } // namespace scanlab::bench

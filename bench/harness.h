@@ -34,7 +34,10 @@ struct Result {
     std::string detail; // what was wrong, or the error
     // Filled in once every entry has run (fill_ratios): the time of the memcpy, of the group's
     // CUB scan and of its second CUB reference (if any) at the same n, divided by this time.
+    // of_cub divides by the faster (lower median) of the toolkit's CUB and the newest CUB at
+    // this n; faster_cub is that one's version ("3.5.0"), empty when there was none.
     Ratio of_memcpy, of_cub, of_second;
+    std::string faster_cub;
 
     bool ok() const { return status == Status::ok; }
     double elements_per_s() const { return double(n) / (median_us * 1e-6); }
@@ -62,7 +65,9 @@ struct RunInfo {
     int driver_api_version = 0;    // cudaDriverGetVersion, e.g. 13000
     int runtime_version = 0;       // cudaRuntimeGetVersion
     std::string cub_version;
-    std::string cub_algorithm; // CUB's scan algorithm and its tile shape for int32 on this GPU
+    std::string cub_algorithm;      // CUB's scan algorithm and its tile shape for int32 on this GPU
+    std::string newest_cub_version; // empty: the build has no newest CUB
+    std::string newest_cub_algorithm; // its algorithms for int32, float, int64, double sums
     // From nvidia-smi after the run (empty where it could not be read): key -> value as printed.
     std::vector<std::pair<std::string, std::string>> smi;
     std::string timestamp_utc; // when the run started, ISO 8601

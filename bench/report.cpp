@@ -29,6 +29,8 @@ const char* to_string(Role role) {
         return "memcpy";
     case Role::cub:
         return "cub";
+    case Role::cub_newest:
+        return "cub_newest";
     case Role::cub_second:
         return "cub_second";
     case Role::baseline:
@@ -105,11 +107,22 @@ std::string device_line(const RunInfo& info) {
     std::string driver;
     for (const auto& [key, value] : info.smi)
         if (key == "driver_version") driver = "driver " + value + ", ";
-    return format("%s (%d SMs, L2 %lld MiB, peak %.2f TB/s), %sCUDA %d.%d, CUB %s",
+    const std::string newest = info.newest_cub_version.empty()
+                                   ? std::string(" (no newer CUB in this build)")
+                                   : " and CUB " + info.newest_cub_version + " (nvidia-cuda-cccl)";
+    return format("%s (%d SMs, L2 %lld MiB, peak %.2f TB/s), %sCUDA %d.%d, CUB %s (toolkit)%s",
                   info.device_name.c_str(), info.sm_count,
                   static_cast<long long>(info.l2_bytes >> 20), info.peak_bandwidth_gbs / 1e3,
                   driver.c_str(), info.runtime_version / 1000, info.runtime_version % 1000 / 10,
-                  info.cub_version.c_str());
+                  info.cub_version.c_str(), newest.c_str());
+}
+
+/// What both CUBs run, for the tables' headers.
+std::string cub_algorithms(const RunInfo& info) {
+    std::string text = "CUB " + info.cub_version + "'s scan is " + info.cub_algorithm;
+    if (!info.newest_cub_version.empty())
+        text += "; CUB " + info.newest_cub_version + "'s: " + info.newest_cub_algorithm;
+    return text;
 }
 
 std::string method_line(const RunInfo& info) {
@@ -223,7 +236,14 @@ void fill_ratios(std::vector<Result>& results) {
         // measured in other rounds: no fraction of memcpy there.)
         const Entry& e = *r.entry;
         r.of_memcpy = paired_ratio(find(results, e.group, Role::memcpy, r.n, e.value), r);
-        r.of_cub = paired_ratio(find(results, e.group, Role::cub, r.n, e.value), r);
+        // Against whichever CUB is faster at this size (the lower median).
+        const Result* toolkit = find(results, e.group, Role::cub, r.n, e.value);
+        const Result* newest = find(results, e.group, Role::cub_newest, r.n, e.value);
+        const Result* faster = toolkit;
+        if (newest != nullptr && (toolkit == nullptr || newest->median_us < toolkit->median_us))
+            faster = newest;
+        r.of_cub = paired_ratio(faster, r);
+        r.faster_cub = faster == nullptr ? "" : faster->entry->version;
         r.of_second = paired_ratio(find(results, e.group, Role::cub_second, r.n, e.value), r);
     }
 }
@@ -233,7 +253,7 @@ void write_csv(const std::filesystem::path& file, const std::vector<Result>& res
     out << "group,lab,entry,label,role,expect,n,status,gpu_time,median_us,low_us,high_us,min_us,"
            "max_us,elements_per_s,gb_per_s,of_memcpy,of_memcpy_low,of_memcpy_high,of_cub,"
            "of_cub_low,of_cub_high,of_second,of_second_low,of_second_high,sets,calls_per_batch,"
-           "rounds,per_round_us,detail\n";
+           "rounds,per_round_us,detail,faster_cub\n";
     for (const Result& r : results) {
         const Entry& e = *r.entry;
         out << to_string(e.group) << ',' << e.lab << ',' << e.name << ',' << csv_field(e.label)
@@ -257,7 +277,7 @@ void write_csv(const std::filesystem::path& file, const std::vector<Result>& res
             rounds += format("%.3f", us);
         }
         out << r.sets << ',' << r.calls_per_batch << ',' << r.per_round_us.size() << ',' << rounds
-            << ',' << csv_field(r.detail) << '\n';
+            << ',' << csv_field(r.detail) << ',' << r.faster_cub << '\n';
     }
 }
 
@@ -280,6 +300,7 @@ void write_json(const std::filesystem::path& file, const RunInfo& info,
         << "    \"driver_api_version\": " << info.driver_api_version << ",\n"
         << "    \"runtime_version\": " << info.runtime_version << ",\n"
         << "    \"cub_version\": " << json_string(info.cub_version) << ",\n"
+        << "    \"newest_cub_version\": " << json_string(info.newest_cub_version) << ",\n"
         << "    \"nvidia_smi_after_run\": ";
     if (info.smi.empty()) {
         out << "null\n";
@@ -292,6 +313,7 @@ void write_json(const std::filesystem::path& file, const RunInfo& info,
     }
     out << "  },\n";
     out << "  \"cub_algorithm\": " << json_string(info.cub_algorithm) << ",\n";
+    out << "  \"newest_cub_algorithm\": " << json_string(info.newest_cub_algorithm) << ",\n";
     out << "  \"settings\": {\"seed\": " << info.seed << ", \"rounds\": " << info.rounds
         << ", \"target_batch_us\": " << json_number(info.target_batch_us)
         << ", \"rotation_bytes\": " << info.rotation_bytes
@@ -324,6 +346,7 @@ void write_json(const std::filesystem::path& file, const RunInfo& info,
                 << ", \"gb_per_s\": " << json_number(r.gb_per_s());
             ratio("of_memcpy", r.of_memcpy);
             ratio("of_cub", r.of_cub);
+            out << ", \"faster_cub\": " << json_string(r.faster_cub);
             ratio("of_second", r.of_second);
         }
         out << ", \"sets\": " << r.sets << ", \"calls_per_batch\": " << r.calls_per_batch
@@ -343,8 +366,8 @@ void write_tables_md(const std::filesystem::path& file, const RunInfo& info,
     out << "# scanlab_bench tables\n\n"
         << "Each block below goes into a lab's README, section \"Speed on a GPU\", between its "
            "markers (scripts/bench-tables.py copies them).\n\n";
-    const std::string about = "Measured on " + device_line(info) + "; CUB's scan is " +
-                              info.cub_algorithm + ".\n" + method_line(info) +
+    const std::string about = "Measured on " + device_line(info) + "; " + cub_algorithms(info) +
+                              ".\n" + method_line(info) +
                               " (`scanlab_bench`, docs/benchmarks.md). Numbers in parentheses are "
                               "the quartiles over the rounds: a ratio whose quartiles include "
                               "1.00 is no measurable difference.\n\n";
@@ -386,7 +409,8 @@ void write_tables_md(const std::filesystem::path& file, const RunInfo& info,
                    "and checked exactly). GB/s counts n reads and n writes of the element (4 or 8 "
                    "bytes). \"of memcpy\": the time of a device-to-device copy of the same bytes "
                    "divided by this time (1.00: as fast); \"of CUB\": the same for "
-                   "`cub::DeviceScan::InclusiveSum` on the same type.";
+                   "`cub::DeviceScan::InclusiveSum` on the same type, of whichever CUB (the "
+                   "toolkit's or the newest) was faster at that n, named in the last column.";
         else
             out << "GB/s counts n reads and n writes of 4 bytes. \"of memcpy\": the time of a "
                    "device-to-device copy of the same array divided by this time (1.00: as fast); "
@@ -396,10 +420,13 @@ void write_tables_md(const std::filesystem::path& file, const RunInfo& info,
                           "words, which reads the same 1-byte flags and values as the lab; \"of "
                           "by-key\": for `cub::DeviceScan::InclusiveSumByKey`, which reads 4-byte "
                           "segment ids instead of the flags."
-                        : "\"of CUB\": the same for `cub::DeviceScan::InclusiveSum`.");
+                        : "\"of CUB\": the same for `cub::DeviceScan::InclusiveSum`")
+                << ", of whichever CUB (the toolkit's or the newest) was faster at that n, named "
+                   "in "
+                   "the last column.";
         out << "\n\n| variant | n | time (µs) | GB/s | of memcpy | of CUB |"
-            << (segmented ? " of by-key |" : "") << "\n|---|---:|---:|---:|---:|---:|"
-            << (segmented ? "---:|" : "") << '\n';
+            << (segmented ? " of by-key |" : "") << " faster CUB |\n|---|---:|---:|---:|---:|---:|"
+            << (segmented ? "---:|" : "") << "---|\n";
         for (const Entry* e : list) {
             for (const std::int64_t n : sizes) {
                 const Result* r = find_entry(e, n);
@@ -409,9 +436,9 @@ void write_tables_md(const std::filesystem::path& file, const RunInfo& info,
                     out << time_text(*r) << " | " << number(r->gb_per_s()) << " | "
                         << ratio_text(r->of_memcpy) << " | " << ratio_text(r->of_cub) << " |";
                     if (segmented) out << ' ' << ratio_text(r->of_second) << " |";
-                    out << '\n';
+                    out << ' ' << (r->faster_cub.empty() ? "-" : r->faster_cub) << " |\n";
                 } else {
-                    out << to_string(r->status) << " | | | |" << (segmented ? " |\n" : "\n");
+                    out << to_string(r->status) << " | | | | |" << (segmented ? " |\n" : "\n");
                 }
             }
         }
@@ -480,8 +507,8 @@ void write_tables_md(const std::filesystem::path& file, const RunInfo& info,
 void print_summary(const RunInfo& info, const std::vector<Result>& results,
                    const std::filesystem::path& out_dir) {
     constexpr std::size_t kLabel = 34;
-    std::printf("\n==== scanlab_bench: %s\nCUB's scan: %s\n%s; %.0f s\n", device_line(info).c_str(),
-                info.cub_algorithm.c_str(), method_line(info).c_str(), info.wall_s);
+    std::printf("\n==== scanlab_bench: %s\n%s\n%s; %.0f s\n", device_line(info).c_str(),
+                cub_algorithms(info).c_str(), method_line(info).c_str(), info.wall_s);
 
     for (const Group group : {Group::single_block, Group::global, Group::segmented, Group::types}) {
         std::vector<const Entry*> rows;
@@ -499,7 +526,8 @@ void print_summary(const RunInfo& info, const std::vector<Result>& results,
                 if (!r.ok()) return to_string(r.status);
                 if (!ratio) return number(single ? r.median_us : r.gb_per_s());
                 if (std::isnan(r.of_cub.median)) return "-";
-                return format("%.2f[%.2f,%.2f]", r.of_cub.median, r.of_cub.low, r.of_cub.high);
+                return format("%.2f[%.2f,%.2f]%s", r.of_cub.median, r.of_cub.low, r.of_cub.high,
+                              r.faster_cub == info.newest_cub_version ? "n" : "t");
             }
             return "-";
         };
@@ -510,7 +538,9 @@ void print_summary(const RunInfo& info, const std::vector<Result>& results,
                             single ? std::to_string(n).c_str() : format_n(n).c_str());
             std::printf("\n");
             for (const Entry* e : rows) {
-                if (ratio && (e->role == Role::memcpy || e->role == Role::cub)) continue;
+                if (ratio && (e->role == Role::memcpy || e->role == Role::cub ||
+                              e->role == Role::cub_newest))
+                    continue;
                 std::printf("%-*s", int(kLabel),
                             fit(e->label + (e->waits_for_gpu ? " *" : ""), kLabel).c_str());
                 for (const std::int64_t n : sizes)
@@ -529,10 +559,14 @@ void print_summary(const RunInfo& info, const std::vector<Result>& results,
         std::printf("\n%s: GB/s (n reads + n writes of one element), median over the rounds\n",
                     title);
         table(false, 7);
-        std::printf("\n%s: of CUB (%s), median [quartiles] of the round-by-round ratios\n", title,
+        std::printf("\n%s: of CUB (%s), median [quartiles] of the round-by-round ratios, against "
+                    "the faster CUB at each n (t: the toolkit's %s, n: the newest %s)\n",
+                    title,
                     group == Group::segmented ? "InclusiveScan of (flag, value) pairs, same inputs"
-                                              : "InclusiveSum of the same type");
-        table(true, 16);
+                                              : "InclusiveSum of the same type",
+                    info.cub_version.c_str(),
+                    info.newest_cub_version.empty() ? "-" : info.newest_cub_version.c_str());
+        table(true, 17);
     }
     bool waits = false;
     for (const Result& r : results) waits = waits || !r.gpu_time;

@@ -27,6 +27,14 @@ if [[ -d .device-carry/debs ]] && { [[ ! -f /usr/include/doctest/doctest.h ]] ||
     prefix=(-DCMAKE_PREFIX_PATH="$root/.device-carry/root/usr")
 fi
 
+# The benchmark's newest CUB (scripts/newest-cccl.sh), from the wheel that
+# scripts/prepare-device-carry.sh put in .device-carry/wheels/ where the machine has no PyPI.
+if [[ ! -f .deps/newest-cccl/VERSION ]]; then
+    for wheel in .device-carry/wheels/nvidia_cuda_cccl-*.whl; do
+        [[ -f "$wheel" ]] && scripts/newest-cccl.sh --unpack "$wheel" >/dev/null
+    done
+fi
+
 step "machine"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee -a "$out/summary.log"
 nvcc --version | tail -2 | tee -a "$out/summary.log"

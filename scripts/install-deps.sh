@@ -2,7 +2,9 @@
 # Installs the Debian 12 / Ubuntu 24.04 packages Scan Lab needs, and only those that are missing
 # (the names are the same on both; on Ubuntu they are in the universe component).
 #   scripts/install-deps.sh            build + tests (emulator, labs, tools)
-#   scripts/install-deps.sh --all      also the visualizer, headless display, plots and fuzzing
+#   scripts/install-deps.sh --all      also the visualizer, headless display, plots and fuzzing,
+#                                      and the benchmark's newest CUB (scripts/newest-cccl.sh,
+#                                      pip; headers only, into .deps/newest-cccl)
 #   scripts/install-deps.sh --platforms  also clang 16 (with libc++) and the arm64 cross build
 #                                        with qemu (scripts/ci-clang.sh, scripts/ci-arm64.sh)
 #   a second argument --download-only fetches the missing packages into apt's cache and installs
@@ -41,6 +43,12 @@ if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>
     echo "scanlab: install the equivalents of these Debian packages: ${wanted[*]}" >&2
     echo "scanlab: or use the container (README: \"Other systems\"): docker build -t scan-lab ." >&2
     exit 1
+fi
+
+if [[ "${1:-}" == "--all" && -z "${2:-}" ]]; then
+    # The newest CUB for the benchmark: a pinned wheel of headers, not a Debian package.
+    "$(dirname "${BASH_SOURCE[0]}")/newest-cccl.sh" ||
+        echo "scanlab: could not fetch the newest CCCL (scripts/newest-cccl.sh); the benchmark will compare with the toolkit's CUB alone" >&2
 fi
 
 missing=()

@@ -70,6 +70,8 @@ def style(role, group="global"):
         return dict(color="dimgrey", linewidth=1.6, linestyle="-.")
     if role == "cub":
         return dict(color="black", linewidth=1.6, linestyle="--")
+    if role == "cub_newest":
+        return dict(color="dimgrey", linewidth=1.6, linestyle="--")
     if role == "baseline":
         return dict(color="grey", linewidth=1.2, linestyle=":")
     return dict(linewidth=1.6, marker="o", markersize=4)
@@ -88,8 +90,10 @@ def caption(info):
     if not info:
         return "scanlab_bench"
     device = info.get("device", {})
-    return f"{device.get('name', '?')}, CUB {device.get('cub_version', '?')}, " \
-           f"{info.get('timestamp_utc', '')}"
+    cubs = f"CUB {device.get('cub_version', '?')}"
+    if device.get("newest_cub_version"):
+        cubs += f" and {device['newest_cub_version']}"
+    return f"{device.get('name', '?')}, {cubs}, {info.get('timestamp_utc', '')}"
 
 
 def save(fig, info, path):
@@ -140,7 +144,7 @@ def plot_fraction(rows, info, path):
     for ax, group in zip(axes[0], groups):
         ns = []
         for label, role, points in series(rows, group).values():
-            if role in ("memcpy", "cub"):
+            if role in ("memcpy", "cub", "cub_newest"):
                 continue
             xs = [n for n, _ in points]
             ys = [r["of_cub"] for _, r in points]
@@ -153,6 +157,7 @@ def plot_fraction(rows, info, path):
                             alpha=0.2)
         cub = {"segmented": "CUB InclusiveScan of (flag, value) pairs, same inputs",
                "types": "CUB InclusiveSum of the same type"}.get(group, "CUB InclusiveSum")
+        cub = "the faster CUB's " + cub.removeprefix("CUB ")  # of the toolkit's and the newest
         ax.axhline(1.0, color="black", linewidth=2.2, label=cub)
         log2_axis(ax, ns)
         ax.set_ylabel("CUB's time / this time (band: quartiles over the rounds)")

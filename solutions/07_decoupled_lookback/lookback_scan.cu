@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -197,8 +198,10 @@ __device__ inline int elements_in_tile(long long n, long long start, int tile) {
 
 // The tile counter and descriptors that the NEXT call with the same Workspace will use (the other
 // half of it: with_descriptors below). Each launch zeroes them, every thread a few 16-byte words,
-// so that the next call needs no cudaMemset of its own: one launch per scan. The next call
-// starts only after this launch has finished (same stream), so nobody reads them meanwhile.
+// so that the next call needs no cudaMemset of its own: one launch per scan. The next call's
+// kernel may start before this one has finished (PDL, below), but it touches no memory before
+// its wait_for_previous_grid(), which returns only after this launch has finished: nobody reads
+// them meanwhile.
 struct NextCallClear {
     uint4* words = nullptr;
     long long count = 0;
@@ -210,6 +213,27 @@ struct NextCallClear {
             words[i] = make_uint4(0, 0, 0, 0);
     }
 };
+
+// Programmatic dependent launch (PDL, Hopper and later; README, "Launch latency and PDL"). The
+// host launches each scan with cudaLaunchKernelEx and the programmatic-serialization attribute
+// (launch_after_previous, below), so the GPU may start this grid's blocks while the previous
+// kernel in the stream is still finishing. The two calls below make that safe and useful:
+//   wait_for_previous_grid(): returns once the previous kernel has COMPLETED and its writes are
+//     visible (cudaGridDependencySynchronize). Nothing the previous kernel writes or reads may be
+//     touched before it: our input may be its output, and our tile counter and descriptors are
+//     the half of the Workspace that it cleared on its way out.
+//   let_next_grid_start(): the next kernel may be launched once every block of this grid has
+//     called it (cudaTriggerProgrammaticLaunchCompletion); its blocks then take the SM slots that
+//     ours free and wait in their own wait_for_previous_grid(). It orders no memory at all.
+// Without the attribute both return at once. The CPU emulator runs the kernels one after the
+// other, and reports an access made before wait_for_previous_grid() to memory that the kernel
+// before wrote (or a write to memory it read): on a GPU that access races the running kernel.
+__device__ inline void wait_for_previous_grid() {
+    cudaGridDependencySynchronize();
+}
+__device__ inline void let_next_grid_start() {
+    cudaTriggerProgrammaticLaunchCompletion();
+}
 
 // =============================================================================================
 // Part 1: tile descriptors
@@ -325,8 +349,9 @@ inline constexpr unsigned kPollPauseNs = 650;
 inline constexpr unsigned kFirstLookPauseNs = 1200;
 // The pauses pay off only in a large grid, where waiting warps would take L2 bandwidth from
 // blocks still loading their tiles. A grid of fewer blocks than this is short: every pause there
-// is added latency (CUB uses the same threshold).
-inline constexpr unsigned kPauseFromBlocks = 500;
+// is added latency. (CUB pauses from 500 blocks, with larger tiles for 8-byte types: int64 at
+// n = 2^20 is 390 of its tiles and 512 of ours, all resident at once; README, "Speed on a GPU".)
+inline constexpr unsigned kPauseFromBlocks = 1000;
 
 __device__ inline void pause_between_polls() {
     if (gridDim.x >= kPauseFromBlocks) __nanosleep(kPollPauseNs);
@@ -447,6 +472,9 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     __shared__ T exchange[exchange_slots<T, BlockThreads, Items>()];
     __shared__ int tile_id;
 
+    // First wait for the previous kernel (PDL, above): before it, not one access to memory.
+    wait_for_previous_grid();
+    let_next_grid_start();
     const int tile = take_tile_id(tile_ids, counter, &tile_id);
     const long long start = static_cast<long long>(tile) * kTile;
     const int count = elements_in_tile(n, start, kTile);
@@ -480,6 +508,8 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSmRegisters<BlockTh
     __shared__ int tile_first_slot;
     __shared__ int kept_in_tile;
 
+    wait_for_previous_grid(); // PDL, as in lookback_scan_kernel
+    let_next_grid_start();
     const int tile = take_tile_id(tile_ids, counter, &tile_id);
     const int tiles = (n + kTile - 1) / kTile;
     const int start = tile * kTile;
@@ -515,6 +545,35 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSmRegisters<BlockTh
 // =============================================================================================
 // Host side
 // =============================================================================================
+
+// Launches kernel<<<blocks, threads>>>(args...) on the default stream with programmatic
+// dependent launch: the GPU may start it while the kernel before it drains (the kernel waits for
+// that one in wait_for_previous_grid()). That hides most of a launch's latency when calls come
+// back to back (README, "Launch latency and PDL"). SCANLAB_PDL=0 in the environment launches
+// without the attribute (read once), to measure what PDL gains.
+inline bool pdl_enabled() {
+    static const bool enabled = [] {
+        const char* setting = std::getenv("SCANLAB_PDL");
+        return setting == nullptr || std::strcmp(setting, "0") != 0;
+    }();
+    return enabled;
+}
+
+template <class... Params, class... Args>
+void launch_after_previous(void (*kernel)(Params...), unsigned blocks, unsigned threads,
+                           Args... args) {
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(threads);
+    config.dynamicSmemBytes = 0;
+    config.stream = 0; // the default stream, as kernel<<<blocks, threads>>>
+    config.attrs = &attribute;
+    config.numAttrs = pdl_enabled() ? 1 : 0;
+    SCANLAB_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...));
+}
 
 // Workspace layout: the tile counter, then the descriptors, each part 256-byte aligned. With a
 // Workspace, two such halves: each call uses one and clears the other for the next call.
@@ -604,13 +663,20 @@ bool check_arguments(const char* what, const T* d_in, const T* d_out, long long 
     return true;
 }
 
+// Small inputs take tiles of a quarter of the size (README, "Speed on a GPU"): where the default
+// tile makes fewer than kSmallGrid blocks (int32 and float up to n = 2^16: 16 blocks of 4096 on
+// 132 SMs), the quarter makes four times as many, each done sooner. Measured on an H100: at 2^16
+// 0.92 of CUB with the default tile, 1.05 with the quarter; but at 2^18 (64 blocks) 1.00 against
+// 0.94, and for int64 at 2^18 0.98 against 0.72.
+template <int Items>
+inline constexpr int kSmallInputItems = Items % 4 == 0 && Items >= 8 ? Items / 4 : Items;
+inline constexpr long long kSmallGrid = 32;
+
 template <class Op, int BlockThreads, int ItemsPerThread>
-void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, std::int64_t n,
-          ScanKind kind, const LookbackOptions& options, Workspace* workspace) {
-    static_assert(kValidTileShape<BlockThreads, ItemsPerThread>, "see kValidTileShape");
+void launch_scan(const typename Op::value_type* d_in, typename Op::value_type* d_out,
+                 std::int64_t n, ScanKind kind, const LookbackOptions& options,
+                 Workspace* workspace) {
     using T = typename Op::value_type;
-    check_descriptors<T>("lab07::scan", options.descriptors);
-    if (!check_arguments("lab07::scan", d_in, d_out, n)) return;
     constexpr int kTile = BlockThreads * ItemsPerThread;
     const long long tiles = (n + kTile - 1) / kTile;
     if (tiles > INT_MAX)
@@ -620,11 +686,28 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
     with_descriptors<T>(
         options.descriptors, static_cast<int>(tiles), workspace,
         [&](unsigned* counter, auto descriptors, NextCallClear next) {
-            lookback_scan_kernel<Op, BlockThreads, ItemsPerThread, decltype(descriptors)>
-                <<<static_cast<unsigned>(tiles), BlockThreads>>>(
-                    d_in, d_out, n, kind, options.tile_ids, counter, descriptors, next);
-            SCANLAB_CUDA_CHECK(cudaGetLastError());
+            launch_after_previous(
+                lookback_scan_kernel<Op, BlockThreads, ItemsPerThread, decltype(descriptors)>,
+                static_cast<unsigned>(tiles), BlockThreads, d_in, d_out, n, kind, options.tile_ids,
+                counter, descriptors, next);
         });
+}
+
+template <class Op, int BlockThreads, int ItemsPerThread>
+void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, std::int64_t n,
+          ScanKind kind, const LookbackOptions& options, Workspace* workspace) {
+    static_assert(kValidTileShape<BlockThreads, ItemsPerThread>, "see kValidTileShape");
+    using T = typename Op::value_type;
+    check_descriptors<T>("lab07::scan", options.descriptors);
+    if (!check_arguments("lab07::scan", d_in, d_out, n)) return;
+    constexpr int kSmall = kSmallInputItems<ItemsPerThread>;
+    if constexpr (kSmall != ItemsPerThread) {
+        if (n < kSmallGrid * BlockThreads * ItemsPerThread) {
+            launch_scan<Op, BlockThreads, kSmall>(d_in, d_out, n, kind, options, workspace);
+            return;
+        }
+    }
+    launch_scan<Op, BlockThreads, ItemsPerThread>(d_in, d_out, n, kind, options, workspace);
 }
 
 template <class T, int BlockThreads, int ItemsPerThread>
@@ -641,14 +724,14 @@ void select_greater(const T* d_in, T* d_out, int* d_count, std::int64_t n, T thr
     }
     constexpr int kTile = BlockThreads * ItemsPerThread;
     const int tiles = static_cast<int>((n + kTile - 1) / kTile);
-    with_descriptors<int>(options.descriptors, tiles, workspace,
-                          [&](unsigned* counter, auto descriptors, NextCallClear next) {
-                              select_kernel<T, BlockThreads, ItemsPerThread, decltype(descriptors)>
-                                  <<<tiles, BlockThreads>>>(
-                                      d_in, d_out, d_count, static_cast<int>(n), threshold,
-                                      options.tile_ids, counter, descriptors, next);
-                              SCANLAB_CUDA_CHECK(cudaGetLastError());
-                          });
+    with_descriptors<int>(
+        options.descriptors, tiles, workspace,
+        [&](unsigned* counter, auto descriptors, NextCallClear next) {
+            launch_after_previous(
+                select_kernel<T, BlockThreads, ItemsPerThread, decltype(descriptors)>,
+                static_cast<unsigned>(tiles), BlockThreads, d_in, d_out, d_count,
+                static_cast<int>(n), threshold, options.tile_ids, counter, descriptors, next);
+        });
 }
 
 } // namespace lab07

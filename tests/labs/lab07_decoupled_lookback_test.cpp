@@ -153,6 +153,12 @@ std::string fault_hint() {
         return "the report above names a read of device memory nothing wrote: a descriptor "
                "value read without its flag saying A or P, or flags that were not cleared";
     case simt::FaultKind::global_race:
+        if (said("programmatic dependent launch"))
+            return "a kernel touched memory of the kernel before it before "
+                   "wait_for_previous_grid() (cudaGridDependencySynchronize()): with PDL it may "
+                   "start while that kernel still runs. The wait comes first in the kernel, "
+                   "before the tile id (the counter is the Workspace half the previous call "
+                   "cleared), the descriptors and the input (the previous call's output)";
         if (said("a plain store and an atomic update of one word race"))
             return "the report above names a plain store racing the blocks' atomics on one word: "
                    "no block may reset the tile counter (or any word the others update with "
@@ -510,6 +516,44 @@ TEST_CASE("scan in place and with a reused workspace") {
         REQUIRE_MESSAGE(result.ok, result.message);
     }
     CHECK(workspace.capacity() > 0);
+}
+
+// Two calls back to back, no host work between them: the second kernel is launched with
+// programmatic dependent launch right behind the first (lookback_scan.cu, launch_after_previous),
+// scans the first one's output and uses the Workspace half that the first one cleared. On a GPU
+// it may start while the first still runs; the emulator runs them one after the other and reports
+// any access the second makes before cudaGridDependencySynchronize() to what the first wrote.
+TEST_CASE("back-to-back scans, each reading the last one's output") {
+    using Op = Sum<std::int32_t>;
+    constexpr int kN = 40 * kSmallTile + 3;
+    const std::vector<int> in = scanlab::test::make_input<Op>(kN, ScanKind::inclusive);
+    DeviceBuffer<int> d_in(in);
+    DeviceBuffer<int> d_mid(std::vector<int>(in.size(), scanlab::test::poison_value<int>()));
+    DeviceBuffer<int> d_out(std::vector<int>(in.size(), scanlab::test::poison_value<int>()));
+    lab07::Workspace workspace;
+    try {
+        lab07::scan<Op, kSmallThreads, kSmallItems>(d_in.data(), d_mid.data(), kN,
+                                                    ScanKind::inclusive, {}, &workspace);
+        lab07::scan<Op, kSmallThreads, kSmallItems>(d_mid.data(), d_out.data(), kN,
+                                                    ScanKind::inclusive, {}, &workspace);
+        lab07::scan<Op, kSmallThreads, kSmallItems>(d_out.data(), d_mid.data(), kN,
+                                                    ScanKind::inclusive, {}, &workspace);
+        SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
+    } catch (const std::exception& error) {
+        FAIL(scanlab::test::kernel_failure_report(error.what(), "07", fault_hint()));
+    }
+    // The reference: the same three scans on the host (wrapping as the GPU's int32 does).
+    std::vector<int> expected = in;
+    for (int pass = 0; pass < 3; ++pass) {
+        std::uint32_t running = 0;
+        for (int& x : expected) x = static_cast<int>(running += static_cast<std::uint32_t>(x));
+    }
+    const std::vector<int> got = d_mid.download();
+    const auto wrong = std::mismatch(got.begin(), got.end(), expected.begin());
+    REQUIRE_MESSAGE(wrong.first == got.end(), "three back-to-back scans: element "
+                                                  << (wrong.first - got.begin()) << " is "
+                                                  << *wrong.first << ", expected "
+                                                  << *wrong.second);
 }
 
 // A large array with the default tile shape.
