@@ -368,6 +368,7 @@ const char* cudaGetErrorName(cudaError_t e) {
         SIMT_NAME(cudaErrorMisalignedAddress)
         SIMT_NAME(cudaErrorAssert)
         SIMT_NAME(cudaErrorIllegalInstruction)
+        SIMT_NAME(cudaErrorCooperativeLaunchTooLarge)
         SIMT_NAME(cudaErrorHardwareStackError)
         SIMT_NAME(cudaErrorInvalidResourceHandle)
         SIMT_NAME(cudaErrorNotReady)
@@ -405,6 +406,8 @@ const char* cudaGetErrorString(cudaError_t e) {
         return "misaligned address";
     case cudaErrorAssert:
         return "device-side assert triggered";
+    case cudaErrorCooperativeLaunchTooLarge:
+        return "too many blocks in cooperative launch";
     case cudaErrorHardwareStackError:
         return "hardware stack error";
     case cudaErrorInvalidDevice:
@@ -475,7 +478,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
     p->unifiedAddressing = 1;
     p->managedMemory = 1;
     p->concurrentManagedAccess = 0;
-    p->cooperativeLaunch = 0; // no grid-wide sync
+    p->cooperativeLaunch = 1; // cudaLaunchCooperativeKernel, this_grid().sync()
     p->asyncEngineCount = 0;  // copies and kernels do not overlap: launches are synchronous
     p->deviceOverlap = 0;
     p->regsPerMultiprocessor = 65536;
@@ -524,6 +527,9 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
         break;
     case cudaDevAttrComputeMode:
         *value = p.computeMode;
+        break;
+    case cudaDevAttrCooperativeLaunch:
+        *value = p.cooperativeLaunch;
         break;
     default:
         return api_error(cudaErrorInvalidValue, "cudaDeviceGetAttribute",

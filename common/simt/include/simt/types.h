@@ -91,6 +91,7 @@ enum cudaError_t : int {
     cudaErrorMisalignedAddress = 716,
     cudaErrorAssert = 710,
     cudaErrorIllegalInstruction = 715,
+    cudaErrorCooperativeLaunchTooLarge = 720,
     cudaErrorHardwareStackError = 714,
     cudaErrorInvalidResourceHandle = 400,
     cudaErrorNotReady = 600,
@@ -124,6 +125,7 @@ enum cudaDeviceAttr : int {
     cudaDevAttrClockRate = 13,
     cudaDevAttrIntegrated = 18,
     cudaDevAttrComputeMode = 20,
+    cudaDevAttrCooperativeLaunch = 95,
 };
 
 enum cudaComputeMode : int {
