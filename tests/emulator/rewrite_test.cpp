@@ -254,15 +254,29 @@ TEST_CASE("static __shared__ variables") {
     });
 }
 
+// A file-scope __shared__ variable is bound, with its declaration's site, at the top of each
+// function body that uses it; the declaration itself goes.
+TEST_CASE("file-scope __shared__ variables") {
+    const std::string t = "auto& t = ::simt::shared_variable<float[4]>(::simt::SharedSite{\"t\", "
+                          "__FILE__, 2, 0});";
+    run_table({
+        {"unused", "int a;\n__shared__ int x;", "int a;\n"},
+        {"namespace scope", "namespace a { __shared__ int x; }", "namespace a {  }"},
+        {"extern \"C\" block", "extern \"C\" {\n  static __shared__ int x;\n}",
+         "extern \"C\" {\n  \n}"},
+        {"used in two functions",
+         "int a;\n__shared__ float t[4];\n__global__ void k() { t[0] = 1; }\n"
+         "__device__ float g(int i) { if (i) { return t[i]; } return 0; }\n",
+         "int a;\n\n__global__ void k() { " + t + " t[0] = 1; }\n__device__ float g(int i) { " +
+             t + " if (i) { return t[i]; } return 0; }\n"},
+        {"a scalar, with alignment", "__shared__ __align__(16) int n;\nvoid f() { n = 1; }",
+         "\nvoid f() { int& n = ::simt::shared_variable<int>(::simt::SharedSite{\"n\", __FILE__, "
+         "1, 16}); n = 1; }"},
+    });
+}
+
 TEST_CASE("static __shared__ errors") {
     run_table({
-        {"file scope", "int a;\n__shared__ int x;", "",
-         "2:1: error: file-scope __shared__ variables are not supported by the simt emulator; "
-         "declare it inside the kernel"},
-        {"namespace scope", "namespace a { __shared__ int x; }", "",
-         "1:15: error: file-scope __shared__"},
-        {"extern \"C\" block", "extern \"C\" {\n  static __shared__ int x;\n}", "",
-         "2:10: error: file-scope __shared__"},
         {"initializer", "void k() {\n  __shared__ int x = 0;\n}", "",
          "2:20: error: __shared__ variables cannot be initialized"},
         {"brace initializer", "void k() { __shared__ int x{0}; }", "",

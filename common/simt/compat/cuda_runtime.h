@@ -9,6 +9,7 @@
 #include "simt/runtime_api.h"
 #include "simt/launch.h"
 #include "simt/launch_api.h"
+#include "simt/limits_and_hints.h"
 #include "simt/shared.h"
 #include "simt/device.h"
 #include "simt/rounding.h"
