@@ -131,8 +131,8 @@ TEST_CASE("cudaLaunchCooperativeKernel runs the grid at once and this_grid().syn
     int* d_out = out.data();
     int rounds = kRounds;
     void* args[] = {&d_values, &d_out, &rounds};
-    REQUIRE(cudaLaunchCooperativeKernel((void*)rotate_across_blocks, dim3(kBlocks),
-                                        dim3(kThreads), args, 0, nullptr) == cudaSuccess);
+    REQUIRE(cudaLaunchCooperativeKernel((void*)rotate_across_blocks, dim3(kBlocks), dim3(kThreads),
+                                        args, 0, nullptr) == cudaSuccess);
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     const std::vector<int> v = out.download();
     for (int i = 0; i < n; ++i) CHECK(v[i] == (i + kRounds * kThreads) % n + kRounds);
@@ -153,8 +153,8 @@ TEST_CASE("a cooperative grid larger than the device holds at once is refused, a
     int* d_out = out.data();
     int rounds = 1;
     void* args[] = {&d_values, &d_out, &rounds};
-    CHECK(cudaLaunchCooperativeKernel((void*)rotate_across_blocks, dim3(too_many), dim3(1024),
-                                      args, 0, nullptr) == cudaErrorCooperativeLaunchTooLarge);
+    CHECK(cudaLaunchCooperativeKernel((void*)rotate_across_blocks, dim3(too_many), dim3(1024), args,
+                                      0, nullptr) == cudaErrorCooperativeLaunchTooLarge);
     CHECK(cudaGetLastError() == cudaErrorCooperativeLaunchTooLarge);
     CHECK(cudaGetLastError() == cudaSuccess); // not sticky
 }

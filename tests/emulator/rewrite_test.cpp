@@ -124,7 +124,8 @@ TEST_CASE("kernel launches") {
     run_table({
         {"plain", "k<<<1, 32>>>(x);",
          "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, 1, 32)(x);"},
+         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, 1, "
+         "32)(x);"},
         {"qualified template", "ns::kernel<Op, T><<<g, b>>>(a, n);",
          tmpl("ns::kernel<Op, T>", "g, b") + "(a, n);"},
         {"value template args and full config", "k<int, 4><<<g, b, smem, s>>>();",
@@ -136,41 +137,52 @@ TEST_CASE("kernel launches") {
          tmpl("k<4>", "g, b") + "(ptr);"},
         {"global qualifier", "::k<<<1,1>>>();",
          "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(::k)) { return "
-         "simt_pick(::k); }, [&](auto&... simt_a) -> decltype(::k(simt_a...)) { ::k(simt_a...); }, 1,1)();"},
+         "simt_pick(::k); }, [&](auto&... simt_a) -> decltype(::k(simt_a...)) { ::k(simt_a...); }, "
+         "1,1)();"},
         {"template keyword", "ns::template k<T><<<1, 1>>>();",
          tmpl("ns::template k<T>", "1, 1") + "();"},
         {"spaces kept as single spaces", "k <<< grid , block >>> (x);",
          "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, grid , block) (x);"},
+         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, grid "
+         ", block) (x);"},
         {"shift and brackets inside config", "k<<<dims[i], f(a >> 1), s.m>>>(x);",
          "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, dims[i], f(a >> 1), s.m)(x);"},
+         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, "
+         "dims[i], f(a >> 1), s.m)(x);"},
         {"braced dim3", "k<<<dim3{2, 1}, 32>>>(x);",
          "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, dim3{2, 1}, 32)(x);"},
+         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, "
+         "dim3{2, 1}, 32)(x);"},
         {"return statement", "return ::k<<<1, 1>>>();",
          "return ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(::k)) { return "
-         "simt_pick(::k); }, [&](auto&... simt_a) -> decltype(::k(simt_a...)) { ::k(simt_a...); }, 1, 1)();"},
+         "simt_pick(::k); }, [&](auto&... simt_a) -> decltype(::k(simt_a...)) { ::k(simt_a...); }, "
+         "1, 1)();"},
         {"two launches on a line", "a<<<1, 1>>>(); b<<<2, 2>>>();",
          "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(a)) { return "
-         "simt_pick(a); }, [&](auto&... simt_a) -> decltype(a(simt_a...)) { a(simt_a...); }, 1, 1)(); ::simt::launch_template([&](auto simt_pick) -> "
-         "decltype(simt_pick(b)) { return simt_pick(b); }, [&](auto&... simt_a) -> decltype(b(simt_a...)) { b(simt_a...); }, 2, 2)();"},
+         "simt_pick(a); }, [&](auto&... simt_a) -> decltype(a(simt_a...)) { a(simt_a...); }, 1, "
+         "1)(); ::simt::launch_template([&](auto simt_pick) -> "
+         "decltype(simt_pick(b)) { return simt_pick(b); }, [&](auto&... simt_a) -> "
+         "decltype(b(simt_a...)) { b(simt_a...); }, 2, 2)();"},
         {"config over lines keeps lines and columns", "k<<<grid,\n      block>>>(x);",
          "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, grid, block)\n" +
+         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, grid, "
+         "block)\n" +
              pad(14) + "(x);"},
         {"comment inside config dropped", "k<<<grid, /* the\n block */ 32>>>(x);",
          "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, grid, 32)\n" +
+         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, grid, "
+         "32)\n" +
              pad(15) + "(x);"},
         {"in a #define", "#define L(n) k<<<n, 32>>>(p)\nL(4);",
          "#define L(n) ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { "
-         "return simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, n, 32)(p)\nL(4);"},
+         "return simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); "
+         "}, n, 32)(p)\nL(4);"},
         {"in a #define with continuation", "#define L(n) k<float><<<n, \\\n    32>>>(p)\nL(4);",
          "#define L(n) " + tmpl("k<float>", "n, 32") + "\\\n" + pad(9) + "(p)\nL(4);"},
         {"token pasting in a #define", "#define L(n) k##n<<<1, 1>>>()",
          "#define L(n) ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k##n)) { "
-         "return simt_pick(k##n); }, [&](auto&... simt_a) -> decltype(k##n(simt_a...)) { k##n(simt_a...); }, 1, 1)()"},
+         "return simt_pick(k##n); }, [&](auto&... simt_a) -> decltype(k##n(simt_a...)) { "
+         "k##n(simt_a...); }, 1, 1)()"},
         {"operator<< with template args is no launch", "auto p = &operator<<<int>;",
          "auto p = &operator<<<int>;"},
         {"triple closing template is no launch", "std::vector<std::vector<std::vector<int>>> v;",
@@ -267,8 +279,8 @@ TEST_CASE("file-scope __shared__ variables") {
         {"used in two functions",
          "int a;\n__shared__ float t[4];\n__global__ void k() { t[0] = 1; }\n"
          "__device__ float g(int i) { if (i) { return t[i]; } return 0; }\n",
-         "int a;\n\n__global__ void k() { " + t + " t[0] = 1; }\n__device__ float g(int i) { " +
-             t + " if (i) { return t[i]; } return 0; }\n"},
+         "int a;\n\n__global__ void k() { " + t + " t[0] = 1; }\n__device__ float g(int i) { " + t +
+             " if (i) { return t[i]; } return 0; }\n"},
         {"a scalar, with alignment", "__shared__ __align__(16) int n;\nvoid f() { n = 1; }",
          "\nvoid f() { int& n = ::simt::shared_variable<int>(::simt::SharedSite{\"n\", __FILE__, "
          "1, 16}); n = 1; }"},
@@ -467,10 +479,12 @@ TEST_CASE("comments and literals are left alone") {
         {"raw string", "f(R\"d(" + s + ")\"\n )d\");", "f(R\"d(" + s + ")\"\n )d\");"},
         {"char literals", "c = '\"'; d = '<'; k<<<1, 1>>>();",
          "c = '\"'; d = '<'; ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) "
-         "{ return simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, 1, 1)();"},
+         "{ return simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); "
+         "}, 1, 1)();"},
         {"digit separators are no char literal", "n = 1'000; k<<<n, 1>>>();",
          "n = 1'000; ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { "
-         "return simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, n, 1)();"},
+         "return simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); "
+         "}, n, 1)();"},
         {"header name with a quote", "#include <it's.h>\n__device__ int x;",
          "#include <it's.h>\n__device__ int x;" + reg("x", 2)},
         {"unterminated char literal ends at its line", "#if 0\nit's\n#endif\n__device__ int x;",
@@ -484,15 +498,18 @@ TEST_CASE("#if 0 blocks are left alone") {
          "#if 0\n__shared__ int x = 5;\nk<<<>>>();\n#endif\n__device__ int y;" + reg("y", 5)},
         {"#else of #if 1", "#if 1\nk<<<1, 1>>>();\n#else\n__shared__ int x = 0;\n#endif",
          "#if 1\n::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, 1, 1)();\n#else\n__shared__ int x = 0;\n#endif"},
+         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, 1, "
+         "1)();\n#else\n__shared__ int x = 0;\n#endif"},
         {"#else of #if 0 is compiled", "#if 0\nx();\n#else\nk<<<1, 1>>>();\n#endif",
          "#if 0\nx();\n#else\n::simt::launch_template([&](auto simt_pick) -> "
-         "decltype(simt_pick(k)) { return simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, 1, 1)();\n#endif"},
+         "decltype(simt_pick(k)) { return simt_pick(k); }, [&](auto&... simt_a) -> "
+         "decltype(k(simt_a...)) { k(simt_a...); }, 1, 1)();\n#endif"},
         {"#define in #if 0", "#if 0\n#define L k<<<1, 1>>>\n#define S __shared__ int s;\n#endif",
          "#if 0\n#define L k<<<1, 1>>>\n#define S __shared__ int s;\n#endif"},
         {"other conditions are compiled", "#ifdef X\nk<<<1, 1>>>();\n#endif",
          "#ifdef X\n::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, 1, 1)();\n#endif"},
+         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, 1, "
+         "1)();\n#endif"},
         {"nested in #if 0", "#if 0\n#if 1\nk<<<1, 1>>>();\n#else\n#endif\nk<<<>>>();\n#endif",
          "#if 0\n#if 1\nk<<<1, 1>>>();\n#else\n#endif\nk<<<>>>();\n#endif"},
         {"brace in #if 0 does not open a scope", "#if 0\nvoid f() {\n#endif\n__device__ int z;",
@@ -578,7 +595,8 @@ TEST_CASE("loop conditions get loop_tick()") {
         {"with a launch inside", "while (f()) k<<<1, 1>>>(x);",
          "while (" + tick("f()") +
              ") ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-             "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, 1, 1)(x);"},
+             "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, "
+             "1, 1)(x);"},
     });
 }
 

@@ -141,8 +141,8 @@ void rewrite_launches_in(const SourceFile& src, Tokens toks, std::size_t floor, 
         // their default arguments (a function pointer has none).
         std::string text = "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(" +
                            kernel + ")) { return simt_pick(" + kernel +
-                           "); }, [&](auto&... simt_a) -> decltype(" + kernel +
-                           "(simt_a...)) { " + kernel + "(simt_a...); }, " + config + ")";
+                           "); }, [&](auto&... simt_a) -> decltype(" + kernel + "(simt_a...)) { " +
+                           kernel + "(simt_a...); }, " + config + ")";
         edits.replace(src, begin, end, std::move(text), in_directive);
         i = config_end + 2;
     }

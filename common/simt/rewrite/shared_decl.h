@@ -38,7 +38,6 @@ SharedDecl parse_shared_decl(const SourceFile& src, std::size_t at);
 class ScopeMap;
 class EditList;
 void declare_in_functions(const SourceFile& src, const ScopeMap& scopes, std::size_t declared,
-                          const std::string& name, const std::string& declaration,
-                          EditList& edits);
+                          const std::string& name, const std::string& declaration, EditList& edits);
 
 } // namespace simt::rewrite

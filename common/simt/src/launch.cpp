@@ -90,10 +90,12 @@ void run_launch(const LaunchRequest& r) {
         if (blocks > fit)
             return reject(cudaErrorCooperativeLaunchTooLarge, r,
                           "a cooperative launch needs all its blocks on the device at once, and "
-                          "at most " + std::to_string(fit) +
+                          "at most " +
+                              std::to_string(fit) +
                               " blocks of this size and shared memory fit on the emulated device "
                               "(cudaOccupancyMaxActiveBlocksPerMultiprocessor times the "
-                              "multiprocessors); this grid has " + std::to_string(blocks));
+                              "multiprocessors); this grid has " +
+                              std::to_string(blocks));
     }
     GridBarrier grid_barrier(cooperative);
 

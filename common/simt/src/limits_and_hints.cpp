@@ -76,7 +76,8 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
         *value = it->second;
     } else {
         *value = cudaStreamAttrValue{};
-        if (attr == cudaStreamAttributeSynchronizationPolicy) value->syncPolicy = cudaSyncPolicyAuto;
+        if (attr == cudaStreamAttributeSynchronizationPolicy)
+            value->syncPolicy = cudaSyncPolicyAuto;
     }
     return cudaSuccess;
 }

@@ -46,8 +46,9 @@ __attribute__((always_inline)) inline auto reduce(const thread_block_tile<Size, 
 // thread block) fail here, with the reason.
 template <class Group, class T, class Op>
 auto reduce(const Group&, T, Op&&) {
-    static_assert(details::always_false<Group>,
-                  "cg::reduce on the simt emulator takes a thread_block_tile (of 1 to 512 threads)");
+    static_assert(
+        details::always_false<Group>,
+        "cg::reduce on the simt emulator takes a thread_block_tile (of 1 to 512 threads)");
 }
 
 } // namespace cooperative_groups

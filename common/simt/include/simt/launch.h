@@ -128,8 +128,7 @@ class DefaultArgsLauncher {
             },
             packed.params);
         detail::run_launch(detail::LaunchRequest{kernel_, grid_, block_, smem_, stream_, &entry,
-                                                 &packed, sizeof(packed), infos,
-                                                 sizeof...(Given)});
+                                                 &packed, sizeof(packed), infos, sizeof...(Given)});
     }
 
   private:
@@ -237,10 +236,9 @@ class TemplateLauncher {
                               "kernel launched with fewer arguments than it has parameters, and "
                               "the parameters left out have no default arguments");
                 if constexpr (Defaults::callable)
-                    typename Defaults::Launcher(reinterpret_cast<const void*>(
-                                                    ref_(detail::PickPointer{})),
-                                                *call_, grid_, block_, smem_,
-                                                stream_)(std::forward<Args>(args)...);
+                    typename Defaults::Launcher(
+                        reinterpret_cast<const void*>(ref_(detail::PickPointer{})), *call_, grid_,
+                        block_, smem_, stream_)(std::forward<Args>(args)...);
             } else {
                 launch(ref_(detail::PickPointer{}), grid_, block_, smem_,
                        stream_)(std::forward<Args>(args)...);

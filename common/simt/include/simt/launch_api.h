@@ -31,8 +31,8 @@ void launch_with_pointers(void (*kernel)(P...), dim3 grid, dim3 block, size_t sm
 }
 
 template <class... P>
-cudaError_t launch_typed(bool cooperative, void (*kernel)(P...), dim3 grid, dim3 block,
-                         void** args, size_t smem, cudaStream_t stream) {
+cudaError_t launch_typed(bool cooperative, void (*kernel)(P...), dim3 grid, dim3 block, void** args,
+                         size_t smem, cudaStream_t stream) {
     if (sizeof...(P) > 0 && !args) return refuse_untyped_launch(nullptr);
     struct Context {
         void (*kernel)(P...);

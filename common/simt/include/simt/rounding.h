@@ -56,7 +56,7 @@ inline constexpr int kRoundAdd = 0, kRoundSub = 1, kRoundMul = 2, kRoundDiv = 3,
         return ::simt::detail::rounded_d(::simt::detail::kRoundSqrt, mode, a, 0.0, 0.0);           \
     }                                                                                              \
     inline double __drcp_##suffix(double a) {                                                      \
-        return ::simt::detail::rounded_d(::simt::detail::kRoundRcp, mode, a, 0.0, 0.0);           \
+        return ::simt::detail::rounded_d(::simt::detail::kRoundRcp, mode, a, 0.0, 0.0);            \
     }                                                                                              \
     inline double __fma_##suffix(double a, double b, double c) {                                   \
         return ::simt::detail::rounded_d(::simt::detail::kRoundFma, mode, a, b, c);                \
