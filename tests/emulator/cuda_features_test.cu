@@ -1,6 +1,7 @@
 // CUDA features that programs written for a GPU use and the emulator runs as a GPU does: kernel
 // default arguments, a file-scope extern __shared__ array used through casts, cooperative
-// launches with grid-wide sync, tiles of more than a warp, the directed-rounding intrinsics,
+// launches with grid-wide sync, tiles of more than a warp, binary partitions, the
+// directed-rounding intrinsics,
 // zero-copy host memory, device limits and stream access-policy hints. Built for both backends:
 // on the cuda backend the same kernels run on a GPU, with the same expectations.
 #include <doctest/doctest.h>
@@ -216,6 +217,60 @@ TEST_CASE("thread_block_tile of 64 to 512 threads: ranks, sync and cg::reduce") 
     check_large_tiles<128>();
     check_large_tiles<256>();
     check_large_tiles<512>();
+}
+
+// ---- binary_partition -------------------------------------------------------------------------
+
+namespace {
+
+constexpr int kPartitionOutputs = 5;
+
+// Each warp splits by the parity of its values: per thread its group's sum, rank, size, the value
+// of its group's rank-0 thread, and the group's ballot of "value > 0" (by rank).
+__global__ void partition_by_parity(const int* in, int* out) {
+    const cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    const int v = in[i];
+    const cg::coalesced_group group = cg::binary_partition(tile, (v & 1) != 0);
+    int* o = out + i * kPartitionOutputs;
+    o[0] = cg::reduce(group, v, cg::plus<int>());
+    o[1] = static_cast<int>(group.thread_rank());
+    o[2] = static_cast<int>(group.size());
+    o[3] = group.shfl(v, 0);
+    o[4] = static_cast<int>(group.ballot(v > 0));
+}
+
+} // namespace
+
+TEST_CASE("cooperative groups: binary_partition of a warp tile, its ranks, shfl, ballot, reduce") {
+    constexpr int kThreads = 64;
+    std::vector<int> in(kThreads);
+    for (int i = 0; i < kThreads; ++i) in[i] = (i * 37 % 23) - 11;
+    DeviceVector<int> d_in(in), d_out(kThreads * kPartitionOutputs);
+    partition_by_parity<<<1, kThreads>>>(d_in.data(), d_out.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> out = d_out.download();
+    for (int i = 0; i < kThreads; ++i) {
+        CAPTURE(i);
+        const int warp = i / 32 * 32;
+        const bool odd = (in[i] & 1) != 0;
+        int sum = 0, rank = 0, size = 0, first = 0;
+        unsigned ballot = 0;
+        for (int l = warp; l < warp + 32; ++l) {
+            if (((in[l] & 1) != 0) != odd) continue;
+            if (size == 0) first = in[l];
+            if (in[l] > 0) ballot |= 1u << size;
+            if (l < i) ++rank;
+            sum += in[l];
+            ++size;
+        }
+        const int* o = &out[i * kPartitionOutputs];
+        CHECK(o[0] == sum);
+        CHECK(o[1] == rank);
+        CHECK(o[2] == size);
+        CHECK(o[3] == first);
+        CHECK(static_cast<unsigned>(o[4]) == ballot);
+    }
 }
 
 // ---- Directed-rounding intrinsics --------------------------------------------------------------

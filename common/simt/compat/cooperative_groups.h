@@ -10,8 +10,8 @@
 // Not here, and loud: grid_group::sync() in a kernel not launched with
 // cudaLaunchCooperativeKernel (a run-time "unsupported feature" fault), and, as compile errors
 // that name them where they are used:
-// multi-grid groups, clusters, coalesced_threads(), labeled and binary partitions, shuffles and
-// votes of tiles of more than 32 threads, tile match_any/match_all, memcpy_async/wait/
+// multi-grid groups, clusters, coalesced_threads(), labeled partitions, shuffles and votes of
+// tiles of more than 32 threads, tile match_any/match_all, memcpy_async/wait/
 // wait_prior, invoke_one. Reductions and scans: cooperative_groups/reduce.h, scan.h.
 #pragma once
 
@@ -364,11 +364,85 @@ auto this_multi_grid() {
     static_assert(details::always_false<U>,
                   "cooperative_groups::this_multi_grid is not supported by the simt emulator");
 }
-// Declared so that code naming it meets the refusal of coalesced_threads(), not an unknown name.
+// Some lanes of one warp, by mask, ranked in lane order: what binary_partition makes. Its
+// collectives are the warp's over the group's lanes (__syncwarp, __shfl_sync with the mask).
 class coalesced_group {
   public:
-    coalesced_group() = delete;
+    SIMT_CG_INLINE void sync() const { __syncwarp(mask_); }
+    SIMT_CG_INLINE unsigned thread_rank() const { return __popc(mask_ & ((1u << lane()) - 1u)); }
+    SIMT_CG_INLINE unsigned size() const { return __popc(mask_); }
+    SIMT_CG_INLINE unsigned long long num_threads() const { return size(); }
+    SIMT_CG_INLINE unsigned meta_group_rank() const { return 0; }
+    SIMT_CG_INLINE unsigned meta_group_size() const { return 1; }
+    template <class T>
+    SIMT_CG_INLINE T shfl(T value, unsigned source_rank) const {
+        const int from = lane_of(source_rank % size());
+        return details::shuffle_any(value, [&](auto v) { return __shfl_sync(mask_, v, from); });
+    }
+    template <class T>
+    SIMT_CG_INLINE T shfl_down(T value, unsigned delta) const {
+        const unsigned rank = thread_rank() + delta;
+        const int from = rank < size() ? lane_of(rank) : static_cast<int>(lane());
+        return details::shuffle_any(value, [&](auto v) { return __shfl_sync(mask_, v, from); });
+    }
+    template <class T>
+    SIMT_CG_INLINE T shfl_up(T value, unsigned delta) const {
+        const unsigned rank = thread_rank();
+        const int from = rank >= delta ? lane_of(rank - delta) : static_cast<int>(lane());
+        return details::shuffle_any(value, [&](auto v) { return __shfl_sync(mask_, v, from); });
+    }
+    SIMT_CG_INLINE int any(int predicate) const { return __any_sync(mask_, predicate); }
+    SIMT_CG_INLINE int all(int predicate) const { return __all_sync(mask_, predicate); }
+    // Bit i is the predicate of the group's thread of rank i.
+    SIMT_CG_INLINE unsigned ballot(int predicate) const {
+        const unsigned bits = __ballot_sync(mask_, predicate);
+        unsigned packed = 0, rank = 0;
+        for (unsigned l = 0; l < 32; ++l)
+            if (mask_ >> l & 1u) packed |= (bits >> l & 1u) << rank++;
+        return packed;
+    }
+    template <class T>
+    unsigned long long match_any(T) const {
+        static_assert(details::always_false<T>,
+                      "coalesced_group::match_any is not supported by the simt emulator");
+        return 0;
+    }
+
+  private:
+    template <unsigned Size, class Parent>
+    friend coalesced_group binary_partition(const thread_block_tile<Size, Parent>&, bool);
+    friend coalesced_group binary_partition(const coalesced_group&, bool);
+    explicit SIMT_CG_INLINE coalesced_group(unsigned mask) : mask_(mask) {}
+    SIMT_CG_INLINE static unsigned lane() { return details::block_rank() % 32; }
+    // The lane of the group's thread of rank `rank`.
+    SIMT_CG_INLINE int lane_of(unsigned rank) const {
+        unsigned m = mask_;
+        for (unsigned i = 0; i < rank; ++i) m &= m - 1;
+        return __builtin_ctz(m);
+    }
+    SIMT_CG_INLINE unsigned mask() const { return mask_; }
+
+    unsigned mask_;
 };
+
+// The threads of a tile (of at most 32) or coalesced group whose predicate is the caller's:
+// every thread of the parent calls it, as on a GPU.
+template <unsigned Size, class Parent>
+SIMT_CG_INLINE coalesced_group binary_partition(const thread_block_tile<Size, Parent>& parent,
+                                                bool predicate) {
+    static_assert(Size <= 32, "cooperative_groups::binary_partition of a tile of more than 32 "
+                              "threads is not supported by the simt emulator");
+    (void)parent;
+    const unsigned whole = details::tile_mask(Size);
+    const unsigned yes = __ballot_sync(whole, predicate);
+    return coalesced_group(predicate ? yes : whole & ~yes);
+}
+SIMT_CG_INLINE coalesced_group binary_partition(const coalesced_group& parent, bool predicate) {
+    const unsigned whole = parent.mask();
+    const unsigned yes = __ballot_sync(whole, predicate);
+    return coalesced_group(predicate ? yes : whole & ~yes);
+}
+
 template <class U = void>
 coalesced_group coalesced_threads() {
     static_assert(details::always_false<U>,
@@ -380,11 +454,6 @@ template <class Group>
 auto labeled_partition(const Group&, int) {
     static_assert(details::always_false<Group>,
                   "cooperative_groups::labeled_partition is not supported by the simt emulator");
-}
-template <class Group>
-auto binary_partition(const Group&, bool) {
-    static_assert(details::always_false<Group>,
-                  "cooperative_groups::binary_partition is not supported by the simt emulator");
 }
 template <class U = void>
 auto this_cluster() {

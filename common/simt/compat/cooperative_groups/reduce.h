@@ -42,8 +42,21 @@ __attribute__((always_inline)) inline auto reduce(const thread_block_tile<Size, 
     return result;
 }
 
-// The groups cg::reduce takes on a GPU that the emulator does not (coalesced groups, the
-// thread block) fail here, with the reason.
+// A coalesced group (binary_partition): its lanes need not be neighbours, so every thread takes
+// each member's value in rank order and combines them; all get the same result.
+template <class T, class Op>
+__attribute__((always_inline)) inline auto reduce(const coalesced_group& group, T value, Op&& op)
+    -> std::remove_cv_t<std::remove_reference_t<decltype(op(value, value))>> {
+    using R = std::remove_cv_t<std::remove_reference_t<decltype(op(value, value))>>;
+    const R mine = value;
+    R result = group.shfl(mine, 0);
+    const unsigned n = group.size();
+    for (unsigned r = 1; r < n; ++r) result = op(result, group.shfl(mine, r));
+    return result;
+}
+
+// The groups cg::reduce takes on a GPU that the emulator does not (the thread block) fail here,
+// with the reason.
 template <class Group, class T, class Op>
 auto reduce(const Group&, T, Op&&) {
     static_assert(

@@ -249,7 +249,8 @@ class TemplateLauncher {
                           "simt: cannot tell which specialization of this kernel template the "
                           "launch calls. The emulator deduces the remaining template arguments "
                           "only from arguments of exactly the parameter types (pointers may "
-                          "gain const): cast the arguments, or name all template arguments");
+                          "gain const) and all parameters given (none left to default "
+                          "arguments): cast the arguments, or name all template arguments");
             if constexpr (Search::found)
                 launch(ref_(typename Search::Pick{}), grid_, block_, smem_,
                        stream_)(std::forward<Args>(args)...);
