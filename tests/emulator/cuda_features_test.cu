@@ -1,9 +1,9 @@
 // CUDA features that programs written for a GPU use and the emulator runs as a GPU does: kernel
 // default arguments, a file-scope extern __shared__ array used through casts, cooperative
 // launches with grid-wide sync, tiles of more than a warp, binary partitions, the
-// directed-rounding intrinsics,
-// zero-copy host memory, device limits and stream access-policy hints. Built for both backends:
-// on the cuda backend the same kernels run on a GPU, with the same expectations.
+// directed-rounding intrinsics, zero-copy host memory, device limits, cache preferences and
+// stream access-policy hints. Built for both backends: on the cuda backend the same kernels run
+// on a GPU, with the same expectations.
 #include <doctest/doctest.h>
 
 #include <cooperative_groups.h>
@@ -370,7 +370,7 @@ TEST_CASE("mapped host memory: kernels use it through cudaHostGetDevicePointer")
 
 // ---- Device limits and stream access-policy hints ----------------------------------------------
 
-TEST_CASE("cudaDeviceSetLimit is read back; a stream's access-policy window is accepted") {
+TEST_CASE("limits, cache preferences and a stream's access-policy window are accepted") {
     size_t heap = 0;
     REQUIRE(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 64u << 20) == cudaSuccess);
     REQUIRE(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) == cudaSuccess);
@@ -393,4 +393,10 @@ TEST_CASE("cudaDeviceSetLimit is read back; a stream's access-policy window is a
     CHECK(back.accessPolicyWindow.hitProp == cudaAccessPropertyPersisting);
     CHECK(cudaCtxResetPersistingL2Cache() == cudaSuccess);
     CHECK(cudaStreamDestroy(stream) == cudaSuccess);
+    CHECK(cudaFuncSetCacheConfig(add_mapped, cudaFuncCachePreferL1) == cudaSuccess);
+    CHECK(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared) == cudaSuccess);
+    cudaFuncCache config = cudaFuncCachePreferNone;
+    CHECK(cudaDeviceGetCacheConfig(&config) == cudaSuccess);
+    CHECK(config == cudaFuncCachePreferShared);
+    CHECK(cudaDeviceSetCacheConfig(cudaFuncCachePreferNone) == cudaSuccess);
 }

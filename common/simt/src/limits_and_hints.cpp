@@ -1,5 +1,5 @@
-// Device limits and stream access-policy hints (simt/limits_and_hints.h): kept, read back, and
-// otherwise without effect on the emulator.
+// Device limits, cache preferences and stream access-policy hints (simt/limits_and_hints.h):
+// kept, read back, and otherwise without effect on the emulator.
 #include <map>
 #include <utility>
 
@@ -30,6 +30,12 @@ std::map<std::pair<cudaStream_t, cudaStreamAttrID>, cudaStreamAttrValue>& stream
     return values;
 }
 
+cudaFuncCache g_cache_config = cudaFuncCachePreferNone;
+
+bool known_cache_config(cudaFuncCache config) {
+    return config >= cudaFuncCachePreferNone && config <= cudaFuncCachePreferEqual;
+}
+
 bool known_stream_attribute(cudaStreamAttrID attr) {
     return attr == cudaStreamAttributeAccessPolicyWindow ||
            attr == cudaStreamAttributeSynchronizationPolicy;
@@ -53,6 +59,29 @@ cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
     if (it == limits().end())
         return api_error(cudaErrorInvalidValue, "cudaDeviceGetLimit", "unknown limit");
     *value = it->second;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config) {
+    if (error_state().sticky != cudaSuccess) return error_state().sticky;
+    if (!known_cache_config(config))
+        return api_error(cudaErrorInvalidValue, "cudaDeviceSetCacheConfig", "unknown preference");
+    g_cache_config = config;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* config) {
+    if (!config)
+        return api_error(cudaErrorInvalidValue, "cudaDeviceGetCacheConfig", "null pointer");
+    *config = g_cache_config;
+    return cudaSuccess;
+}
+
+cudaError_t simt_func_set_cache_config(const void* kernel, cudaFuncCache config) {
+    if (error_state().sticky != cudaSuccess) return error_state().sticky;
+    if (!kernel || !known_cache_config(config))
+        return api_error(cudaErrorInvalidValue, "cudaFuncSetCacheConfig",
+                         kernel ? "unknown preference" : "null kernel");
     return cudaSuccess;
 }
 

@@ -1,8 +1,9 @@
-// Device limits (cudaDeviceSetLimit) and the L2 access-policy hints of streams: accepted and
-// kept, so that code which sets them runs, and read back as set. They change nothing on the
-// emulator: it has no L2 cache (its device reports l2CacheSize and persistingL2CacheMaxSize 0),
-// and its fibers' stacks, printf and device heap do not come from these budgets. On a GPU, too,
-// an access policy only changes speed, never results.
+// Device limits (cudaDeviceSetLimit), cache preferences (cudaDeviceSetCacheConfig,
+// cudaFuncSetCacheConfig) and the L2 access-policy hints of streams: accepted and kept, so that
+// code which sets them runs, and read back as set. They change nothing on the emulator: it has
+// no L1/L2 caches to split or set aside (its device reports l2CacheSize and
+// persistingL2CacheMaxSize 0), and its fibers' stacks, printf and device heap do not come from
+// these budgets. On a GPU, too, cache preferences and access policies change speed, not results.
 #pragma once
 
 #include <cstddef>
@@ -20,6 +21,20 @@ enum cudaLimit : int {
 };
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
 cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
+
+enum cudaFuncCache : int {
+    cudaFuncCachePreferNone = 0,
+    cudaFuncCachePreferShared = 1,
+    cudaFuncCachePreferL1 = 2,
+    cudaFuncCachePreferEqual = 3,
+};
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* config);
+cudaError_t simt_func_set_cache_config(const void* kernel, cudaFuncCache config);
+template <class F>
+cudaError_t cudaFuncSetCacheConfig(F* kernel, cudaFuncCache config) {
+    return simt_func_set_cache_config(reinterpret_cast<const void*>(kernel), config);
+}
 
 enum cudaAccessProperty : int {
     cudaAccessPropertyNormal = 0,
