@@ -35,6 +35,13 @@ __global__ void grid_sync(int* out) {
     grid.sync();
 }
 
+__global__ void grid_sync_but_block_1_leaves(int* out) {
+    cg::grid_group grid = cg::this_grid();
+    if (blockIdx.x == 1) return;
+    out[grid.thread_rank()] = 1;
+    grid.sync();
+}
+
 __global__ void odd_runtime_tile(int* out, unsigned tile_size) {
     const cg::thread_group tile = cg::tiled_partition(cg::this_thread_block(), tile_size);
     out[threadIdx.x] = static_cast<int>(tile.thread_rank());
@@ -67,15 +74,46 @@ TEST_CASE("cooperative groups: lanes of a tile race without tile.sync(), not wit
     for (int r = 0; r < 64; ++r) CHECK(out[r] == in[r - r % 8 + (r % 8 + 1) % 8]);
 }
 
-TEST_CASE("cooperative groups: a grid-wide sync stops the launch, named as unsupported") {
+TEST_CASE("cooperative groups: a grid-wide sync without a cooperative launch stops the launch") {
     DeviceVector<int> out(64);
     const simt::FaultReport report = run_quietly([&] { grid_sync<<<2, 32>>>(out.data()); });
     INFO("report: " << report.message);
     CHECK(report.kind == simt::FaultKind::unsupported);
     CHECK(report.error == cudaErrorNotSupported);
     CHECK(report.message.find("grid-wide synchronization") != std::string::npos);
-    CHECK(report.message.find("not supported by the simt emulator") != std::string::npos);
+    CHECK(report.message.find("not launched with cudaLaunchCooperativeKernel") !=
+          std::string::npos);
     CHECK(report.message.find("cooperative_groups_faults_test.cu:") != std::string::npos);
+    // Launched cooperatively, the same kernel runs.
+    int* d_out = out.data();
+    void* args[] = {&d_out};
+    CHECK(run_quietly([&] {
+              REQUIRE(cudaLaunchCooperativeKernel((void*)grid_sync, dim3(2), dim3(32), args) ==
+                      cudaSuccess);
+          }).kind == simt::FaultKind::none);
+}
+
+TEST_CASE("cooperative groups: a block that leaves before the grid syncs is a deadlock") {
+    DeviceVector<int> out(64);
+    int* d_out = out.data();
+    void* args[] = {&d_out};
+    const simt::FaultReport report = run_quietly([&] {
+        cudaLaunchCooperativeKernel((void*)grid_sync_but_block_1_leaves, dim3(2), dim3(32), args);
+    });
+    INFO("report: " << report.message);
+    CHECK(report.kind == simt::FaultKind::deadlock);
+}
+
+TEST_CASE("cudaLaunchCooperativeKernel of a kernel known only as a void* is refused, saying why") {
+    DeviceVector<int> out(64);
+    int* d_out = out.data();
+    void* args[] = {&d_out};
+    const void* kernel = reinterpret_cast<const void*>(grid_sync);
+    const bool saved = simt::options().report_to_stderr;
+    simt::options().report_to_stderr = false;
+    CHECK(cudaLaunchCooperativeKernel(kernel, dim3(2), dim3(32), args) == cudaErrorNotSupported);
+    simt::options().report_to_stderr = saved;
+    CHECK(cudaGetLastError() == cudaErrorNotSupported);
 }
 
 TEST_CASE("cooperative groups: tiled_partition(group, n) with n not a power of two is refused") {

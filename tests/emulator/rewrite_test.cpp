@@ -60,7 +60,8 @@ std::string reg(const std::string& name, int line) {
 // A launch of a kernel named with template arguments (the rest may be deduced, simt/launch.h).
 std::string tmpl(const std::string& kernel, const std::string& config) {
     return "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(" + kernel +
-           ")) { return simt_pick(" + kernel + "); }, " + config + ")";
+           ")) { return simt_pick(" + kernel + "); }, [&](auto&... simt_a) -> decltype(" + kernel +
+           "(simt_a...)) { " + kernel + "(simt_a...); }, " + config + ")";
 }
 
 std::string pad(int n) {
@@ -123,7 +124,8 @@ TEST_CASE("kernel launches") {
     run_table({
         {"plain", "k<<<1, 32>>>(x);",
          "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-         "simt_pick(k); }, 1, 32)(x);"},
+         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, 1, "
+         "32)(x);"},
         {"qualified template", "ns::kernel<Op, T><<<g, b>>>(a, n);",
          tmpl("ns::kernel<Op, T>", "g, b") + "(a, n);"},
         {"value template args and full config", "k<int, 4><<<g, b, smem, s>>>();",
@@ -135,41 +137,52 @@ TEST_CASE("kernel launches") {
          tmpl("k<4>", "g, b") + "(ptr);"},
         {"global qualifier", "::k<<<1,1>>>();",
          "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(::k)) { return "
-         "simt_pick(::k); }, 1,1)();"},
+         "simt_pick(::k); }, [&](auto&... simt_a) -> decltype(::k(simt_a...)) { ::k(simt_a...); }, "
+         "1,1)();"},
         {"template keyword", "ns::template k<T><<<1, 1>>>();",
          tmpl("ns::template k<T>", "1, 1") + "();"},
         {"spaces kept as single spaces", "k <<< grid , block >>> (x);",
          "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-         "simt_pick(k); }, grid , block) (x);"},
+         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, grid "
+         ", block) (x);"},
         {"shift and brackets inside config", "k<<<dims[i], f(a >> 1), s.m>>>(x);",
          "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-         "simt_pick(k); }, dims[i], f(a >> 1), s.m)(x);"},
+         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, "
+         "dims[i], f(a >> 1), s.m)(x);"},
         {"braced dim3", "k<<<dim3{2, 1}, 32>>>(x);",
          "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-         "simt_pick(k); }, dim3{2, 1}, 32)(x);"},
+         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, "
+         "dim3{2, 1}, 32)(x);"},
         {"return statement", "return ::k<<<1, 1>>>();",
          "return ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(::k)) { return "
-         "simt_pick(::k); }, 1, 1)();"},
+         "simt_pick(::k); }, [&](auto&... simt_a) -> decltype(::k(simt_a...)) { ::k(simt_a...); }, "
+         "1, 1)();"},
         {"two launches on a line", "a<<<1, 1>>>(); b<<<2, 2>>>();",
          "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(a)) { return "
-         "simt_pick(a); }, 1, 1)(); ::simt::launch_template([&](auto simt_pick) -> "
-         "decltype(simt_pick(b)) { return simt_pick(b); }, 2, 2)();"},
+         "simt_pick(a); }, [&](auto&... simt_a) -> decltype(a(simt_a...)) { a(simt_a...); }, 1, "
+         "1)(); ::simt::launch_template([&](auto simt_pick) -> "
+         "decltype(simt_pick(b)) { return simt_pick(b); }, [&](auto&... simt_a) -> "
+         "decltype(b(simt_a...)) { b(simt_a...); }, 2, 2)();"},
         {"config over lines keeps lines and columns", "k<<<grid,\n      block>>>(x);",
          "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-         "simt_pick(k); }, grid, block)\n" +
+         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, grid, "
+         "block)\n" +
              pad(14) + "(x);"},
         {"comment inside config dropped", "k<<<grid, /* the\n block */ 32>>>(x);",
          "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-         "simt_pick(k); }, grid, 32)\n" +
+         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, grid, "
+         "32)\n" +
              pad(15) + "(x);"},
         {"in a #define", "#define L(n) k<<<n, 32>>>(p)\nL(4);",
          "#define L(n) ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { "
-         "return simt_pick(k); }, n, 32)(p)\nL(4);"},
+         "return simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); "
+         "}, n, 32)(p)\nL(4);"},
         {"in a #define with continuation", "#define L(n) k<float><<<n, \\\n    32>>>(p)\nL(4);",
          "#define L(n) " + tmpl("k<float>", "n, 32") + "\\\n" + pad(9) + "(p)\nL(4);"},
         {"token pasting in a #define", "#define L(n) k##n<<<1, 1>>>()",
          "#define L(n) ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k##n)) { "
-         "return simt_pick(k##n); }, 1, 1)()"},
+         "return simt_pick(k##n); }, [&](auto&... simt_a) -> decltype(k##n(simt_a...)) { "
+         "k##n(simt_a...); }, 1, 1)()"},
         {"operator<< with template args is no launch", "auto p = &operator<<<int>;",
          "auto p = &operator<<<int>;"},
         {"triple closing template is no launch", "std::vector<std::vector<std::vector<int>>> v;",
@@ -253,15 +266,29 @@ TEST_CASE("static __shared__ variables") {
     });
 }
 
+// A file-scope __shared__ variable is bound, with its declaration's site, at the top of each
+// function body that uses it; the declaration itself goes.
+TEST_CASE("file-scope __shared__ variables") {
+    const std::string t = "auto& t = ::simt::shared_variable<float[4]>(::simt::SharedSite{\"t\", "
+                          "__FILE__, 2, 0});";
+    run_table({
+        {"unused", "int a;\n__shared__ int x;", "int a;\n"},
+        {"namespace scope", "namespace a { __shared__ int x; }", "namespace a {  }"},
+        {"extern \"C\" block", "extern \"C\" {\n  static __shared__ int x;\n}",
+         "extern \"C\" {\n  \n}"},
+        {"used in two functions",
+         "int a;\n__shared__ float t[4];\n__global__ void k() { t[0] = 1; }\n"
+         "__device__ float g(int i) { if (i) { return t[i]; } return 0; }\n",
+         "int a;\n\n__global__ void k() { " + t + " t[0] = 1; }\n__device__ float g(int i) { " + t +
+             " if (i) { return t[i]; } return 0; }\n"},
+        {"a scalar, with alignment", "__shared__ __align__(16) int n;\nvoid f() { n = 1; }",
+         "\nvoid f() { int& n = ::simt::shared_variable<int>(::simt::SharedSite{\"n\", __FILE__, "
+         "1, 16}); n = 1; }"},
+    });
+}
+
 TEST_CASE("static __shared__ errors") {
     run_table({
-        {"file scope", "int a;\n__shared__ int x;", "",
-         "2:1: error: file-scope __shared__ variables are not supported by the simt emulator; "
-         "declare it inside the kernel"},
-        {"namespace scope", "namespace a { __shared__ int x; }", "",
-         "1:15: error: file-scope __shared__"},
-        {"extern \"C\" block", "extern \"C\" {\n  static __shared__ int x;\n}", "",
-         "2:10: error: file-scope __shared__"},
         {"initializer", "void k() {\n  __shared__ int x = 0;\n}", "",
          "2:20: error: __shared__ variables cannot be initialized"},
         {"brace initializer", "void k() { __shared__ int x{0}; }", "",
@@ -302,6 +329,39 @@ TEST_CASE("extern __shared__ (dynamic shared memory)") {
          "void k() {\n  " + dynamic_local("int", "a") + " " + dynamic_local("int", "b") + "\n}"},
         {"a sized one among them", "extern __shared__ int a[], b[2];", "",
          "1:8: error: extern __shared__ must be"},
+        // A file-scope array gets a real pointer in each function body that names it, so that
+        // (float*)dyn and reinterpret_cast<float*>(dyn) work there.
+        {"file scope, used in functions",
+         "extern __shared__ unsigned char dyn[];\n"
+         "__global__ void k(int n) {\n  reinterpret_cast<float*>(dyn)[0] = 1;\n"
+         "  if (n) { ((float*)dyn)[1] = 2; }\n}\n"
+         "__device__ int g() { return dyn[0]; }\nvoid h(unsigned char* dyn) { dyn[0] = 1; }\n",
+         dynamic("unsigned char", "dyn") + "\n__global__ void k(int n) { " +
+             dynamic_local("unsigned char", "dyn") +
+             "\n  reinterpret_cast<float*>(dyn)[0] = 1;\n"
+             "  if (n) { ((float*)dyn)[1] = 2; }\n}\n"
+             "__device__ int g() { " +
+             dynamic_local("unsigned char", "dyn") +
+             " return dyn[0]; }\nvoid h(unsigned char* dyn) { dyn[0] = 1; }\n"},
+        {"file scope, not a function body or a member",
+         "extern __shared__ int s[];\nvoid k() { if (s[0]) { s[1] = a.s; } }\n",
+         dynamic("int", "s") + "\nvoid k() { " + dynamic_local("int", "s") +
+             " if (s[0]) { s[1] = a.s; } }\n"},
+    });
+}
+
+TEST_CASE("cudaLaunchCooperativeKernel and cudaLaunchKernel take the kernel itself") {
+    run_table({
+        {"C-style cast", "cudaLaunchCooperativeKernel((void *)k, g, b, args, 0, NULL);",
+         "cudaLaunchCooperativeKernel(k, g, b, args, 0, NULL);"},
+        {"const void and a template", "cudaLaunchKernel((const void*)k<float, 4>, g, b, args);",
+         "cudaLaunchKernel(k<float, 4>, g, b, args);"},
+        {"reinterpret_cast", "cudaLaunchCooperativeKernel(reinterpret_cast<void*>(&k), g, b, a);",
+         "cudaLaunchCooperativeKernel((&k), g, b, a);"},
+        {"a pointer variable stays", "cudaLaunchCooperativeKernel(fp, g, b, a);",
+         "cudaLaunchCooperativeKernel(fp, g, b, a);"},
+        {"other casts stay", "cudaLaunchKernel((char*)k, g, b, a);",
+         "cudaLaunchKernel((char*)k, g, b, a);"},
     });
 }
 
@@ -419,10 +479,12 @@ TEST_CASE("comments and literals are left alone") {
         {"raw string", "f(R\"d(" + s + ")\"\n )d\");", "f(R\"d(" + s + ")\"\n )d\");"},
         {"char literals", "c = '\"'; d = '<'; k<<<1, 1>>>();",
          "c = '\"'; d = '<'; ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) "
-         "{ return simt_pick(k); }, 1, 1)();"},
+         "{ return simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); "
+         "}, 1, 1)();"},
         {"digit separators are no char literal", "n = 1'000; k<<<n, 1>>>();",
          "n = 1'000; ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { "
-         "return simt_pick(k); }, n, 1)();"},
+         "return simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); "
+         "}, n, 1)();"},
         {"header name with a quote", "#include <it's.h>\n__device__ int x;",
          "#include <it's.h>\n__device__ int x;" + reg("x", 2)},
         {"unterminated char literal ends at its line", "#if 0\nit's\n#endif\n__device__ int x;",
@@ -436,15 +498,18 @@ TEST_CASE("#if 0 blocks are left alone") {
          "#if 0\n__shared__ int x = 5;\nk<<<>>>();\n#endif\n__device__ int y;" + reg("y", 5)},
         {"#else of #if 1", "#if 1\nk<<<1, 1>>>();\n#else\n__shared__ int x = 0;\n#endif",
          "#if 1\n::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-         "simt_pick(k); }, 1, 1)();\n#else\n__shared__ int x = 0;\n#endif"},
+         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, 1, "
+         "1)();\n#else\n__shared__ int x = 0;\n#endif"},
         {"#else of #if 0 is compiled", "#if 0\nx();\n#else\nk<<<1, 1>>>();\n#endif",
          "#if 0\nx();\n#else\n::simt::launch_template([&](auto simt_pick) -> "
-         "decltype(simt_pick(k)) { return simt_pick(k); }, 1, 1)();\n#endif"},
+         "decltype(simt_pick(k)) { return simt_pick(k); }, [&](auto&... simt_a) -> "
+         "decltype(k(simt_a...)) { k(simt_a...); }, 1, 1)();\n#endif"},
         {"#define in #if 0", "#if 0\n#define L k<<<1, 1>>>\n#define S __shared__ int s;\n#endif",
          "#if 0\n#define L k<<<1, 1>>>\n#define S __shared__ int s;\n#endif"},
         {"other conditions are compiled", "#ifdef X\nk<<<1, 1>>>();\n#endif",
          "#ifdef X\n::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-         "simt_pick(k); }, 1, 1)();\n#endif"},
+         "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, 1, "
+         "1)();\n#endif"},
         {"nested in #if 0", "#if 0\n#if 1\nk<<<1, 1>>>();\n#else\n#endif\nk<<<>>>();\n#endif",
          "#if 0\n#if 1\nk<<<1, 1>>>();\n#else\n#endif\nk<<<>>>();\n#endif"},
         {"brace in #if 0 does not open a scope", "#if 0\nvoid f() {\n#endif\n__device__ int z;",
@@ -530,7 +595,8 @@ TEST_CASE("loop conditions get loop_tick()") {
         {"with a launch inside", "while (f()) k<<<1, 1>>>(x);",
          "while (" + tick("f()") +
              ") ::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(k)) { return "
-             "simt_pick(k); }, 1, 1)(x);"},
+             "simt_pick(k); }, [&](auto&... simt_a) -> decltype(k(simt_a...)) { k(simt_a...); }, "
+             "1, 1)(x);"},
     });
 }
 
@@ -936,17 +1002,23 @@ TEST_CASE("unsupported CUDA library headers fail to compile with the feature nam
         {CG "cg::this_multi_grid(); }", "cooperative_groups::this_multi_grid is not supported"},
         {CG "auto t = cg::tiled_partition<32>(cg::this_thread_block()); t.match_any(1); }",
          "thread_block_tile::match_any is not supported"},
-        {CG "cg::tiled_partition<64>(cg::this_thread_block()); }",
-         "supports thread_block_tile sizes 1, 2, 4, 8, 16 and 32"},
+        {CG "cg::tiled_partition<1024>(cg::this_thread_block()); }",
+         "supports thread_block_tile sizes 1, 2, 4, ..., 512"},
+        {CG "auto t = cg::tiled_partition<64>(cg::this_thread_block()); t.shfl(1, 0); }",
+         "thread_block_tile::shfl on a tile of more than 32 threads is not supported"},
+        {CG "auto t = cg::tiled_partition<128>(cg::this_thread_block()); t.ballot(1); }",
+         "thread_block_tile::ballot on a tile of more than 32 threads is not supported"},
+        {"#include <cooperative_groups.h>\n#include <cooperative_groups/scan.h>\n"
+         "namespace cg = cooperative_groups;\n__global__ void k() { "
+         "cg::inclusive_scan(cg::tiled_partition<64>(cg::this_thread_block()), 1); }",
+         "cg::inclusive_scan on the simt emulator takes a thread_block_tile of 1 to 32 threads"},
         {CG "cg::reduce(cg::this_thread_block(), 1, cg::plus<int>()); }",
-         "cg::reduce on the simt emulator takes a thread_block_tile of 1 to 32 threads"},
+         "cg::reduce on the simt emulator takes a thread_block_tile (of 1 to 512 threads)"},
         {CG "cg::this_cluster(); }", "cooperative_groups::this_cluster (thread block clusters)"},
         {CG "cg::memcpy_async(cg::this_thread_block(), (int*)0, (int*)0, 4); }",
          "cooperative_groups::memcpy_async is not supported"},
         {CG "cg::invoke_one(cg::this_thread_block(), [] {}); }",
          "cooperative_groups::invoke_one is not supported"},
-        {CG "__shared__ cg::block_tile_memory<4, 256> m; }",
-         "block_tile_memory (tiles of more than 32 threads) is not supported"},
         {CG "auto t = cg::tiled_partition<16>(cg::this_thread_block()); "
             "cg::tiled_partition<16>(t); }",
          "tiled_partition<N>(tile) needs N smaller than the tile's size"},

@@ -68,6 +68,11 @@ template <class Ref>
 TemplateLauncher<Ref> launch_template(Ref, dim3, dim3, std::size_t = 0, cudaStream_t = 0) {
     return {};
 }
+template <class Ref, class Call>
+TemplateLauncher<Ref> launch_template(Ref, const Call&, dim3, dim3, std::size_t = 0,
+                                      cudaStream_t = 0) {
+    return {};
+}
 
 namespace detail {
 

@@ -1,16 +1,18 @@
-// Cooperative groups on the simt emulator: the thread block, static tiles of 1 to 32 threads
-// (one warp or a power-of-two part of one), and groups of either kind behind `thread_group`.
+// Cooperative groups on the simt emulator: the thread block, static tiles of 1 to 512 threads
+// (a power-of-two part of a warp, or whole warps), groups of either kind behind `thread_group`,
+// and the grid of a cooperative launch.
 // Everything is built on the emulator's own barriers and warp intrinsics (__syncthreads,
 // __syncwarp(mask), __shfl*_sync(mask, ..., width), __ballot_sync, __any_sync, __all_sync), so the
 // checks see through the API: lanes of a tile are unordered until a tile operation, a tile
 // sync() from diverged lanes is reported, and so on. Every member is always inlined, because the
 // runtime finds the user's line from its callers' return addresses.
 //
-// Not here, and loud: grid_group::sync() (grid-wide sync needs a cooperative launch: a run-time
-// "unsupported feature" fault), and, as compile errors that name them where they are used:
-// multi-grid groups, clusters, coalesced_threads(), labeled and binary partitions, tiles of more
-// than 32 threads (block_tile_memory), tile match_any/match_all, memcpy_async/wait/wait_prior,
-// invoke_one. Reductions and scans: cooperative_groups/reduce.h, scan.h.
+// Not here, and loud: grid_group::sync() in a kernel not launched with
+// cudaLaunchCooperativeKernel (a run-time "unsupported feature" fault), and, as compile errors
+// that name them where they are used:
+// multi-grid groups, clusters, coalesced_threads(), labeled partitions, shuffles and votes of
+// tiles of more than 32 threads, tile match_any/match_all, memcpy_async/wait/
+// wait_prior, invoke_one. Reductions and scans: cooperative_groups/reduce.h, scan.h.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -19,6 +21,11 @@
 #include <type_traits>
 
 #define SIMT_CG_INLINE __attribute__((always_inline)) inline
+
+namespace simt::detail {
+// The arrival counter of the running cooperative launch (src/cooperative_launch.h), or nullptr.
+unsigned* grid_barrier_word();
+} // namespace simt::detail
 
 namespace cooperative_groups {
 namespace details {
@@ -91,21 +98,30 @@ SIMT_CG_INLINE thread_block this_thread_block() {
 }
 
 // A tile of Size consecutive threads of the block (by thread_rank), Size a power of two from 1
-// to 32: a tile never spans two warps, so its sync is a __syncwarp over its lanes and its
-// shuffles and votes are the warp's, with the tile's lane mask and width.
+// to 512. A tile of at most 32 threads never spans two warps, so its sync is a __syncwarp over
+// its lanes and its shuffles and votes are the warp's, with the tile's lane mask and width.
+// A larger tile (64 to 512 threads, whole warps) has what CUDA gives such tiles without
+// shuffles and votes (sync, ranks, sizes; cg::reduce in cooperative_groups/reduce.h); its sync()
+// is the block's barrier, __syncthreads(), so every tile of the block must sync together: where
+// only some tiles of a block sync (valid on a GPU), the emulator reports barrier divergence.
 template <unsigned Size, class Parent = void>
 class thread_block_tile;
 
 template <unsigned Size>
 class thread_block_tile<Size, void> {
-    static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
-                  "the simt emulator supports thread_block_tile sizes 1, 2, 4, 8, 16 and 32 (a "
-                  "power of two, at most a warp)");
+    static_assert(Size >= 1 && Size <= 512 && (Size & (Size - 1)) == 0,
+                  "the simt emulator supports thread_block_tile sizes 1, 2, 4, ..., 512 (a power "
+                  "of two)");
 
   public:
     static constexpr unsigned num_threads_value = Size;
 
-    SIMT_CG_INLINE void sync() const { __syncwarp(mask_); }
+    SIMT_CG_INLINE void sync() const {
+        if constexpr (Size > 32)
+            __syncthreads();
+        else
+            __syncwarp(mask_);
+    }
     SIMT_CG_INLINE unsigned thread_rank() const { return details::block_rank() % Size; }
     SIMT_CG_INLINE static constexpr unsigned size() { return Size; }
     SIMT_CG_INLINE static constexpr unsigned long long num_threads() { return Size; }
@@ -115,34 +131,55 @@ class thread_block_tile<Size, void> {
 
     template <class T>
     SIMT_CG_INLINE T shfl(T value, int source_rank) const {
+        static_assert(Size <= 32, "thread_block_tile::shfl on a tile of more than 32 threads is "
+                                  "not supported by the simt emulator");
         return details::shuffle_any(value, [&](auto v) {
             return __shfl_sync(mask_, v, source_rank, static_cast<int>(Size));
         });
     }
     template <class T>
     SIMT_CG_INLINE T shfl_up(T value, unsigned delta) const {
+        static_assert(Size <= 32, "thread_block_tile::shfl_up on a tile of more than 32 threads "
+                                  "is not supported by the simt emulator");
         return details::shuffle_any(value, [&](auto v) {
             return __shfl_up_sync(mask_, v, static_cast<int>(delta), static_cast<int>(Size));
         });
     }
     template <class T>
     SIMT_CG_INLINE T shfl_down(T value, unsigned delta) const {
+        static_assert(Size <= 32, "thread_block_tile::shfl_down on a tile of more than 32 threads "
+                                  "is not supported by the simt emulator");
         return details::shuffle_any(value, [&](auto v) {
             return __shfl_down_sync(mask_, v, static_cast<int>(delta), static_cast<int>(Size));
         });
     }
     template <class T>
     SIMT_CG_INLINE T shfl_xor(T value, unsigned lane_mask) const {
+        static_assert(Size <= 32, "thread_block_tile::shfl_xor on a tile of more than 32 threads "
+                                  "is not supported by the simt emulator");
         return details::shuffle_any(value, [&](auto v) {
             return __shfl_xor_sync(mask_, v, static_cast<int>(lane_mask), static_cast<int>(Size));
         });
     }
-    SIMT_CG_INLINE int any(int predicate) const { return __any_sync(mask_, predicate); }
-    SIMT_CG_INLINE int all(int predicate) const { return __all_sync(mask_, predicate); }
+    template <unsigned S = Size>
+    SIMT_CG_INLINE int any(int predicate) const {
+        static_assert(S <= 32, "thread_block_tile::any on a tile of more than 32 threads is not "
+                               "supported by the simt emulator");
+        return __any_sync(mask_, predicate);
+    }
+    template <unsigned S = Size>
+    SIMT_CG_INLINE int all(int predicate) const {
+        static_assert(S <= 32, "thread_block_tile::all on a tile of more than 32 threads is not "
+                               "supported by the simt emulator");
+        return __all_sync(mask_, predicate);
+    }
     // Bit i is the predicate of the tile's thread i (not of warp lane i), as in CUDA.
+    template <unsigned S = Size>
     SIMT_CG_INLINE unsigned ballot(int predicate) const {
+        static_assert(S <= 32, "thread_block_tile::ballot on a tile of more than 32 threads is "
+                               "not supported by the simt emulator");
         const unsigned bits = __ballot_sync(mask_, predicate);
-        return Size == 32 ? bits
+        return Size >= 32 ? bits
                           : (bits >> (details::block_rank() % 32 / Size * Size)) & mask_low();
     }
     template <class T>
@@ -165,7 +202,12 @@ class thread_block_tile<Size, void> {
         : mask_(details::tile_mask(Size)), meta_rank_(meta_rank), meta_size_(meta_size) {}
 
   private:
-    static constexpr unsigned mask_low() { return Size == 32 ? 0xffffffffu : (1u << Size) - 1u; }
+    static constexpr unsigned mask_low() {
+        if constexpr (Size >= 32)
+            return 0xffffffffu;
+        else
+            return (1u << Size) - 1u;
+    }
 
     unsigned mask_;
     unsigned meta_rank_;
@@ -264,13 +306,31 @@ SIMT_CG_INLINE unsigned long long group_size(const Group& g) {
     return g.num_threads();
 }
 
-// The whole grid: ranks and sizes work; sync() does not (it needs a cooperative launch, which the
-// emulator does not provide), and says so when it is reached.
+// The whole grid. sync() needs a cooperative launch (cudaLaunchCooperativeKernel), which runs
+// every block at once: it is the barrier CUDA's own implementation uses (a block barrier, then
+// one thread per block adds its arrival to a counter in device memory, after a fence, and waits
+// until the counter's top bit flips; block 0 adds what flips it once all have arrived, then a
+// fence and a block barrier), so the emulator's checks see the same ordering a GPU gives. In a
+// kernel launched otherwise it is a run-time fault that says so.
 class grid_group {
   public:
     SIMT_CG_INLINE static void sync() {
-        ::simt::detail::unsupported("grid-wide synchronization (cooperative_groups::grid_group::"
-                                    "sync, cudaLaunchCooperativeKernel)");
+        unsigned* const arrived = ::simt::detail::grid_barrier_word();
+        if (!arrived)
+            ::simt::detail::unsupported(
+                "grid-wide synchronization (cooperative_groups::grid_group::sync) in a kernel "
+                "not launched with cudaLaunchCooperativeKernel");
+        __syncthreads();
+        if (details::block_rank() == 0) {
+            const unsigned blocks = static_cast<unsigned>(num_blocks());
+            const unsigned add = block_rank() == 0 ? 0x80000000u - (blocks - 1) : 1u;
+            __threadfence();
+            const unsigned old = atomicAdd(arrived, add);
+            while (((old ^ *static_cast<volatile unsigned*>(arrived)) & 0x80000000u) == 0) {
+            }
+            __threadfence();
+        }
+        __syncthreads();
     }
     SIMT_CG_INLINE static unsigned long long thread_rank() {
         return block_rank() * details::block_threads() + details::block_rank();
@@ -291,8 +351,8 @@ class grid_group {
     SIMT_CG_INLINE static dim3 group_dim() { return gridDim; }
     SIMT_CG_INLINE static dim3 dim_blocks() { return gridDim; }
     SIMT_CG_INLINE static dim3 block_index() { return blockIdx; }
-    // Whether the launch was cooperative: never, on the emulator.
-    SIMT_CG_INLINE static bool is_valid() { return false; }
+    // Whether the launch was cooperative (cudaLaunchCooperativeKernel).
+    SIMT_CG_INLINE static bool is_valid() { return ::simt::detail::grid_barrier_word() != nullptr; }
 };
 
 SIMT_CG_INLINE grid_group this_grid() {
@@ -304,11 +364,85 @@ auto this_multi_grid() {
     static_assert(details::always_false<U>,
                   "cooperative_groups::this_multi_grid is not supported by the simt emulator");
 }
-// Declared so that code naming it meets the refusal of coalesced_threads(), not an unknown name.
+// Some lanes of one warp, by mask, ranked in lane order: what binary_partition makes. Its
+// collectives are the warp's over the group's lanes (__syncwarp, __shfl_sync with the mask).
 class coalesced_group {
   public:
-    coalesced_group() = delete;
+    SIMT_CG_INLINE void sync() const { __syncwarp(mask_); }
+    SIMT_CG_INLINE unsigned thread_rank() const { return __popc(mask_ & ((1u << lane()) - 1u)); }
+    SIMT_CG_INLINE unsigned size() const { return __popc(mask_); }
+    SIMT_CG_INLINE unsigned long long num_threads() const { return size(); }
+    SIMT_CG_INLINE unsigned meta_group_rank() const { return 0; }
+    SIMT_CG_INLINE unsigned meta_group_size() const { return 1; }
+    template <class T>
+    SIMT_CG_INLINE T shfl(T value, unsigned source_rank) const {
+        const int from = lane_of(source_rank % size());
+        return details::shuffle_any(value, [&](auto v) { return __shfl_sync(mask_, v, from); });
+    }
+    template <class T>
+    SIMT_CG_INLINE T shfl_down(T value, unsigned delta) const {
+        const unsigned rank = thread_rank() + delta;
+        const int from = rank < size() ? lane_of(rank) : static_cast<int>(lane());
+        return details::shuffle_any(value, [&](auto v) { return __shfl_sync(mask_, v, from); });
+    }
+    template <class T>
+    SIMT_CG_INLINE T shfl_up(T value, unsigned delta) const {
+        const unsigned rank = thread_rank();
+        const int from = rank >= delta ? lane_of(rank - delta) : static_cast<int>(lane());
+        return details::shuffle_any(value, [&](auto v) { return __shfl_sync(mask_, v, from); });
+    }
+    SIMT_CG_INLINE int any(int predicate) const { return __any_sync(mask_, predicate); }
+    SIMT_CG_INLINE int all(int predicate) const { return __all_sync(mask_, predicate); }
+    // Bit i is the predicate of the group's thread of rank i.
+    SIMT_CG_INLINE unsigned ballot(int predicate) const {
+        const unsigned bits = __ballot_sync(mask_, predicate);
+        unsigned packed = 0, rank = 0;
+        for (unsigned l = 0; l < 32; ++l)
+            if (mask_ >> l & 1u) packed |= (bits >> l & 1u) << rank++;
+        return packed;
+    }
+    template <class T>
+    unsigned long long match_any(T) const {
+        static_assert(details::always_false<T>,
+                      "coalesced_group::match_any is not supported by the simt emulator");
+        return 0;
+    }
+
+  private:
+    template <unsigned Size, class Parent>
+    friend coalesced_group binary_partition(const thread_block_tile<Size, Parent>&, bool);
+    friend coalesced_group binary_partition(const coalesced_group&, bool);
+    explicit SIMT_CG_INLINE coalesced_group(unsigned mask) : mask_(mask) {}
+    SIMT_CG_INLINE static unsigned lane() { return details::block_rank() % 32; }
+    // The lane of the group's thread of rank `rank`.
+    SIMT_CG_INLINE int lane_of(unsigned rank) const {
+        unsigned m = mask_;
+        for (unsigned i = 0; i < rank; ++i) m &= m - 1;
+        return __builtin_ctz(m);
+    }
+    SIMT_CG_INLINE unsigned mask() const { return mask_; }
+
+    unsigned mask_;
 };
+
+// The threads of a tile (of at most 32) or coalesced group whose predicate is the caller's:
+// every thread of the parent calls it, as on a GPU.
+template <unsigned Size, class Parent>
+SIMT_CG_INLINE coalesced_group binary_partition(const thread_block_tile<Size, Parent>& parent,
+                                                bool predicate) {
+    static_assert(Size <= 32, "cooperative_groups::binary_partition of a tile of more than 32 "
+                              "threads is not supported by the simt emulator");
+    (void)parent;
+    const unsigned whole = details::tile_mask(Size);
+    const unsigned yes = __ballot_sync(whole, predicate);
+    return coalesced_group(predicate ? yes : whole & ~yes);
+}
+SIMT_CG_INLINE coalesced_group binary_partition(const coalesced_group& parent, bool predicate) {
+    const unsigned whole = parent.mask();
+    const unsigned yes = __ballot_sync(whole, predicate);
+    return coalesced_group(predicate ? yes : whole & ~yes);
+}
+
 template <class U = void>
 coalesced_group coalesced_threads() {
     static_assert(details::always_false<U>,
@@ -320,11 +454,6 @@ template <class Group>
 auto labeled_partition(const Group&, int) {
     static_assert(details::always_false<Group>,
                   "cooperative_groups::labeled_partition is not supported by the simt emulator");
-}
-template <class Group>
-auto binary_partition(const Group&, bool) {
-    static_assert(details::always_false<Group>,
-                  "cooperative_groups::binary_partition is not supported by the simt emulator");
 }
 template <class U = void>
 auto this_cluster() {
@@ -361,18 +490,15 @@ auto invoke_one_broadcast(const Group&, Args&&...) {
                   "cooperative_groups::invoke_one_broadcast is not supported by the simt "
                   "emulator: call f in thread_rank() 0 and broadcast with g.shfl()");
 }
-// On a GPU, tiles larger than a warp keep their state in this memory.
-template <unsigned Bytes, unsigned MaxThreads = 1024>
+// On a GPU before compute capability 8.0, tiles larger than a warp keep their state in this
+// shared memory, handed to this_thread_block(); the emulator's tiles need none (as on 8.0 and
+// later), so it only takes up its room. CUDA 12 names it block_tile_memory<MaxBlockSize>.
+template <unsigned MaxBlockSize = 1024, unsigned = 0>
 struct block_tile_memory {
-    static_assert(details::always_false<block_tile_memory>,
-                  "cooperative_groups::block_tile_memory (tiles of more than 32 threads) is not "
-                  "supported by the simt emulator");
+    unsigned long long reserved[MaxBlockSize / 32 > 0 ? MaxBlockSize / 32 : 1];
 };
-template <unsigned Bytes, unsigned MaxThreads>
-thread_block this_thread_block(block_tile_memory<Bytes, MaxThreads>&) {
-    static_assert(details::always_false<block_tile_memory<Bytes, MaxThreads>>,
-                  "cooperative_groups::this_thread_block(block_tile_memory&) (tiles of more than "
-                  "32 threads) is not supported by the simt emulator");
+template <unsigned MaxBlockSize, unsigned Unused>
+SIMT_CG_INLINE thread_block this_thread_block(block_tile_memory<MaxBlockSize, Unused>&) {
     return this_thread_block();
 }
 

@@ -9,8 +9,11 @@
 #include "simt/runtime_api.h"
 #include "simt/launch.h"
 #include "simt/programmatic_launch.h"
+#include "simt/launch_api.h"
+#include "simt/limits_and_hints.h"
 #include "simt/shared.h"
 #include "simt/device.h"
+#include "simt/rounding.h"
 
 // The toolkit's header guards, which code tests to see whether the runtime API is there (NVIDIA's
 // samples' helper_cuda.h defines its runtime helpers under `#ifdef __CUDA_RUNTIME_H__`).

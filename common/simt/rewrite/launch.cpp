@@ -137,8 +137,12 @@ void rewrite_launches_in(const SourceFile& src, Tokens toks, std::size_t floor, 
         // capture default lets the name be a local function pointer.
         const std::string kernel = join(toks, start, i);
         const std::string config = join(toks, i + 3, config_end);
+        // The second lambda calls the kernel by name, for a launch that leaves parameters to
+        // their default arguments (a function pointer has none).
         std::string text = "::simt::launch_template([&](auto simt_pick) -> decltype(simt_pick(" +
-                           kernel + ")) { return simt_pick(" + kernel + "); }, " + config + ")";
+                           kernel + ")) { return simt_pick(" + kernel +
+                           "); }, [&](auto&... simt_a) -> decltype(" + kernel + "(simt_a...)) { " +
+                           kernel + "(simt_a...); }, " + config + ")";
         edits.replace(src, begin, end, std::move(text), in_directive);
         i = config_end + 2;
     }

@@ -32,6 +32,10 @@ void register_device_symbols(const SourceFile& src, const ScopeMap& scopes, Edit
 // for conditions, so that a polled plain load is reloaded every iteration (loop_ticks.cpp).
 void insert_loop_ticks(const SourceFile& src, EditList& edits);
 
+// cudaLaunchCooperativeKernel((void*)k, ...) -> cudaLaunchCooperativeKernel(k, ...), and the
+// same for cudaLaunchKernel: the launch needs the kernel's type (launch_api_casts.cpp).
+void strip_launch_api_casts(const SourceFile& src, EditList& edits);
+
 // __noinline__ -> __attribute__((noinline)), except inside __attribute__((...)) (keywords.cpp).
 void rewrite_cuda_keywords(const SourceFile& src, EditList& edits);
 

@@ -44,6 +44,7 @@ std::string rewrite_source(std::string_view text, std::string_view display_name,
     rewrite_static_shared(src, scopes, edits);
     rewrite_launches(src, edits);
     rewrite_cuda_keywords(src, edits);
+    strip_launch_api_casts(src, edits);
     insert_loop_ticks(src, edits);
     redirect_quoted_includes(src, redirect, edits);
     return "#line 1 " + quoted(display_name) + "\n" + edits.apply(src);

@@ -32,4 +32,12 @@ bool is_extern_shared(Tokens code, std::size_t at);
 // declaration: initializers, a directive in the middle, declarators other than NAME[DIMS].
 SharedDecl parse_shared_decl(const SourceFile& src, std::size_t at);
 
+// A file-scope __shared__ variable `name`, declared up to code[declared]: `declaration` (of a
+// variable of that name) goes at the top of every function body after it that uses the name
+// (file_scope_shared.cpp).
+class ScopeMap;
+class EditList;
+void declare_in_functions(const SourceFile& src, const ScopeMap& scopes, std::size_t declared,
+                          const std::string& name, const std::string& declaration, EditList& edits);
+
 } // namespace simt::rewrite

@@ -3,6 +3,7 @@
 #include <memory>
 #include <sstream>
 
+#include "cooperative_launch.h"
 #include "engine.h"
 #include "error_state.h"
 #include "fault_format.h"
@@ -39,6 +40,7 @@ static std::atomic<bool> g_launch_running{false};
 static thread_local bool t_running_launch = false;
 
 void run_launch(const LaunchRequest& r) {
+    const bool cooperative = take_cooperative_request();
     ErrorState& state = error_state();
     t_last_launch_error = state.sticky;
     if (state.sticky != cudaSuccess) return; // a broken context runs nothing, as on a GPU
@@ -83,6 +85,23 @@ void run_launch(const LaunchRequest& r) {
                           (limit == 48 * 1024 ? " (raise it with cudaFuncSetAttribute("
                                                 "cudaFuncAttributeMaxDynamicSharedMemorySize))"
                                               : ""));
+
+    // A cooperative grid runs all its blocks at once: the engine's window of resident blocks
+    // holds co_resident_blocks() of them, so every grid that fits is wholly resident.
+    if (cooperative) {
+        const unsigned blocks = g.x * g.y * g.z;
+        const unsigned fit = co_resident_blocks(r);
+        if (blocks > fit)
+            return reject(cudaErrorCooperativeLaunchTooLarge, r,
+                          "a cooperative launch needs all its blocks on the device at once, and "
+                          "at most " +
+                              std::to_string(fit) +
+                              " blocks of this size and shared memory fit on the emulated device "
+                              "(cudaOccupancyMaxActiveBlocksPerMultiprocessor times the "
+                              "multiprocessors); this grid has " +
+                              std::to_string(blocks));
+    }
+    GridBarrier grid_barrier(cooperative);
 
     // The schedule is a function of the seed and the launch alone: rerunning a launch with the
     // same seed reproduces it exactly.

@@ -94,13 +94,25 @@ cudaError_t cudaMallocHost(void** ptr, size_t bytes) {
     return allocate(ptr, bytes, RegionKind::pinned_host, "cudaMallocHost");
 }
 cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned int flags) {
-    // Portable and write-combined change nothing here; mapped memory would be read by kernels
-    // through a device pointer that the emulator does not hand out.
-    if (flags & cudaHostAllocMapped)
-        return api_error(cudaErrorNotSupported, "cudaHostAlloc",
-                         "cudaHostAllocMapped (zero-copy host memory) is not supported by the "
-                         "simt emulator");
+    // Portable and write-combined change nothing here. Kernels may read and write page-locked
+    // host memory (the emulated device's memory is host memory): mapped memory's device pointer
+    // is its host address, as with unified addressing on a GPU (cudaHostGetDevicePointer).
+    if (flags & ~unsigned{cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined})
+        return api_error(cudaErrorInvalidValue, "cudaHostAlloc", "unknown flags");
     return allocate(ptr, bytes, RegionKind::pinned_host, "cudaHostAlloc");
+}
+cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int flags) {
+    SIMT_STICKY_GUARD();
+    if (!device || flags != 0)
+        return api_error(cudaErrorInvalidValue, "cudaHostGetDevicePointer",
+                         device ? "flags must be 0" : "null pointer");
+    const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(host));
+    if (!r || r->kind != RegionKind::pinned_host)
+        return api_error(cudaErrorInvalidValue, "cudaHostGetDevicePointer",
+                         hex(host) + " is not page-locked host memory from cudaHostAlloc, "
+                                     "cudaMallocHost or cudaHostRegister");
+    *device = host;
+    return cudaSuccess;
 }
 
 static cudaError_t release(void* ptr, bool host, const char* call) {
@@ -108,7 +120,7 @@ static cudaError_t release(void* ptr, bool host, const char* call) {
     if (!ptr) return cudaSuccess;
     const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(ptr));
     const bool right_kind =
-        r && (host ? r->kind == RegionKind::pinned_host
+        r && (host ? r->kind == RegionKind::pinned_host && r->name != "cudaHostRegister"
                    : (r->kind == RegionKind::device || r->kind == RegionKind::managed));
     if (!r || r->base != reinterpret_cast<uintptr_t>(ptr) || !right_kind) {
         std::string why = hex(ptr) + " was not returned by " +
@@ -368,6 +380,7 @@ const char* cudaGetErrorName(cudaError_t e) {
         SIMT_NAME(cudaErrorMisalignedAddress)
         SIMT_NAME(cudaErrorAssert)
         SIMT_NAME(cudaErrorIllegalInstruction)
+        SIMT_NAME(cudaErrorCooperativeLaunchTooLarge)
         SIMT_NAME(cudaErrorHardwareStackError)
         SIMT_NAME(cudaErrorInvalidResourceHandle)
         SIMT_NAME(cudaErrorNotReady)
@@ -405,6 +418,8 @@ const char* cudaGetErrorString(cudaError_t e) {
         return "misaligned address";
     case cudaErrorAssert:
         return "device-side assert triggered";
+    case cudaErrorCooperativeLaunchTooLarge:
+        return "too many blocks in cooperative launch";
     case cudaErrorHardwareStackError:
         return "hardware stack error";
     case cudaErrorInvalidDevice:
@@ -466,16 +481,18 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
     p->maxThreadsPerMultiProcessor = 2048;
     p->maxBlocksPerMultiProcessor = 32;
     p->l2CacheSize = 0;
+    p->persistingL2CacheMaxSize = 0; // no L2 cache: access policies are hints without effect
+    p->accessPolicyMaxWindowSize = 0;
     p->memoryClockRate = 0;
     p->memoryBusWidth = 0;
     p->concurrentKernels = 0;
     p->computeMode = cudaComputeModeDefault;
     p->integrated = 0;
-    p->canMapHostMemory = 0; // no zero-copy: cudaHostAlloc(..., cudaHostAllocMapped) is refused
+    p->canMapHostMemory = 1; // zero-copy: kernels use page-locked host memory at its address
     p->unifiedAddressing = 1;
     p->managedMemory = 1;
     p->concurrentManagedAccess = 0;
-    p->cooperativeLaunch = 0; // no grid-wide sync
+    p->cooperativeLaunch = 1; // cudaLaunchCooperativeKernel, this_grid().sync()
     p->asyncEngineCount = 0;  // copies and kernels do not overlap: launches are synchronous
     p->deviceOverlap = 0;
     p->regsPerMultiprocessor = 65536;
@@ -524,6 +541,9 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
         break;
     case cudaDevAttrComputeMode:
         *value = p.computeMode;
+        break;
+    case cudaDevAttrCooperativeLaunch:
+        *value = p.cooperativeLaunch;
         break;
     default:
         return api_error(cudaErrorInvalidValue, "cudaDeviceGetAttribute",
@@ -684,15 +704,29 @@ cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned int flags) {
     SIMT_STICKY_GUARD();
     if (!ptr || bytes == 0)
         return api_error(cudaErrorInvalidValue, "cudaHostRegister", "null pointer or no bytes");
-    if (flags & cudaHostRegisterMapped)
-        return api_error(cudaErrorNotSupported, "cudaHostRegister",
-                         "cudaHostRegisterMapped (zero-copy host memory) is not supported by the "
-                         "simt emulator");
+    // The range becomes page-locked host memory that kernels may use (through the pointer
+    // cudaHostGetDevicePointer gives: its own address).
+    if (memory_registry().find(reinterpret_cast<uintptr_t>(ptr)) ||
+        memory_registry().find(reinterpret_cast<uintptr_t>(ptr) + bytes - 1))
+        return api_error(cudaErrorInvalidValue, "cudaHostRegister",
+                         hex(ptr) + " overlaps memory the runtime already knows");
+    (void)flags;
+    memory_registry().add(reinterpret_cast<uintptr_t>(ptr), bytes, RegionKind::pinned_host,
+                          "cudaHostRegister");
+    global_shadow().forget(reinterpret_cast<uintptr_t>(ptr), bytes);
     return cudaSuccess;
 }
 cudaError_t cudaHostUnregister(void* ptr) {
     SIMT_STICKY_GUARD();
     if (!ptr) return api_error(cudaErrorInvalidValue, "cudaHostUnregister", "null pointer");
+    const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(ptr));
+    if (!r || r->base != reinterpret_cast<uintptr_t>(ptr) || r->kind != RegionKind::pinned_host ||
+        r->name != "cudaHostRegister")
+        return api_error(cudaErrorInvalidValue, "cudaHostUnregister",
+                         hex(ptr) + " was not registered with cudaHostRegister");
+    Region removed;
+    memory_registry().remove(reinterpret_cast<uintptr_t>(ptr), &removed);
+    global_shadow().forget(reinterpret_cast<uintptr_t>(ptr), removed.bytes);
     return cudaSuccess;
 }
 static unsigned g_device_flags = 0;

@@ -17,6 +17,9 @@ template <unsigned Size, class Parent, class T, class Op>
 __attribute__((always_inline)) inline auto
 inclusive_scan(const thread_block_tile<Size, Parent>& tile, T value, Op&& op)
     -> std::remove_cv_t<std::remove_reference_t<decltype(op(value, value))>> {
+    static_assert(Size <= 32,
+                  "cg::inclusive_scan on the simt emulator takes a thread_block_tile of 1 "
+                  "to 32 threads");
     using R = std::remove_cv_t<std::remove_reference_t<decltype(op(value, value))>>;
     R result = value;
     const unsigned rank = tile.thread_rank();
@@ -37,6 +40,9 @@ template <unsigned Size, class Parent, class T, class Op>
 __attribute__((always_inline)) inline auto
 exclusive_scan(const thread_block_tile<Size, Parent>& tile, T value, Op&& op)
     -> std::remove_cv_t<std::remove_reference_t<decltype(op(value, value))>> {
+    static_assert(Size <= 32,
+                  "cg::exclusive_scan on the simt emulator takes a thread_block_tile of 1 "
+                  "to 32 threads");
     using R = std::remove_cv_t<std::remove_reference_t<decltype(op(value, value))>>;
     const R inclusive = inclusive_scan(tile, value, op);
     const R earlier = tile.shfl_up(inclusive, 1);

@@ -120,6 +120,52 @@ Launcher<Params...> launch(void (*kernel)(Params...), dim3 grid, dim3 block, siz
     return Launcher<Params...>(kernel, grid, block, smem, stream);
 }
 
+// A launch that leaves the kernel's last parameters to their default arguments
+// (`k<<<g, b>>>(data)` for `__global__ void k(int* data, int* extra = nullptr)`). A function
+// pointer carries no default arguments, so the rewriter also passes `call`, a generic lambda that
+// calls the kernel by name: each emulated thread calls it with its copy of the given arguments,
+// converted to the kernel's first parameter types, and the compiler supplies the rest. (So a
+// default argument is evaluated in each thread rather than once on the host: the same for the
+// constants that default arguments nearly always are.)
+template <class Call, class... Given>
+class DefaultArgsLauncher {
+  public:
+    DefaultArgsLauncher(const void* kernel, const Call& call, dim3 grid, dim3 block, size_t smem,
+                        cudaStream_t stream)
+        : kernel_(kernel), call_(call), grid_(grid), block_(block), smem_(smem), stream_(stream) {}
+
+    template <class... Args>
+    void operator()(Args&&... args) const {
+        Packed packed{&call_, std::tuple<Given...>(std::forward<Args>(args)...)};
+        detail::ArgumentInfo infos[sizeof...(Given) + 1] = {};
+        std::apply(
+            [&infos](const auto&... p) {
+                size_t i = 0;
+                ((infos[i++] = detail::argument_info(p)), ...);
+            },
+            packed.params);
+        detail::run_launch(detail::LaunchRequest{kernel_, grid_, block_, smem_, stream_, &entry,
+                                                 &packed, sizeof(packed), infos, sizeof...(Given)});
+    }
+
+  private:
+    struct Packed {
+        const Call* call;
+        std::tuple<Given...> params;
+    };
+    static void entry(void* raw) {
+        auto* packed = static_cast<Packed*>(raw);
+        std::apply(*packed->call, packed->params);
+    }
+
+    const void* kernel_;
+    const Call& call_;
+    dim3 grid_;
+    dim3 block_;
+    size_t smem_;
+    cudaStream_t stream_;
+};
+
 // Launches of a kernel named with template arguments (`k<4><<<g, b>>>(p)`). The remaining
 // template arguments may be deduced from the launch arguments, as in a call, so the rewriter
 // passes the kernel as a generic lambda `[](auto pick) -> decltype(pick(k<4>)) {...}`: the
@@ -168,24 +214,60 @@ struct KernelSearch<Ref, std::tuple<P...>, A, Rest...> {
 };
 } // namespace detail
 
-template <class Ref>
+namespace detail {
+// The DefaultArgsLauncher for a kernel of parameters P... given the first N of them.
+template <class Call, class Fn, class Indices>
+struct DefaultArgs;
+template <class Call, class... P, size_t... I>
+struct DefaultArgs<Call, void (*)(P...), std::index_sequence<I...>> {
+    using Given = std::tuple<std::tuple_element_t<I, std::tuple<P...>>...>;
+    // Whether the kernel can be called with the given ones alone (the rest have defaults).
+    static constexpr bool callable =
+        std::is_invocable_v<const Call&, std::tuple_element_t<I, std::tuple<P...>>&...>;
+    using Launcher = DefaultArgsLauncher<Call, std::tuple_element_t<I, std::tuple<P...>>...>;
+};
+template <class Fn>
+struct ParameterCount;
+template <class... P>
+struct ParameterCount<void (*)(P...)> {
+    static constexpr size_t value = sizeof...(P);
+};
+} // namespace detail
+
+template <class Ref, class Call = void>
 class TemplateLauncher {
   public:
-    TemplateLauncher(Ref ref, dim3 grid, dim3 block, size_t smem, cudaStream_t stream)
-        : ref_(ref), grid_(grid), block_(block), smem_(smem), stream_(stream) {}
+    TemplateLauncher(Ref ref, const Call* call, dim3 grid, dim3 block, size_t smem,
+                     cudaStream_t stream)
+        : ref_(ref), call_(call), grid_(grid), block_(block), smem_(smem), stream_(stream) {}
 
     template <class... Args>
     void operator()(Args&&... args) const {
         if constexpr (std::is_invocable_v<const Ref&, detail::PickPointer>) {
-            launch(ref_(detail::PickPointer{}), grid_, block_, smem_,
-                   stream_)(std::forward<Args>(args)...);
+            using Fn = decltype(ref_(detail::PickPointer{}));
+            constexpr size_t params = detail::ParameterCount<Fn>::value;
+            if constexpr (sizeof...(Args) < params && !std::is_void_v<Call>) {
+                using Defaults =
+                    detail::DefaultArgs<Call, Fn, std::make_index_sequence<sizeof...(Args)>>;
+                static_assert(Defaults::callable,
+                              "kernel launched with fewer arguments than it has parameters, and "
+                              "the parameters left out have no default arguments");
+                if constexpr (Defaults::callable)
+                    typename Defaults::Launcher(
+                        reinterpret_cast<const void*>(ref_(detail::PickPointer{})), *call_, grid_,
+                        block_, smem_, stream_)(std::forward<Args>(args)...);
+            } else {
+                launch(ref_(detail::PickPointer{}), grid_, block_, smem_,
+                       stream_)(std::forward<Args>(args)...);
+            }
         } else {
             using Search = detail::KernelSearch<Ref, std::tuple<>, std::decay_t<Args>...>;
             static_assert(Search::found,
                           "simt: cannot tell which specialization of this kernel template the "
                           "launch calls. The emulator deduces the remaining template arguments "
                           "only from arguments of exactly the parameter types (pointers may "
-                          "gain const): cast the arguments, or name all template arguments");
+                          "gain const) and all parameters given (none left to default "
+                          "arguments): cast the arguments, or name all template arguments");
             if constexpr (Search::found)
                 launch(ref_(typename Search::Pick{}), grid_, block_, smem_,
                        stream_)(std::forward<Args>(args)...);
@@ -194,6 +276,7 @@ class TemplateLauncher {
 
   private:
     Ref ref_;
+    const Call* call_;
     dim3 grid_;
     dim3 block_;
     size_t smem_;
@@ -203,7 +286,15 @@ class TemplateLauncher {
 template <class Ref>
 TemplateLauncher<Ref> launch_template(Ref ref, dim3 grid, dim3 block, size_t smem = 0,
                                       cudaStream_t stream = nullptr) {
-    return TemplateLauncher<Ref>(ref, grid, block, smem, stream);
+    return TemplateLauncher<Ref>(ref, nullptr, grid, block, smem, stream);
+}
+// What the rewriter writes: `call` calls the kernel by name, for launches that leave parameters
+// to their default arguments. It lives until the end of the launch's full expression.
+template <class Ref, class Call,
+          class = std::enable_if_t<std::is_class_v<Call> && !std::is_convertible_v<Call, dim3>>>
+TemplateLauncher<Ref, Call> launch_template(Ref ref, const Call& call, dim3 grid, dim3 block,
+                                            size_t smem = 0, cudaStream_t stream = nullptr) {
+    return TemplateLauncher<Ref, Call>(ref, &call, grid, block, smem, stream);
 }
 
 } // namespace simt

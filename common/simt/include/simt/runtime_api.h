@@ -8,6 +8,8 @@ cudaError_t cudaMalloc(void** ptr, size_t bytes);
 cudaError_t cudaMallocManaged(void** ptr, size_t bytes, unsigned int flags = cudaMemAttachGlobal);
 cudaError_t cudaMallocHost(void** ptr, size_t bytes);
 cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned int flags = 0);
+// Mapped (zero-copy) host memory: its device pointer is its host address.
+cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int flags);
 cudaError_t cudaFree(void* ptr);
 cudaError_t cudaFreeHost(void* ptr);
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);
@@ -39,6 +41,10 @@ cudaError_t cudaMallocHost(T** ptr, size_t bytes) {
 template <class T>
 cudaError_t cudaHostAlloc(T** ptr, size_t bytes, unsigned int flags) {
     return cudaHostAlloc(reinterpret_cast<void**>(ptr), bytes, flags);
+}
+template <class T>
+cudaError_t cudaHostGetDevicePointer(T** device, void* host, unsigned int flags) {
+    return cudaHostGetDevicePointer(reinterpret_cast<void**>(device), host, flags);
 }
 template <class T>
 cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t bytes, size_t offset = 0,
@@ -116,8 +122,8 @@ cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, F
                                                    block_size_limit);
 }
 
-// Page-locking host memory: copies from it work as from any host memory. Kernels cannot read it
-// through a mapped pointer (cudaHostRegisterMapped is refused, like cudaHostAllocMapped).
+// Page-locking host memory: copies from it work as from any host memory, and kernels may use it
+// (every flag maps it: its device pointer is its own address, cudaHostGetDevicePointer).
 cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned int flags);
 cudaError_t cudaHostUnregister(void* ptr);
 // Device flags (scheduling, cudaDeviceMapHost) change nothing on the emulator.

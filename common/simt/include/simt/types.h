@@ -91,6 +91,7 @@ enum cudaError_t : int {
     cudaErrorMisalignedAddress = 716,
     cudaErrorAssert = 710,
     cudaErrorIllegalInstruction = 715,
+    cudaErrorCooperativeLaunchTooLarge = 720,
     cudaErrorHardwareStackError = 714,
     cudaErrorInvalidResourceHandle = 400,
     cudaErrorNotReady = 600,
@@ -124,6 +125,7 @@ enum cudaDeviceAttr : int {
     cudaDevAttrClockRate = 13,
     cudaDevAttrIntegrated = 18,
     cudaDevAttrComputeMode = 20,
+    cudaDevAttrCooperativeLaunch = 95,
 };
 
 enum cudaComputeMode : int {
@@ -188,6 +190,8 @@ struct cudaDeviceProp {
     int regsPerMultiprocessor;
     int pageableMemoryAccess;
     int hostNativeAtomicSupported;
+    int persistingL2CacheMaxSize;
+    int accessPolicyMaxWindowSize;
 };
 
 struct simt_stream;
@@ -199,11 +203,11 @@ using cudaEvent_t = simt_event*;
 #define cudaEventDefault 0x00
 #define cudaHostAllocDefault 0x00
 #define cudaHostAllocPortable 0x01
-#define cudaHostAllocMapped 0x02 // refused: no zero-copy access from kernels
+#define cudaHostAllocMapped 0x02 // zero-copy: cudaHostGetDevicePointer gives the same address
 #define cudaHostAllocWriteCombined 0x04
 #define cudaHostRegisterDefault 0x00
 #define cudaHostRegisterPortable 0x01
-#define cudaHostRegisterMapped 0x02 // refused, as cudaHostAllocMapped
+#define cudaHostRegisterMapped 0x02
 #define cudaHostRegisterIoMemory 0x04
 #define cudaHostRegisterReadOnly 0x08
 #define cudaDeviceScheduleAuto 0x00

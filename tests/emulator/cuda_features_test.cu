@@ -1,0 +1,402 @@
+// CUDA features that programs written for a GPU use and the emulator runs as a GPU does: kernel
+// default arguments, a file-scope extern __shared__ array used through casts, cooperative
+// launches with grid-wide sync, tiles of more than a warp, binary partitions, the
+// directed-rounding intrinsics, zero-copy host memory, device limits, cache preferences and
+// stream access-policy hints. Built for both backends: on the cuda backend the same kernels run
+// on a GPU, with the same expectations.
+#include <doctest/doctest.h>
+
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "device_vector.h"
+
+namespace cg = cooperative_groups;
+
+// ---- Kernel default arguments ----------------------------------------------------------------
+
+namespace {
+
+__global__ void fill_with_defaults(int* out, int value = 7, int stride = 1) {
+    out[threadIdx.x * stride] = value + static_cast<int>(threadIdx.x);
+}
+
+template <class T>
+__global__ void scale_with_default(T* out, T factor = T(3)) {
+    out[threadIdx.x] = static_cast<T>(threadIdx.x) * factor;
+}
+
+} // namespace
+
+TEST_CASE("kernel default arguments: the launch may leave the last parameters out") {
+    DeviceVector<int> out(64);
+    fill_with_defaults<<<1, 32>>>(out.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    std::vector<int> v = out.download();
+    for (int i = 0; i < 32; ++i) CHECK(v[i] == 7 + i);
+
+    fill_with_defaults<<<1, 32>>>(out.data(), 100);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    v = out.download();
+    for (int i = 0; i < 32; ++i) CHECK(v[i] == 100 + i);
+
+    fill_with_defaults<<<1, 32>>>(out.data(), -5, 2);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    v = out.download();
+    for (int i = 0; i < 32; ++i) CHECK(v[2 * i] == -5 + i);
+
+    DeviceVector<float> f(32);
+    scale_with_default<float><<<1, 32>>>(f.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<float> fv = f.download();
+    for (int i = 0; i < 32; ++i) CHECK(fv[i] == 3.0f * static_cast<float>(i));
+}
+
+// ---- A file-scope extern __shared__ array, used through casts -----------------------------------
+
+extern __shared__ unsigned char dynamic_bytes[];
+
+namespace {
+
+// The bytes seen as floats by a device function, through a C-style cast.
+__device__ float* as_floats() {
+    return (float*)dynamic_bytes;
+}
+
+// Each block reverses its slice of `in` through the dynamic shared memory, reinterpreted as
+// floats, and counts its threads in an int placed after the floats.
+__global__ void reverse_through_dynamic(const float* in, float* out, int* counts) {
+    float* slots = reinterpret_cast<float*>(dynamic_bytes);
+    int* count = reinterpret_cast<int*>(dynamic_bytes + blockDim.x * sizeof(float));
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x == 0) *count = 0;
+    slots[threadIdx.x] = in[i];
+    __syncthreads();
+    atomicAdd(count, 1);
+    out[i] = as_floats()[blockDim.x - 1 - threadIdx.x];
+    __syncthreads();
+    if (threadIdx.x == 0) counts[blockIdx.x] = *count;
+}
+
+} // namespace
+
+TEST_CASE("a file-scope extern __shared__ array works through casts in kernels and functions") {
+    constexpr int kBlocks = 3, kThreads = 64;
+    std::vector<float> in(kBlocks * kThreads);
+    for (int i = 0; i < kBlocks * kThreads; ++i) in[i] = 0.5f * static_cast<float>(i) - 9.0f;
+    DeviceVector<float> d_in(in), d_out(in.size());
+    DeviceVector<int> counts(kBlocks);
+    reverse_through_dynamic<<<kBlocks, kThreads, kThreads * sizeof(float) + sizeof(int)>>>(
+        d_in.data(), d_out.data(), counts.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<float> out = d_out.download();
+    for (int b = 0; b < kBlocks; ++b)
+        for (int t = 0; t < kThreads; ++t)
+            CHECK(out[b * kThreads + t] == in[b * kThreads + kThreads - 1 - t]);
+    for (int c : counts.download()) CHECK(c == kThreads);
+}
+
+// ---- Cooperative launches and grid-wide sync ---------------------------------------------------
+
+namespace {
+
+// Rounds of: every thread publishes a value, the grid syncs, every thread reads a value that a
+// thread of another block published, the grid syncs again before the next round overwrites.
+__global__ void rotate_across_blocks(int* values, int* out, int rounds) {
+    cg::grid_group grid = cg::this_grid();
+    const unsigned n = static_cast<unsigned>(grid.size());
+    const unsigned i = static_cast<unsigned>(grid.thread_rank());
+    int mine = static_cast<int>(i);
+    for (int r = 0; r < rounds; ++r) {
+        values[i] = mine;
+        grid.sync();
+        mine = values[(i + blockDim.x) % n] + 1; // the same thread of the next block
+        grid.sync();
+    }
+    out[i] = mine;
+    if (i == 0) out[n] = grid.is_valid() ? 1 : 0;
+}
+
+} // namespace
+
+TEST_CASE("cudaLaunchCooperativeKernel runs the grid at once and this_grid().sync() orders it") {
+    constexpr int kBlocks = 4, kThreads = 128, kRounds = 3;
+    constexpr int n = kBlocks * kThreads;
+    DeviceVector<int> values(n), out(n + 1);
+    int* d_values = values.data();
+    int* d_out = out.data();
+    int rounds = kRounds;
+    void* args[] = {&d_values, &d_out, &rounds};
+    REQUIRE(cudaLaunchCooperativeKernel((void*)rotate_across_blocks, dim3(kBlocks), dim3(kThreads),
+                                        args, 0, nullptr) == cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> v = out.download();
+    for (int i = 0; i < n; ++i) CHECK(v[i] == (i + kRounds * kThreads) % n + kRounds);
+    CHECK(v[n] == 1);
+}
+
+TEST_CASE("a cooperative grid larger than the device holds at once is refused, as on a GPU") {
+    int device = 0, per_sm = 0;
+    cudaDeviceProp prop{};
+    REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+    REQUIRE(cudaGetDeviceProperties(&prop, device) == cudaSuccess);
+    CHECK(prop.cooperativeLaunch == 1);
+    REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, rotate_across_blocks, 1024, 0) ==
+            cudaSuccess);
+    const int too_many = per_sm * prop.multiProcessorCount + 1;
+    DeviceVector<int> values(1024 * too_many), out(1024 * too_many + 1);
+    int* d_values = values.data();
+    int* d_out = out.data();
+    int rounds = 1;
+    void* args[] = {&d_values, &d_out, &rounds};
+    CHECK(cudaLaunchCooperativeKernel((void*)rotate_across_blocks, dim3(too_many), dim3(1024), args,
+                                      0, nullptr) == cudaErrorCooperativeLaunchTooLarge);
+    CHECK(cudaGetLastError() == cudaErrorCooperativeLaunchTooLarge);
+    CHECK(cudaGetLastError() == cudaSuccess); // not sticky
+}
+
+// ---- Tiles of more than a warp -----------------------------------------------------------------
+
+namespace {
+
+constexpr int kTileOutputs = 5;
+
+// Per thread: the tile's sum (cg::reduce), its rank, meta-group rank and size, and the value its
+// tile neighbour wrote to shared memory before the tile's sync.
+template <unsigned Tile>
+__global__ void large_tiles(const int* in, int* out) {
+    __shared__ int slots[1024];
+    const cg::thread_block block = cg::this_thread_block();
+    const cg::thread_block_tile<Tile> tile = cg::tiled_partition<Tile>(block);
+    const unsigned t = block.thread_rank();
+    const int v = in[blockIdx.x * block.size() + t];
+    int* o = out + (blockIdx.x * block.size() + t) * kTileOutputs;
+    o[0] = cg::reduce(tile, v, cg::plus<int>());
+    o[1] = static_cast<int>(tile.thread_rank());
+    o[2] = static_cast<int>(tile.meta_group_rank());
+    o[3] = static_cast<int>(tile.meta_group_size());
+    slots[t] = v;
+    tile.sync();
+    o[4] = slots[t - tile.thread_rank() + (tile.thread_rank() + 1) % Tile];
+}
+
+template <unsigned Tile>
+void check_large_tiles() {
+    CAPTURE(Tile);
+    constexpr unsigned kThreads = 512, kBlocks = 2;
+    std::vector<int> in(kThreads * kBlocks);
+    for (unsigned i = 0; i < in.size(); ++i) in[i] = static_cast<int>(i * 7 % 101) - 50;
+    DeviceVector<int> d_in(in), d_out(in.size() * kTileOutputs);
+    large_tiles<Tile><<<kBlocks, kThreads>>>(d_in.data(), d_out.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> out = d_out.download();
+    for (unsigned b = 0; b < kBlocks; ++b) {
+        for (unsigned t = 0; t < kThreads; ++t) {
+            const unsigned first = b * kThreads + t / Tile * Tile;
+            int sum = 0;
+            for (unsigned k = 0; k < Tile; ++k) sum += in[first + k];
+            const int* o = &out[(b * kThreads + t) * kTileOutputs];
+            CHECK(o[0] == sum);
+            CHECK(o[1] == static_cast<int>(t % Tile));
+            CHECK(o[2] == static_cast<int>(t / Tile));
+            CHECK(o[3] == static_cast<int>(kThreads / Tile));
+            CHECK(o[4] == in[first + (t % Tile + 1) % Tile]);
+        }
+    }
+}
+
+} // namespace
+
+TEST_CASE("thread_block_tile of 64 to 512 threads: ranks, sync and cg::reduce") {
+    check_large_tiles<64>();
+    check_large_tiles<128>();
+    check_large_tiles<256>();
+    check_large_tiles<512>();
+}
+
+// ---- binary_partition -------------------------------------------------------------------------
+
+namespace {
+
+constexpr int kPartitionOutputs = 5;
+
+// Each warp splits by the parity of its values: per thread its group's sum, rank, size, the value
+// of its group's rank-0 thread, and the group's ballot of "value > 0" (by rank).
+__global__ void partition_by_parity(const int* in, int* out) {
+    const cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    const int v = in[i];
+    const cg::coalesced_group group = cg::binary_partition(tile, (v & 1) != 0);
+    int* o = out + i * kPartitionOutputs;
+    o[0] = cg::reduce(group, v, cg::plus<int>());
+    o[1] = static_cast<int>(group.thread_rank());
+    o[2] = static_cast<int>(group.size());
+    o[3] = group.shfl(v, 0);
+    o[4] = static_cast<int>(group.ballot(v > 0));
+}
+
+} // namespace
+
+TEST_CASE("cooperative groups: binary_partition of a warp tile, its ranks, shfl, ballot, reduce") {
+    constexpr int kThreads = 64;
+    std::vector<int> in(kThreads);
+    for (int i = 0; i < kThreads; ++i) in[i] = (i * 37 % 23) - 11;
+    DeviceVector<int> d_in(in), d_out(kThreads * kPartitionOutputs);
+    partition_by_parity<<<1, kThreads>>>(d_in.data(), d_out.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> out = d_out.download();
+    for (int i = 0; i < kThreads; ++i) {
+        CAPTURE(i);
+        const int warp = i / 32 * 32;
+        const bool odd = (in[i] & 1) != 0;
+        int sum = 0, rank = 0, size = 0, first = 0;
+        unsigned ballot = 0;
+        for (int l = warp; l < warp + 32; ++l) {
+            if (((in[l] & 1) != 0) != odd) continue;
+            if (size == 0) first = in[l];
+            if (in[l] > 0) ballot |= 1u << size;
+            if (l < i) ++rank;
+            sum += in[l];
+            ++size;
+        }
+        const int* o = &out[i * kPartitionOutputs];
+        CHECK(o[0] == sum);
+        CHECK(o[1] == rank);
+        CHECK(o[2] == size);
+        CHECK(o[3] == first);
+        CHECK(static_cast<unsigned>(o[4]) == ballot);
+    }
+}
+
+// ---- Directed-rounding intrinsics --------------------------------------------------------------
+
+namespace {
+
+__global__ void rounded_arithmetic(float* f, double* d) {
+    const float tiny = 1e-10f;
+    f[0] = __fadd_rd(1.0f, tiny);
+    f[1] = __fadd_ru(1.0f, tiny);
+    f[2] = __fadd_rn(1.0f, tiny);
+    f[3] = __fmul_rd(1.0f / 3.0f, 3.0f);
+    f[4] = __fmul_ru(1.0f / 3.0f, 3.0f);
+    f[5] = __fdiv_rd(1.0f, 3.0f);
+    f[6] = __fdiv_ru(1.0f, 3.0f);
+    f[7] = __fsqrt_rd(2.0f);
+    f[8] = __fsqrt_ru(2.0f);
+    f[9] = __fadd_rz(-1.0f, -tiny);
+    f[10] = __fadd_rd(-1.0f, -tiny);
+    d[0] = __dadd_rd(1.0, 1e-20);
+    d[1] = __dadd_ru(1.0, 1e-20);
+    d[2] = __ddiv_rd(1.0, 3.0);
+    d[3] = __ddiv_ru(1.0, 3.0);
+    d[4] = __dsqrt_rd(2.0);
+    d[5] = __dsqrt_ru(2.0);
+    d[6] = __dmul_rz(1.0 / 3.0, 3.0);
+    d[7] = __longlong_as_double(__double_as_longlong(0.75));
+    f[11] = __int_as_float(__float_as_int(-2.5f));
+}
+
+} // namespace
+
+TEST_CASE("directed-rounding intrinsics round as their names say") {
+    DeviceVector<float> f(12);
+    DeviceVector<double> d(8);
+    rounded_arithmetic<<<1, 1>>>(f.data(), d.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<float> fv = f.download();
+    const std::vector<double> dv = d.download();
+    CHECK(fv[0] == 1.0f);
+    CHECK(fv[1] == std::nextafter(1.0f, 2.0f));
+    CHECK(fv[2] == 1.0f);
+    CHECK(fv[3] < fv[4]); // 1/3 rounded to nearest, times 3, is not exact
+    CHECK(fv[4] == std::nextafter(fv[3], 2.0f));
+    CHECK(fv[6] == std::nextafter(fv[5], 1.0f));
+    CHECK(fv[5] < 1.0f / 3.0f + 1e-7f);
+    CHECK(fv[8] == std::nextafter(fv[7], 2.0f));
+    CHECK(fv[7] * fv[7] < 2.0f);
+    CHECK(fv[9] == -1.0f);
+    CHECK(fv[10] == std::nextafter(-1.0f, -2.0f));
+    CHECK(dv[0] == 1.0);
+    CHECK(dv[1] == std::nextafter(1.0, 2.0));
+    CHECK(dv[3] == std::nextafter(dv[2], 1.0));
+    CHECK(dv[5] == std::nextafter(dv[4], 2.0));
+    CHECK(dv[6] <= 1.0);
+    CHECK(dv[7] == 0.75);
+    CHECK(fv[11] == -2.5f);
+}
+
+// ---- Zero-copy host memory ---------------------------------------------------------------------
+
+namespace {
+
+__global__ void add_mapped(const int* a, const int* b, int* c) {
+    c[threadIdx.x] = a[threadIdx.x] + b[threadIdx.x];
+}
+
+} // namespace
+
+TEST_CASE("mapped host memory: kernels use it through cudaHostGetDevicePointer") {
+    cudaDeviceProp prop{};
+    REQUIRE(cudaGetDeviceProperties(&prop, 0) == cudaSuccess);
+    REQUIRE(prop.canMapHostMemory == 1);
+    constexpr int n = 64;
+    int *a = nullptr, *b = nullptr, *c = nullptr;
+    REQUIRE(cudaHostAlloc(&a, n * sizeof(int), cudaHostAllocMapped) == cudaSuccess);
+    REQUIRE(cudaHostAlloc(&b, n * sizeof(int), cudaHostAllocMapped) == cudaSuccess);
+    std::vector<int> registered(n, -1);
+    REQUIRE(cudaHostRegister(registered.data(), n * sizeof(int), cudaHostRegisterMapped) ==
+            cudaSuccess);
+    c = registered.data();
+    for (int i = 0; i < n; ++i) {
+        a[i] = i;
+        b[i] = 1000 * i;
+    }
+    int *da = nullptr, *db = nullptr, *dc = nullptr;
+    REQUIRE(cudaHostGetDevicePointer((void**)&da, a, 0) == cudaSuccess);
+    REQUIRE(cudaHostGetDevicePointer((void**)&db, b, 0) == cudaSuccess);
+    REQUIRE(cudaHostGetDevicePointer((void**)&dc, c, 0) == cudaSuccess);
+    add_mapped<<<1, n>>>(da, db, dc);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    for (int i = 0; i < n; ++i) CHECK(c[i] == 1001 * i);
+    CHECK(cudaHostUnregister(registered.data()) == cudaSuccess);
+    CHECK(cudaFreeHost(a) == cudaSuccess);
+    CHECK(cudaFreeHost(b) == cudaSuccess);
+}
+
+// ---- Device limits and stream access-policy hints ----------------------------------------------
+
+TEST_CASE("limits, cache preferences and a stream's access-policy window are accepted") {
+    size_t heap = 0;
+    REQUIRE(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 64u << 20) == cudaSuccess);
+    REQUIRE(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) == cudaSuccess);
+    CHECK(heap == (64u << 20));
+    cudaStream_t stream = nullptr;
+    REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+    DeviceVector<int> data(256);
+    cudaStreamAttrValue value{};
+    value.accessPolicyWindow.base_ptr = data.data();
+    value.accessPolicyWindow.num_bytes = 256 * sizeof(int);
+    value.accessPolicyWindow.hitRatio = 0.5f;
+    value.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+    value.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+    CHECK(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &value) ==
+          cudaSuccess);
+    cudaStreamAttrValue back{};
+    CHECK(cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &back) ==
+          cudaSuccess);
+    CHECK(back.accessPolicyWindow.base_ptr == data.data());
+    CHECK(back.accessPolicyWindow.hitProp == cudaAccessPropertyPersisting);
+    CHECK(cudaCtxResetPersistingL2Cache() == cudaSuccess);
+    CHECK(cudaStreamDestroy(stream) == cudaSuccess);
+    CHECK(cudaFuncSetCacheConfig(add_mapped, cudaFuncCachePreferL1) == cudaSuccess);
+    CHECK(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared) == cudaSuccess);
+    cudaFuncCache config = cudaFuncCachePreferNone;
+    CHECK(cudaDeviceGetCacheConfig(&config) == cudaSuccess);
+    CHECK(config == cudaFuncCachePreferShared);
+    CHECK(cudaDeviceSetCacheConfig(cudaFuncCachePreferNone) == cudaSuccess);
+}
