@@ -41,6 +41,7 @@ class StudentBuild:
     view: Any
     allowed: Any
     replacements: dict[str, str]
+    private: Any = None  # lab -> lab_build.Private: the build in a folder of its own
 
 
 def descriptor_of(repo: Path, lab: tree.Lab) -> Path:
@@ -165,7 +166,8 @@ def _executables(speed_plan: SpeedPlan, lab: tree.Lab, lab_rubric, opts, targets
     exe, _, problem = build_lab_target(
         target, lab, targets, opts.build, ctx.time_left(lab_rubric.build_timeout_s), opts.jobs,
         ctx.logs / f"{target}-build.log", student.replacements, say, sandbox=ctx.sandbox,
-        view=student.view, memory_mb=lab_rubric.build_memory_limit_mb, allowed=student.allowed)
+        view=student.view, memory_mb=lab_rubric.build_memory_limit_mb, allowed=student.allowed,
+        private=student.private(lab) if student.private else None)
     if exe is None:
         return {}, f"{target} did not build: {problem}"
     return {"solution": built, "student": exe}, ""
