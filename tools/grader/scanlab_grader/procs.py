@@ -158,6 +158,41 @@ def kill_user_processes(uid: int) -> None:
         time.sleep(0.02)
 
 
+# The folders every user may write that outlive a step where there is no mount namespace (the
+# user sandbox): what the submission's user leaves there is removed after each step, so that
+# nothing passes from one step (a hidden case's worker) to a later one (the next submission's).
+SHARED_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
+
+
+def sweep_user_files(uid: int, folders: Sequence[str] = SHARED_WRITABLE) -> list[str]:
+    """Removes the entries of `folders` that `uid` owns (whole trees; links are not followed).
+    Returns what was removed."""
+    import shutil
+    removed = []
+    for folder in folders:
+        try:
+            entries = os.listdir(folder)
+        except OSError:
+            continue
+        for name in entries:
+            path = os.path.join(folder, name)
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            if info.st_uid != uid:
+                continue
+            try:
+                if os.path.isdir(path) and not os.path.islink(path):
+                    shutil.rmtree(path)
+                else:
+                    os.unlink(path)
+                removed.append(path)
+            except OSError:
+                pass
+    return removed
+
+
 def _limit(kind: int, value: int) -> None:
     """Sets a resource limit, never above the hard limit the grader itself got (`ulimit -v`
     in the grader's shell), which setrlimit would refuse."""
@@ -292,8 +327,10 @@ def run(
         _kill_session(proc.pid)
         if limits.kill_user and limits.user is not None:
             kill_user_processes(limits.user[0])
+            sweep_user_files(limits.user[0])
         if limits.kill_as is not None:
             kill_user_processes(limits.kill_as[0])
+            sweep_user_files(limits.kill_as[0])
         drain(0)  # what the program wrote before it ended; a leftover writer is dead by now
         if read_end is not None:
             os.close(read_end)
