@@ -300,6 +300,18 @@ class Attacks(PlantedBase):
                           test["output"])
             self.assertNotIn("the output was written by host code", test["output"])
 
+    def test_host_side_scan_through_host_to_host_copies(self):
+        """host_scan with cudaMemcpyHostToHost both ways (device memory is host memory on the
+        emulator): the copies count by where their ends lie, so every case says that host code
+        read the input and wrote the output (issue 32)."""
+        data, _, _, _ = self.grade("host_scan_host_to_host")
+        self.assert_stub_score(data)
+        for test in lab_tests(data, "01"):
+            self.assertIn("the input was copied to the host (cudaMemcpy at naive_scan.cu:",
+                          test["output"])
+            self.assertIn("the output was written by host code (cudaMemcpy at naive_scan.cu:",
+                          test["output"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -61,9 +61,11 @@ class NamespaceSandbox(PlantedBase):
     mode_args = ["--sandbox", "require"]
     mode = "namespaces"
 
-    def grade_attack(self, name: str, **kwargs):
-        data, proc, out, elapsed = self.grade(name, *RUN_AS, *self.mode_args,
-                                              name=kwargs.pop("name", name), **kwargs)
+    def grade_attack(self, planted: str, **kwargs):
+        # One configuration for every grade of these tests (with the hidden tests, when the
+        # tree has them), so that no grade reconfigures and rebuilds the trusted programs.
+        kwargs.setdefault("hidden", "yes" if HIDDEN_TEST.exists() else "no")
+        data, proc, out, elapsed = self.grade(planted, *RUN_AS, *self.mode_args, **kwargs)
         self.assertEqual(data["extra_data"]["sandbox"], self.mode)
         return data, proc, out, elapsed
 
@@ -71,8 +73,11 @@ class NamespaceSandbox(PlantedBase):
         """The lab's code tries to overwrite the harnesses and listing programs (which the
         grader runs as root) and to leave a file in the build folder: it cannot, the correct
         lab keeps its points, and every trusted program is byte for byte what it was."""
+        # A grade of the correct lab first, with the same settings: the trusted programs are
+        # then what this configuration builds, and the attack's grade builds none of them again.
+        self.grade_attack("correct", name=f"settle-{self.mode}")
         before = trusted_programs(self.build)
-        data, _, out, _ = self.grade_attack("replace_trusted",
+        data, _, out, _ = self.grade_attack("replace_trusted", name=f"replace-{self.mode}",
                                             substitute={"@BUILD@": str(self.build)})
         self.assertAlmostEqual(lab_score(data, "01")[0], 10.0, places=6)
         log = everything_shown(out)
@@ -104,18 +109,27 @@ class NamespaceSandbox(PlantedBase):
         try:
             with root_only([dist]):
                 data, _, out, _ = self.grade_attack(
-                    "incbin_leak", hidden="yes", substitute={
+                    "incbin_leak", hidden="yes", name=f"incbin-{self.mode}", substitute={
                         "@BUILD@": str(self.build), "@REPO@": str(REPO),
                         "@SECRET@": str(secret)})
         finally:
             secret.unlink()
             if made_dist:
                 shutil.rmtree(dist, ignore_errors=True)
-        self.assertEqual(data["extra_data"]["labs"]["01"]["status"], "graded")
-        self.assertAlmostEqual(lab_score(data, "01")[0], 10.0, places=6)
         text = everything_shown(out)
-        for line in ("INCBIN: no CMakeCache.txt", "INCBIN: no dist", "INCBIN: no hidden test"):
-            self.assertIn(line, text)
+        if self.mode == "namespaces":
+            # Not there at all: the lab builds without them and keeps its points.
+            self.assertEqual(data["extra_data"]["labs"]["01"]["status"], "graded")
+            self.assertAlmostEqual(lab_score(data, "01")[0], 10.0, places=6)
+            for line in ("INCBIN: no CMakeCache.txt", "INCBIN: no dist",
+                         "INCBIN: no hidden test"):
+                self.assertIn(line, text)
+        else:
+            # There, but root's alone: GCC's __has_include sees the name, and the compile fails
+            # when it cannot read it.
+            self.assertEqual(data["extra_data"]["labs"]["01"]["status"], "build failed")
+            self.assertIn("Permission denied", text)
+            self.assertEqual(lab_score(data, "01")[0], 0.0)
         self.assertNotIn(marker, text)
         self.assertNotIn("CMAKE_PROJECT_INCLUDE", text)
         self.assertNotIn("SCANLAB_GRADER_HIDDEN_DIR", text)
@@ -130,7 +144,7 @@ class NamespaceSandbox(PlantedBase):
         visible case passes, also in the next submission graded after it."""
         for round_no in range(2):
             data, _, out, _ = self.grade_attack("hidden_spy", hidden="yes",
-                                                name=f"hidden_spy_{round_no}")
+                                                name=f"hidden_spy_{self.mode}_{round_no}")
             visible = [t for t in lab_tests(data, "01") if "hidden" not in t.get("tags", [])]
             hidden = [t for t in lab_tests(data, "01") if "hidden" in t.get("tags", [])]
             self.assertTrue(visible and hidden)
@@ -178,7 +192,7 @@ class UserSandbox(NamespaceSandbox):
         guarded = [REPO / "tests" / "labs" / "lab01_naive_test.cpp",
                    REPO / "grading" / "rubric.toml"]
         before = {path: path.read_bytes() for path in guarded}
-        data, _, out, _ = self.grade_attack("leak_files", hidden="yes",
+        data, _, out, _ = self.grade_attack("leak_files", hidden="yes", name="leak-user",
                                             substitute={"@REPO@": str(REPO)})
         for path in guarded:
             self.assertEqual(before[path], path.read_bytes(), f"{path} was changed")

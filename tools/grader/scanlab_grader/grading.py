@@ -174,9 +174,11 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
             worker_cwd = cwd / "worker"
             worker_cwd.mkdir(exist_ok=True)
             procs.hand_over(worker_cwd, ctx.run_as)
+            view = sandbox_mod.View(read_only=[worker], scratch=[worker_cwd],
+                                    gpu=ctx.backend == "cuda")
             command = box.worker_command(
                 ["/usr/bin/env", f"HOME={worker_cwd}", f"TMPDIR={worker_cwd}", worker],
-                ctx.program_view(worker, worker_cwd), worker_cwd)
+                view, worker_cwd)
             if any("\n" in str(a) for a in command):
                 raise RuntimeError(f"a path of the worker's command has a line break: {command}")
             env["SCANLAB_WORKER_ARGV"] = "\n".join(str(a) for a in command)

@@ -60,6 +60,13 @@ def build_lab_target(target: str, lab: tree.Lab, targets: dict[str, cmake.Target
         build = plan.folder
         exe = next((plan.artifact(a) for a in targets[target].artifacts
                     if plan.artifact(a).exists()), None)
+        used = private_build.disk_use(folder)
+        if used > private_build.DISK_LIMIT_MB * 2**20:
+            private_build.remove(folder)
+            return None, proc.elapsed, (
+                f"the build wrote {used / 2**20:.0f} MiB to disk, more than the "
+                f"{private_build.DISK_LIMIT_MB} MiB a lab's build may (the disk limit of a "
+                f"submission's build)")
     else:
         proc = cmake.build_target(build, target, jobs, timeout_s, log,
                                   heartbeat=say.heartbeat(f"{lab.title}: still building"),

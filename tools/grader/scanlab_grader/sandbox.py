@@ -43,6 +43,9 @@ class View:
     """What one sandboxed step sees besides the system folders."""
     read_only: list[Path] = field(default_factory=list)
     writable: list[Path] = field(default_factory=list)
+    # Writable folders whose contents nobody needs after the step (a worker's working folder):
+    # in the namespaces a fresh tmpfs of TMPFS_MB there, so that the step's disk use is bounded.
+    scratch: list[Path] = field(default_factory=list)
     # (stand-in, where it appears): e.g. empty files in place of the hidden tests, with their
     # time stamps, so that the build tool finds its inputs but the compiler reads nothing.
     stand_ins: list[tuple[Path, Path]] = field(default_factory=list)
@@ -144,6 +147,8 @@ def _bwrap_argv(bwrap: str, as_root: bool, view: View, cwd: Path) -> list[str]:
         args += ["--ro-bind", str(stand_in), str(where)]
     for path in view.writable:
         args += ["--bind", str(path), str(path)]
+    for path in view.scratch:
+        args += ["--size", tmpfs, "--tmpfs", str(path)]
     args += ["--chdir", str(cwd), "--setenv", "TMPDIR", "/tmp"]
     return args
 
