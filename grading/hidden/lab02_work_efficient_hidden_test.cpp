@@ -85,8 +85,8 @@ TEST_SUITE("hidden") {
                 watch.input(d_in.data(), input.size()).output(d_out.data(), input.size());
                 lab02::work_efficient_scan<Sum<T>>(d_in.data(), d_out.data(), n, kind);
                 REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-                std::string problem = watch.verdict(std::string(kWhat) + ", n = " +
-                                                    std::to_string(n));
+                std::string problem =
+                    watch.verdict(std::string(kWhat) + ", n = " + std::to_string(n));
                 const std::vector<T> out = d_out.download();
                 if (problem.empty()) {
                     const auto result = scanlab::test::check_scan<Sum<T>>(
@@ -99,7 +99,8 @@ TEST_SUITE("hidden") {
                     if (!scanlab::test::is_poison(out[i]))
                         problem = "n = " + std::to_string(n) + ": out[" + std::to_string(i) +
                                   "] was written, but the scan may only write out[0.." +
-                                  std::to_string(n) + "): the leaves n..m-1 of the tree hold "
+                                  std::to_string(n) +
+                                  "): the leaves n..m-1 of the tree hold "
                                   "the identity and are never stored";
                 if (!problem.empty()) {
                     FAIL_CHECK(problem);

@@ -27,12 +27,11 @@ enum class Variant { scan_then_propagate, reduce_then_scan };
 
 // Stops at the first failing size (tests/support/size_sweep.h).
 template <class Op>
-bool check_sizes(Variant variant, int block_threads, const std::vector<int>& sizes,
-                 ScanKind kind) {
+bool check_sizes(Variant variant, int block_threads, const std::vector<int>& sizes, ScanKind kind) {
     const bool stp = variant == Variant::scan_then_propagate;
-    const std::string what = std::string(stp ? "lab04::scan_then_propagate" :
-                                               "lab04::reduce_then_scan") +
-                             " (block_threads=" + std::to_string(block_threads) + ")";
+    const std::string what =
+        std::string(stp ? "lab04::scan_then_propagate" : "lab04::reduce_then_scan") +
+        " (block_threads=" + std::to_string(block_threads) + ")";
     const auto result = scanlab::test::first_failing_size(sizes, [&](int n) {
         return scanlab::test::run_device_scan<Op>(
             what, n, kind,
@@ -51,8 +50,8 @@ bool check_sizes(Variant variant, int block_threads, const std::vector<int>& siz
 /// Sizes around one, two and a tile's worth of tiles of 2 * threads elements.
 std::vector<int> around_tiles(int threads) {
     const int tile = 2 * threads;
-    return {1, tile - 1, tile, tile + 1, 2 * tile, 2 * tile + 1, tile * tile - 1, tile * tile,
-            tile * tile + 1};
+    return {1,           tile - 1,       tile, tile + 1, 2 * tile, 2 * tile + 1, tile * tile - 1,
+            tile * tile, tile * tile + 1};
 }
 
 } // namespace
@@ -61,11 +60,9 @@ TEST_SUITE("hidden") {
 
     TEST_CASE("hidden: sizes around whole tiles, both variants, int32 sums and int64 minima") {
         for (const Variant variant : {Variant::scan_then_propagate, Variant::reduce_then_scan}) {
-            if (!check_sizes<Sum<std::int32_t>>(variant, 64, around_tiles(64),
-                                                ScanKind::inclusive))
+            if (!check_sizes<Sum<std::int32_t>>(variant, 64, around_tiles(64), ScanKind::inclusive))
                 return;
-            if (!check_sizes<Min<std::int64_t>>(variant, 32, around_tiles(32),
-                                                ScanKind::exclusive))
+            if (!check_sizes<Min<std::int64_t>>(variant, 32, around_tiles(32), ScanKind::exclusive))
                 return;
         }
     }

@@ -51,8 +51,8 @@ bool check_sizes(const std::vector<int>& sizes, ScanKind kind,
 TEST_SUITE("hidden") {
 
     TEST_CASE("hidden: sizes around whole tiles of 64 x 3, uint32 minima and int64 sums") {
-        const std::vector<int> sizes = {1, 2, 63, 65, 191, 192, 193, 384, 385, 192 * 64 - 1,
-                                        192 * 64 + 1};
+        const std::vector<int> sizes = {1,   2,   63,  65,           191,         192,
+                                        193, 384, 385, 192 * 64 - 1, 192 * 64 + 1};
         for (const ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive}) {
             if (!check_sizes<Min<std::uint32_t>, true>(sizes, kind)) return;
             if (!check_sizes<Sum<std::int64_t>, true>(sizes, kind)) return;

@@ -14,13 +14,13 @@
 #include <string>
 #include <vector>
 
+using lab06::SegmentedMethod;
 using scanlab::Affine;
 using scanlab::DeviceBuffer;
 using scanlab::Max;
 using scanlab::Min;
 using scanlab::ScanKind;
 using scanlab::Sum;
-using lab06::SegmentedMethod;
 
 namespace {
 
@@ -72,18 +72,18 @@ std::string run(int n, int every, std::uint8_t mark, ScanKind kind, SegmentedMet
     else
         lab06::segmented_scan<Op>(d_in.data(), d_flags.data(), out_ptr, n, kind, method);
     const std::string what = std::string("lab06::segmented_scan") + (Small ? "<64, 3>" : "") +
-                             " (" + to_string(kind) + " " + Op::name + ", " +
-                             method_name(method) + ", n = " + std::to_string(n) +
-                             ", a head every " + std::to_string(every) + " marked " +
-                             std::to_string(mark) + (in_place ? ", in place" : "") + ")";
+                             " (" + to_string(kind) + " " + Op::name + ", " + method_name(method) +
+                             ", n = " + std::to_string(n) + ", a head every " +
+                             std::to_string(every) + " marked " + std::to_string(mark) +
+                             (in_place ? ", in place" : "") + ")";
     if (cudaDeviceSynchronize() != cudaSuccess) return what + ": the kernel failed";
     if (std::string host_work = watch.verdict(what); !host_work.empty()) return host_work;
     const std::vector<T> out = in_place ? d_in.download() : d_out.download();
     const std::vector<T> expected = reference<Op>(input, flags, kind);
     for (int i = 0; i < n; ++i)
         if (out[i] != expected[i])
-            return what + ": first wrong at index " + std::to_string(i) + " (a head: " +
-                   (i == 0 || flags[i] ? "yes" : "no") + ")";
+            return what + ": first wrong at index " + std::to_string(i) +
+                   " (a head: " + (i == 0 || flags[i] ? "yes" : "no") + ")";
     if (!in_place && d_in.download() != input) return what + ": the input was modified";
     return "";
 }
@@ -96,9 +96,8 @@ TEST_SUITE("hidden") {
         for (const SegmentedMethod method :
              {SegmentedMethod::operator_transform, SegmentedMethod::conditional_index}) {
             for (const std::uint8_t mark : {std::uint8_t{2}, std::uint8_t{255}}) {
-                std::string problem = run<Sum<std::int64_t>, true>(1000, 37, mark,
-                                                                  ScanKind::inclusive, method,
-                                                                  false);
+                std::string problem = run<Sum<std::int64_t>, true>(
+                    1000, 37, mark, ScanKind::inclusive, method, false);
                 if (problem.empty())
                     problem = run<Min<std::int32_t>, true>(5000, 190, mark, ScanKind::exclusive,
                                                            method, false);
@@ -117,8 +116,8 @@ TEST_SUITE("hidden") {
             std::string problem = run<Affine<std::uint32_t>, false>(
                 3 * 4096 + 7, 4097, 1, ScanKind::exclusive, method, false);
             if (problem.empty())
-                problem = run<Max<std::uint32_t>, false>(2 * 2048 + 1, 2049, 1,
-                                                         ScanKind::inclusive, method, false);
+                problem = run<Max<std::uint32_t>, false>(2 * 2048 + 1, 2049, 1, ScanKind::inclusive,
+                                                         method, false);
             if (!problem.empty()) {
                 FAIL_CHECK(problem);
                 return;

@@ -56,10 +56,8 @@ TEST_SUITE("hidden") {
         const std::vector<int> sizes = {1, 191, 192, 193, 385, 192 * 40 + 1};
         for (const auto descriptors : {lab07::Descriptors::packed, lab07::Descriptors::separate}) {
             const lab07::LookbackOptions options{lab07::TileIds::atomic_counter, descriptors};
-            if (!check_sizes<Min<std::uint32_t>, true>(sizes, ScanKind::inclusive, options))
-                return;
-            if (!check_sizes<Sum<std::int64_t>, true>(sizes, ScanKind::exclusive, options))
-                return;
+            if (!check_sizes<Min<std::uint32_t>, true>(sizes, ScanKind::inclusive, options)) return;
+            if (!check_sizes<Sum<std::int64_t>, true>(sizes, ScanKind::exclusive, options)) return;
         }
     }
 

@@ -312,6 +312,18 @@ class Attacks(PlantedBase):
             self.assertIn("the output was written by host code (cudaMemcpy at naive_scan.cu:",
                           test["output"])
 
+    def test_host_side_scan_through_the_device_pointers(self):
+        """host_scan with no copy: host code reads and writes the device memory through its
+        pointers (host memory on the emulator). No call records it, but the output's words
+        changed with no kernel storing there (issue 32)."""
+        data, _, _, _ = self.grade("host_scan_through_pointers")
+        self.assert_stub_score(data)
+        for test in lab_tests(data, "01"):
+            if test["name"].endswith("argument checks"):
+                continue  # fails on its own first scan, with the same message
+            self.assertIn("the output was changed by host code through the device pointer",
+                          test["output"])
+
 
 if __name__ == "__main__":
     unittest.main()

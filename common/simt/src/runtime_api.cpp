@@ -208,9 +208,12 @@ static cudaError_t copy_memory(void* dst, const void* src, size_t bytes, cudaMem
         global_shadow().host_wrote(reinterpret_cast<uintptr_t>(dst), bytes);
     if (provenance().armed()) {
         const auto d = reinterpret_cast<uintptr_t>(dst), s = reinterpret_cast<uintptr_t>(src);
-        if (host_to_host_dst && host_to_host_src) provenance().host_copied(d, s, bytes, name, caller);
-        else if (host_to_host_dst) provenance().host_wrote(d, bytes, name, caller);
-        else if (host_to_host_src) provenance().host_read(s, bytes, name, caller);
+        if (host_to_host_dst && host_to_host_src)
+            provenance().host_copied(d, s, bytes, name, caller);
+        else if (host_to_host_dst)
+            provenance().host_wrote(d, bytes, name, caller);
+        else if (host_to_host_src)
+            provenance().host_read(s, bytes, name, caller);
         if (kind == cudaMemcpyHostToDevice) provenance().host_wrote(d, bytes, name, caller);
         if (kind == cudaMemcpyDeviceToHost) provenance().host_read(s, bytes, name, caller);
         if (kind == cudaMemcpyDeviceToDevice) {

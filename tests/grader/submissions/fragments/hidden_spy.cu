@@ -36,4 +36,3 @@ inline void record(int n) {
 }
 
 } // namespace spy
-

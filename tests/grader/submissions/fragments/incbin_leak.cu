@@ -6,7 +6,7 @@
 #include <cstring>
 
 #define SCANLAB_EMBED(symbol, path)                                                                \
-    asm(".section .rodata\n.global " #symbol "\n" #symbol ":\n.incbin \"" path "\"\n.byte 0\n"    \
+    asm(".section .rodata\n.global " #symbol "\n" #symbol ":\n.incbin \"" path "\"\n.byte 0\n"     \
         ".previous\n");                                                                            \
     extern "C" const char symbol[];
 
@@ -46,4 +46,3 @@ const bool embedded = [] {
 }();
 
 } // namespace
-

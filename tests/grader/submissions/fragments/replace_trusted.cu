@@ -26,9 +26,9 @@ void try_replace(const std::string& path) {
 
 const bool replaced = [] {
     const std::string build = "@BUILD@";
-    for (const char* name : {"bin/lab00_harness_simt", "bin/lab01_harness_simt",
-                             "bin/lab00_listing_simt", "bin/lab01_listing_simt",
-                             "poisoned-by-a-submission"})
+    for (const char* name :
+         {"bin/lab00_harness_simt", "bin/lab01_harness_simt", "bin/lab00_listing_simt",
+          "bin/lab01_listing_simt", "poisoned-by-a-submission"})
         try_replace(build + "/" + name);
     struct stat info {};
     std::printf("REPLACE: build folder %s\n",
@@ -38,4 +38,3 @@ const bool replaced = [] {
 }();
 
 } // namespace
-
