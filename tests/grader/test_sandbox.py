@@ -171,6 +171,33 @@ class Choice(unittest.TestCase):
             self.assertEqual(sorted(removed), sorted([str(theirs), str(link)]))
             self.assertTrue(mine.exists())  # not followed through the link, not another's
 
+    @unittest.skipUnless(os.geteuid() == 0, "needs root to make files of another user")
+    def test_a_build_folder_another_user_wrote_in_is_not_trusted(self):
+        """A root grader's build folder with a file of the submission's user (an older grader
+        handed it over): deleted and built again when the grader made it, refused otherwise;
+        kept, and made root's alone, when it is root's."""
+        from scanlab_grader import grading, model
+        with tempfile.TemporaryDirectory() as tmp:
+            build = Path(tmp) / "build"
+            (build / "bin").mkdir(parents=True)
+            harness = build / "bin" / "lab01_harness_simt"
+            harness.write_text("trusted")
+            grade = model.Grade(submission="x", seed=1, backend="simt", hidden=False)
+            say = model.Progress(quiet=True)
+            grading._reclaim_build(build, grade, say)
+            self.assertTrue(harness.exists())
+            self.assertEqual(build.stat().st_mode & 0o777, 0o700)
+            os.chown(harness, 65534, 65534)  # as the old grader's hand-over left it
+            with self.assertRaisesRegex(RuntimeError, "does not own"):
+                grading._reclaim_build(build, grade, say)  # not the grader's: never deleted
+            self.assertTrue(harness.exists())
+            (build / "CMakeCache.txt").write_text(
+                f"CMAKE_PROJECT_INCLUDE:FILEPATH={grading.HOOKS}\n")
+            grading._reclaim_build(build, grade, say)
+            self.assertFalse(harness.exists())
+            self.assertEqual(list(build.iterdir()), [])
+            self.assertIn("deleted and built again", grade.notes[-1])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -439,8 +439,8 @@ def secret_paths(repo: Path, hidden_dir: Path | None) -> list[Path]:
 
 def _reclaim_build(build: Path, grade: Grade, say: Progress) -> None:
     """A root grader's build folder must hold nothing another user could have written (an
-    older grader handed it to the submission's user): such a folder is deleted and built
-    again. It is made the grader's alone (0700)."""
+    older grader handed it to the submission's user): such a folder, if the grader made it, is
+    deleted and built again; anyone else's is refused. It is made the grader's alone (0700)."""
     if os.geteuid() != 0 or not build.exists():
         return
     foreign = None
@@ -452,6 +452,11 @@ def _reclaim_build(build: Path, grade: Grade, say: Progress) -> None:
                 break
         if foreign:
             break
+    if foreign and cmake.read_cache(build).get("CMAKE_PROJECT_INCLUDE") != str(HOOKS):
+        # Not a folder the grader made: someone's own build, never deleted.
+        raise RuntimeError(f"the build folder {build} holds a file that root does not own "
+                           f"alone ({foreign}): a root grader runs its programs, so give it a "
+                           f"build folder of its own (--build-dir)")
     if foreign:
         note = (f"the build folder {build} held a file that the grader's user did not write "
                 f"alone ({foreign}): deleted and built again")
