@@ -31,7 +31,8 @@ from pathlib import Path
 
 # Files of the grader's build folder that no submission may read, whatever a command names.
 _NEVER_COPIED = re.compile(r"(^|/)(CMakeCache\.txt|\.ninja_log|\.ninja_deps|build\.ninja|"
-                           r"compile_commands\.json|CMakeFiles/[^/]*\.(cmake|txt|log))$")
+                           r"compile_commands\.json|CMakeFiles/[^/]*\.(cmake|txt|log))$|"
+                           r"_test_objects_|_harness_|_listing_|_pristine_|_solution_")
 
 
 # The most disk a lab's private build folder may hold once its build is over (a lab's worker is
@@ -159,8 +160,11 @@ def plan(build: Path, target: str, folder: Path, staging: Path) -> Plan:
     copied = []
     staging_rel = staging.resolve().relative_to(build)
     for rel in sorted(needed - produced):
-        if _NEVER_COPIED.search(rel) or Path(rel).is_relative_to(staging_rel):
+        if Path(rel).is_relative_to(staging_rel):
             continue
+        if _NEVER_COPIED.search(rel):
+            raise RuntimeError(f"building {target} would read {rel} of the grader's build "
+                               f"folder, which no submission may read")
         source = build / rel
         dest = folder / rel
         dest.parent.mkdir(parents=True, exist_ok=True)
