@@ -186,8 +186,14 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
             env["SCANLAB_WORKER_WRAPPED"] = "1" if box.wraps else "0"
             limits = box.harness_limits(timeout, memory_mb=memory_mb, cpu_s=timeout * 2 + 10)
             ctx.verify_trusted(exe)
-            return procs.run([exe, *args], cwd=cwd, env=env, limits=limits, output_path=output,
-                             report_fd_arg=lambda fd: f"--out=/proc/self/fd/{fd}", **extra)
+            try:
+                return procs.run([exe, *args], cwd=cwd, env=env, limits=limits,
+                                 output_path=output,
+                                 report_fd_arg=lambda fd: f"--out=/proc/self/fd/{fd}", **extra)
+            finally:
+                # Nothing a worker left passes to a later run (the hidden cases' to a later
+                # lab's visible ones): its folder goes with it.
+                shutil.rmtree(worker_cwd, ignore_errors=True)
         limits = box.limits(timeout, memory_mb=memory_mb, cpu_s=timeout * 2 + 10)
         return procs.run(box.command([exe, *args], ctx.program_view(exe, cwd), cwd), cwd=cwd,
                          env=env, limits=limits, output_path=output,

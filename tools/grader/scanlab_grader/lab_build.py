@@ -58,6 +58,8 @@ def build_lab_target(target: str, lab: tree.Lab, targets: dict[str, cmake.Target
             return real.startswith(_staged + os.sep) or (base_allowed is None or
                                                          base_allowed(path))
         build = plan.folder
+        if private.user is not None:
+            private_build.seal(folder)
         exe = next((plan.artifact(a) for a in targets[target].artifacts
                     if plan.artifact(a).exists()), None)
         used = private_build.disk_use(folder)

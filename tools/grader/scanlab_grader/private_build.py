@@ -178,6 +178,21 @@ def plan(build: Path, target: str, folder: Path, staging: Path) -> Plan:
     return Plan(target, build, folder, replaced, copied)
 
 
+def seal(folder: Path) -> None:
+    """After the build: the private folder becomes the grader's again, readable but not
+    writable by anyone else, so that no later step of the submission (a hidden case's worker)
+    can leave anything there for another (a later lab's visible cases)."""
+    uid, gid = os.geteuid(), os.getegid()
+    for root, dirs, files in os.walk(folder):
+        for name in [root] + [os.path.join(root, n) for n in dirs + files]:
+            if os.path.islink(name):
+                os.unlink(name)
+                continue
+            os.chown(name, uid, gid)
+            mode = os.stat(name).st_mode & 0o7777
+            os.chmod(name, (mode & ~0o7022) | (0o755 if os.path.isdir(name) else 0))
+
+
 def hand_over(folder: Path, user: tuple[int, int] | None) -> None:
     """The private folder becomes the submission user's (where it has one)."""
     if user is None:
