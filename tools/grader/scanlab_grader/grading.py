@@ -162,7 +162,7 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
         cwd = scratch / "cwd" / name
         cwd.mkdir(parents=True, exist_ok=True)
         if worker is None:  # the test program is the submission's; a harness is the grader's
-            procs.hand_over(cwd, ctx.run_as)
+            procs.hand_over(cwd, ctx.run_as, reach_from=ctx.runs)
         return cwd
 
     def run(args: list[str], timeout: float, cwd: Path, output: Path, **extra):
@@ -173,7 +173,7 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
             # folder of its own. One call may take the time of one test case.
             worker_cwd = cwd / "worker"
             worker_cwd.mkdir(exist_ok=True)
-            procs.hand_over(worker_cwd, ctx.run_as)
+            procs.hand_over(worker_cwd, ctx.run_as, reach_from=ctx.runs)
             view = sandbox_mod.View(read_only=[worker], scratch=[worker_cwd],
                                     gpu=ctx.backend == "cuda")
             command = box.worker_command(
@@ -513,6 +513,10 @@ def grade_submission(opts: Options, grade: Grade, say: Progress) -> None:
                              secret_paths(repo, opts.hidden_dir))
     grade.sandbox = box.describe()
     grade.sandbox_mode = box.mode
+    if run_as is not None:
+        # What the grader writes (logs, listings, reports, outputs) is its own alone: the
+        # submission's user may pass through the folders it must reach, never read them.
+        os.umask(0o077)
     say(grade.sandbox)
     if box.mode != "namespaces":
         grade.notes.append(grade.sandbox)

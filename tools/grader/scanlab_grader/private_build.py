@@ -190,7 +190,10 @@ def seal(folder: Path) -> None:
                 continue
             os.chown(name, uid, gid)
             mode = os.stat(name).st_mode & 0o7777
-            os.chmod(name, (mode & ~0o7022) | (0o755 if os.path.isdir(name) else 0))
+            if os.path.isdir(name) or mode & 0o100:
+                os.chmod(name, 0o755)
+            else:
+                os.chmod(name, 0o644)
 
 
 def hand_over(folder: Path, user: tuple[int, int] | None) -> None:

@@ -365,9 +365,21 @@ def lookup_user(name: str) -> tuple[int, int]:
     return entry.pw_uid, entry.pw_gid
 
 
-def hand_over(path: Path, user: tuple[int, int] | None) -> None:
-    """Makes a scratch folder the test program's own (when it runs as another user)."""
+def hand_over(path: Path, user: tuple[int, int] | None, reach_from: Path | None = None) -> None:
+    """Makes a scratch folder the test program's own (when it runs as another user). With
+    `reach_from`, a folder above it: the folders from there down to it become passable but not
+    listable (0711) for that user, the grader's files in them staying its own (the grader makes
+    them 0600 when it runs as root with --run-as: see grading.grade_submission)."""
     if user is None:
         return
+    if reach_from is not None:
+        folder = Path(path).parent
+        stop = Path(reach_from)
+        while True:
+            if folder.stat().st_uid == os.geteuid():
+                os.chmod(folder, (folder.stat().st_mode & 0o7777) | 0o711)
+            if folder == stop or folder == folder.parent:
+                break
+            folder = folder.parent
     os.chown(path, *user)
     os.chmod(path, 0o700)

@@ -115,7 +115,8 @@ def _measure(exe: Path, spec, out_json: Path, ctx, lab_rubric, log: Path,
 
     cwd = out_json.parent / (out_json.stem + "-cwd")
     cwd.mkdir(parents=True, exist_ok=True)
-    procs.hand_over(cwd, ctx.run_as)
+    procs.hand_over(cwd, ctx.run_as, reach_from=ctx.runs if cwd.is_relative_to(ctx.runs)
+                    else out_json.parent.parent)
     out_json = cwd / out_json.name  # the harness writes it from inside the program
     box = ctx.sandbox
     view = ctx.program_view(exe, cwd)

@@ -1,2 +1,2 @@
-#include "@REPO@/grading/hidden/lab01_naive_hidden_test.cpp"
 #include "/etc/passwd"
+#include "@REPO@/grading/hidden/lab01_naive_hidden_test.cpp"
