@@ -151,9 +151,9 @@ class Attacks(PlantedBase):
 
     @unittest.skipUnless(HIDDEN_TEST.exists(), "an instructor's tree")
     def test_includes_show_no_secret_file(self):
-        """#include of /etc/passwd and of a hidden test: no compiler message about a file
-        outside the lab is shown, and the hidden test is not there at all for the submission's
-        compile (its build runs in a folder of its own that shows no hidden test)."""
+        """#include of /etc/passwd and, where __has_include finds it, of a hidden test: no
+        compiler message about a file outside the lab is shown, and the hidden test is not there
+        for the submission's compile (its build runs in a folder of its own)."""
         data, _, out, _ = self.grade("compile_leak", substitute={"@REPO@": str(REPO)},
                                      hidden="yes")
         self.assert_sandboxed(data)
@@ -161,7 +161,6 @@ class Attacks(PlantedBase):
         self.assert_stub_score(data)
         text = (out / "results.json").read_text()
         self.assertIn("not shown", text)
-        self.assertIn("lab01_naive_hidden_test.cpp: No such file or directory", text)
         self.assertNotIn("root:x:0", text)
         self.assertNotIn("/bin/bash", text)
         for line in distinctive_lines(HIDDEN_TEST):

@@ -40,12 +40,17 @@ void Provenance::watch_output(uintptr_t base, size_t bytes) {
     const uintptr_t first = base & ~(kWord - 1);
     const size_t words = (base + bytes - first + kWord - 1) / kWord;
     Output out{first, words * kWord, std::vector<uint32_t>(words, 0),
-               std::vector<uint8_t>(words, 0), std::vector<uint32_t>(words)};
-    std::memcpy(out.before.data(), reinterpret_cast<const void*>(first), words * kWord);
+               std::vector<uint8_t>(words, 0), std::vector<uint32_t>()};
+    // Only an output inside one live allocation is compared with its first contents (a range
+    // that is not, such as one a call in another process does not have, is never read).
+    if (memory_registry().find_range(first, words * kWord) != nullptr) {
+        out.before.resize(words);
+        std::memcpy(out.before.data(), reinterpret_cast<const void*>(first), words * kWord);
+        // Every kernel store to the output is seen (memory_registry.h, kernel_writes_tracked),
+        // so that a word changed without one is known to be host code's.
+        memory_registry().track_kernel_writes(first, true);
+    }
     outputs_.push_back(std::move(out));
-    // Every kernel store to the output is seen (memory_registry.h, kernel_writes_tracked), so
-    // that a word changed without one is known to be host code's.
-    memory_registry().track_kernel_writes(first, true);
 }
 
 uint32_t Provenance::remember(const char* call, const void* caller) {
@@ -120,9 +125,11 @@ std::string Provenance::end() {
     uint32_t first_writer = 0;
     for (const Output& out : outputs_) {
         words += out.host_writer.size();
+        const bool still_there = memory_registry().find_range(out.base, out.bytes) != nullptr;
         for (size_t w = 0; w < out.host_writer.size(); ++w) {
             const uint32_t writer = out.host_writer[w];
             if (writer == 0) {
+                if (out.before.empty() || !still_there) continue; // not compared
                 uint32_t now = 0;
                 std::memcpy(&now, reinterpret_cast<const void*>(out.base + w * kWord), kWord);
                 if (!out.kernel_stored[w] && now != out.before[w]) ++changed_by_host;

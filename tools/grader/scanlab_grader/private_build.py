@@ -32,7 +32,8 @@ from pathlib import Path
 # Files of the grader's build folder that no submission may read, whatever a command names.
 _NEVER_COPIED = re.compile(r"(^|/)(CMakeCache\.txt|\.ninja_log|\.ninja_deps|build\.ninja|"
                            r"compile_commands\.json|CMakeFiles/[^/]*\.(cmake|txt|log))$|"
-                           r"_test_objects_|_harness_|_listing_|_pristine_|_solution_")
+                           r"lab[0-9][0-9]_(test_objects|harness|listing|pristine)_|"
+                           r"_solution_")
 
 
 # The most disk a lab's private build folder may hold once its build is over (a lab's worker is
