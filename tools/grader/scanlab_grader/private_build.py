@@ -83,8 +83,8 @@ class Plan:
 def _commands(build: Path, target: str) -> list[str]:
     """The commands that build `target` from the submission's files: of every command ninja
     knows for it (`ninja -t commands`, in order), those of the lab libraries built from the
-    staged labs (`labNN_student_<backend>`: the rewrites, compiles and archive) and the last
-    one, the program's link. The rest (the emulator, the worker's server objects) the grader
+    staged labs (`labNN_student_<backend>`: the rewrites, compiles and archive), those of the
+    target's own objects (a speed program's descriptor) and the last one, the program's link. The rest (the emulator, the worker's server objects) the grader
     built already, outside the sandbox."""
     proc = subprocess.run(["ninja", "-C", str(build), "-t", "commands", target],
                           capture_output=True, text=True, timeout=300)
@@ -94,7 +94,9 @@ def _commands(build: Path, target: str) -> list[str]:
     lines = [line for line in proc.stdout.splitlines() if line.strip()]
     if not lines:
         raise RuntimeError(f"ninja knows no command for {target}")
-    commands = [line for line in lines[:-1] if _STUDENT_LIBRARY.search(line)]
+    own = f"/{target}.dir/"  # the target's own objects (the speed harness's descriptor)
+    commands = [line for line in lines[:-1]
+                if _STUDENT_LIBRARY.search(line) or own in line]
     for line in commands:
         if " -c " in line and _TRUSTED_TARGET.search(line):
             raise RuntimeError(f"building {target} would compile a trusted target's source "
