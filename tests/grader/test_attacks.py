@@ -151,8 +151,9 @@ class Attacks(PlantedBase):
 
     @unittest.skipUnless(HIDDEN_TEST.exists(), "an instructor's tree")
     def test_includes_show_no_secret_file(self):
-        """#include of a hidden test and of /etc/passwd: the hidden test is an empty stand-in
-        in the sandbox, and no compiler message about a file outside the lab is shown."""
+        """#include of /etc/passwd and, where __has_include finds it, of a hidden test: no
+        compiler message about a file outside the lab is shown, and the hidden test is not there
+        for the submission's compile (its build runs in a folder of its own)."""
         data, _, out, _ = self.grade("compile_leak", substitute={"@REPO@": str(REPO)},
                                      hidden="yes")
         self.assert_sandboxed(data)
@@ -299,6 +300,30 @@ class Attacks(PlantedBase):
             self.assertIn("the input was copied to the host (cudaMemcpy at naive_scan.cu:",
                           test["output"])
             self.assertNotIn("the output was written by host code", test["output"])
+
+    def test_host_side_scan_through_host_to_host_copies(self):
+        """host_scan with cudaMemcpyHostToHost both ways (device memory is host memory on the
+        emulator): the copies count by where their ends lie, so every case says that host code
+        read the input and wrote the output (issue 32)."""
+        data, _, _, _ = self.grade("host_scan_host_to_host")
+        self.assert_stub_score(data)
+        for test in lab_tests(data, "01"):
+            self.assertIn("the input was copied to the host (cudaMemcpy at naive_scan.cu:",
+                          test["output"])
+            self.assertIn("the output was written by host code (cudaMemcpy at naive_scan.cu:",
+                          test["output"])
+
+    def test_host_side_scan_through_the_device_pointers(self):
+        """host_scan with no copy: host code reads and writes the device memory through its
+        pointers (host memory on the emulator). No call records it, but the output's words
+        changed with no kernel storing there (issue 32)."""
+        data, _, _, _ = self.grade("host_scan_through_pointers")
+        self.assert_stub_score(data)
+        for test in lab_tests(data, "01"):
+            if test["name"].endswith("argument checks"):
+                continue  # fails on its own first scan, with the same message
+            self.assertIn("the output was changed by host code through the device pointer",
+                          test["output"])
 
 
 if __name__ == "__main__":

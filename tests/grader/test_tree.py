@@ -84,6 +84,34 @@ class Submissions(support.InTempDir):
         with self.assertRaises(ValueError):
             tree.unpack_if_archive(archive, self.dir / "work")
 
+    def test_archives_are_held_to_one_size_limit_whatever_their_format(self):
+        """A .tar.gz that unpacks to more than 200 MiB is refused before anything is written,
+        as the same bytes in a .zip are (issue 32); so is one with too many entries."""
+        import tarfile
+        import zipfile
+        big = self.dir / "big.bin"
+        with open(big, "wb") as f:  # sparse: 201 MiB of zeros, cheap to make and to pack
+            f.truncate(201 * 1024 * 1024)
+        for name in ("sub.tar.gz", "sub.zip"):
+            archive = self.dir / name
+            if name.endswith(".zip"):
+                with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+                    z.write(big, "labs/01_naive/naive_scan.cu")
+            else:
+                with tarfile.open(archive, "w:gz") as t:
+                    t.add(big, "labs/01_naive/naive_scan.cu")
+            work = self.dir / f"work-{name}"
+            with self.assertRaisesRegex(ValueError, "more than the 200 MiB"):
+                tree.unpack_if_archive(archive, work)
+            self.assertEqual(list((work / "submission").rglob("*")), [])
+        many = self.dir / "many.tar"
+        with tarfile.open(many, "w") as t:
+            for i in range(tree.MAX_UNPACKED_ENTRIES + 1):
+                info = tarfile.TarInfo(f"f{i}")
+                t.addfile(info)
+        with self.assertRaisesRegex(ValueError, "entries"):
+            tree.unpack_if_archive(many, self.dir / "work-many")
+
     def test_staging_overlays_and_removes_stale_files(self):
         pristine = support.REPO / "labs"
         staging = self.dir / "staging"

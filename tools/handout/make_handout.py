@@ -277,7 +277,7 @@ def check_gradescope(bundle: Path, labs: str | None, submission: Path | None,
         extract_zip(bundle, source)
         hidden_dir = source / "grading" / "hidden"
         if hidden_dir.is_dir():  # what setup.sh does
-            hidden_dir.chmod(0o711)
+            hidden_dir.chmod(0o700)
             for path in hidden_dir.rglob("*"):
                 if path.is_file():
                     path.chmod(0o600)

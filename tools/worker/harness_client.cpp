@@ -297,9 +297,11 @@ std::vector<std::uint8_t> Call::run() {
         if (region.memory == Memory::host)
             std::memcpy(reinterpret_cast<void*>(region.base), region.contents.data(),
                         region.contents.size());
-        else
+        else {
             backend::import_contents(reinterpret_cast<void*>(region.base), region.contents.data(),
                                      region.contents.size(), region.written);
+            backend::watch_imported(reinterpret_cast<void*>(region.base), region.contents.size());
+        }
     }
     for (std::size_t i = 0; i < restores_.size(); ++i)
         if (restores_[i] && response.objects[i].present) restores_[i](response.objects[i]);

@@ -59,6 +59,9 @@ void watch_begin();
 void watch_input(const void* p, std::size_t bytes);
 void watch_output(const void* p, std::size_t bytes);
 std::string watch_end();
+/// Harness: [p, p + bytes) now holds what the worker's call left there, which the worker's own
+/// watch judged: not a change by the harness's host code (nothing on cuda).
+void watch_imported(const void* p, std::size_t bytes);
 
 /// Worker, once before it says it is ready (cuda: the CUDA context, created now).
 void worker_start();

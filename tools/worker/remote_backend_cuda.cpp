@@ -107,6 +107,7 @@ void adopt_options(const std::vector<std::int64_t>& numbers) {
 void watch_begin() {}
 void watch_input(const void*, std::size_t) {}
 void watch_output(const void*, std::size_t) {}
+void watch_imported(const void*, std::size_t) {}
 std::string watch_end() {
     return "";
 }

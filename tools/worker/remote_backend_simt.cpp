@@ -54,6 +54,9 @@ void watch_input(const void* p, std::size_t bytes) {
 void watch_output(const void* p, std::size_t bytes) {
     simt::provenance_output(p, bytes);
 }
+void watch_imported(const void* p, std::size_t bytes) {
+    simt::provenance_imported(p, bytes);
+}
 std::string watch_end() {
     return simt::provenance_end();
 }

@@ -1,6 +1,7 @@
 #include "provenance.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "memory_registry.h"
 #include "simt/provenance.h"
@@ -38,7 +39,18 @@ void Provenance::watch_output(uintptr_t base, size_t bytes) {
     if (!armed_ || bytes == 0) return;
     const uintptr_t first = base & ~(kWord - 1);
     const size_t words = (base + bytes - first + kWord - 1) / kWord;
-    outputs_.push_back({first, words * kWord, std::vector<uint32_t>(words, 0)});
+    Output out{first, words * kWord, std::vector<uint32_t>(words, 0),
+               std::vector<uint8_t>(words, 0), std::vector<uint32_t>()};
+    // Only an output inside one live allocation is compared with its first contents (a range
+    // that is not, such as one a call in another process does not have, is never read).
+    if (memory_registry().find_range(first, words * kWord) != nullptr) {
+        out.before.resize(words);
+        std::memcpy(out.before.data(), reinterpret_cast<const void*>(first), words * kWord);
+        // Every kernel store to the output is seen (memory_registry.h, kernel_writes_tracked),
+        // so that a word changed without one is known to be host code's.
+        memory_registry().track_kernel_writes(first, true);
+    }
+    outputs_.push_back(std::move(out));
 }
 
 uint32_t Provenance::remember(const char* call, const void* caller) {
@@ -90,8 +102,10 @@ void Provenance::kernel_wrote(uintptr_t address, size_t bytes) {
         const uintptr_t lo = std::max(address, out.base);
         const uintptr_t hi = std::min(address + bytes, out.base + out.bytes);
         if (lo >= hi) continue;
-        for (uintptr_t w = (lo - out.base) / kWord; w < (hi - out.base + kWord - 1) / kWord; ++w)
+        for (uintptr_t w = (lo - out.base) / kWord; w < (hi - out.base + kWord - 1) / kWord; ++w) {
             out.host_writer[w] = 0;
+            out.kernel_stored[w] = 1;
+        }
     }
 }
 
@@ -107,15 +121,30 @@ std::string Provenance::end() {
     if (input_read_)
         message = "the input was copied to the host (" +
                   describe(input_reader_.call, input_reader_.caller) + ") during the call";
-    size_t host_words = 0, words = 0;
+    size_t host_words = 0, words = 0, changed_by_host = 0;
     uint32_t first_writer = 0;
     for (const Output& out : outputs_) {
         words += out.host_writer.size();
-        for (const uint32_t writer : out.host_writer) {
-            if (writer == 0) continue;
+        const bool still_there = memory_registry().find_range(out.base, out.bytes) != nullptr;
+        for (size_t w = 0; w < out.host_writer.size(); ++w) {
+            const uint32_t writer = out.host_writer[w];
+            if (writer == 0) {
+                if (out.before.empty() || !still_there) continue; // not compared
+                uint32_t now = 0;
+                std::memcpy(&now, reinterpret_cast<const void*>(out.base + w * kWord), kWord);
+                if (!out.kernel_stored[w] && now != out.before[w]) ++changed_by_host;
+                continue;
+            }
             ++host_words;
             if (first_writer == 0) first_writer = writer;
         }
+    }
+    if (changed_by_host > 0) {
+        if (!message.empty()) message += "; ";
+        message += "the output was changed by host code through the device pointer, not by a "
+                   "kernel: " +
+                   std::to_string(changed_by_host) + " of its " + std::to_string(words) +
+                   " 4-byte words changed with no kernel storing there";
     }
     if (host_words > 0) {
         const HostCall& c = calls_[first_writer - 1];
@@ -145,6 +174,9 @@ void simt::provenance_input(const void* device_ptr, size_t bytes) {
 }
 void simt::provenance_output(const void* device_ptr, size_t bytes) {
     detail::provenance().watch_output(reinterpret_cast<uintptr_t>(device_ptr), bytes);
+}
+void simt::provenance_imported(const void* device_ptr, size_t bytes) {
+    detail::provenance().kernel_wrote(reinterpret_cast<uintptr_t>(device_ptr), bytes);
 }
 std::string simt::provenance_end() {
     return detail::provenance().end();

@@ -1,6 +1,8 @@
 // The bookkeeping behind simt/provenance.h: for each 4-byte word of the watched outputs, the host
-// call that wrote it last (or none: a kernel did, or nothing wrote it), and which device memory
-// holds the watched inputs or host-made copies of them.
+// call that wrote it last (or none: a kernel did, or nothing wrote it), whether a kernel stored
+// to it, and its value when the watch began (a word that changed with neither a kernel store nor
+// a host call was changed by host code through the pointer: the emulator's device memory is host
+// memory); and which device memory holds the watched inputs or host-made copies of them.
 #pragma once
 
 #include <cstddef>
@@ -37,7 +39,9 @@ class Provenance {
     struct Output {
         uintptr_t base = 0;
         size_t bytes = 0;
-        std::vector<uint32_t> host_writer; // per word: 0, or 1 + index into calls_
+        std::vector<uint32_t> host_writer;  // per word: 0, or 1 + index into calls_
+        std::vector<uint8_t> kernel_stored; // per word: a kernel stored to it during the watch
+        std::vector<uint32_t> before;       // per word: its value when the watch began
     };
     using Range = std::pair<uintptr_t, uintptr_t>; // [first, last)
     bool overlaps_input(uintptr_t first, uintptr_t last) const;

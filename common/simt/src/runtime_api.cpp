@@ -212,10 +212,20 @@ static cudaError_t copy_memory(void* dst, const void* src, size_t bytes, cudaMem
                          "unknown cudaMemcpyKind " + std::to_string(static_cast<int>(kind)));
     }
     std::memmove(dst, src, bytes);
-    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyHostToHost)
+    // On the emulator device memory is host memory, so cudaMemcpyHostToHost can move device
+    // data too (on a GPU it would fault): it counts as what it did, by where its ends lie.
+    const bool host_to_host_dst = kind == cudaMemcpyHostToHost && is_device(dst);
+    const bool host_to_host_src = kind == cudaMemcpyHostToHost && is_device(src);
+    if ((kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyHostToHost) || host_to_host_dst)
         global_shadow().host_wrote(reinterpret_cast<uintptr_t>(dst), bytes);
     if (provenance().armed()) {
         const auto d = reinterpret_cast<uintptr_t>(dst), s = reinterpret_cast<uintptr_t>(src);
+        if (host_to_host_dst && host_to_host_src)
+            provenance().host_copied(d, s, bytes, name, caller);
+        else if (host_to_host_dst)
+            provenance().host_wrote(d, bytes, name, caller);
+        else if (host_to_host_src)
+            provenance().host_read(s, bytes, name, caller);
         if (kind == cudaMemcpyHostToDevice) provenance().host_wrote(d, bytes, name, caller);
         if (kind == cudaMemcpyDeviceToHost) provenance().host_read(s, bytes, name, caller);
         if (kind == cudaMemcpyDeviceToDevice) {

@@ -99,11 +99,13 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--run-as", metavar="USER",
                    help="run the test programs as this unprivileged user (the grader must run "
                         "as root; Gradescope's run_autograder does this)")
-    p.add_argument("--sandbox", choices=("auto", "require", "none"), default="auto",
+    p.add_argument("--sandbox", choices=("auto", "require", "user", "none"), default="auto",
                    help="isolation of the submission's builds and test programs: auto = "
-                        "bubblewrap namespaces where they work, else what is left (said "
-                        "loudly); require = stop (exit 2) without namespaces; none = no "
-                        "namespaces (for comparison)")
+                        "bubblewrap namespaces where they work, else the user sandbox with "
+                        "--run-as (refused while that user can read hidden tests, solutions/ "
+                        "or dist/), else refused when the grader is root; require = stop (exit "
+                        "2) without namespaces; user = the user sandbox (needs --run-as); none "
+                        "= no isolation, for trusted code (refused with --run-as)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines, no table")
     return p
 
@@ -138,9 +140,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.run_as:
             from . import procs
             run_as = procs.lookup_user(args.run_as)
-        if args.sandbox == "require":
-            from . import sandbox
-            sandbox.choose("require", run_as, args.run_as)
+        # Refused here (exit 2) rather than graded with less isolation than asked for.
+        from . import sandbox
+        hidden_dir = args.hidden_dir if args.hidden != "no" else None
+        sandbox.choose(args.sandbox, run_as, args.run_as,
+                       grading.secret_paths(repo, hidden_dir))
         if args.labs:
             tree.select_labs(tree.discover_labs(repo), args.labs)
     except (rubric_mod.RubricError, ValueError, argparse.ArgumentTypeError) as error:

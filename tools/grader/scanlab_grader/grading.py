@@ -18,16 +18,18 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import tarfile
 import tempfile
 import time
 import traceback
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import cmake, doctest_xml, procs, review, rubric as rubric_mod, sandbox as sandbox_mod, tree
 from . import speed as speed_mod
-from .lab_build import build_lab_target
-from .lab_context import Context, memory_limit_mb, test_env
+from .lab_build import Private, build_lab_target
+from .lab_context import Context, memory_limit_mb, sha256_of, test_env
 from .model import Grade, LabResult, Progress, TestResult
 
 GRADER_DIR = Path(__file__).resolve().parents[1]
@@ -119,6 +121,7 @@ def list_graded_cases(listing_exe: Path, lab: tree.Lab, ctx: Context,
     the pristine stub, no student code): (cases, "") or (None, why not)."""
     scratch = ctx.runs / f"{tag}-listing"
     scratch.mkdir(parents=True, exist_ok=True)
+    ctx.verify_trusted(listing_exe)
     listing_file = scratch / "list.xml"
     proc = procs.run([listing_exe, "--list-test-cases", "--reporters=xml",
                       f"--out={listing_file}"], cwd=scratch, env=test_env(ctx, ctx.rubric.lab(
@@ -158,7 +161,8 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
     def fresh_cwd(name: str) -> Path:
         cwd = scratch / "cwd" / name
         cwd.mkdir(parents=True, exist_ok=True)
-        procs.hand_over(cwd, ctx.run_as)
+        if worker is None:  # the test program is the submission's; a harness is the grader's
+            procs.hand_over(cwd, ctx.run_as, reach_from=ctx.runs)
         return cwd
 
     def run(args: list[str], timeout: float, cwd: Path, output: Path, **extra):
@@ -169,18 +173,27 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
             # folder of its own. One call may take the time of one test case.
             worker_cwd = cwd / "worker"
             worker_cwd.mkdir(exist_ok=True)
-            procs.hand_over(worker_cwd, ctx.run_as)
+            procs.hand_over(worker_cwd, ctx.run_as, reach_from=ctx.runs)
+            view = sandbox_mod.View(read_only=[worker], scratch=[worker_cwd],
+                                    gpu=ctx.backend == "cuda")
             command = box.worker_command(
                 ["/usr/bin/env", f"HOME={worker_cwd}", f"TMPDIR={worker_cwd}", worker],
-                ctx.program_view(worker, worker_cwd), worker_cwd)
+                view, worker_cwd)
             if any("\n" in str(a) for a in command):
                 raise RuntimeError(f"a path of the worker's command has a line break: {command}")
             env["SCANLAB_WORKER_ARGV"] = "\n".join(str(a) for a in command)
             env["SCANLAB_WORKER_CALL_TIMEOUT_S"] = f"{min(lab_rubric.test_timeout_s, timeout):g}"
             env["SCANLAB_WORKER_WRAPPED"] = "1" if box.wraps else "0"
             limits = box.harness_limits(timeout, memory_mb=memory_mb, cpu_s=timeout * 2 + 10)
-            return procs.run([exe, *args], cwd=cwd, env=env, limits=limits, output_path=output,
-                             report_fd_arg=lambda fd: f"--out=/proc/self/fd/{fd}", **extra)
+            ctx.verify_trusted(exe)
+            try:
+                return procs.run([exe, *args], cwd=cwd, env=env, limits=limits,
+                                 output_path=output,
+                                 report_fd_arg=lambda fd: f"--out=/proc/self/fd/{fd}", **extra)
+            finally:
+                # Nothing a worker left passes to a later run (the hidden cases' to a later
+                # lab's visible ones): its folder goes with it.
+                shutil.rmtree(worker_cwd, ignore_errors=True)
         limits = box.limits(timeout, memory_mb=memory_mb, cpu_s=timeout * 2 + 10)
         return procs.run(box.command([exe, *args], ctx.program_view(exe, cwd), cwd), cwd=cwd,
                          env=env, limits=limits, output_path=output,
@@ -207,61 +220,94 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
         return LabRun("no graded tests", "the lab's tests have no graded test cases",
                       notes=notes, run_s=time.monotonic() - started)
 
-    # 1. The whole lab in one process.
-    timeout = ctx.time_left(lab_rubric.timeout_s)
-    say(f"{lab.title}: running {len(cases)} test cases (time limit {timeout:g} s)")
-    log = ctx.logs / f"{tag}-run.log"
-    proc = run(["--reporters=xml", "--duration=true"], timeout, fresh_cwd("all"), log,
-               heartbeat=say.heartbeat(f"{lab.title}: still running"))
-    whole = proc
-    if proc.exited and proc.returncode == 77:  # test_main.cpp: cuda backend without a GPU
-        return LabRun("no GPU", "the cuda backend's tests need a GPU and this machine has none "
-                      "(the simt backend runs them on the CPU)" + _output_note(proc),
-                      run_s=time.monotonic() - started)
-    judged = _judge(proc, doctest_xml.read_report_bytes(proc.report), infos, timeout,
-                    ctx.build)
-    if judged.trusted:
-        results = judged.report.by_name()
-        extra = len({c.name for c in doctest_xml.read_report_bytes(proc.report).cases}) - \
-            len(results)
-        if extra > 0:
-            notes.append(f"{extra} test case(s) that are not graded ones (defined outside the "
-                         f"graded test files) were ignored")
-        for case in cases:
-            result = results[case.name]
-            case.passed = result.passed
-            case.message = result.message
-            case.duration = result.duration
-        return LabRun("graded", "", cases, notes, time.monotonic() - started)
-
-    # 2. Something went wrong: each test case alone, in its own process.
-    problem = f"the run of all test cases together {judged.problem}"
-    say(f"{lab.title}: {problem}; running the {len(cases)} test cases one at a time")
-    deadline = time.monotonic() + ctx.time_left(lab_rubric.isolation_budget_s)
-    for i, (case, info) in enumerate(zip(cases, infos)):
-        left = deadline - time.monotonic()
-        if left < 0.5:
-            case.passed = False
-            case.message = (f"not run: the time budget for running test cases one at a time "
-                            f"({lab_rubric.isolation_budget_s:g} s for the lab, "
-                            f"{ctx.rubric.time_budget_s:g} s for the submission) was used up")
+    # 1. The visible test cases in one process, then the hidden ones in another (each with
+    # a worker of its own, started afresh: nothing a hidden case's call showed the lab's code
+    # can reach what is shown of a visible case).
+    groups = [[i for i, case in enumerate(cases) if not case.hidden],
+              [i for i, case in enumerate(cases) if case.hidden]]
+    groups = [group for group in groups if group]
+    timeout_all = ctx.time_left(lab_rubric.timeout_s)
+    isolation_deadline = None  # one budget for every case run alone, whichever group
+    problems: list[str] = []
+    whole = None
+    isolated = False
+    for g, group in enumerate(groups):
+        kind = "hidden" if cases[group[0]].hidden else "visible"
+        filters = []
+        if len(groups) > 1:
+            filters = ["--case-sensitive=true", "--test-case=" + ",".join(
+                _escape_filter(cases[i].name) for i in group)]
+            if kind == "visible":  # whatever a name's wildcards match, never a hidden case
+                filters.append("--test-suite-exclude=hidden")
+        timeout = ctx.time_left(max(0.0, timeout_all - (time.monotonic() - started)))
+        say(f"{lab.title}: running {len(group)} {kind if len(groups) > 1 else ''} test cases "
+            f"(time limit {timeout:g} s)".replace("  ", " "))
+        log = ctx.logs / (f"{tag}-run.log" if g == 0 else f"{tag}-run-{kind}.log")
+        proc = run(["--reporters=xml", "--duration=true", *filters], timeout,
+                   fresh_cwd("all" if g == 0 else f"all-{kind}"), log,
+                   heartbeat=say.heartbeat(f"{lab.title}: still running"))
+        if proc.exited and proc.returncode == 77:  # test_main.cpp: cuda backend without a GPU
+            return LabRun("no GPU", "the cuda backend's tests need a GPU and this machine has "
+                          "none (the simt backend runs them on the CPU)" + _output_note(proc),
+                          run_s=time.monotonic() - started)
+        group_infos = [infos[i] for i in group]
+        judged = _judge(proc, doctest_xml.read_report_bytes(proc.report), group_infos, timeout,
+                        ctx.build)
+        if judged.trusted:
+            results = judged.report.by_name()
+            extra = len({c.name for c in doctest_xml.read_report_bytes(proc.report).cases}) - \
+                len(results)
+            if extra > 0:
+                notes.append(f"{extra} test case(s) that are not graded ones (defined outside "
+                             f"the graded test files) were ignored")
+            for i in group:
+                result = results[cases[i].name]
+                cases[i].passed = result.passed
+                cases[i].message = result.message
+                cases[i].duration = result.duration
             continue
-        timeout = min(lab_rubric.test_timeout_s, left)
-        proc = run(["--reporters=xml", "--duration=true", "--case-sensitive=true",
-                    f"--test-case={_escape_filter(case.name)}"], timeout,
-                   fresh_cwd(f"case-{i}"), scratch / f"case-{i}.out")
-        alone = _judge(proc, doctest_xml.read_report_bytes(proc.report), [info], timeout,
-                       ctx.build)
-        if alone.trusted:
-            result = alone.report.by_name()[case.name]
-            case.passed = result.passed
-            case.message = result.message
-            case.duration = result.duration
-        else:
-            case.passed = False
-            case.message = f"{alone.problem} (run alone){_output_note(proc)}"
-            case.duration = proc.elapsed
-    return LabRun("graded", problem + _output_note(whole), cases, notes,
+
+        # 2. Something went wrong: each test case of the group alone, in its own process.
+        problem = f"the run of all {kind} test cases together {judged.problem}"
+        if len(groups) == 1:
+            problem = f"the run of all test cases together {judged.problem}"
+        if whole is None and kind == "visible":  # a hidden run's output is never shown here
+            whole = proc
+        problems.append(problem)
+        isolated = True
+        say(f"{lab.title}: {problem}; running the {len(group)} test cases one at a time")
+        if isolation_deadline is None:
+            isolation_deadline = time.monotonic() + ctx.time_left(lab_rubric.isolation_budget_s)
+        deadline = isolation_deadline
+        for i in group:
+            case, info = cases[i], infos[i]
+            left = deadline - time.monotonic()
+            if left < 0.5:
+                case.passed = False
+                case.message = (f"not run: the time budget for running test cases one at a "
+                                f"time ({lab_rubric.isolation_budget_s:g} s for the lab, "
+                                f"{ctx.rubric.time_budget_s:g} s for the submission) was used "
+                                f"up")
+                continue
+            timeout = min(lab_rubric.test_timeout_s, left)
+            proc = run(["--reporters=xml", "--duration=true", "--case-sensitive=true",
+                        f"--test-case={_escape_filter(case.name)}"], timeout,
+                       fresh_cwd(f"case-{i}"), scratch / f"case-{i}.out")
+            alone = _judge(proc, doctest_xml.read_report_bytes(proc.report), [info], timeout,
+                           ctx.build)
+            if alone.trusted:
+                result = alone.report.by_name()[case.name]
+                case.passed = result.passed
+                case.message = result.message
+                case.duration = result.duration
+            else:
+                case.passed = False
+                case.message = f"{alone.problem} (run alone){_output_note(proc)}"
+                case.duration = proc.elapsed
+    if not isolated:
+        return LabRun("graded", "", cases, notes, time.monotonic() - started)
+    return LabRun("graded", "; ".join(problems) + (_output_note(whole) if whole else ""),
+                  cases, notes,
                   time.monotonic() - started, isolated=True)
 
 
@@ -374,25 +420,62 @@ class ForeignBuild:
         cmake.unset(self.build, drop, restore, 600, log)
 
 
-def build_view(repo: Path, build: Path, hidden: Path | None, keep_out: list[Path],
-               stand_in_dir: Path) -> sandbox_mod.View:
-    """What a submission's build sees: the project's sources (read-only) but not solutions/,
-    grading/ or .git, other build folders, or the grader's outputs; the hidden tests only as
-    empty stand-ins (ninja needs the files, the compiler reads nothing: their objects are
-    built before, outside the sandbox); its build folder writable."""
-    keep_out = [Path(os.path.realpath(p)) for p in keep_out + [build]]
-    view = sandbox_mod.View(writable=[build])
-    for entry in sorted(repo.iterdir()):
-        if entry.name in ("solutions", "grading", ".git") or entry.name.startswith(
-                ("build", ".")):
-            continue
-        real = Path(os.path.realpath(entry))
-        if any(real == p or p.is_relative_to(real) for p in keep_out):
-            continue
-        view.read_only.append(entry)
-    if hidden is not None:
-        view.stand_ins.append((sandbox_mod.stand_in_folder(hidden, stand_in_dir), hidden))
+# What of the project a submission's compiler may read: the labs, the common code, the tests and
+# tools the lab's programs are built from. Never solutions/, grading/, dist/, .git, build folders
+# or anything else an instructor keeps in the tree.
+BUILD_VISIBLE = ("common", "labs", "tests", "tools", "examples", "cmake", "CMakeLists.txt")
+
+
+def build_view(repo: Path, folder: Path) -> sandbox_mod.View:
+    """What a submission's build sees (private_build.py): the project's sources that the lab's
+    programs are built from (read-only; BUILD_VISIBLE) and its own build folder (writable).
+    Not the grader's build folder (hidden tests' objects, CMakeCache.txt), not the staged labs
+    there (the private folder has its own copy), not the tests of the grader itself."""
+    view = sandbox_mod.View(writable=[folder])
+    for name in BUILD_VISIBLE:
+        entry = repo / name
+        if entry.exists():
+            view.read_only.append(entry)
     return view
+
+
+def secret_paths(repo: Path, hidden_dir: Path | None) -> list[Path]:
+    """What the submission's user must not be able to read when there is no mount namespace
+    (the user sandbox refuses to grade otherwise)."""
+    paths = [repo / "grading" / "hidden", repo / "solutions", repo / "dist"]
+    if hidden_dir is not None:
+        paths.append(hidden_dir.resolve())
+    return paths
+
+
+def _reclaim_build(build: Path, grade: Grade, say: Progress) -> None:
+    """A root grader's build folder must hold nothing another user could have written (an
+    older grader handed it to the submission's user): such a folder, if the grader made it, is
+    deleted and built again; anyone else's is refused. It is made the grader's alone (0700)."""
+    if os.geteuid() != 0 or not build.exists():
+        return
+    foreign = None
+    for root, dirs, files in os.walk(build):
+        for name in [root] + [os.path.join(root, n) for n in dirs + files]:
+            info = os.lstat(name)
+            if info.st_uid != 0 or (info.st_mode & 0o022 and not os.path.islink(name)):
+                foreign = name
+                break
+        if foreign:
+            break
+    if foreign and cmake.read_cache(build).get("CMAKE_PROJECT_INCLUDE") != str(HOOKS):
+        # Not a folder the grader made: someone's own build, never deleted.
+        raise RuntimeError(f"the build folder {build} holds a file that root does not own "
+                           f"alone ({foreign}): a root grader runs its programs, so give it a "
+                           f"build folder of its own (--build-dir)")
+    if foreign:
+        note = (f"the build folder {build} held a file that the grader's user did not write "
+                f"alone ({foreign}): deleted and built again")
+        say(note)
+        grade.notes.append(note)
+        shutil.rmtree(build)
+        build.mkdir(parents=True)
+    build.chmod(0o700)
 
 
 def shown_file(repo: Path, staging: Path, hidden: Path | None):
@@ -426,9 +509,14 @@ def grade_submission(opts: Options, grade: Grade, say: Progress) -> None:
         return
 
     run_as = procs.lookup_user(opts.run_as) if opts.run_as else None
-    box = sandbox_mod.choose(opts.sandbox, run_as, opts.run_as)
+    box = sandbox_mod.choose(opts.sandbox, run_as, opts.run_as,
+                             secret_paths(repo, opts.hidden_dir))
     grade.sandbox = box.describe()
     grade.sandbox_mode = box.mode
+    if run_as is not None:
+        # What the grader writes (logs, listings, reports, outputs) is its own alone: the
+        # submission's user may pass through the folders it must reach, never read them.
+        os.umask(0o077)
     say(grade.sandbox)
     if box.mode != "namespaces":
         grade.notes.append(grade.sandbox)
@@ -438,11 +526,19 @@ def grade_submission(opts: Options, grade: Grade, say: Progress) -> None:
     logs = opts.out / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     opts.work.mkdir(parents=True, exist_ok=True)
-    if run_as is not None:  # the submission's user builds in WORK/build: it must get there
-        opts.work.chmod(0o711)
+    _reclaim_build(opts.build, grade, say)
 
     # The submission's files over the pristine labs/.
-    submission = tree.unpack_if_archive(opts.submission, opts.work)
+    try:
+        submission = tree.unpack_if_archive(opts.submission, opts.work)
+    except (ValueError, tarfile.TarError, zipfile.BadZipFile) as error:
+        problem = f"the submission was not graded: {error}"
+        say(problem)
+        grade.notes.append(problem)
+        for result in grade.labs:
+            result.status, result.problem = "not graded", problem
+            score_lab(result, opts.rubric.lab(result.lab.number))
+        return
     overlay = tree.collect_submission(
         submission, labs, {lab.number: opts.rubric.lab(lab.number).student_files for lab in labs})
     grade.notes.extend(overlay.notes)
@@ -522,18 +618,23 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
         runs = Path(tempfile.mkdtemp(prefix="scanlab-runs-"))
         runs.chmod(0o711)
         opts.cleanup.append(runs)
-    # The sandboxed build writes as the submission's user, or as the grader's own user (mapped
-    # into the namespace): an earlier grade with another --run-as may have left files of another.
-    _hand_over_tree(opts.build, run_as or (os.geteuid(), os.getegid()))
+    # The build folder stays the grader's: the submission's targets are built in folders of
+    # their own (private_build.py), and the trusted programs are checked before they run.
+    trusted_hashes = {}
+    for name in trusted:
+        for artifact in targets[name].artifacts if name in targets else []:
+            if artifact.is_file() and os.access(artifact, os.X_OK):
+                trusted_hashes[artifact.resolve()] = sha256_of(artifact)
     ctx = Context(repo=repo, rubric=opts.rubric, runs=runs, logs=logs,
                   seed=grade.seed, hidden_dir=hidden, backend=opts.backend, jobs=opts.jobs,
                   env=opts.env, progress=say, sandbox=box, deadline=deadline,
-                  build=opts.build)
+                  build=opts.build, trusted=trusted_hashes)
     replacements = {str(staging) + "/": "labs/", str(repo) + "/": ""}
-    view = build_view(repo, opts.build, hidden,
-                      [opts.out, opts.work] + ([opts.results_path] if opts.results_path else []),
-                      runs / "hidden-stand-ins")
     allowed = shown_file(repo, staging, hidden)
+
+    def private_for(lab) -> Private:
+        return Private(staging=staging, runs=runs, user=run_as,
+                       view=lambda folder: build_view(repo, folder))
     for result in grade.labs:
         lab = result.lab
         lab_rubric = opts.rubric.lab(lab.number)
@@ -559,7 +660,8 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
         exe, result.build_s, problem = build_lab_target(
             target, lab, targets, opts.build, build_timeout,
             opts.jobs, logs / f"lab{lab.number}-build.log", replacements, say, sandbox=box,
-            view=view, memory_mb=lab_rubric.build_memory_limit_mb, allowed=allowed)
+            memory_mb=lab_rubric.build_memory_limit_mb, allowed=allowed,
+            private=private_for(lab))
         if exe is None and build_timeout < lab_rubric.build_timeout_s and \
                 ctx.time_left(1.0) <= 0:
             # The submission's budget, not the lab's own build limit, stopped this build.
@@ -593,18 +695,8 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
 
     if plan:
         speed_mod.grade_speed(plan, opts, grade, targets, ctx, say,
-                              speed_mod.StudentBuild(view, allowed, replacements))
-
-
-def _hand_over_tree(folder: Path, user: tuple[int, int]) -> None:
-    """Makes a build folder `user`'s, so that the sandboxed build can write there."""
-    for root, dirs, files in os.walk(folder):
-        for name in [root] + [os.path.join(root, n) for n in dirs + files]:
-            try:
-                if os.lstat(name).st_uid != user[0]:
-                    os.lchown(name, *user)
-            except OSError:
-                pass
+                              speed_mod.StudentBuild(None, allowed, replacements,
+                                                     private_for))
 
 
 def new_grade(opts: Options) -> Grade:

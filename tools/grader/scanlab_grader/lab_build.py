@@ -3,19 +3,35 @@ time- and memory-limited, and its failure explained with the student's own compi
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
-from . import cmake, tree
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from . import cmake, private_build, tree
 from .model import Progress
+
+
+@dataclass
+class Private:
+    """How a submission's target is built in a folder of its own (private_build.py): the staged
+    labs, where the private folders go, the submission's user, and what the sandbox shows the
+    build besides its folder (`view(folder)`)."""
+    staging: Path
+    runs: Path
+    user: tuple[int, int] | None
+    view: Callable[[Path], Any]
 
 
 def build_lab_target(target: str, lab: tree.Lab, targets: dict[str, cmake.Target],
                      build: Path, timeout_s: float, jobs: int | None, log: Path,
                      replacements: dict[str, str], say: Progress, sandbox=None, view=None,
-                     memory_mb: int = 0, allowed=None):
+                     memory_mb: int = 0, allowed=None, private: Private | None = None):
     """Builds one target after deleting its old file, inside `sandbox` when given (see
-    cmake.build_target). Returns (exe or None, seconds, problem); the problem shows only the
-    compiler's messages about files `allowed` accepts."""
+    cmake.build_target). With `private`, the submission's target is built in a folder of its
+    own in the sandbox (private_build.py), never in `build`. Returns (exe or None, seconds,
+    problem); the problem shows only the compiler's messages about files `allowed` accepts."""
     if target not in targets:
         return None, 0.0, (f"the build has no target {target} (is the lab's source file "
                            f"missing, or the {target.rsplit('_', 1)[-1]} backend not built?)")
@@ -27,10 +43,37 @@ def build_lab_target(target: str, lab: tree.Lab, targets: dict[str, cmake.Target
     if timeout_s <= 0:
         return None, 0.0, "not built: the submission's time budget was used up"
     say(f"{lab.title}: building {target}")
-    proc = cmake.build_target(build, target, jobs, timeout_s, log,
-                              heartbeat=say.heartbeat(f"{lab.title}: still building"),
-                              sandbox=sandbox, view=view, memory_mb=memory_mb)
-    exe = next((a for a in targets[target].artifacts if a.exists()), None)
+    if private is not None:
+        folder = private.runs / f"{target}-build"
+        plan = private_build.plan(build, target, folder, private.staging)
+        private_build.hand_over(folder, private.user)
+        staged = str(plan.folder / private.staging.resolve().relative_to(build.resolve()))
+        replacements = {staged + "/": "labs/", **replacements}
+        proc = private_build.run(plan, sandbox, private.view(folder), timeout_s, log,
+                                 memory_mb, say.heartbeat(f"{lab.title}: still building"))
+        base_allowed = allowed
+
+        def allowed(path: str, _staged=staged) -> bool:
+            real = os.path.realpath(path)
+            return real.startswith(_staged + os.sep) or (base_allowed is None or
+                                                         base_allowed(path))
+        build = plan.folder
+        if private.user is not None:
+            private_build.seal(folder)
+        exe = next((plan.artifact(a) for a in targets[target].artifacts
+                    if plan.artifact(a).exists()), None)
+        used = private_build.disk_use(folder)
+        if used > private_build.DISK_LIMIT_MB * 2**20:
+            private_build.remove(folder)
+            return None, proc.elapsed, (
+                f"the build wrote {used / 2**20:.0f} MiB to disk, more than the "
+                f"{private_build.DISK_LIMIT_MB} MiB a lab's build may (the disk limit of a "
+                f"submission's build)")
+    else:
+        proc = cmake.build_target(build, target, jobs, timeout_s, log,
+                                  heartbeat=say.heartbeat(f"{lab.title}: still building"),
+                                  sandbox=sandbox, view=view, memory_mb=memory_mb)
+        exe = next((a for a in targets[target].artifacts if a.exists()), None)
     if not proc.exited or proc.returncode != 0 or exe is None:
         if proc.timed_out:
             return None, proc.elapsed, f"the build took longer than {timeout_s:g} s"

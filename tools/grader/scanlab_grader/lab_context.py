@@ -29,6 +29,21 @@ class Context:
     sandbox: sandbox_mod.Sandbox = field(default_factory=lambda: sandbox_mod.Sandbox("none"))
     deadline: float | None = None  # time.monotonic() when the submission's time budget ends
     build: Path | None = None  # where the compilers ran: doctest's relative file names start there
+    # The trusted programs (no student code) that the grader runs as itself, and their SHA-256
+    # right after the grader built them: each is checked again before it runs.
+    trusted: dict[Path, str] = field(default_factory=dict)
+
+    def verify_trusted(self, exe: Path) -> None:
+        """Raises RuntimeError unless `exe` is one of the trusted programs, unchanged."""
+        if not self.trusted:
+            return  # check_stubs.py: no submission's code was built or run
+        real = Path(exe).resolve()
+        expected = self.trusted.get(real)
+        if expected is None:
+            raise RuntimeError(f"{exe} is not one of the trusted programs the grader built")
+        if sha256_of(real) != expected:
+            raise RuntimeError(f"the trusted program {exe} changed after the grader built it "
+                               f"(its SHA-256 differs): not run")
 
     @property
     def run_as(self) -> tuple[int, int] | None:
@@ -51,6 +66,15 @@ class Context:
             dirs.append(os.path.realpath(self.hidden_dir))
         return dirs
 
+
+
+def sha256_of(path: Path) -> str:
+    import hashlib
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def test_env(ctx: Context, lab_rubric: rubric_mod.LabRubric, home: Path) -> dict[str, str]:

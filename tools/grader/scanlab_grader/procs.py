@@ -158,6 +158,41 @@ def kill_user_processes(uid: int) -> None:
         time.sleep(0.02)
 
 
+# The folders every user may write that outlive a step where there is no mount namespace (the
+# user sandbox): what the submission's user leaves there is removed after each step, so that
+# nothing passes from one step (a hidden case's worker) to a later one (the next submission's).
+SHARED_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
+
+
+def sweep_user_files(uid: int, folders: Sequence[str] = SHARED_WRITABLE) -> list[str]:
+    """Removes the entries of `folders` that `uid` owns (whole trees; links are not followed).
+    Returns what was removed."""
+    import shutil
+    removed = []
+    for folder in folders:
+        try:
+            entries = os.listdir(folder)
+        except OSError:
+            continue
+        for name in entries:
+            path = os.path.join(folder, name)
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            if info.st_uid != uid:
+                continue
+            try:
+                if os.path.isdir(path) and not os.path.islink(path):
+                    shutil.rmtree(path)
+                else:
+                    os.unlink(path)
+                removed.append(path)
+            except OSError:
+                pass
+    return removed
+
+
 def _limit(kind: int, value: int) -> None:
     """Sets a resource limit, never above the hard limit the grader itself got (`ulimit -v`
     in the grader's shell), which setrlimit would refuse."""
@@ -292,8 +327,10 @@ def run(
         _kill_session(proc.pid)
         if limits.kill_user and limits.user is not None:
             kill_user_processes(limits.user[0])
+            sweep_user_files(limits.user[0])
         if limits.kill_as is not None:
             kill_user_processes(limits.kill_as[0])
+            sweep_user_files(limits.kill_as[0])
         drain(0)  # what the program wrote before it ended; a leftover writer is dead by now
         if read_end is not None:
             os.close(read_end)
@@ -328,9 +365,21 @@ def lookup_user(name: str) -> tuple[int, int]:
     return entry.pw_uid, entry.pw_gid
 
 
-def hand_over(path: Path, user: tuple[int, int] | None) -> None:
-    """Makes a scratch folder the test program's own (when it runs as another user)."""
+def hand_over(path: Path, user: tuple[int, int] | None, reach_from: Path | None = None) -> None:
+    """Makes a scratch folder the test program's own (when it runs as another user). With
+    `reach_from`, a folder above it: the folders from there down to it become passable but not
+    listable (0711) for that user, the grader's files in them staying its own (the grader makes
+    them 0600 when it runs as root with --run-as: see grading.grade_submission)."""
     if user is None:
         return
+    if reach_from is not None:
+        folder = Path(path).parent
+        stop = Path(reach_from)
+        while True:
+            if folder.stat().st_uid == os.geteuid():
+                os.chmod(folder, (folder.stat().st_mode & 0o7777) | 0o711)
+            if folder == stop or folder == folder.parent:
+                break
+            folder = folder.parent
     os.chown(path, *user)
     os.chmod(path, 0o700)

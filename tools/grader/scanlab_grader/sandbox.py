@@ -8,10 +8,13 @@ The best that the machine allows is chosen once per grading run:
               private /tmp (no hidden tests, no solutions, no grader outputs), a PID namespace
               (every process of the step dies when it ends: setsid daemons too), no network.
   user        no namespaces, but the grader runs as root with --run-as USER: the step runs as
-              that user, and every process of that user is killed after each step. What USER
-              may read (the whole file system but root's 0700 folders) stays visible.
+              that user, and every process of that user is killed after each step. The build
+              folder and the trusted programs stay the grader's (private_build.py); the grader
+              refuses this mode while USER can read the hidden tests, solutions/ or dist/
+              (check_user_mode). Other files USER may read stay visible.
   none        neither: the step runs as the grader's own user; only its session is killed.
-              Said loudly in the output, with what is missing.
+              Said loudly in the output, with what is missing. Trusted code only: refused with
+              --run-as, and for a root grader unless asked for by name (--sandbox none).
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ SYSTEM_LINKS_OR_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_ENTRIES = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "passwd", "group",
                "nsswitch.conf", "localtime", "os-release")
 NOBODY = 65534  # the user inside the namespace when the grader itself is root
+# The size of the sandbox's /tmp and /dev/shm (each a tmpfs, private to one step).
+TMPFS_MB = 256
 
 
 @dataclass
@@ -38,6 +43,9 @@ class View:
     """What one sandboxed step sees besides the system folders."""
     read_only: list[Path] = field(default_factory=list)
     writable: list[Path] = field(default_factory=list)
+    # Writable folders whose contents nobody needs after the step (a worker's working folder):
+    # in the namespaces a fresh tmpfs of TMPFS_MB there, so that the step's disk use is bounded.
+    scratch: list[Path] = field(default_factory=list)
     # (stand-in, where it appears): e.g. empty files in place of the hidden tests, with their
     # time stamps, so that the build tool finds its inputs but the compiler reads nothing.
     stand_ins: list[tuple[Path, Path]] = field(default_factory=list)
@@ -124,7 +132,10 @@ def _bwrap_argv(bwrap: str, as_root: bool, view: View, cwd: Path) -> list[str]:
     args += ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts",
              "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
     args += _system_binds()
-    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    # RAM-backed folders are sized: their pages are the machine's memory, outside RLIMIT_AS.
+    tmpfs = str(TMPFS_MB * 1024 * 1024)
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", tmpfs, "--tmpfs", "/tmp",
+             "--size", tmpfs, "--tmpfs", "/dev/shm"]
     if view.gpu:
         for dev in sorted(Path("/dev").glob("nvidia*")):
             args += ["--dev-bind", str(dev), str(dev)]
@@ -136,6 +147,8 @@ def _bwrap_argv(bwrap: str, as_root: bool, view: View, cwd: Path) -> list[str]:
         args += ["--ro-bind", str(stand_in), str(where)]
     for path in view.writable:
         args += ["--bind", str(path), str(path)]
+    for path in view.scratch:
+        args += ["--size", tmpfs, "--tmpfs", str(path)]
     args += ["--chdir", str(cwd), "--setenv", "TMPDIR", "/tmp"]
     return args
 
@@ -162,21 +175,45 @@ def _probe(bwrap: str, user: tuple[int, int] | None) -> str:
     return ""
 
 
-def choose(mode: str, run_as: tuple[int, int] | None, run_as_name: str | None) -> Sandbox:
+def choose(mode: str, run_as: tuple[int, int] | None, run_as_name: str | None,
+           secrets: list[Path] | None = None) -> Sandbox:
     """The sandbox for this grading run. `mode`: "auto" (the best available), "require"
-    (namespaces or a ValueError), "none" (no namespaces, for comparison and debugging)."""
+    (namespaces or a ValueError), "user" (the `user` sandbox even where namespaces work, for
+    testing it), "none" (no isolation: trusted code only). Untrusted grading never degrades to
+    no isolation: a ValueError says why instead. `secrets`: what the submission's user must not
+    be able to read in the `user` sandbox (check_user_mode)."""
     bwrap = shutil.which("bwrap")
     why = "not installed (Debian/Ubuntu package bubblewrap)" if bwrap is None else ""
-    if mode != "none" and bwrap is not None:
+    if mode == "none" and run_as is not None:
+        raise ValueError("--sandbox none runs the submission with no isolation, which is for "
+                         "trusted code only; --run-as means it is not: use --sandbox auto, "
+                         "require or user")
+    if mode == "user" and run_as is None:
+        raise ValueError("--sandbox user needs --run-as USER (the grader running as root)")
+    if mode in ("auto", "require") and bwrap is not None:
         why = _probe(bwrap, run_as)
         if not why:
             return Sandbox("namespaces", bwrap=bwrap, user=run_as)
     if mode == "none":
         why = "turned off with --sandbox none"
+    if mode == "user":
+        why = "turned off with --sandbox user"
     if mode == "require":
         raise ValueError(f"--sandbox require: bubblewrap cannot make its namespaces here: {why}")
+    if mode == "auto" and run_as is None and os.geteuid() == 0:
+        raise ValueError(f"refusing to grade: bubblewrap cannot make its namespaces here "
+                         f"({why}) and the grader is root, so the submission's code would run "
+                         f"as root. Give --run-as USER (an unprivileged user), or --sandbox "
+                         f"none for code you trust")
     missing = []
     if run_as is not None:
+        readable = check_user_mode(run_as, secrets or [])
+        if readable:
+            raise ValueError(
+                f"refusing to grade in the user sandbox (no namespaces: {why}): user "
+                f"{run_as_name} can read " + ", ".join(readable[:5]) +
+                ". Make them root-only first (chmod -R go-rwx), as the Gradescope setup.sh "
+                "does for grading/hidden")
         missing.append("no mount namespace: the submission's code can read every file that "
                        f"user {run_as_name} can")
         missing.append("no PID namespace: its processes are killed by user id instead")
@@ -188,6 +225,32 @@ def choose(mode: str, run_as: tuple[int, int] | None, run_as_name: str | None) -
                    f"outputs)")
     missing.append("no PID namespace: a daemon it starts outside its session survives")
     return Sandbox("none", missing=missing, why_no_namespaces=why)
+
+
+def check_user_mode(user: tuple[int, int], secrets: list[Path]) -> list[str]:
+    """The files of `secrets` (files or folders) that `user` can read, and folders it can
+    list: each must be out of its reach in the `user` sandbox, which has no mount namespace."""
+    paths: list[str] = []
+    for secret in secrets:
+        if not os.path.lexists(secret):
+            continue
+        paths.append(str(secret))
+        for root, dirs, files in os.walk(secret):  # as the grader: every name, guessable too
+            paths += [os.path.join(root, n) for n in dirs + files]
+            if len(paths) > 5000:
+                break
+    if not paths:
+        return []
+    script = 'for p in "$@"; do [ -r "$p" ] && printf "%s\\n" "$p"; done; true'
+
+    def drop() -> None:
+        os.setgroups([])
+        os.setresgid(user[1], user[1], user[1])
+        os.setresuid(user[0], user[0], user[0])
+
+    proc = subprocess.run(["/bin/sh", "-c", script, "sh", *paths], capture_output=True,
+                          text=True, timeout=60, preexec_fn=drop, cwd="/")
+    return [line for line in proc.stdout.splitlines() if line]
 
 
 def stand_in_folder(real: Path, where: Path) -> Path:

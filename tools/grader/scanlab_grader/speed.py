@@ -41,6 +41,7 @@ class StudentBuild:
     view: Any
     allowed: Any
     replacements: dict[str, str]
+    private: Any = None  # lab -> lab_build.Private: the build in a folder of its own
 
 
 def descriptor_of(repo: Path, lab: tree.Lab) -> Path:
@@ -114,7 +115,8 @@ def _measure(exe: Path, spec, out_json: Path, ctx, lab_rubric, log: Path,
 
     cwd = out_json.parent / (out_json.stem + "-cwd")
     cwd.mkdir(parents=True, exist_ok=True)
-    procs.hand_over(cwd, ctx.run_as)
+    procs.hand_over(cwd, ctx.run_as, reach_from=ctx.runs if cwd.is_relative_to(ctx.runs)
+                    else out_json.parent.parent)
     out_json = cwd / out_json.name  # the harness writes it from inside the program
     box = ctx.sandbox
     view = ctx.program_view(exe, cwd)
@@ -165,7 +167,8 @@ def _executables(speed_plan: SpeedPlan, lab: tree.Lab, lab_rubric, opts, targets
     exe, _, problem = build_lab_target(
         target, lab, targets, opts.build, ctx.time_left(lab_rubric.build_timeout_s), opts.jobs,
         ctx.logs / f"{target}-build.log", student.replacements, say, sandbox=ctx.sandbox,
-        view=student.view, memory_mb=lab_rubric.build_memory_limit_mb, allowed=student.allowed)
+        view=student.view, memory_mb=lab_rubric.build_memory_limit_mb, allowed=student.allowed,
+        private=student.private(lab) if student.private else None)
     if exe is None:
         return {}, f"{target} did not build: {problem}"
     return {"solution": built, "student": exe}, ""

@@ -70,17 +70,43 @@ def select_labs(labs: list[Lab], wanted: str | None) -> list[Lab]:
     return chosen
 
 
+# What an archived submission may unpack to, whatever its format (.zip, .tar, .tar.gz): checked
+# from the archive's own index before anything is written (zipfile reads no more than a member's
+# declared size; a tar member's header size is what tarfile writes).
+MAX_UNPACKED_BYTES = 200 * 1024 * 1024
+MAX_UNPACKED_ENTRIES = 10000
+
+
+def _check_unpacked(archive: Path, sizes: list[int]) -> None:
+    if len(sizes) > MAX_UNPACKED_ENTRIES:
+        raise ValueError(f"{archive}: the archive holds {len(sizes)} entries, more than the "
+                         f"{MAX_UNPACKED_ENTRIES} a submission may have: not unpacked")
+    if sum(sizes) > MAX_UNPACKED_BYTES:
+        raise ValueError(f"{archive}: the archive unpacks to {sum(sizes) / 2**20:.0f} MiB, more "
+                         f"than the {MAX_UNPACKED_BYTES // 2**20} MiB a submission may have: "
+                         f"not unpacked")
+
+
 def _safe_extract_zip(archive: Path, dest: Path) -> None:
     with zipfile.ZipFile(archive) as z:
-        total = 0
-        for info in z.infolist():
-            total += info.file_size
+        infos = z.infolist()
+        for info in infos:
             name = info.filename
             if name.startswith("/") or ".." in Path(name).parts:
                 raise ValueError(f"{archive}: unsafe path in archive: {name}")
-            if total > 200 * 1024 * 1024:
-                raise ValueError(f"{archive}: unpacks to more than 200 MiB")
+        _check_unpacked(archive, [info.file_size for info in infos])
         z.extractall(dest)
+
+
+def _safe_extract_tar(archive: Path, dest: Path) -> None:
+    with tarfile.open(archive) as t:
+        members = []
+        for member in t:  # reads the headers only (a .gz is decompressed, nothing is written)
+            members.append(member)
+            if len(members) > MAX_UNPACKED_ENTRIES:
+                break
+        _check_unpacked(archive, [m.size if m.isfile() else 0 for m in members])
+        t.extractall(dest, members=members, filter="data")
 
 
 def unpack_if_archive(submission: Path, work: Path) -> Path:
@@ -95,8 +121,7 @@ def unpack_if_archive(submission: Path, work: Path) -> Path:
     if name.endswith(".zip"):
         _safe_extract_zip(submission, dest)
     elif name.endswith((".tar", ".tar.gz", ".tgz")):
-        with tarfile.open(submission) as t:
-            t.extractall(dest, filter="data")
+        _safe_extract_tar(submission, dest)
     elif submission.is_file():
         shutil.copy(submission, dest / submission.name)  # one loose file
     else:

@@ -39,11 +39,10 @@ fi
 echo "=== an unprivileged user for the students' code"
 id scanlab-student >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin scanlab-student
 # The hidden tests stay readable by root only: the grader compiles them (as root) before it
-# builds a submission as scanlab-student, inside bubblewrap where the machine allows it. Without
-# bubblewrap that build runs as scanlab-student and its ninja must stat() them: the folder stays
-# searchable (711), the files are root's (600).
+# builds a submission, as scanlab-student, in a folder of its own. Without bubblewrap's namespaces
+# (the user sandbox) the grader refuses to grade while scanlab-student can read them.
 if [[ -d grading/hidden ]]; then
-    chmod 711 grading/hidden
+    chmod 700 grading/hidden
     find grading/hidden -type f -exec chmod 600 {} +
 fi
 

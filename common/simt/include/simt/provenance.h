@@ -23,6 +23,10 @@ void provenance_input(const void* device_ptr, size_t bytes);
 // last by a kernel if it is written during the watch at all.
 void provenance_output(const void* device_ptr, size_t bytes);
 
+// [device_ptr, device_ptr + bytes) now holds what a call run in another process left there
+// (tools/worker: the harness installs the worker's results), which that process's own watch
+// judged: its words count as a kernel's, not as changes by this process's host code.
+void provenance_imported(const void* device_ptr, size_t bytes);
 // Ends the watch. Empty when no output word was last written by host code and no input was
 // copied to the host; otherwise what happened, e.g. "the output was written by host code
 // (cudaMemcpy at naive_scan.cu:42), not by a kernel: 1024 of its 1024 4-byte words were
