@@ -420,13 +420,10 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
                     carried = st.release;
                 }
             }
-            const StrongStore previous = std::move(st);
-            st = StrongStore{
-                self,        now_,    std::move(carried), ts.last_fence_site, ts.last_fence_scope,
-                bs.observed, bs.clock};
-            st.previous_writer = previous.writer;
-            st.previous_clock = previous.write_clock;
-            st.previous_observed = previous.observed;
+            StrongStore next{
+                self,        now_,     std::move(carried), ts.last_fence_site, ts.last_fence_scope,
+                bs.observed, bs.clock, st.writer,          st.write_clock,     st.observed};
+            st = std::move(next);
         } else if (!strong_stores_.empty()) {
             strong_stores_.erase(w);
         }
