@@ -4,6 +4,13 @@ a copy of the lab's reference solution, the lab's graded tests are built against
 run on the emulator, and they must fail with the report and the hint the catalog names.
 Ends with the line `N passed, M failed`; exit status 0 only when nothing failed.
 
+A mistake's cases usually scan with one operator (`inclusive sum int32`), while the solution file
+instantiates its templates for all 23 graded operators: most of a mistake's build. So the patched
+copy is compiled for the operators its cases name (common/scanlab/include/scanlab/
+graded_operators.h) and linked before a copy of the solution's library whose symbols are made
+weak, which supplies the other operators. If the tests then do not show the mistake as the
+catalog says, it is built again for every operator and judged on that run alone.
+
 On the emulator (the default) it reuses a configured Ninja build folder (--build-dir, by default
 ./build): it builds the lab's solution tests there once, then replays the commands Ninja would
 run for the solution's one translation unit with the patched copy instead, into a folder per
@@ -76,16 +83,38 @@ class Replay:
             # The rewrite also updates Ninja's own dependency files: keep only the rewrite.
             line = re.sub(r" && \S*cmake -E cmake_transform_depfile .*$", "", line)
             self.commands.append(line)
-        if not any(f"-o bin/{self.binary}" in c or f"/bin/{self.binary}" in c
-                   for c in self.commands):
+        links = [c for c in self.commands
+                 if f"-o bin/{self.binary}" in c or f"/bin/{self.binary}" in c]
+        if not links:
             raise RuntimeError(f"could not find the link of {self.binary} in the build commands")
+        self.link = links[-1]
+        archives = re.findall(rf"(\S*lib{self.library}\.a)(?:\s|$)", self.link)
+        if not archives:
+            raise RuntimeError(f"the link of {self.binary} does not name lib{self.library}.a")
+        self.archive = archives[0]
+        # The solution's library with every symbol weak: the other operators' code when a
+        # mistake is compiled for some of them only (made again by prepare_replays).
+        self.weak_archive = self.build / "mistakes" / f"lib{self.library}_weak.a"
 
-    def build_for(self, solution: Path, patched: Path, name: str) -> tuple[bool, str, Path]:
-        """Builds the tests against `patched` (a copy of `solution`); returns (ok, log, binary)."""
+    def make_weak_archive(self) -> None:
+        source = Path(self.archive)
+        source = source if source.is_absolute() else self.build / source
+        made = run(["objcopy", "--weaken", str(source), str(self.weak_archive)])
+        if made.returncode != 0:
+            raise MistakeError(f"objcopy --weaken {source} failed:\n{made.stdout}")
+
+    def build_for(self, solution: Path, patched: Path, name: str,
+                  with_weak_solution: bool = False) -> tuple[bool, str, Path]:
+        """Builds the tests against `patched` (a copy of `solution`); returns (ok, log, binary).
+        `with_weak_solution`: `patched` instantiates some operators only, and the solution's
+        weakened library supplies the rest."""
         library = f"mistake_{name}"
         binary = self.build / "mistakes" / "bin" / f"{name}_tests"
         log = []
         for command in self.commands:
+            if with_weak_solution and command == self.link:
+                command = command.replace(f" {self.archive}",
+                                          f" {self.archive} {self.weak_archive}", 1)
             command = command.replace(str(solution), str(patched))
             command = command.replace(f"bin/{self.binary}", f"mistakes/bin/{name}_tests")
             command = command.replace(f"CMakeFiles/{self.library}.dir/",
@@ -125,6 +154,59 @@ def patched_solution(m: dict) -> str:
     return solution.replace(m["find"], m["replace"])
 
 
+GRADED_OPERATORS = ROOT / "common" / "scanlab" / "include" / "scanlab" / "graded_operators.h"
+# The line of a lab's .cu file that instantiates its templates for every graded operator.
+FOR_EACH_OPERATOR = re.compile(r"^SCANLAB_FOR_EACH_GRADED_OPERATOR\((\w+)\)$", re.M)
+
+
+def graded_operators() -> dict[str, tuple[str, str]]:
+    """Each graded operator (`scanlab::Sum<std::int32_t>`) -> the words the test cases name it
+    with (`sum`, `int32`; tests/support/scan_matrix.h), in the header's order."""
+    found = re.findall(r"^\s*X\((scanlab::(\w+)<(?:std::)?(\w+?)(?:_t)?>)\)",
+                       GRADED_OPERATORS.read_text(), re.M)
+    return {operator: (family.lower(), element) for operator, family, element in found}
+
+
+def operators_named(case_names: list[str]) -> list[str] | None:
+    """The graded operators these test cases scan with, read from their names: `inclusive sum
+    int32` is one, `inclusive sum` every element type of sum. None when a case names no operator
+    (it may use any)."""
+    operators = graded_operators()
+    families = "|".join(sorted({family for family, _ in operators.values()}))
+    elements = "|".join(sorted({element for _, element in operators.values()}))
+    wanted: set[str] = set()
+    for case in case_names:
+        named = re.findall(rf"\b({families})\b(?: ({elements})\b)?", case)
+        if not named:
+            return None
+        for family, element in named:
+            wanted |= {op for op, words in operators.items()
+                       if words[0] == family and element in ("", words[1])}
+    return [op for op in operators if op in wanted]
+
+
+def listed_cases(binary: Path, cases: str) -> list[str]:
+    """The names of the test cases that `-tc=cases` selects in a doctest program."""
+    listed = run([str(binary), "--list-test-cases", f"-tc={cases}"])
+    names, inside = [], False
+    for line in listed.stdout.splitlines():
+        if line.startswith("====="):
+            inside = not inside
+        elif inside:
+            names.append(line)
+    return names
+
+
+def for_operators(source: str, operators: list[str]) -> str | None:
+    """The solution file instantiating its templates for `operators` only (None when it does not
+    have the one line that instantiates them all). Lines keep their numbers."""
+    lines = FOR_EACH_OPERATOR.findall(source)
+    if len(lines) != 1:
+        return None
+    macro = lines[0]
+    return FOR_EACH_OPERATOR.sub(" ".join(f"{macro}({op})" for op in operators), source)
+
+
 @dataclasses.dataclass
 class MistakeRun:
     output: str
@@ -132,6 +214,7 @@ class MistakeRun:
     binary: Path
     build_s: float = 0.0
     run_s: float = 0.0
+    operators: list[str] | None = None  # compiled for these graded operators only; None: all
 
 
 def run_tests(binary: Path, arguments: list[str], timeout: float) -> tuple[str, int | None]:
@@ -160,22 +243,40 @@ def prepare_replays(build: Path, labs: list[str], jobs: int) -> dict[str, Replay
     if built.returncode != 0:
         raise MistakeError(f"the solutions' tests do not build:\n{built.stdout[-4000:]}")
     (build / "mistakes" / "bin").mkdir(parents=True, exist_ok=True)
-    return {lab: Replay(build, lab, "simt") for lab in labs}
+    replays = {lab: Replay(build, lab, "simt") for lab in labs}
+    for replay in replays.values():
+        replay.make_weak_archive()
+    return replays
 
 
 def build_and_run(m: dict, build: Path, replay: Replay, timeout: float) -> MistakeRun:
     """Builds the lab's tests with the mistake into <build>/mistakes/<id>, runs the catalog's
-    cases there and records the output (output.txt) and what it was made from (made_from.json)."""
+    cases there and records the output (output.txt) and what it was made from (made_from.json).
+    First for the operators the cases name; when that run does not show the mistake as the
+    catalog says, for every operator (the docstring at the top says why)."""
+    operators = operators_named(listed_cases(build / "bin" / solution_tests(m["lab"]),
+                                             m["cases"]))
+    if operators is not None and for_operators(patched_solution(m), operators) is not None:
+        done = build_and_run_for(m, build, replay, timeout, operators)
+        if not check(m, done.output, done.code):
+            return done
+    return build_and_run_for(m, build, replay, timeout, None)
+
+
+def build_and_run_for(m: dict, build: Path, replay: Replay, timeout: float,
+                      operators: list[str] | None) -> MistakeRun:
     name = mistake_id(m)
     folder = build / "mistakes" / name
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     patched = folder / m["file"]
-    patched.write_text(patched_solution(m))
+    source = patched_solution(m)
+    patched.write_text(source if operators is None else for_operators(source, operators))
     clock = time.monotonic()
     ok, log, binary = replay.build_for(ROOT / "solutions" / m["lab"] / m["file"], patched,
-                                       name.replace("-", "_"))
+                                       name.replace("-", "_"),
+                                       with_weak_solution=operators is not None)
     build_s = time.monotonic() - clock
     if not ok:
         raise MistakeError(f"does not build:\n{log[-3000:]}")
@@ -184,7 +285,7 @@ def build_and_run(m: dict, build: Path, replay: Replay, timeout: float) -> Mista
     run_s = time.monotonic() - clock
     (folder / "output.txt").write_text(output)
     (folder / "made_from.json").write_text(json.dumps(made_from(m, build)))
-    return MistakeRun(output, code, binary, build_s, run_s)
+    return MistakeRun(output, code, binary, build_s, run_s, operators)
 
 
 def made_from(m: dict, build: Path) -> dict:
@@ -265,8 +366,10 @@ def run_simt(args, mistakes) -> int:
         why = check(m, done.output, done.code)
         if why:
             return "FAIL", f"{label}: {why}\n--- output (end) ---\n{done.output[-4000:]}"
-        text = [f"ok: {label}: {m['kind']}, diagnosed (build {done.build_s:.0f} s, "
-                f"run {done.run_s:.0f} s)"]
+        compiled = ("every operator" if done.operators is None
+                    else ", ".join(op.removeprefix("scanlab::") for op in done.operators))
+        text = [f"ok: {label}: {m['kind']}, diagnosed (build {done.build_s:.0f} s for "
+                f"{compiled}, run {done.run_s:.0f} s)"]
         report = first_report(done.output, m["kind"])
         if report:
             text.append("    " + report.replace("\n", "\n    "))
