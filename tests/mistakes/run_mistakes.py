@@ -182,7 +182,7 @@ def operators_named(case_names: list[str]) -> list[str] | None:
         for family, element in named:
             wanted |= {op for op, words in operators.items()
                        if words[0] == family and element in ("", words[1])}
-    return [op for op in operators if op in wanted]
+    return [op for op in operators if op in wanted] if wanted != set(operators) else None
 
 
 def listed_cases(binary: Path, cases: str) -> list[str]:
@@ -249,13 +249,14 @@ def prepare_replays(build: Path, labs: list[str], jobs: int) -> dict[str, Replay
     return replays
 
 
-def build_and_run(m: dict, build: Path, replay: Replay, timeout: float) -> MistakeRun:
+def build_and_run(m: dict, build: Path, replay: Replay, timeout: float,
+                  every_operator: bool = False) -> MistakeRun:
     """Builds the lab's tests with the mistake into <build>/mistakes/<id>, runs the catalog's
     cases there and records the output (output.txt) and what it was made from (made_from.json).
     First for the operators the cases name; when that run does not show the mistake as the
     catalog says, for every operator (the docstring at the top says why)."""
-    operators = operators_named(listed_cases(build / "bin" / solution_tests(m["lab"]),
-                                             m["cases"]))
+    operators = None if every_operator else operators_named(
+        listed_cases(build / "bin" / solution_tests(m["lab"]), m["cases"]))
     if operators is not None and for_operators(patched_solution(m), operators) is not None:
         done = build_and_run_for(m, build, replay, timeout, operators)
         if not check(m, done.output, done.code):
@@ -360,7 +361,8 @@ def run_simt(args, mistakes) -> int:
     def one(m: dict) -> tuple[str, str]:
         label = f"lab {m['lab'][:2]}: {m['name']}"
         try:
-            done = build_and_run(m, build, replays[m["lab"]], args.timeout)
+            done = build_and_run(m, build, replays[m["lab"]], args.timeout,
+                                 args.every_operator)
         except MistakeError as error:
             return "FAIL", f"{label}: {error}"
         why = check(m, done.output, done.code)
@@ -448,6 +450,9 @@ def main() -> int:
     parser.add_argument("--only", help="run only mistakes whose lab or name contains this text")
     parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--backend", choices=("simt", "cuda"), default="simt")
+    parser.add_argument("--every-operator", action="store_true",
+                        help="compile each patched solution for every graded operator (slower; "
+                             "the default compiles the operators the cases name)")
     parser.add_argument("--timeout", type=float, default=600,
                         help="seconds before a test run counts as hanging (default 600)")
     args = parser.parse_args()
