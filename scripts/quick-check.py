@@ -49,11 +49,20 @@ TESTS_FOR = [
     (r"^visualizer/", r"^visualizer\.record$"),
     (r"\.md$|^tests/lessons/", r"^lessons\.(commands|no_todo|quote\.)"),
     (r"^Dockerfile|^\.devcontainer/|^tests/platform/", r"^platform\.container$"),
+    (r"^tests/tree/|^labs/CMakeLists\.txt$|^grading/|^tests/labs/CMakeLists\.txt$",
+     r"^tree\."),
 ]
 
 
 def say(text: str) -> None:
     print(f"\033[1mcheck:\033[0m {text}", flush=True)
+
+
+def report(found: list[str]) -> list[str]:
+    """Prints what a stage found, as soon as it found it; returns it."""
+    for problem in found:
+        print(f"  - {problem}", flush=True)
+    return found
 
 
 def run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
@@ -103,9 +112,12 @@ def check_format(files: list[str]) -> list[str]:
 class Build:
     def __init__(self, folder: Path):
         self.folder = folder
-        self.commands = {}
+        self.commands = {}  # object (relative to the build folder) -> compile command
         for entry in json.loads((folder / "compile_commands.json").read_text()):
-            self.commands[entry["output"] if "output" in entry else entry["file"]] = entry
+            found = re.search(r"\s-o\s+(\S+)", entry["command"])
+            if found:
+                entry["output"] = found.group(1)
+                self.commands[entry["output"]] = entry
         self._deps: dict[str, list[str]] | None = None
 
     def sources_of(self, entry: dict) -> str:
@@ -137,17 +149,22 @@ class Build:
         include it), g++ and host-compiler ones only (not nvcc's)."""
         absolute = str(ROOT / file)
         host = [e for e in self.commands.values() if "nvcc" not in e["command"].split()[0]]
+        if file.endswith(".cu"):
+            # The emulator compiles a .cu file's rewrite (simt_gen/<target>/<name>.<hash>.cu.cpp,
+            # made by a build step): make the rewrites that may be this file's first.
+            rewrites = [e["file"] for e in host if "simt_gen" in Path(e["file"]).parts
+                        and Path(e["file"]).name.startswith(Path(file).stem + ".")]
+            run(["ninja", "-C", str(self.folder),
+                 *[os.path.relpath(r, self.folder) for r in rewrites]])
         own = [e for e in host if self.sources_of(e) == absolute]
         if own:
             return own
         including = []
         for obj, inputs in self.deps().items():
-            if any(os.path.normpath(i if os.path.isabs(i) else str(self.folder / i)) == absolute
-                   for i in inputs):
-                entry = next((e for e in host if e.get("output") == obj or
-                              e["command"].find(f"-o {obj} ") >= 0), None)
-                if entry:
-                    including.append(entry)
+            if obj in self.commands and "nvcc" not in self.commands[obj]["command"].split()[0] and any(
+                    os.path.normpath(i if os.path.isabs(i) else str(self.folder / i)) == absolute
+                    for i in inputs):
+                including.append(self.commands[obj])
         return including[:TUS_PER_HEADER]
 
 
@@ -163,7 +180,7 @@ def check_warnings(build: Build, files: list[str], clang: str | None) -> list[st
                 units[entry["file"]] = entry
     if not units:
         return problems
-    objects = [e["output"] for e in units.values() if "output" in e]
+    objects = [e["output"] for e in units.values()]
     say(f"g++: building {len(objects)} object(s) of the changed files")
     built = run(["ninja", "-C", str(build.folder), *objects])
     warnings = [line for line in built.stdout.splitlines() if "warning:" in line]
@@ -200,15 +217,18 @@ def tests_for(files: list[str]) -> str | None:
 
 
 def targets_of_tests(folder: Path, regex: str) -> tuple[list[str], list[str]]:
-    """(test names, build targets their commands run) for the tests the regex selects."""
-    shown = run(["ctest", "--test-dir", str(folder), "-R", regex, "-LE", "student|gpu",
-                 "--show-only=json-v1"])
-    data = json.loads(shown.stdout[shown.stdout.find("{"):])
-    names, targets = [], set()
-    for test in data.get("tests", []):
-        names.append(test["name"])
-        for word in test.get("command", []):
-            targets |= set(re.findall(r"/bin/([\w.-]+)", word))
+    """(test names, build targets their commands run) for the tests the regex selects, read from
+    the CTestTestfile.cmake files (ctest itself leaves out the commands of programs not built
+    yet)."""
+    shown = run(["ctest", "--test-dir", str(folder), "-R", regex, "-LE", "student|gpu", "-N"])
+    names = re.findall(r"Test\s+#\d+: (\S+)", shown.stdout)
+    programs = re.compile(rf"{re.escape(str(folder))}/bin/([\w.-]+)")
+    targets: set[str] = set()
+    for testfile in folder.rglob("CTestTestfile.cmake"):
+        for match in re.finditer(r"^add_test\(\[=*\[(.+?)\]=*\] (.*)\)$", testfile.read_text(),
+                                 re.M):
+            if match.group(1) in names:
+                targets |= set(programs.findall(match.group(2)))
     return names, sorted(targets)
 
 
@@ -237,7 +257,7 @@ def main() -> int:
     problems: list[str] = []
 
     clock = time.monotonic()
-    problems += check_format(files)
+    problems += report(check_format(files))
     say(f"formatting: {time.monotonic() - clock:.0f} s")
 
     folder = Path(os.environ.get("SCANLAB_BUILD_DIR", ROOT / "build")).resolve()
@@ -245,10 +265,10 @@ def main() -> int:
         # ./scanlab configures the folder its way; rebuild_cache builds nothing.
         configured = run([str(ROOT / "scanlab"), "build", "rebuild_cache"], cwd=ROOT)
         if not (folder / "build.ninja").exists():
-            problems.append(f"could not configure {folder}:\n{configured.stdout[-2000:]}")
+            problems += report([f"could not configure {folder}:\n{configured.stdout[-2000:]}"])
             return finish(problems, started)
     clock = time.monotonic()
-    problems += check_warnings(Build(folder), files, newest_clang())
+    problems += report(check_warnings(Build(folder), files, newest_clang()))
     say(f"warnings: {time.monotonic() - clock:.0f} s")
 
     clock = time.monotonic()
@@ -260,13 +280,13 @@ def main() -> int:
             built = run(["cmake", "--build", str(folder), "-j", str(args.jobs), "--target",
                          *targets])
             if built.returncode != 0:
-                problems.append("the tests' build failed:\n" + built.stdout[-3000:])
+                problems += report(["the tests' build failed:\n" + built.stdout[-3000:]])
         if names and built_ok(problems):
             say(f"running {len(names)} test(s): {' '.join(names)}")
             tested = subprocess.run(["ctest", "--test-dir", str(folder), "-R", regex, "-LE",
                                      "student|gpu", "-j", str(args.jobs), "--output-on-failure"])
             if tested.returncode != 0:
-                problems.append("ctest: some tests failed (above)")
+                problems += report(["ctest: some tests failed (above)"])
     if "tests/mistakes/catalog.toml" in files:
         for name in changed_mistakes(args.base):
             say(f"mistake catalog: {name}")
@@ -274,7 +294,7 @@ def main() -> int:
                                     "--build-dir", str(folder), "-j", str(args.jobs),
                                     "--only", name])
             if tried.returncode != 0:
-                problems.append(f"mistake catalog: '{name}' failed (above)")
+                problems += report([f"mistake catalog: '{name}' failed (above)"])
     say(f"tests: {time.monotonic() - clock:.0f} s")
     return finish(problems, started)
 
@@ -286,9 +306,7 @@ def built_ok(problems: list[str]) -> bool:
 def finish(problems: list[str], started: float) -> int:
     elapsed = time.monotonic() - started
     if problems:
-        for p in problems:
-            print(f"  - {p}")
-        say(f"{len(problems)} problem(s), {elapsed:.0f} s")
+        say(f"{len(problems)} problem(s) (listed above), {elapsed:.0f} s")
         return 1
     say(f"all clean, {elapsed:.0f} s")
     return 0
