@@ -13,17 +13,7 @@ mkdir -p "$out"
 build="${SCANLAB_GPU_BUILD_DIR:-$root/build-gpu}"
 log="$out/bench-pdl.log"
 
-prefix=()
-if [[ -d .device-carry/debs ]] && { [[ ! -f /usr/include/doctest/doctest.h ]] || [[ ! -f /usr/include/CLI/CLI.hpp ]]; }; then
-    mkdir -p .device-carry/root
-    for deb in .device-carry/debs/*.deb; do dpkg-deb -x "$deb" .device-carry/root; done
-    prefix=(-DCMAKE_PREFIX_PATH="$root/.device-carry/root/usr")
-fi
-if [[ ! -f .deps/newest-cccl/VERSION ]]; then
-    for wheel in .device-carry/wheels/nvidia_cuda_cccl-*.whl; do
-        [[ -f "$wheel" ]] && scripts/newest-cccl.sh --unpack "$wheel"
-    done
-fi
+source scripts/gpu-machine.sh # prefix=(...): CMake's way to carried packages; the newest CUB
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem --format=csv | tee -a "$log"
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCANLAB_CUDA=ON -DSCANLAB_SIMT=OFF \

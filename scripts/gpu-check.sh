@@ -20,20 +20,7 @@ build="${SCANLAB_GPU_BUILD_DIR:-$root/build-gpu}"
 status=0
 step() { printf '\n=== %s\n' "$*" | tee -a "$out/summary.log"; }
 
-prefix=()
-if [[ -d .device-carry/debs ]] && { [[ ! -f /usr/include/doctest/doctest.h ]] || [[ ! -f /usr/include/CLI/CLI.hpp ]]; }; then
-    mkdir -p .device-carry/root
-    for deb in .device-carry/debs/*.deb; do dpkg-deb -x "$deb" .device-carry/root; done
-    prefix=(-DCMAKE_PREFIX_PATH="$root/.device-carry/root/usr")
-fi
-
-# The benchmark's newest CUB (scripts/newest-cccl.sh), from the wheel that
-# scripts/prepare-device-carry.sh put in .device-carry/wheels/ where the machine has no PyPI.
-if [[ ! -f .deps/newest-cccl/VERSION ]]; then
-    for wheel in .device-carry/wheels/nvidia_cuda_cccl-*.whl; do
-        [[ -f "$wheel" ]] && scripts/newest-cccl.sh --unpack "$wheel" >/dev/null
-    done
-fi
+source scripts/gpu-machine.sh # prefix=(...): CMake's way to carried packages; the newest CUB
 
 step "machine"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee -a "$out/summary.log"
