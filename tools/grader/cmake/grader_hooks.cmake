@@ -12,7 +12,8 @@
 #                 descriptor (tools/lab_descriptors/labNN.cpp) and library, for every lab that
 #                 has both; built only when grade.py --speed asks for it;
 #   listing       lab<NN>_listing_<backend>: the graded tests linked to the pristine stub of this
-#                 tree's labs/ (lab<NN>_pristine_<backend>); the grader takes the test cases to
+#                 tree's labs/ (lab<NN>_pristine_<backend>, or lab<NN>_student_<backend> where
+#                 the build's labs are this tree's own); the grader takes the test cases to
 #                 grade from its --list-test-cases, never from a program with a student's code.
 include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/../../worker/worker_targets.cmake")
@@ -59,14 +60,21 @@ function(_scanlab_grader_extend)
             if(NOT TARGET ${objects})
                 continue()
             endif()
-            # The pristine stub from this tree's labs/, whatever SCANLAB_LABS_DIR points at.
+            # The pristine stub from this tree's labs/, whatever SCANLAB_LABS_DIR points at. Where
+            # it points at this tree's labs/ (check-stubs in ./build), the student library is
+            # that stub, built from the same files in the same way: no second compile of it.
             get_target_property(folder ${objects} SCANLAB_LAB_FOLDER)
             get_target_property(sources ${objects} SCANLAB_LAB_SOURCES)
             set(interface_dir "${SCANLAB_LABS_ROOT}/labs/${folder}")
-            list(TRANSFORM sources PREPEND "${interface_dir}/")
-            set(library lab${number}_pristine_${backend})
-            scanlab_add_cuda_library(${library} BACKEND ${backend} SOURCES ${sources}
-                                     INCLUDE_DIRS "${interface_dir}" LINK scanlab_api)
+            set(library lab${number}_student_${backend})
+            file(REAL_PATH "${SCANLAB_LABS_DIR}" students_labs)
+            file(REAL_PATH "${SCANLAB_LABS_ROOT}/labs" pristine_labs)
+            if(NOT TARGET ${library} OR NOT students_labs STREQUAL pristine_labs)
+                list(TRANSFORM sources PREPEND "${interface_dir}/")
+                set(library lab${number}_pristine_${backend})
+                scanlab_add_cuda_library(${library} BACKEND ${backend} SOURCES ${sources}
+                                         INCLUDE_DIRS "${interface_dir}" LINK scanlab_api)
+            endif()
             set(exe lab${number}_listing_${backend})
             add_executable(${exe})
             target_link_libraries(${exe} PRIVATE ${objects} scanlab_test_main_${backend}

@@ -29,44 +29,50 @@ GlobalShadow::Word GlobalShadow::word(uintptr_t address) {
     return Word(p, word_index(address));
 }
 
-void GlobalShadow::host_wrote(uintptr_t base, size_t bytes) {
-    if (bytes == 0) return;
-    host_since_launch_ = true;
-    const uintptr_t first = base & ~uintptr_t{3}, end = base + bytes;
-    for (uintptr_t a = first; a < end;) {
+template <class Mark>
+void GlobalShadow::for_each_word(uintptr_t base, size_t bytes, Mark mark) {
+    const uintptr_t end = base + bytes;
+    for (uintptr_t a = base & ~uintptr_t{3}; a < end;) {
         Page* p = page(a, true);
         const uintptr_t page_end = ((a >> kPageShift) + 1) << kPageShift;
         const uintptr_t stop = end < page_end ? end : page_end;
         for (; a < stop; a += 4) {
             const size_t w = word_index(a);
-            const uint64_t bit = uint64_t{1} << (w % 64);
-            p->written[w / 64] |= bit;
-            p->written_now[w / 64] &= ~bit;
-            p->read_now[w / 64] &= ~bit;
-            p->kernel_left[w / 64] &= ~bit;
+            mark(*p, w / 64, uint64_t{1} << (w % 64));
         }
     }
 }
 
+void GlobalShadow::host_wrote(uintptr_t base, size_t bytes) {
+    if (bytes == 0) return;
+    host_since_launch_ = true;
+    for_each_word(base, bytes, [](Page& p, size_t i, uint64_t bit) {
+        p.written[i] |= bit;
+        p.written_now[i] &= ~bit;
+        p.read_now[i] &= ~bit;
+        p.kernel_left[i] &= ~bit;
+    });
+}
+
 void GlobalShadow::kernel_left_behind(uintptr_t base, size_t bytes) {
-    host_wrote(base, bytes);
-    const uintptr_t end = base + bytes;
-    for (uintptr_t a = base & ~uintptr_t{3}; a < end; a += 4) {
-        const size_t w = word_index(a);
-        page(a, true)->kernel_left[w / 64] |= uint64_t{1} << (w % 64);
-    }
+    // What host_wrote() records (the values came in through the host), except that a kernel
+    // left them: one walk over the range.
+    if (bytes == 0) return;
+    host_since_launch_ = true;
+    for_each_word(base, bytes, [](Page& p, size_t i, uint64_t bit) {
+        p.written[i] |= bit;
+        p.written_now[i] &= ~bit;
+        p.read_now[i] &= ~bit;
+        p.kernel_left[i] |= bit;
+    });
 }
 
 void GlobalShadow::accept_reset(uintptr_t base, size_t bytes) {
-    const uintptr_t end = base + bytes;
-    for (uintptr_t a = base & ~uintptr_t{3}; a < end; a += 4) {
-        Page* p = page(a, true);
-        const size_t w = word_index(a);
-        const uint64_t bit = uint64_t{1} << (w % 64);
-        p->written[w / 64] |= bit;
-        p->kernel_left[w / 64] &= ~bit;
-        p->accepted_reset[w / 64] |= bit;
-    }
+    for_each_word(base, bytes, [](Page& p, size_t i, uint64_t bit) {
+        p.written[i] |= bit;
+        p.kernel_left[i] &= ~bit;
+        p.accepted_reset[i] |= bit;
+    });
 }
 
 void GlobalShadow::forget(uintptr_t base, size_t bytes) {

@@ -190,6 +190,10 @@ class GlobalShadow {
     };
     static size_t word_index(uintptr_t address) { return (address >> 2) & (kWordsPerPage - 1); }
     Page* page(uintptr_t address, bool create);
+    // Calls mark(page, index of the word's bitmap entry, the word's bit) for each word of
+    // [base, base + bytes), looking each page up once.
+    template <class Mark>
+    void for_each_word(uintptr_t base, size_t bytes, Mark mark);
 
     std::unordered_map<uintptr_t, std::unique_ptr<Page>> pages_;
     // The pages of the last few lookups (kernels alternate between input and output).
