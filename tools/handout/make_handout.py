@@ -29,6 +29,7 @@ SECRET = ["solutions", "solutions/*", "grading/hidden", "grading/hidden/*"]
 NOT_FOR_STUDENTS = [
     ".ci", ".ci/*",  # CI checks stubs against solutions
     "tests/grader", "tests/grader/*",  # the grader's own tests (planted submissions)
+    "tests/tree", "tests/tree/*",  # every lab has its solution, hidden tests, ... (instructor's)
     "tools/handout", "tools/handout/*",  # this builder
     "docs/grading.md",  # for instructors; students get docs/how-you-are-graded.md
 ]
