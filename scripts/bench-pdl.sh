@@ -6,14 +6,10 @@
 # launches lab 07 without PDL).
 #   scripts/bench-pdl.sh [OUT_DIR]      ONLY=lab07 RUNS=... ROUNDS=21 TARGETS=...
 set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$root"
-out="${1:-${OUT:-$root/bench-pdl-out}}"
-mkdir -p "$out"
-build="${SCANLAB_GPU_BUILD_DIR:-$root/build-gpu}"
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# root, out, build; prefix=(...): CMake's way to carried packages; the newest CUB
+source scripts/gpu-machine.sh bench-pdl-out "${1:-}"
 log="$out/bench-pdl.log"
-
-source scripts/gpu-machine.sh # prefix=(...): CMake's way to carried packages; the newest CUB
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem --format=csv | tee -a "$log"
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCANLAB_CUDA=ON -DSCANLAB_SIMT=OFF \

@@ -11,16 +11,12 @@
 # Where the machine lacks Debian's doctest-dev or libcli11-dev (a GPU image without package access), put the
 # .deb under .device-carry/debs/ (scripts/prepare-device-carry.sh does) and it is unpacked here.
 set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$root"
-out="${1:-${OUT:-$root/gpu-check-out}}"
-mkdir -p "$out"
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# root, out, build; prefix=(...): CMake's way to carried packages; the newest CUB
+source scripts/gpu-machine.sh gpu-check-out "${1:-}"
 arch="${CUDA_ARCH:-90}"
-build="${SCANLAB_GPU_BUILD_DIR:-$root/build-gpu}"
 status=0
 step() { printf '\n=== %s\n' "$*" | tee -a "$out/summary.log"; }
-
-source scripts/gpu-machine.sh # prefix=(...): CMake's way to carried packages; the newest CUB
 
 step "machine"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee -a "$out/summary.log"
