@@ -35,10 +35,9 @@ void rewrite_keywords_in(const SourceFile& src, Tokens toks, std::size_t floor, 
 } // namespace
 
 void rewrite_cuda_keywords(const SourceFile& src, EditList& edits) {
-    rewrite_keywords_in(src, src.code(), 0, false, edits);
-    for (const Directive& d : src.lexed().directives) {
-        if (d.is_define) rewrite_keywords_in(src, src.define_body(d), 0, true, edits);
-    }
+    src.for_code_and_defines([&](Tokens toks, bool in_directive) {
+        rewrite_keywords_in(src, toks, 0, in_directive, edits);
+    });
 }
 
 } // namespace simt::rewrite

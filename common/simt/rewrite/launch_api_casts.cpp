@@ -49,10 +49,9 @@ void rewrite_calls_in(const SourceFile& src, Tokens toks, std::size_t floor, boo
 } // namespace
 
 void strip_launch_api_casts(const SourceFile& src, EditList& edits) {
-    rewrite_calls_in(src, src.code(), 0, false, edits);
-    for (const Directive& d : src.lexed().directives) {
-        if (d.is_define) rewrite_calls_in(src, src.define_body(d), 0, true, edits);
-    }
+    src.for_code_and_defines([&](Tokens toks, bool in_directive) {
+        rewrite_calls_in(src, toks, 0, in_directive, edits);
+    });
 }
 
 } // namespace simt::rewrite

@@ -25,6 +25,15 @@ class SourceFile {
     Tokens define_body(const Directive& d) const;
     const LineMap& lines() const { return lines_; }
 
+    // Calls pass(tokens, in_directive) on the code and then on the body of each #define: for a
+    // pass that rewrites what macros expand to as well as the code.
+    template <class Pass>
+    void for_code_and_defines(Pass&& pass) const {
+        pass(code(), false);
+        for (const Directive& d : lexed_.directives)
+            if (d.is_define) pass(define_body(d), true);
+    }
+
     [[noreturn]] void fail(const Token& at, const std::string& message) const;
     // True if a directive line starts inside [begin, end): such text cannot be replaced
     // without losing the directive.
