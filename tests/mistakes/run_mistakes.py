@@ -7,8 +7,8 @@ Ends with the line `N passed, M failed`; exit status 0 only when nothing failed.
 A mistake's cases usually scan with one operator (`inclusive sum int32`), while the solution file
 instantiates its templates for all 23 graded operators: most of a mistake's build. So the patched
 copy is compiled for the operators its cases name (common/scanlab/include/scanlab/
-graded_operators.h) and linked before a copy of the solution's library whose symbols are made
-weak, which supplies the other operators. If the tests then do not show the mistake as the
+graded_operators.h), or those of its `operators` where the names do not say, and linked before a
+copy of the solution's library whose symbols are made weak, which supplies the other operators. If the tests then do not show the mistake as the
 catalog says, it is built again for every operator and judged on that run alone.
 
 On the emulator (the default) it reuses a configured Ninja build folder (--build-dir, by default
@@ -185,6 +185,21 @@ def operators_named(case_names: list[str]) -> list[str] | None:
     return [op for op in operators if op in wanted] if wanted != set(operators) else None
 
 
+def operators_of(m: dict, build: Path) -> list[str] | None:
+    """The graded operators a mistake's cases scan with: the catalog's `operators`, else what
+    the names of the cases say (operators_named); None: all of them."""
+    if "operators" not in m:
+        return operators_named(listed_cases(build / "bin" / solution_tests(m["lab"]),
+                                            m["cases"]))
+    known = graded_operators()
+    named = [f"scanlab::{op}" for op in m["operators"]]
+    unknown = [op for op in m["operators"] if f"scanlab::{op}" not in known]
+    if unknown:
+        raise MistakeError(f"operators: {unknown} are not graded operators (the names of "
+                           f"{GRADED_OPERATORS.relative_to(ROOT)}, without scanlab::)")
+    return [op for op in known if op in named]
+
+
 def listed_cases(binary: Path, cases: str) -> list[str]:
     """The names of the test cases that `-tc=cases` selects in a doctest program."""
     listed = run([str(binary), "--list-test-cases", f"-tc={cases}"])
@@ -255,8 +270,7 @@ def build_and_run(m: dict, build: Path, replay: Replay, timeout: float,
     cases there and records the output (output.txt) and what it was made from (made_from.json).
     First for the operators the cases name; when that run does not show the mistake as the
     catalog says, for every operator (the docstring at the top says why)."""
-    operators = None if every_operator else operators_named(
-        listed_cases(build / "bin" / solution_tests(m["lab"]), m["cases"]))
+    operators = None if every_operator else operators_of(m, build)
     if operators is not None and for_operators(patched_solution(m), operators) is not None:
         done = build_and_run_for(m, build, replay, timeout, operators)
         if not check(m, done.output, done.code):
