@@ -18,17 +18,6 @@
 
 namespace scanlab::test {
 
-/// Calls visit.template operator()<Op>() for every graded operator in the list's order, until
-/// one returns false. Returns whether every one returned true.
-template <class Visit>
-constexpr bool for_each_graded_operator(Visit&& visit) {
-#define SCANLAB_VISIT_GRADED_OPERATOR(Op)                                                          \
-    if (!visit.template operator()<Op>()) return false;
-    SCANLAB_FOR_EACH_GRADED_OPERATOR(SCANLAB_VISIT_GRADED_OPERATOR)
-#undef SCANLAB_VISIT_GRADED_OPERATOR
-    return true;
-}
-
 /// Whether two operators are the same family (Sum<int> and Sum<double>, not Sum and Max).
 template <class A, class B>
 inline constexpr bool same_family = false;

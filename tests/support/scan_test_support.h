@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <random>
 #include <span>
 #include <sstream>
@@ -646,6 +647,29 @@ ScanCheck run_host_scan(std::string_view what, int n, ScanKind kind, ScanFn&& sc
 /// be left as it was), or over its input (out == in).
 enum class ScanOutput { separate, in_place };
 
+/// Runs `scan(d_in, d_out, n, kind)` (d_out may be d_in) and waits for the kernel; checks that
+/// kernels wrote the output (KernelWorkWatch). A kernel that failed is a failed check named
+/// `call`, or, with `throw_if_failed`, a std::runtime_error. Returns the failed check, if any.
+template <class T, class ScanFn>
+std::optional<ScanCheck> scan_on_device(const std::string& call, DeviceBuffer<T>& d_in,
+                                        DeviceBuffer<T>& d_out, int n, ScanKind kind, ScanFn&& scan,
+                                        bool throw_if_failed) {
+    KernelWorkWatch watch;
+    watch.input(d_in.data(), d_in.size()).output(d_out.data(), d_out.size());
+    scan(static_cast<const T*>(d_in.data()), d_out.data(), n, kind);
+    // Synchronize here so a fault inside the kernel is reported as such, not by a later copy.
+    const cudaError_t status = cudaDeviceSynchronize();
+    if (status != cudaSuccess) {
+        std::string failure = call + ": the kernel failed: " + cudaGetErrorName(status) + ": " +
+                              cudaGetErrorString(status);
+        if (throw_if_failed) throw std::runtime_error(failure);
+        return ScanCheck{false, std::move(failure)};
+    }
+    if (std::string host_work = watch.verdict(call); !host_work.empty())
+        return ScanCheck{false, std::move(host_work)};
+    return std::nullopt;
+}
+
 /// Runs `scan(d_in, d_out, n, kind)` on device buffers: fresh input, poisoned output, waits for
 /// the kernel, checks that kernels wrote the output (KernelWorkWatch), reads the buffers back,
 /// then checks the values. A kernel that failed throws std::runtime_error naming the call, its
@@ -658,32 +682,19 @@ ScanCheck run_device_scan(std::string_view what, int n, ScanKind kind, ScanFn&& 
                           const CheckOptions& options = {},
                           ScanOutput output = ScanOutput::separate) {
     using T = typename Op::value_type;
-    const bool in_place = output == ScanOutput::in_place;
     const std::vector<T> input = make_input<Op>(n, kind);
     DeviceBuffer<T> d_in(input);
-    DeviceBuffer<T> d_separate_out =
-        in_place ? DeviceBuffer<T>()
-                 : DeviceBuffer<T>(std::vector<T>(input.size(), poison_value<T>()));
-    T* const d_out = in_place ? d_in.data() : d_separate_out.data();
-    KernelWorkWatch watch;
-    watch.input(d_in.data(), input.size()).output(d_out, input.size());
-    scan(static_cast<const T*>(d_in.data()), d_out, n, kind);
-    // Synchronize here so a fault inside the kernel is reported as such, not by a later copy.
-    const cudaError_t status = cudaDeviceSynchronize();
-    const std::string call = in_place
-                                 ? std::string(what)
-                                 : std::string(what) + " (" + to_string(kind) + " " + Op::name +
-                                       " " + type_name<T>() + ", n=" + std::to_string(n) + ")";
-    if (status != cudaSuccess) {
-        std::string failure = call + ": the kernel failed: " + cudaGetErrorName(status) + ": " +
-                              cudaGetErrorString(status);
-        if (in_place) return {false, std::move(failure)};
-        throw std::runtime_error(failure);
+    if (output == ScanOutput::in_place) {
+        if (auto failed = scan_on_device(std::string(what), d_in, d_in, n, kind, scan, false))
+            return *std::move(failed);
+        return check_scan<Op>(what, input, {}, d_in.download(), kind, options);
     }
-    if (std::string host_work = watch.verdict(call); !host_work.empty())
-        return {false, std::move(host_work)};
-    if (in_place) return check_scan<Op>(what, input, {}, d_in.download(), kind, options);
-    const std::vector<T> out = d_separate_out.download();
+    DeviceBuffer<T> d_out(std::vector<T>(input.size(), poison_value<T>()));
+    const std::string call = std::string(what) + " (" + to_string(kind) + " " + Op::name + " " +
+                             type_name<T>() + ", n=" + std::to_string(n) + ")";
+    if (auto failed = scan_on_device(call, d_in, d_out, n, kind, scan, true))
+        return *std::move(failed);
+    const std::vector<T> out = d_out.download();
     const std::vector<T> in_after = d_in.download();
     return check_scan<Op>(what, input, in_after, out, kind, options);
 }

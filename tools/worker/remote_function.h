@@ -55,10 +55,10 @@ namespace scanlab::remote {
 struct Graded {
     template <class Visit>
     static bool visit(Visit&& visit) {
-#define SCANLAB_REMOTE_VISIT(Op) visit.template operator()<Op>();
-        SCANLAB_FOR_EACH_GRADED_OPERATOR(SCANLAB_REMOTE_VISIT)
-#undef SCANLAB_REMOTE_VISIT
-        return true;
+        return for_each_graded_operator([&]<class Op>() {
+            visit.template operator()<Op>();
+            return true;
+        });
     }
 };
 

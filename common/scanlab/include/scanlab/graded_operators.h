@@ -34,3 +34,19 @@
     X(scanlab::Affine<std::int32_t>)                                                               \
     X(scanlab::Affine<std::uint32_t>)                                                              \
     X(scanlab::Affine<std::int64_t>)
+
+namespace scanlab {
+
+/// Calls visit.template operator()<Op>() for every graded operator in the list's order, until
+/// one returns false. Returns whether every one returned true. (The tests make their cases with
+/// it, tests/support/scan_matrix.h, and the grader's worker its table, tools/worker.)
+template <class Visit>
+constexpr bool for_each_graded_operator(Visit&& visit) {
+#define SCANLAB_VISIT_GRADED_OPERATOR(Op)                                                          \
+    if (!visit.template operator()<Op>()) return false;
+    SCANLAB_FOR_EACH_GRADED_OPERATOR(SCANLAB_VISIT_GRADED_OPERATOR)
+#undef SCANLAB_VISIT_GRADED_OPERATOR
+    return true;
+}
+
+} // namespace scanlab

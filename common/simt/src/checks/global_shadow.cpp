@@ -44,26 +44,24 @@ void GlobalShadow::for_each_word(uintptr_t base, size_t bytes, Mark mark) {
 }
 
 void GlobalShadow::host_wrote(uintptr_t base, size_t bytes) {
-    if (bytes == 0) return;
-    host_since_launch_ = true;
-    for_each_word(base, bytes, [](Page& p, size_t i, uint64_t bit) {
-        p.written[i] |= bit;
-        p.written_now[i] &= ~bit;
-        p.read_now[i] &= ~bit;
-        p.kernel_left[i] &= ~bit;
-    });
+    arrived_from_host(base, bytes, /*left_by_kernel=*/false);
 }
 
 void GlobalShadow::kernel_left_behind(uintptr_t base, size_t bytes) {
-    // What host_wrote() records (the values came in through the host), except that a kernel
-    // left them: one walk over the range.
+    arrived_from_host(base, bytes, /*left_by_kernel=*/true);
+}
+
+void GlobalShadow::arrived_from_host(uintptr_t base, size_t bytes, bool left_by_kernel) {
     if (bytes == 0) return;
     host_since_launch_ = true;
-    for_each_word(base, bytes, [](Page& p, size_t i, uint64_t bit) {
+    for_each_word(base, bytes, [left_by_kernel](Page& p, size_t i, uint64_t bit) {
         p.written[i] |= bit;
         p.written_now[i] &= ~bit;
         p.read_now[i] &= ~bit;
-        p.kernel_left[i] |= bit;
+        if (left_by_kernel)
+            p.kernel_left[i] |= bit;
+        else
+            p.kernel_left[i] &= ~bit;
     });
 }
 

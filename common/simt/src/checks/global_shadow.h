@@ -194,6 +194,9 @@ class GlobalShadow {
     // [base, base + bytes), looking each page up once.
     template <class Mark>
     void for_each_word(uintptr_t base, size_t bytes, Mark mark);
+    // host_wrote() and kernel_left_behind(): the words' values came in through the host, and
+    // were last written by a kernel (of another process) or not.
+    void arrived_from_host(uintptr_t base, size_t bytes, bool left_by_kernel);
 
     std::unordered_map<uintptr_t, std::unique_ptr<Page>> pages_;
     // The pages of the last few lookups (kernels alternate between input and output).
