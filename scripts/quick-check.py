@@ -12,8 +12,8 @@ files you changed, in a few minutes instead of CI's twenty.
      (tests/mistakes/run_mistakes.py --only). The slow ones stay in CI: the whole catalog, the
      grader's own tests, check-stubs, the clang and arm64 jobs.
 
-"Changed" is the working tree against HEAD plus new files; --base REF compares with REF instead
-(--base main: everything on your branch). Uses the build folder ./build (SCANLAB_BUILD_DIR) and
+"Changed" is the working tree against HEAD plus new files; --base REF compares with where your
+branch left REF instead (--base main: everything on your branch). Uses the build folder ./build (SCANLAB_BUILD_DIR) and
 builds only the targets the tests need. Exit status 0 only when every check passed."""
 
 from __future__ import annotations
@@ -71,7 +71,12 @@ def run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
 
 
 def changed_files(base: str) -> list[str]:
-    diff = run(["git", "diff", "--name-only", "--diff-filter=d", base], cwd=ROOT)
+    """Files changed since `base` (where the branch left it: what `base` gained since is not
+    ours), plus new files."""
+    fork = run(["git", "merge-base", base, "HEAD"], cwd=ROOT)
+    if fork.returncode != 0:
+        sys.exit(f"check: git merge-base {base} HEAD failed:\n{fork.stdout}")
+    diff = run(["git", "diff", "--name-only", "--diff-filter=d", fork.stdout.strip()], cwd=ROOT)
     if diff.returncode != 0:
         sys.exit(f"check: git diff {base} failed:\n{diff.stdout}")
     new = run(["git", "ls-files", "--others", "--exclude-standard"], cwd=ROOT)
