@@ -239,7 +239,8 @@ def targets_of_tests(folder: Path, regex: str) -> tuple[list[str], list[str]]:
 
 def changed_mistakes(base: str) -> list[str]:
     catalog = "tests/mistakes/catalog.toml"
-    old = run(["git", "show", f"{base}:{catalog}"], cwd=ROOT)
+    fork = run(["git", "merge-base", base, "HEAD"], cwd=ROOT).stdout.strip()
+    old = run(["git", "show", f"{fork}:{catalog}"], cwd=ROOT)
     before = tomllib.loads(old.stdout)["mistake"] if old.returncode == 0 else []
     now = tomllib.loads((ROOT / catalog).read_text())["mistake"]
     return [m["name"] for m in now if m not in before]
