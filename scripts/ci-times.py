@@ -66,7 +66,8 @@ def table(runs: list[dict[str, tuple[int, int, int]]], titles: list[str]) -> str
     head = f"{'step':<{width}}" + "".join(f"  {t + ' wall':>12}  {t + ' CPU':>11}" for t in titles)
     lines = [head, "-" * len(head)]
     names = [n for n in names if n != "whole run"]
-    for name in names + ["total of the steps", "whole run"]:
+    whole = ["whole run"] if any("whole run" in run for run in runs) else []
+    for name in names + ["total of the steps"] + whole:
         cells = []
         for run in runs:
             steps = [v for n, v in run.items() if n != "whole run"]
