@@ -90,6 +90,7 @@ inline void GlobalMemoryChecker::record_write(const Thread& t, uint32_t self,
     e.store_index = store_index;
     if (!word.written_now()) {
         e.visible_at = 0;
+        e.has_history = false;
         word.set_written_now();
     }
     word.mark_initialized();
@@ -113,7 +114,10 @@ inline void GlobalMemoryChecker::delay_visibility(BlockSync& b, uintptr_t addres
     const bool pending = word.written_now() && now_ < e.visible_at;
     if (!pending) // else other blocks still see the value from before the pending store
         std::memcpy(&e.old_value, reinterpret_cast<const void*>(address), 4);
-    if (!word.written_now()) word.set_written_now();
+    if (!word.written_now()) {
+        e.has_history = false;
+        word.set_written_now();
+    }
     if (b.unpublished.size() < kMaxUnpublished) {
         e.visible_at = now_ + delay;
         if (Grow)
@@ -150,9 +154,14 @@ inline bool GlobalMemoryChecker::fast_write(Thread& t, uintptr_t address, size_t
     GlobalShadow::Word word;
     const uint32_t site_id = cached_site(site);
     BlockSync* b = t.block->sync;
-    if (!b || !fast_path_open(address, bytes, site_id) || !strong_stores_.empty() ||
-        needs_thread_checks(t) || (relaxed_visibility_ && !b->unpublished.has_room()) ||
+    if (!b || !fast_path_open(address, bytes, site_id) || needs_thread_checks(t) ||
+        (relaxed_visibility_ && !b->unpublished.has_room()) ||
         !shadow_.cached_word(address, word))
+        return false;
+    // A word that strong stores wrote in this launch: its last strong store's record and its
+    // history go with the general path.
+    if (word.written_now() &&
+        (is_strong(word.write().write_strength) || word.write().has_history))
         return false;
     const uint8_t mine = word_bytes(address & ~uintptr_t{3}, address, bytes);
     if (unordered_write(t, word, mine)) return false;
