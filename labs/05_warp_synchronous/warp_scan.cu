@@ -8,6 +8,7 @@
 
 #include <scanlab/cuda_check.h>
 #include <scanlab/operators.h>
+#include <scanlab/pdl.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -16,6 +17,15 @@
 #include <string>
 
 namespace lab05 {
+
+// Programmatic dependent launch (scanlab/pdl.h; lab 07's README, "Launch latency and PDL"): the
+// kernels that scan() launches one after the other are launched with launch_after_previous, so
+// the GPU may start each one's blocks while the one before it drains. Each kernel first calls
+// wait_for_previous_grid() (nothing of the kernel before may be touched until it returns), then
+// let_next_grid_start().
+using scanlab::launch_after_previous;
+using scanlab::let_next_grid_start;
+using scanlab::wait_for_previous_grid;
 
 // Every lane of the warp takes part in every warp intrinsic in this file.
 inline constexpr unsigned kFullMask = 0xffffffffu;
@@ -199,15 +209,19 @@ __device__ bool whole_aligned_part(const T* part, int count) {
     return count >= kWarpSize * Items && reinterpret_cast<std::uintptr_t>(part) % 16 == 0;
 }
 
-// Each element is read once and written once: __ldcs/__stcs ("cache streaming") mark its cache
-// lines evict-first, so that they do not push out data that is used again. The CPU emulator has
-// no caches: plain accesses there.
-__device__ inline uint4 load_once(const uint4* p) {
+// Whether a later kernel reads the same elements again (scan() reads its input twice).
+enum class Reads { last_time, again };
+
+// An element read for the last time, or written: __ldcs/__stcs ("cache streaming") mark its
+// cache lines evict-first, so that they do not push out data that is used again. An element read
+// again later: a plain load, whose lines stay in the L2 cache as long as they can. The CPU
+// emulator has no caches: plain accesses there.
+template <Reads R = Reads::last_time>
+__device__ inline uint4 load_vector(const uint4* p) {
 #ifdef __CUDA_ARCH__
-    return __ldcs(p);
-#else
-    return *p;
+    if constexpr (R == Reads::last_time) return __ldcs(p);
 #endif
+    return *p;
 }
 __device__ inline void store_once(uint4* p, uint4 v) {
 #ifdef __CUDA_ARCH__
@@ -218,8 +232,9 @@ __device__ inline void store_once(uint4* p, uint4 v) {
 }
 
 // Loads tile elements [0, count) of `tile` (count <= BlockThreads * Items) into `items`,
-// blocked; the positions past count get the identity.
-template <class Op, int Items>
+// blocked; the positions past count get the identity. R: whether a later kernel reads the tile
+// again (load_vector).
+template <class Op, int Items, Reads R = Reads::last_time>
 __device__ void load_tile(const typename Op::value_type* tile, int count,
                           typename Op::value_type (&items)[Items],
                           typename Op::value_type* exchange) {
@@ -235,7 +250,7 @@ __device__ void load_tile(const typename Op::value_type* tile, int count,
             uint4 loaded[Items / kPer];
             // All loads first, so that they are in flight together.
             for (int k = 0; k < Items / kPer; ++k)
-                loaded[k] = load_once(&vectors[k * kWarpSize + lane]);
+                loaded[k] = load_vector<R>(&vectors[k * kWarpSize + lane]);
             for (int k = 0; k < Items / kPer; ++k) {
                 T parts[kPer];
                 memcpy(parts, &loaded[k], sizeof parts);
@@ -311,6 +326,9 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     constexpr int kTile = BlockThreads * Items;
     __shared__ T exchange[exchange_slots<T, BlockThreads, Items>()];
 
+    wait_for_previous_grid(); // PDL (scanlab/pdl.h): first the kernel before must complete
+    let_next_grid_start();
+
     const long long start = static_cast<long long>(blockIdx.x) * kTile;
     const int count = elements_in_tile(n, start, kTile);
     // TODO(student): this block's tile starts at in + start and has `count` elements.
@@ -347,6 +365,9 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     constexpr int kTile = BlockThreads * Items;
     __shared__ T exchange[exchange_slots<T, BlockThreads, Items>()];
 
+    wait_for_previous_grid(); // PDL (scanlab/pdl.h): first the kernel before must complete
+    let_next_grid_start();
+
     const TileRun run = tile_run((n + kTile - 1) / kTile);
     // TODO(student): for each tile of the run, in order (tile * kTile is its first element;
     //   elements_in_tile gives its count): load it, reduce it (thread_reduce, then the block
@@ -367,6 +388,9 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     using T = typename Op::value_type;
     constexpr int kTile = BlockThreads * Items;
     __shared__ T exchange[exchange_slots<T, BlockThreads, Items>()];
+
+    wait_for_previous_grid(); // PDL (scanlab/pdl.h): first the kernel before must complete
+    let_next_grid_start();
 
     const TileRun run = tile_run((n + kTile - 1) / kTile);
     // TODO(student): start from prefixes[blockIdx.x] (everything before the run's first tile).
@@ -427,8 +451,10 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
 
     // One tile: a single block scans it, nothing to combine.
     if (tiles == 1) {
-        // TODO(student): launch block_tiles_kernel with one block, then
-        //   SCANLAB_CUDA_CHECK(cudaGetLastError()).
+        // TODO(student): launch block_tiles_kernel with one block:
+        //   launch_after_previous(kernel, blocks, threads, arguments...) (scanlab/pdl.h; it
+        //   checks the launch), or kernel<<<blocks, threads>>>(arguments...) followed by
+        //   SCANLAB_CUDA_CHECK(cudaGetLastError()), which works too without PDL's gain.
         return;
     }
 
@@ -446,8 +472,7 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
     Workspace& space = workspace != nullptr ? *workspace : local;
     T* totals = static_cast<T*>(space.reserve(sizeof(T) * blocks));
 
-    // TODO(student): the three steps, each launch followed by
-    //   SCANLAB_CUDA_CHECK(cudaGetLastError()):
+    // TODO(student): the three steps, each launched as the single block above:
     //   1. reduce_kernel with `blocks` blocks of BlockThreads threads, writing `totals`;
     //   2. block_tiles_kernel with ONE block: an EXCLUSIVE scan of the `blocks` totals, in
     //      place (totals as both input and output: a single tile is loaded entirely before

@@ -7,6 +7,7 @@
 
 #include <scanlab/cuda_check.h>
 #include <scanlab/operators.h>
+#include <scanlab/pdl.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -15,6 +16,15 @@
 #include <string>
 
 namespace lab06 {
+
+// Programmatic dependent launch (scanlab/pdl.h; lab 07's README, "Launch latency and PDL"): the
+// kernels that segmented_scan() launches one after the other are launched with
+// launch_after_previous, so the GPU may start each one's blocks while the one before it drains.
+// Each kernel first calls wait_for_previous_grid() (nothing of the kernel before may be touched
+// until it returns), then let_next_grid_start().
+using scanlab::launch_after_previous;
+using scanlab::let_next_grid_start;
+using scanlab::wait_for_previous_grid;
 
 inline constexpr unsigned kFullMask = 0xffffffffu;
 
@@ -195,15 +205,19 @@ __device__ bool whole_aligned_part(const From* part, int count) {
     return count >= kWarpSize * Items && reinterpret_cast<std::uintptr_t>(part) % 16 == 0;
 }
 
-// Each element is read once and written once: __ldcs/__stcs ("cache streaming") mark its cache
-// lines evict-first, so that they do not push out data that is used again. The CPU emulator has
-// no caches: plain accesses there.
-__device__ inline uint4 load_once(const uint4* p) {
+// Whether a later kernel reads the same elements again (segmented_scan() reads its input twice).
+enum class Reads { last_time, again };
+
+// An element read for the last time, or written: __ldcs/__stcs ("cache streaming") mark its
+// cache lines evict-first, so that they do not push out data that is used again. An element read
+// again later: a plain load, whose lines stay in the L2 cache as long as they can. The CPU
+// emulator has no caches: plain accesses there.
+template <Reads R = Reads::last_time>
+__device__ inline uint4 load_vector(const uint4* p) {
 #ifdef __CUDA_ARCH__
-    return __ldcs(p);
-#else
-    return *p;
+    if constexpr (R == Reads::last_time) return __ldcs(p);
 #endif
+    return *p;
 }
 __device__ inline void store_once(uint4* p, uint4 v) {
 #ifdef __CUDA_ARCH__
@@ -213,7 +227,7 @@ __device__ inline void store_once(uint4* p, uint4 v) {
 #endif
 }
 
-template <class T, class From, int Items>
+template <Reads R, class T, class From, int Items>
 __device__ void load_striped(const From* tile, int count, T fill, T* exchange, T (&items)[Items]) {
     const int lane = lane_id();
     const int base = warp_id() * kWarpSize * Items;
@@ -225,7 +239,7 @@ __device__ void load_striped(const From* tile, int count, T fill, T* exchange, T
             const uint4* vectors = reinterpret_cast<const uint4*>(tile + base);
             uint4 loaded[Items / kPer];
             for (int k = 0; k < Items / kPer; ++k)
-                loaded[k] = load_once(&vectors[k * kWarpSize + lane]);
+                loaded[k] = load_vector<R>(&vectors[k * kWarpSize + lane]);
             for (int k = 0; k < Items / kPer; ++k) {
                 From parts[kPer];
                 memcpy(parts, &loaded[k], sizeof parts);
@@ -284,15 +298,16 @@ struct TileBuffers {
 };
 
 // Loads the tile's values into `items` and its flags into the bits of `heads`. The tile's first
-// element is made a head when `first_is_head` (tiles scanned on their own).
-template <class Op, int BlockThreads, int Items>
+// element is made a head when `first_is_head` (tiles scanned on their own). R: whether a later
+// kernel reads the tile again (load_vector).
+template <class Op, int BlockThreads, int Items, Reads R = Reads::last_time>
 __device__ void load_tile(const typename Op::value_type* in, const std::uint8_t* flags, int count,
                           bool first_is_head,
                           TileBuffers<typename Op::value_type, BlockThreads, Items>& buffers,
                           typename Op::value_type (&items)[Items], unsigned& heads) {
-    load_striped(in, count, Op::identity(), buffers.values, items);
+    load_striped<R>(in, count, Op::identity(), buffers.values, items);
     int flag[Items];
-    load_striped(flags, count, 0, buffers.flags, flag);
+    load_striped<R>(flags, count, 0, buffers.flags, flag);
     heads = 0;
     for (int k = 0; k < Items; ++k) heads |= (flag[k] != 0 ? 1u : 0u) << k;
     if (first_is_head && threadIdx.x == 0) heads |= 1u;
@@ -403,6 +418,9 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     constexpr int kTile = BlockThreads * Items;
     __shared__ TileBuffers<T, BlockThreads, Items> buffers;
 
+    wait_for_previous_grid(); // PDL (scanlab/pdl.h): first the kernel before must complete
+    let_next_grid_start();
+
     const long long start = static_cast<long long>(blockIdx.x) * kTile;
     const int count = elements_in_tile(n, start, kTile);
     T items[Items];
@@ -436,6 +454,9 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     constexpr int kTile = BlockThreads * Items;
     __shared__ TileBuffers<T, BlockThreads, Items> buffers;
 
+    wait_for_previous_grid(); // PDL (scanlab/pdl.h): first the kernel before must complete
+    let_next_grid_start();
+
     const TileRun run = tile_run((n + kTile - 1) / kTile);
     auto running = Segmented<Op>::identity();
     for (long long t = run.first; t < run.last; ++t) {
@@ -464,6 +485,8 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     carries_kernel(typename Op::value_type* totals, const int* total_flags, int count,
                    SegmentedMethod method) {
     using T = typename Op::value_type;
+    wait_for_previous_grid(); // PDL (scanlab/pdl.h): first the kernel before must complete
+    let_next_grid_start();
     T running = Op::identity();
     for (int chunk = 0; chunk < count; chunk += BlockThreads) {
         if (chunk > 0) __syncthreads(); // the block-level scan's shared memory is reused
@@ -488,6 +511,9 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     using T = typename Op::value_type;
     constexpr int kTile = BlockThreads * Items;
     __shared__ TileBuffers<T, BlockThreads, Items> buffers;
+
+    wait_for_previous_grid(); // PDL (scanlab/pdl.h): first the kernel before must complete
+    let_next_grid_start();
 
     const TileRun run = tile_run((n + kTile - 1) / kTile);
     T running = carries[blockIdx.x];
@@ -557,9 +583,8 @@ void segmented_scan(const typename Op::value_type* d_in, const std::uint8_t* d_f
     constexpr int kTile = BlockThreads * ItemsPerThread;
     const long long tiles = (n + kTile - 1) / kTile;
     if (tiles == 1) {
-        block_tiles_kernel<Op, BlockThreads, ItemsPerThread>
-            <<<1, BlockThreads>>>(d_in, d_flags, d_out, static_cast<int>(n), kind, method);
-        SCANLAB_CUDA_CHECK(cudaGetLastError());
+        launch_after_previous(block_tiles_kernel<Op, BlockThreads, ItemsPerThread>, 1, BlockThreads,
+                              d_in, d_flags, d_out, static_cast<int>(n), kind, method);
         return;
     }
 
@@ -578,14 +603,12 @@ void segmented_scan(const typename Op::value_type* d_in, const std::uint8_t* d_f
     T* totals = reinterpret_cast<T*>(base);
     int* total_flags = reinterpret_cast<int*>(base + value_bytes);
 
-    reduce_kernel<Op, BlockThreads, ItemsPerThread>
-        <<<blocks, BlockThreads>>>(d_in, d_flags, n, method, totals, total_flags);
-    SCANLAB_CUDA_CHECK(cudaGetLastError());
-    carries_kernel<Op, BlockThreads><<<1, BlockThreads>>>(totals, total_flags, blocks, method);
-    SCANLAB_CUDA_CHECK(cudaGetLastError());
-    scan_kernel<Op, BlockThreads, ItemsPerThread>
-        <<<blocks, BlockThreads>>>(d_in, d_flags, d_out, n, kind, method, totals);
-    SCANLAB_CUDA_CHECK(cudaGetLastError());
+    launch_after_previous(reduce_kernel<Op, BlockThreads, ItemsPerThread>, blocks, BlockThreads,
+                          d_in, d_flags, n, method, totals, total_flags);
+    launch_after_previous(carries_kernel<Op, BlockThreads>, 1, BlockThreads, totals, total_flags,
+                          blocks, method);
+    launch_after_previous(scan_kernel<Op, BlockThreads, ItemsPerThread>, blocks, BlockThreads, d_in,
+                          d_flags, d_out, n, kind, method, totals);
 }
 
 } // namespace lab06

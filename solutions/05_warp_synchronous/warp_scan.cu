@@ -4,6 +4,7 @@
 
 #include <scanlab/cuda_check.h>
 #include <scanlab/operators.h>
+#include <scanlab/pdl.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -12,6 +13,15 @@
 #include <string>
 
 namespace lab05 {
+
+// Programmatic dependent launch (scanlab/pdl.h; lab 07's README, "Launch latency and PDL"): the
+// kernels that scan() launches one after the other are launched with launch_after_previous, so
+// the GPU may start each one's blocks while the one before it drains. Each kernel first calls
+// wait_for_previous_grid() (nothing of the kernel before may be touched until it returns), then
+// let_next_grid_start().
+using scanlab::launch_after_previous;
+using scanlab::let_next_grid_start;
+using scanlab::wait_for_previous_grid;
 
 // Every lane of the warp takes part in every warp intrinsic in this file.
 inline constexpr unsigned kFullMask = 0xffffffffu;
@@ -221,15 +231,19 @@ __device__ bool whole_aligned_part(const T* part, int count) {
     return count >= kWarpSize * Items && reinterpret_cast<std::uintptr_t>(part) % 16 == 0;
 }
 
-// Each element is read once and written once: __ldcs/__stcs ("cache streaming") mark its cache
-// lines evict-first, so that they do not push out data that is used again. The CPU emulator has
-// no caches: plain accesses there.
-__device__ inline uint4 load_once(const uint4* p) {
+// Whether a later kernel reads the same elements again (scan() reads its input twice).
+enum class Reads { last_time, again };
+
+// An element read for the last time, or written: __ldcs/__stcs ("cache streaming") mark its
+// cache lines evict-first, so that they do not push out data that is used again. An element read
+// again later: a plain load, whose lines stay in the L2 cache as long as they can. The CPU
+// emulator has no caches: plain accesses there.
+template <Reads R = Reads::last_time>
+__device__ inline uint4 load_vector(const uint4* p) {
 #ifdef __CUDA_ARCH__
-    return __ldcs(p);
-#else
-    return *p;
+    if constexpr (R == Reads::last_time) return __ldcs(p);
 #endif
+    return *p;
 }
 __device__ inline void store_once(uint4* p, uint4 v) {
 #ifdef __CUDA_ARCH__
@@ -240,8 +254,9 @@ __device__ inline void store_once(uint4* p, uint4 v) {
 }
 
 // Loads tile elements [0, count) of `tile` (count <= BlockThreads * Items) into `items`,
-// blocked; the positions past count get the identity.
-template <class Op, int Items>
+// blocked; the positions past count get the identity. R: whether a later kernel reads the tile
+// again (load_vector).
+template <class Op, int Items, Reads R = Reads::last_time>
 __device__ void load_tile(const typename Op::value_type* tile, int count,
                           typename Op::value_type (&items)[Items],
                           typename Op::value_type* exchange) {
@@ -257,7 +272,7 @@ __device__ void load_tile(const typename Op::value_type* tile, int count,
             uint4 loaded[Items / kPer];
             // All loads first, so that they are in flight together.
             for (int k = 0; k < Items / kPer; ++k)
-                loaded[k] = load_once(&vectors[k * kWarpSize + lane]);
+                loaded[k] = load_vector<R>(&vectors[k * kWarpSize + lane]);
             for (int k = 0; k < Items / kPer; ++k) {
                 T parts[kPer];
                 memcpy(parts, &loaded[k], sizeof parts);
@@ -333,6 +348,9 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     constexpr int kTile = BlockThreads * Items;
     __shared__ T exchange[exchange_slots<T, BlockThreads, Items>()];
 
+    wait_for_previous_grid(); // PDL (scanlab/pdl.h): first the kernel before must complete
+    let_next_grid_start();
+
     const long long start = static_cast<long long>(blockIdx.x) * kTile;
     const int count = elements_in_tile(n, start, kTile);
     T items[Items];
@@ -361,6 +379,9 @@ __device__ inline TileRun tile_run(long long tiles) {
 }
 
 // Step 1: block b writes the combination of all elements of its run to totals[b].
+// It walks its run backwards, with loads that keep the lines in L2 (Reads::again): scan_kernel
+// then starts each run where this kernel ended, on tiles still in L2 (README, "What makes the
+// reference fast").
 template <class Op, int BlockThreads, int Items>
 __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     reduce_kernel(const typename Op::value_type* in, long long n, typename Op::value_type* totals) {
@@ -368,32 +389,58 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     constexpr int kTile = BlockThreads * Items;
     __shared__ T exchange[exchange_slots<T, BlockThreads, Items>()];
 
+    wait_for_previous_grid(); // PDL (scanlab/pdl.h): first the kernel before must complete
+    let_next_grid_start();
+
     const TileRun run = tile_run((n + kTile - 1) / kTile);
-    T running = Op::identity();
-    for (long long tile = run.first; tile < run.last; ++tile) {
-        if (tile > run.first) __syncthreads(); // the block scan's shared memory is reused
+    T running = Op::identity(); // the combination of the tiles done so far
+    for (long long tile = run.last - 1; tile >= run.first; --tile) {
+        if (tile < run.last - 1) __syncthreads(); // the block scan's shared memory is reused
         const long long start = tile * kTile;
         const int count = elements_in_tile(n, start, kTile);
         T items[Items];
-        load_tile<Op>(in + start, count, items, exchange);
+        load_tile<Op, Items, Reads::again>(in + start, count, items, exchange);
         T tile_total;
         block_exclusive_scan<Op, BlockThreads>(thread_reduce<Op>(items), tile_total);
-        running = Op::apply(running, tile_total); // earlier tiles on the left
+        running = Op::apply(tile_total, running); // this tile comes before those done so far
     }
     if (threadIdx.x == 0) totals[blockIdx.x] = running;
 }
 
-// Step 3: block b scans its run, seeded with prefixes[b] (the exclusive scan of the totals).
+// The combination of values[0 .. count), in order, in every thread of the block: each thread
+// combines a slice of consecutive values, and the block scan's total combines the slices.
+template <class Op, int BlockThreads>
+__device__ typename Op::value_type block_combine(const typename Op::value_type* values, int count) {
+    using T = typename Op::value_type;
+    const int per_thread = (count + BlockThreads - 1) / BlockThreads;
+    const int first = static_cast<int>(threadIdx.x) * per_thread;
+    const int last = first + per_thread < count ? first + per_thread : count;
+    T slice = Op::identity();
+    for (int i = first; i < last; ++i) slice = Op::apply(slice, values[i]);
+    T total;
+    block_exclusive_scan<Op, BlockThreads>(slice, total);
+    __syncthreads(); // the block scan's shared memory is used again next
+    return total;
+}
+
+// Step 3: block b scans its run, seeded with the combination of totals[0 .. b), the runs before
+// it. Step 2 (the exclusive scan of the totals by one block, in a launch of its own) is folded in
+// here: each block combines the few hundred totals before its run itself, one launch fewer per
+// call (README, "What makes the reference fast").
 template <class Op, int BlockThreads, int Items>
 __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     scan_kernel(const typename Op::value_type* in, typename Op::value_type* out, long long n,
-                ScanKind kind, const typename Op::value_type* prefixes) {
+                ScanKind kind, const typename Op::value_type* totals) {
     using T = typename Op::value_type;
     constexpr int kTile = BlockThreads * Items;
     __shared__ T exchange[exchange_slots<T, BlockThreads, Items>()];
 
+    wait_for_previous_grid(); // PDL (scanlab/pdl.h): first the kernel before must complete
+    let_next_grid_start();
+
     const TileRun run = tile_run((n + kTile - 1) / kTile);
-    T running = prefixes[blockIdx.x]; // everything before this block's first tile
+    // Everything before this block's first tile.
+    T running = block_combine<Op, BlockThreads>(totals, static_cast<int>(blockIdx.x));
     for (long long tile = run.first; tile < run.last; ++tile) {
         if (tile > run.first) __syncthreads(); // the block scan's shared memory is reused
         const long long start = tile * kTile;
@@ -455,9 +502,8 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
 
     // One tile: a single block scans it, nothing to combine.
     if (tiles == 1) {
-        block_tiles_kernel<Op, BlockThreads, ItemsPerThread>
-            <<<1, BlockThreads>>>(d_in, d_out, static_cast<int>(n), kind);
-        SCANLAB_CUDA_CHECK(cudaGetLastError());
+        launch_after_previous(block_tiles_kernel<Op, BlockThreads, ItemsPerThread>, 1, BlockThreads,
+                              d_in, d_out, static_cast<int>(n), kind);
         return;
     }
 
@@ -475,15 +521,11 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
     Workspace& space = workspace != nullptr ? *workspace : local;
     T* totals = static_cast<T*>(space.reserve(sizeof(T) * blocks));
 
-    reduce_kernel<Op, BlockThreads, ItemsPerThread><<<blocks, BlockThreads>>>(d_in, n, totals);
-    SCANLAB_CUDA_CHECK(cudaGetLastError());
-    // In place: a single tile is loaded entirely before any of it is stored.
-    block_tiles_kernel<Op, BlockThreads, ItemsPerThread>
-        <<<1, BlockThreads>>>(totals, totals, blocks, ScanKind::exclusive);
-    SCANLAB_CUDA_CHECK(cudaGetLastError());
-    scan_kernel<Op, BlockThreads, ItemsPerThread>
-        <<<blocks, BlockThreads>>>(d_in, d_out, n, kind, totals);
-    SCANLAB_CUDA_CHECK(cudaGetLastError());
+    // Steps 1 and 3; scan_kernel does step 2 itself (block_combine).
+    launch_after_previous(reduce_kernel<Op, BlockThreads, ItemsPerThread>, blocks, BlockThreads,
+                          d_in, n, totals);
+    launch_after_previous(scan_kernel<Op, BlockThreads, ItemsPerThread>, blocks, BlockThreads, d_in,
+                          d_out, n, kind, totals);
     // `local` frees its memory when it goes out of scope; cudaFree waits for the kernels first.
 }
 

@@ -5,6 +5,7 @@
 #include <scanlab/checker_hints.h>
 #include <scanlab/cuda_check.h>
 #include <scanlab/operators.h>
+#include <scanlab/pdl.h>
 #include <scanlab/tile_status_hint.h>
 
 #include <algorithm>
@@ -214,26 +215,18 @@ struct NextCallClear {
     }
 };
 
-// Programmatic dependent launch (PDL, Hopper and later; README, "Launch latency and PDL"). The
-// host launches each scan with cudaLaunchKernelEx and the programmatic-serialization attribute
-// (launch_after_previous, below), so the GPU may start this grid's blocks while the previous
-// kernel in the stream is still finishing. The two calls below make that safe and useful:
+// Programmatic dependent launch (PDL, Hopper and later; README, "Launch latency and PDL"): the
+// host launches each scan with launch_after_previous, so the GPU may start this grid's blocks
+// while the previous kernel in the stream is still finishing (scanlab/pdl.h, shared with labs 05
+// and 06). In the kernel:
 //   wait_for_previous_grid(): returns once the previous kernel has COMPLETED and its writes are
-//     visible (cudaGridDependencySynchronize). Nothing the previous kernel writes or reads may be
-//     touched before it: our input may be its output, and our tile counter and descriptors are
-//     the half of the Workspace that it cleared on its way out.
-//   let_next_grid_start(): the next kernel may be launched once every block of this grid has
-//     called it (cudaTriggerProgrammaticLaunchCompletion); its blocks then take the SM slots that
-//     ours free and wait in their own wait_for_previous_grid(). It orders no memory at all.
-// Without the attribute both return at once. The CPU emulator runs the kernels one after the
-// other, and reports an access made before wait_for_previous_grid() to memory that the kernel
-// before wrote (or a write to memory it read): on a GPU that access races the running kernel.
-__device__ inline void wait_for_previous_grid() {
-    cudaGridDependencySynchronize();
-}
-__device__ inline void let_next_grid_start() {
-    cudaTriggerProgrammaticLaunchCompletion();
-}
+//     visible. Nothing the previous kernel writes or reads may be touched before it: our input
+//     may be its output, and our tile counter and descriptors are the half of the Workspace that
+//     it cleared on its way out.
+//   let_next_grid_start(): lets the next kernel be launched early. It orders no memory at all.
+using scanlab::launch_after_previous;
+using scanlab::let_next_grid_start;
+using scanlab::wait_for_previous_grid;
 
 // =============================================================================================
 // Part 1: tile descriptors
@@ -545,35 +538,6 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSmRegisters<BlockTh
 // =============================================================================================
 // Host side
 // =============================================================================================
-
-// Launches kernel<<<blocks, threads>>>(args...) on the default stream with programmatic
-// dependent launch: the GPU may start it while the kernel before it drains (the kernel waits for
-// that one in wait_for_previous_grid()). That hides most of a launch's latency when calls come
-// back to back (README, "Launch latency and PDL"). SCANLAB_PDL=0 in the environment launches
-// without the attribute (read once), to measure what PDL gains.
-inline bool pdl_enabled() {
-    static const bool enabled = [] {
-        const char* setting = std::getenv("SCANLAB_PDL");
-        return setting == nullptr || std::strcmp(setting, "0") != 0;
-    }();
-    return enabled;
-}
-
-template <class... Params, class... Args>
-void launch_after_previous(void (*kernel)(Params...), unsigned blocks, unsigned threads,
-                           Args... args) {
-    cudaLaunchAttribute attribute{};
-    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attribute.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(blocks);
-    config.blockDim = dim3(threads);
-    config.dynamicSmemBytes = 0;
-    config.stream = 0; // the default stream, as kernel<<<blocks, threads>>>
-    config.attrs = &attribute;
-    config.numAttrs = pdl_enabled() ? 1 : 0;
-    SCANLAB_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...));
-}
 
 // Workspace layout: the tile counter, then the descriptors, each part 256-byte aligned. With a
 // Workspace, two such halves: each call uses one and clears the other for the next call.

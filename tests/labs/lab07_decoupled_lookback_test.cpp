@@ -519,7 +519,7 @@ TEST_CASE("scan in place and with a reused workspace") {
 }
 
 // Two calls back to back, no host work between them: the second kernel is launched with
-// programmatic dependent launch right behind the first (lookback_scan.cu, launch_after_previous),
+// programmatic dependent launch right behind the first (scanlab/pdl.h, launch_after_previous),
 // scans the first one's output and uses the Workspace half that the first one cleared. On a GPU
 // it may start while the first still runs; the emulator runs them one after the other and reports
 // any access the second makes before cudaGridDependencySynchronize() to what the first wrote.

@@ -511,7 +511,8 @@ inline void Engine::switch_for_mode(Thread* me, const void* site) {
 }
 
 // The fast path of every kernel memory access: it handles the common case (an aligned access of
-// up to 8 bytes to memory it may touch, no race, nothing to report) and hands anything else,
+// up to 8 bytes, or a 16-byte vector of device memory, to memory it may touch, no race, nothing
+// to report) and hands anything else,
 // before changing any state, to access_general(), which does it all. Calls only in tail
 // position, so that it needs few registers saved.
 inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind kind,
@@ -519,12 +520,13 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
     Thread* me = current_;
     Block* b = me->block;
     Warp* w = me->warp;
-    if (recorder_ || is_volatile || kind == AccessKind::atomic || bytes > 8 ||
+    if (recorder_ || is_volatile || kind == AccessKind::atomic || bytes > 16 ||
         ((bytes | address) & (bytes - 1)) != 0) [[unlikely]]
         return access_general(address, bytes, kind, is_volatile, site);
     const uintptr_t offset = address - b->shared_base();
     const size_t in_var = offset - b->last_lo;
-    if (in_var < (bytes > 4 ? b->last_span8 : b->last_span4)) {
+    // (16-byte vectors: device memory only here; in shared memory the general path.)
+    if (bytes <= 8 && in_var < (bytes > 4 ? b->last_span8 : b->last_span4)) {
         // Inside the shared variable of the block's last access.
         if (checks_ && !shared_.fast_access(me, b, w, in_var, bytes, kind, site)) [[unlikely]]
             return access_general(address, bytes, kind, is_volatile, site);

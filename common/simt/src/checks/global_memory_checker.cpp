@@ -293,7 +293,9 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
     if (dependent_launch_ && !(t.sync && t.sync->dependency_synced) &&
         (word.written_before() || (writes && word.read_before())))
         report_dependency(t, r, w, writes, word.written_before(), site);
-    if (!history_.empty()) check_history(t, r, w, kind, strength, site, bytes);
+    if (e && e->has_history) check_history(t, r, w, kind, strength, site, bytes);
+    // strong_stores_ holds the words whose last store in this launch was strong.
+    const bool last_store_strong = e && is_strong(e->write_strength);
 
     if (e && atomic && e->visible_at != 0) e->visible_at = 0; // atomics act at the device's L2
 
@@ -407,6 +409,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
                      static_cast<uint8_t>((shape.last - shape.first) / 4 + 1),
                      static_cast<uint8_t>((w - shape.first) / 4));
         if (is_strong(strength)) {
+            word.write().has_history = true; // remember_history() made its entry
             const ThreadSync& ts = sync_of(t);
             StrongStore& st = strong_stores_[w];
             ClockSnapshot carried = ts.release;
@@ -424,7 +427,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
                 self,        now_,     std::move(carried), ts.last_fence_site, ts.last_fence_scope,
                 bs.observed, bs.clock, st.writer,          st.write_clock,     st.observed};
             st = std::move(next);
-        } else if (!strong_stores_.empty()) {
+        } else if (last_store_strong) {
             strong_stores_.erase(w);
         }
     }
@@ -487,6 +490,7 @@ void GlobalMemoryChecker::check_early_reads(Thread& t, uintptr_t flag_word, cons
 void GlobalMemoryChecker::remember_history(Thread& t, uintptr_t w, GlobalShadow::Word word,
                                            Strength strength, uint32_t site) {
     WordHistory& h = history_[w];
+    // (record_write, after this, keeps the flag: the record is this launch's from then on.)
     if (word.written_now() && !is_strong(word.write().write_strength)) {
         const GlobalWrite& e = word.write(); // the plain store this one replaces in the record
         h.has_plain = true;

@@ -44,7 +44,7 @@ struct ThreadSync;
 class AddressList {
   public:
     size_t size() const { return size_; }
-    bool has_room() const { return size_ < capacity_; }
+    bool has_room(size_t entries = 1) const { return capacity_ - size_ >= entries; }
     void push(uintptr_t address) {
         if (!has_room()) grow();
         data_[size_++] = address;
@@ -227,6 +227,15 @@ class GlobalMemoryChecker final : public Checker {
     // site is cached, and no restore or stale read is pending.
     [[gnu::always_inline]] inline bool fast_path_open(uintptr_t address, size_t bytes,
                                                       uint32_t site_id) const;
+    // The fast path's vector accesses (8 or 16 bytes) and its test of one word for a plain
+    // store.
+    [[gnu::always_inline]] inline bool fast_read_words(Thread& t, const Region& r,
+                                                       uintptr_t address, size_t bytes,
+                                                       uint32_t site_id);
+    [[gnu::always_inline]] inline bool fast_write_words(Thread& t, BlockSync& b, uintptr_t address,
+                                                        size_t bytes, uint32_t site_id);
+    [[gnu::always_inline]] inline bool plain_store_fits(const Thread& t, GlobalShadow::Word word,
+                                                        uint8_t mine) const;
     // Whether the thread's accesses need the general path (see the fast path's definition).
     [[gnu::always_inline]] inline bool needs_thread_checks(const Thread& t) const;
     // Whether the word's latest write by another thread touches `mine` unordered with `t`.

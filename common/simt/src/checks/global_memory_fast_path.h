@@ -43,7 +43,10 @@ inline uint8_t word_bytes(uintptr_t word, uintptr_t address, size_t bytes) {
 
 inline bool GlobalMemoryChecker::fast_path_open(uintptr_t address, size_t bytes,
                                                 uint32_t site_id) const {
-    return (address & 3) + bytes <= 4 && site_id != 0 && restore_.empty() && stale_reads_.empty();
+    // One word, or whole aligned words of one vector access (8 or 16 bytes: the caller checked
+    // the alignment).
+    return ((address & 3) + bytes <= 4 || (address & 3) == 0) && site_id != 0 &&
+           restore_.empty() && stale_reads_.empty();
 }
 
 inline bool GlobalMemoryChecker::needs_thread_checks(const Thread& t) const {
@@ -90,6 +93,7 @@ inline void GlobalMemoryChecker::record_write(const Thread& t, uint32_t self,
     e.store_index = store_index;
     if (!word.written_now()) {
         e.visible_at = 0;
+        e.has_history = false;
         word.set_written_now();
     }
     word.mark_initialized();
@@ -113,7 +117,10 @@ inline void GlobalMemoryChecker::delay_visibility(BlockSync& b, uintptr_t addres
     const bool pending = word.written_now() && now_ < e.visible_at;
     if (!pending) // else other blocks still see the value from before the pending store
         std::memcpy(&e.old_value, reinterpret_cast<const void*>(address), 4);
-    if (!word.written_now()) word.set_written_now();
+    if (!word.written_now()) {
+        e.has_history = false;
+        word.set_written_now();
+    }
     if (b.unpublished.size() < kMaxUnpublished) {
         e.visible_at = now_ + delay;
         if (Grow)
@@ -129,9 +136,10 @@ inline bool GlobalMemoryChecker::fast_read(Thread& t, const Region& r, uintptr_t
                                            size_t bytes, const void* site) {
     GlobalShadow::Word word;
     const uint32_t site_id = cached_site(site);
-    if (!t.block->sync || !fast_path_open(address, bytes, site_id) || needs_thread_checks(t) ||
-        !shadow_.cached_word(address, word))
+    if (!t.block->sync || !fast_path_open(address, bytes, site_id) || needs_thread_checks(t))
         return false;
+    if (bytes > 4) return fast_read_words(t, r, address, bytes, site_id);
+    if (!shadow_.cached_word(address, word)) return false;
     const uint8_t mine = word_bytes(address & ~uintptr_t{3}, address, bytes);
     if (unordered_write(t, word, mine)) return false;
     // A word that strong stores wrote: its history (check_history) and the CAS-loop rule.
@@ -145,26 +153,89 @@ inline bool GlobalMemoryChecker::fast_read(Thread& t, const Region& r, uintptr_t
     return true;
 }
 
-inline bool GlobalMemoryChecker::fast_write(Thread& t, uintptr_t address, size_t bytes,
-                                            const void* site) {
-    GlobalShadow::Word word;
-    const uint32_t site_id = cached_site(site);
-    BlockSync* b = t.block->sync;
-    if (!b || !fast_path_open(address, bytes, site_id) || !strong_stores_.empty() ||
-        needs_thread_checks(t) || (relaxed_visibility_ && !b->unpublished.has_room()) ||
-        !shadow_.cached_word(address, word))
+inline bool GlobalMemoryChecker::plain_store_fits(const Thread& t, GlobalShadow::Word word,
+                                                  uint8_t mine) const {
+    // A word that strong stores wrote in this launch: its last strong store's record and its
+    // history go with the general path.
+    if (word.written_now() &&
+        (is_strong(word.write().write_strength) || word.write().has_history))
         return false;
-    const uint8_t mine = word_bytes(address & ~uintptr_t{3}, address, bytes);
     if (unordered_write(t, word, mine)) return false;
     if (word.read_now()) {
         const GlobalRead& e = word.read();
         if ((e.read_bytes & mine) && !ordered(t, e.reader, e.read_clock, e.read_warp_sync))
             return false;
     }
+    return true;
+}
+
+inline bool GlobalMemoryChecker::fast_write(Thread& t, uintptr_t address, size_t bytes,
+                                            const void* site) {
+    GlobalShadow::Word word;
+    const uint32_t site_id = cached_site(site);
+    BlockSync* b = t.block->sync;
+    if (!b || !fast_path_open(address, bytes, site_id) || needs_thread_checks(t))
+        return false;
+    if (bytes > 4) return fast_write_words(t, *b, address, bytes, site_id);
+    if ((relaxed_visibility_ && !b->unpublished.has_room()) ||
+        !shadow_.cached_word(address, word))
+        return false;
+    const uint8_t mine = word_bytes(address & ~uintptr_t{3}, address, bytes);
+    if (!plain_store_fits(t, word, mine)) return false;
     ++now_;
     if (relaxed_visibility_)
         delay_visibility<false>(*b, address & ~uintptr_t{3}, word, visibility_delay());
     record_write(t, grid_thread(t), word, Strength::plain, site_id, mine);
+    return true;
+}
+
+// A vector load (8 or 16 aligned bytes, 2 or 4 whole words): every word must pass the one-word
+// fast read's tests before any is recorded, so that the general path gets the access unchanged
+// otherwise. A load whose words are all ordered after their writes cannot be torn.
+inline bool GlobalMemoryChecker::fast_read_words(Thread& t, const Region& r, uintptr_t address,
+                                                 size_t bytes, uint32_t site_id) {
+    constexpr size_t kMaxWords = 4;
+    GlobalShadow::Word words[kMaxWords];
+    const size_t count = bytes / 4;
+    if (count > kMaxWords) return false;
+    if (t.last_plain_read == address && t.last_plain_site == site_id) return false; // a spin?
+    for (size_t i = 0; i < count; ++i) {
+        GlobalShadow::Word& word = words[i];
+        if (!shadow_.cached_word(address + 4 * i, word) || unordered_write(t, word, 0xF) ||
+            (word.written_now() && is_strong(word.write().write_strength)) ||
+            (r.kind == RegionKind::device && !word.initialized()))
+            return false;
+    }
+    ++now_;
+    t.last_plain_read = address;
+    t.last_plain_site = site_id;
+    const uint32_t self = grid_thread(t);
+    for (size_t i = 0; i < count; ++i)
+        record_read(t, self, words[i], Strength::plain, site_id, false, 0xF);
+    return true;
+}
+
+// A vector store (8 or 16 aligned bytes): the words of one store, recorded as such (a reader
+// that loads them apart can be told it may see halves of two stores), visible to other blocks
+// together.
+inline bool GlobalMemoryChecker::fast_write_words(Thread& t, BlockSync& b, uintptr_t address,
+                                                  size_t bytes, uint32_t site_id) {
+    constexpr size_t kMaxWords = 4;
+    GlobalShadow::Word words[kMaxWords];
+    const size_t count = bytes / 4;
+    if (count > kMaxWords || (relaxed_visibility_ && !b.unpublished.has_room(count)))
+        return false;
+    for (size_t i = 0; i < count; ++i)
+        if (!shadow_.cached_word(address + 4 * i, words[i]) || !plain_store_fits(t, words[i], 0xF))
+            return false;
+    ++now_;
+    const uint32_t delay = relaxed_visibility_ ? visibility_delay() : 0;
+    const uint32_t self = grid_thread(t);
+    for (size_t i = 0; i < count; ++i) {
+        if (relaxed_visibility_) delay_visibility<false>(b, address + 4 * i, words[i], delay);
+        record_write(t, self, words[i], Strength::plain, site_id, 0xF,
+                     static_cast<uint8_t>(count), static_cast<uint8_t>(i));
+    }
     return true;
 }
 

@@ -52,6 +52,9 @@ struct alignas(32) GlobalWrite {
     // see halves of two different stores).
     uint8_t store_words;
     uint8_t store_index;
+    // The checker keeps a history of this word (strong stores wrote it in this launch: see
+    // GlobalMemoryChecker::WordHistory): only such words need the history looked up.
+    bool has_history;
 };
 
 // The last read of a word in the running launch (atomics count as writes only).
