@@ -166,6 +166,20 @@ class Outputs:
         self.runs[name] = done
         return done
 
+    def mistake_for_every_operator(self, name: str,
+                                   done: run_mistakes.MistakeRun) -> run_mistakes.MistakeRun:
+        """The mistake's program with the mistake in every operator's code: other cases than
+        the catalog's may scan with operators the catalog's build took from the solution."""
+        if done.operators is None:
+            return done
+        m = self.mistakes[name]
+        print(f"building the mistake '{name}' for every operator (other cases are run)",
+              flush=True)
+        done = run_mistakes.build_and_run(m, self.build, self.replays[m["lab"]], self.timeout,
+                                          every_operator=True)
+        self.runs[name] = done
+        return done
+
     def make(self, spec: dict) -> str:
         """The text to quote for one entry of outputs.toml."""
         if ("mistake" in spec) == ("command" in spec):
@@ -177,6 +191,7 @@ class Outputs:
             done = self.mistake_run(spec["mistake"])
             output = done.output
             if "args" in spec:
+                done = self.mistake_for_every_operator(spec["mistake"], done)
                 output, _ = run_mistakes.run_tests(done.binary, spec["args"], self.timeout)
             if excerpt is None:
                 kind = self.mistakes[spec["mistake"]]["kind"]

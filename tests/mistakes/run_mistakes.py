@@ -300,6 +300,9 @@ def build_and_run_for(m: dict, build: Path, replay: Replay, timeout: float,
     run_s = time.monotonic() - clock
     (folder / "output.txt").write_text(output)
     (folder / "made_from.json").write_text(json.dumps(made_from(m, build)))
+    # The program is the mistake's for these operators only (the solution's for the others): a
+    # run of other cases (tests/lessons/outputs.py's `args`) must build it for every operator.
+    (folder / "operators.json").write_text(json.dumps(operators))
     return MistakeRun(output, code, binary, build_s, run_s, operators)
 
 
@@ -321,11 +324,12 @@ def recorded_run(m: dict, build: Path) -> MistakeRun | None:
     try:
         recorded = json.loads((folder / "made_from.json").read_text())
         output = (folder / "output.txt").read_text()
+        operators = json.loads((folder / "operators.json").read_text())
     except (OSError, ValueError):
         return None
     if recorded != made_from(m, build) or not binary.exists():
         return None
-    return MistakeRun(output, None, binary)
+    return MistakeRun(output, None, binary, operators=operators)
 
 
 # The kind of a mistake the emulator does not report: only the tests' own checks fail.
