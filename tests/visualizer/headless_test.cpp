@@ -9,6 +9,7 @@
 #include <string>
 
 #include "loaded_trace.h"
+#include "scanlab/trace/expected_check.h"
 #include "palette.h"
 #include "picture.h"
 #include "planted_finding.h"
@@ -184,6 +185,49 @@ TEST_CASE("headless: --finding K marks the finding's cells in their own colour")
     CHECK(count_colour(marked, palette::kFinding) > 40);
     CHECK(view(quoted(p.path) + " --png " + quoted(scratch("refused.png")) + " --finding 1") == 2);
     CHECK(last_stderr().find("1 finding(s)") != std::string::npos);
+}
+
+TEST_CASE("headless: values that differ from the reference are framed; a correct run has none") {
+    const auto right = recorded("lookback_scan.trace.json");
+    const auto wrong = recorded("lookback_double.trace.json");
+    if (!have_recorded(right) || !have_recorded(wrong)) return;
+    // The double-counting look-back: whole tiles are wrong (a tile adds one prefix to all its
+    // elements), each by the same amount as its P, and every wrong value is too large.
+    const auto loaded = load_trace(wrong);
+    const trace::ExpectedCheck& check = loaded->expected.check();
+    REQUIRE(!check.elements.empty());
+    REQUIRE(!check.tiles.empty());
+    CHECK(check.judged == 8 * 256);
+    CHECK(check.elements.size() == 256 * check.tiles.size());
+    for (const trace::ElementDifference& d : check.elements) {
+        CHECK(d.element >= 2 * 256); // tiles 0 and 1 have nothing to count twice
+        CHECK(d.actual.as<std::int32_t>() > d.expected.as<std::int32_t>());
+    }
+    for (const trace::TileDifference& t : check.tiles) CHECK(t.tile >= 2);
+    const auto right_loaded = load_trace(right);
+    CHECK(right_loaded->expected.check().judged == 8 * 256);
+    CHECK(right_loaded->expected.check().elements.empty());
+    CHECK(right_loaded->expected.check().tiles.empty());
+    CHECK(loaded->trace.findings.empty()); // the emulator's checks see nothing wrong
+
+    // The array view of out[] for the block that wrote the first wrong value frames its cells in
+    // the wrong-value colour; the correct run's same view has none.
+    const std::uint32_t block = loaded->trace.instructions[check.elements.front().instruction].block;
+    const std::string out_view = " --view array --object 'argument 1 (int*)' --block " +
+                                 std::to_string(block) + " --size 1400x400";
+    const Picture marked = picture_of(quoted(wrong) + out_view, "wrong_values.png");
+    CHECK(count_colour(marked, palette::kWrong) > 256 * 4); // a 2-pixel frame around each cell
+    CHECK(count_colour(marked, palette::kWrongText) > 50);  // the caption's results line
+    const Picture clean = picture_of(quoted(right) + out_view, "right_values.png");
+    CHECK(count_colour(clean, palette::kWrong) == 0);
+    CHECK(count_colour(clean, palette::kWrongText) == 0);
+    // The look-back of a wrong tile says its P is wrong, in the same colour.
+    const std::string tile = " --view timeline --size 1200x500 --tile " +
+                             std::to_string(check.tiles.front().tile);
+    CHECK(count_colour(picture_of(quoted(wrong) + tile, "wrong_tile.png"), palette::kWrongText) >
+          50);
+    CHECK(count_colour(picture_of(quoted(right) + tile, "right_tile.png"), palette::kWrongText) ==
+          0);
 }
 
 TEST_CASE("headless: requests out of range are refused with a message") {

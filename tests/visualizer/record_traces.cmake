@@ -31,3 +31,13 @@ execute_process(
 if(NOT result EQUAL 0)
     message(FATAL_ERROR "recording lookback_spin failed (${result}):\n${output}")
 endif()
+# A look-back that double counts (the example's `double-count` mistake): no finding, wrong values.
+# The program checks its own output and must say it is wrong (exit status 1).
+execute_process(
+    COMMAND ${CMAKE_COMMAND} -E env SIMT_TRACE=${OUT}/lookback_double.trace.json
+            SIMT_TRACE_BLOCKS=all ${LOOKBACK} 8 double-count
+    RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
+if(NOT result EQUAL 1 OR NOT output MATCHES "lookback_scan: out\\[")
+    message(FATAL_ERROR "recording lookback_double: expected wrong output (exit 1), got "
+                        "${result}:\n${output}")
+endif()

@@ -9,6 +9,7 @@
 #include "finding_marks.h"
 #include "palette.h"
 #include "scanlab/trace/bank_conflicts.h"
+#include "scanlab/trace/expected_check.h"
 #include "scanlab/trace/names.h"
 #include "trace_text.h"
 
@@ -295,6 +296,10 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
                     fill = state.active
                                ? scaled(actor_colour(lane.thread, selection.colour_by_warp), 0.7f)
                                : palette::kStaleCell;
+                    if (state.event->write &&
+                        loaded.expected.wrong(block.instructions[state.event->position],
+                                              state.event->lane, model.element_of(*state.event)))
+                        fill = palette::kWrong;
                 }
                 list->AddRectFilled({px, y}, {px + 1, y + g.cell_h}, fill.u32());
             }
@@ -319,12 +324,18 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
             }
             const bool lit = highlighted.count((std::uint64_t(row) << 32) | column) != 0;
             const bool flagged = marked.count((std::uint64_t(row) << 32) | column) != 0;
+            const bool wrong = state.event && state.event->write &&
+                               loaded.expected.wrong(block.instructions[state.event->position],
+                                                     state.event->lane,
+                                                     model.element_of(*state.event));
             if (g.cell_w >= kFramedCellWidth) {
-                // A finding's cell gets a frame twice as thick, in its own colour.
+                // A finding's cell and a wrong value get a frame twice as thick, in their own
+                // colours.
                 const Rgb frame = flagged ? palette::kFinding
+                                  : wrong ? palette::kWrong
                                   : lit   ? palette::kHighlight
                                           : palette::kCellFrame;
-                const float inset = flagged ? 2.0f : 1.0f;
+                const float inset = flagged || wrong ? 2.0f : 1.0f;
                 list->AddRectFilled({x, y}, {x_end, y + g.cell_h}, frame.u32());
                 list->AddRectFilled({x + inset, y + inset}, {x_end - inset, y + g.cell_h - inset},
                                     fill.u32());
@@ -333,6 +344,7 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
                 if (!state.active && state.event) fill = scaled(palette::kStaleCell, 1.35f);
                 list->AddRectFilled({x, y}, {x_end, y + g.cell_h},
                                     (flagged ? palette::kFinding
+                                     : wrong ? palette::kWrong
                                      : lit   ? palette::kHighlight
                                              : fill)
                                         .u32());
@@ -438,6 +450,18 @@ void ArrayView::tooltip(const LoadedTrace& loaded, const Selection& selection, s
     const auto& lane = instruction.lanes[state.event->lane];
     ImGui::Text("value %s",
                 cell_value_text(trace, block, *state.event, model.cell_bytes()).c_str());
+    if (const auto expected = trace::expected_value(trace, model.object(), element);
+        expected && trace.expected &&
+        trace::value_type_size(trace.expected->value_type) == model.cell_bytes()) {
+        const std::string text =
+            trace::format_value(trace.expected->value_type, model.cell_bytes(), *expected);
+        if (state.event->write && loaded.expected.wrong(global, state.event->lane, element))
+            ImGui::TextColored(ImColor(palette::kWrongText.u32()),
+                               "expected %s: this final value is wrong (%s)", text.c_str(),
+                               trace.expected->reference.c_str());
+        else
+            ImGui::TextDisabled("expected at the end: %s", text.c_str());
+    }
     const std::uint32_t step = step_of(loaded, global);
     if (state.event->write) {
         ImGui::Text("written by thread %u (warp %u, lane %u)", lane.thread, instruction.warp,

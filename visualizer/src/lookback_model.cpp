@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "scanlab/trace/expected_check.h"
 #include "scanlab/trace/names.h"
 
 namespace scanlab::view {
@@ -99,6 +100,24 @@ std::string prefix_formula(const TileLookBack& look_back) {
             text += " (" + value_text(read.look.value_type, read.look.value) + ")";
     }
     return text;
+}
+
+TileVerdict expected_tile_verdict(const trace::Trace& trace, const TileLookBack& look_back) {
+    const trace::ExpectedTile* expected = trace::expected_tile(trace, look_back.tile);
+    if (!expected) return {};
+    const trace::ValueType type = trace.expected->value_type;
+    const std::string prefix = value_text(type, expected->prefix);
+    const std::string inclusive = value_text(type, expected->inclusive);
+    const std::string reference =
+        "the reference: the tiles before it combine to " + prefix + ", its P is " + inclusive;
+    if (!look_back.own_p) return {"No P published; " + reference, false};
+    const auto& change = std::get<trace::TileFlagChange>(trace.block_events[*look_back.own_p].what);
+    if (change.value_type != type) return {reference, false};
+    if (change.value == expected->inclusive) return {"Its P " + inclusive + " is right (" +
+                                                         reference + ")", false};
+    return {"WRONG: it published P " + value_text(type, change.value) + ", " + reference +
+                ": the prefix its look-back computed is not " + prefix,
+            true};
 }
 
 std::string read_label(const trace::TileLook& look) {
