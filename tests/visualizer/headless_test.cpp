@@ -10,6 +10,7 @@
 
 #include "loaded_trace.h"
 #include "scanlab/trace/expected_check.h"
+#include "shuffle_view.h"
 #include "palette.h"
 #include "picture.h"
 #include "planted_finding.h"
@@ -228,6 +229,40 @@ TEST_CASE("headless: values that differ from the reference are framed; a correct
           50);
     CHECK(count_colour(picture_of(quoted(right) + tile, "right_tile.png"), palette::kWrongText) ==
           0);
+}
+
+TEST_CASE("headless: the shuffle view draws each warp shuffle's lanes from their sources") {
+    const auto path = recorded("warp_scan.trace.json");
+    if (!have_recorded(path)) return;
+    // The model: warp 0's five __shfl_up_sync, by 1, 2, 4, 8, 16, each lane from lane - offset.
+    const auto loaded = load_trace(path);
+    const std::vector<std::size_t> rows = warp_shuffles(loaded->trace, 0, 0);
+    REQUIRE(rows.size() == 5);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const trace::WarpShuffle& shuffle = loaded->trace.shuffles[rows[r]];
+        const std::uint32_t offset = 1u << r;
+        CHECK(shuffle.kind == trace::ShuffleKind::up);
+        REQUIRE(shuffle.lanes.size() == 32);
+        for (const trace::ShuffleLane& lane : shuffle.lanes)
+            CHECK(lane.source == (lane.lane >= offset ? lane.lane - offset : lane.lane));
+    }
+    // The picture at the block's end shows the warp of its last instruction: every lane box of a
+    // moved value in its source thread's colour; the lanes that kept their own value (1 + 2 + 4
+    // + 8 + 16 of them) grey.
+    const std::uint32_t warp =
+        loaded->trace.instructions[loaded->index.block(0).instructions.back()].warp;
+    const Picture picture =
+        picture_of(quoted(path) + " --view shuffles --size 1400x600", "shuffles.png");
+    CHECK(count_colour(picture, palette::kStaleCell) > 31 * 20);
+    for (std::uint32_t source : {0u, 5u, 15u, 30u})
+        CHECK(count_colour(picture, scaled(index_colour(warp * 32 + source), 0.62f)) > 20);
+    // Lane 31 sends nothing up.
+    CHECK(count_colour(picture, scaled(index_colour(warp * 32 + 31), 0.62f)) == 0);
+    // A trace without shuffles says so instead.
+    const Picture none = picture_of(quoted(fixture("hillis_steele_16.trace.json")) +
+                                        " --view shuffles --size 800x300",
+                                    "no_shuffles.png");
+    CHECK(count_colour(none, palette::kStaleCell) == 0);
 }
 
 TEST_CASE("headless: requests out of range are refused with a message") {

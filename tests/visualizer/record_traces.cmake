@@ -1,7 +1,8 @@
 # Records the traces the visualizer tests open, from the example programs in visualizer/examples:
-#   cmake -DOUT=<dir> -DHILLIS_STEELE=<exe> -DBLELLOCH=<exe> -DLOOKBACK=<exe> -P record_traces.cmake
+#   cmake -DOUT=<dir> -DHILLIS_STEELE=<exe> -DBLELLOCH=<exe> -DLOOKBACK=<exe> -DWARP_SCAN=<exe>
+#         -P record_traces.cmake
 # Each launch of a program is written to NAME.trace.json, NAME.trace.1.json, ...
-foreach(var OUT HILLIS_STEELE BLELLOCH LOOKBACK)
+foreach(var OUT HILLIS_STEELE BLELLOCH LOOKBACK WARP_SCAN)
     if(NOT DEFINED ${var})
         message(FATAL_ERROR "record_traces.cmake: -D${var}=... is missing")
     endif()
@@ -22,6 +23,7 @@ endfunction()
 record(hillis_steele_16 ${HILLIS_STEELE})
 record(blelloch_256 ${BLELLOCH}) # .trace.json unpadded, .trace.1.json padded
 record(lookback_scan ${LOOKBACK} SIMT_TRACE_BLOCKS=all)
+record(warp_scan ${WARP_SCAN}) # shuffles only: the register dataflow of two warp scans
 # Static tile ids and shuffled dispatch: blocks spin on earlier tiles' X flags. Only every other
 # block is recorded (recording all of them trips an emulator limitation, docs/visualizer.md).
 execute_process(

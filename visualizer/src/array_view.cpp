@@ -6,6 +6,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "arrow.h"
 #include "finding_marks.h"
 #include "palette.h"
 #include "scanlab/trace/bank_conflicts.h"
@@ -42,21 +43,6 @@ struct Geometry {
     float x(std::uint32_t column) const { return std::floor(x0 + column * cell_w); }
     float y(std::uint32_t row) const { return std::floor(y0 + row * pitch); }
 };
-
-void draw_arrow(ImDrawList* list, ImVec2 from, ImVec2 to, ImU32 colour, float thickness,
-                float head) {
-    const float dx = to.x - from.x;
-    const float dy = to.y - from.y;
-    const float length = std::sqrt(dx * dx + dy * dy);
-    if (length < 1.0f) return;
-    const float ux = dx / length;
-    const float uy = dy / length;
-    const ImVec2 base{to.x - ux * head, to.y - uy * head};
-    list->AddLine(from, base, colour, thickness);
-    const ImVec2 left{base.x - uy * head * 0.5f, base.y + ux * head * 0.5f};
-    const ImVec2 right{base.x + uy * head * 0.5f, base.y - ux * head * 0.5f};
-    list->AddTriangleFilled(to, left, right, colour);
-}
 
 } // namespace
 

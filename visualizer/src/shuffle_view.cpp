@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <string>
 
+#include "arrow.h"
 #include "palette.h"
 #include "scanlab/trace/names.h"
 #include "trace_text.h"
@@ -14,20 +17,6 @@ namespace {
 constexpr float kLabelWidth = 150.0f;
 constexpr float kHeaderHeight = 20.0f;
 constexpr std::uint32_t kLanes = trace::kWarpSize;
-
-void draw_arrow(ImDrawList* list, ImVec2 from, ImVec2 to, ImU32 colour, float thickness,
-                float head) {
-    const float dx = to.x - from.x;
-    const float dy = to.y - from.y;
-    const float length = std::sqrt(dx * dx + dy * dy);
-    if (length < 1.0f) return;
-    const float ux = dx / length;
-    const float uy = dy / length;
-    const ImVec2 base{to.x - ux * head, to.y - uy * head};
-    list->AddLine(from, base, colour, thickness);
-    list->AddTriangleFilled(to, {base.x - uy * head * 0.5f, base.y + ux * head * 0.5f},
-                            {base.x + uy * head * 0.5f, base.y - ux * head * 0.5f}, colour);
-}
 
 // The time up to which the block has run at the replay position; everything at its end.
 std::uint64_t replay_time(const LoadedTrace& loaded, const Selection& selection) {
