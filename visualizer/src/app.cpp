@@ -381,11 +381,11 @@ void App::draw_expected_line() {
     const ExpectedMarks& expected = loaded_->expected;
     if (!expected.has_expected()) return;
     const std::string line = expected.summary(loaded_->trace);
-    if (expected.check().elements.empty() && expected.check().tiles.empty())
-        ImGui::TextDisabled("Results: %s", line.c_str());
-    else
-        ImGui::TextColored(ImColor(palette::kWrongText.u32()), "Results: %s (framed in red)",
-                           line.c_str());
+    const bool wrong = !expected.check().elements.empty() || !expected.check().tiles.empty();
+    ImGui::PushStyleColor(ImGuiCol_Text, wrong ? ImColor(palette::kWrongText.u32()).Value
+                                               : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("Results: %s%s", line.c_str(), wrong ? " (framed in red)" : "");
+    ImGui::PopStyleColor();
 }
 
 void App::draw_controls() {

@@ -325,6 +325,12 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
                 list->AddRectFilled({x, y}, {x_end, y + g.cell_h}, frame.u32());
                 list->AddRectFilled({x + inset, y + inset}, {x_end - inset, y + g.cell_h - inset},
                                     fill.u32());
+                // A wrong value also gets a corner, seen even where frames are yellow around it.
+                if (wrong && !flagged) {
+                    const float corner = std::min(8.0f, (x_end - x) / 3);
+                    list->AddTriangleFilled({x_end - corner, y}, {x_end, y}, {x_end, y + corner},
+                                            palette::kWrong.u32());
+                }
             } else {
                 // Too narrow for a frame: the fill alone, lifted a little when it is stale.
                 if (!state.active && state.event) fill = scaled(palette::kStaleCell, 1.35f);

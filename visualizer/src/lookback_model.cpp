@@ -115,8 +115,15 @@ TileVerdict expected_tile_verdict(const trace::Trace& trace, const TileLookBack&
     if (change.value_type != type) return {reference, false};
     if (change.value == expected->inclusive) return {"Its P " + inclusive + " is right (" +
                                                          reference + ")", false};
-    return {"WRONG: it published P " + value_text(type, change.value) + ", " + reference +
-                ": the prefix its look-back computed is not " + prefix,
+    // P combines the prefix the look-back found with the tile's own aggregate: say both.
+    std::string own;
+    if (look_back.own_a) {
+        const auto& a = std::get<trace::TileFlagChange>(trace.block_events[*look_back.own_a].what);
+        if (a.value_type == type) own = " and its own A " + value_text(type, a.value);
+    }
+    return {"WRONG: it published P " + value_text(type, change.value) + ", but " + reference +
+                ". Its P combines the prefix its look-back found" + own +
+                "; the prefix should be " + prefix,
             true};
 }
 
