@@ -47,7 +47,8 @@ Trace with_version3_sections() {
     ExpectedObject out{1, 0, {}};
     for (std::int32_t v : {40, 30, 20, 10}) out.values.push_back(ValueBytes::of(v));
     expected.objects.push_back(out);
-    expected.tiles.push_back({0, ValueBytes::of(std::int32_t{0}), ValueBytes::of(std::int32_t{100})});
+    expected.tiles.push_back(
+        {0, ValueBytes::of(std::int32_t{0}), ValueBytes::of(std::int32_t{100})});
     trace.expected = expected;
     return trace;
 }
@@ -166,8 +167,9 @@ TEST_CASE("malformed expected values are refused with what is wrong") {
     CHECK(expected([](Json& e) { e["objects"].push_back(e["objects"][0]); }) ==
           "expected.objects[1].memory: 1 does not follow memory 1 (objects are listed once, by "
           "increasing id)");
-    CHECK(expected([](Json& e) { e["objects"][0]["values"][2] = "twenty"; }).find(
-              "expected.objects[0].values[2]: ") == 0);
+    CHECK(expected([](Json& e) {
+              e["objects"][0]["values"][2] = "twenty";
+          }).find("expected.objects[0].values[2]: ") == 0);
     CHECK(expected([](Json& e) { e["value_type"] = nullptr; }) ==
           "expected.value_type: null; expected values have a type");
     CHECK(expected([](Json& e) { e["reference"] = ""; }) ==
@@ -226,8 +228,8 @@ TEST_CASE("check_expected finds exactly the elements and tiles that differ") {
             published.insert(change->tile);
             const bool wrong = change->tile % 2 == 1;
             const std::int32_t p = change->value.as<std::int32_t>() + (wrong ? 7 : 0);
-            expected.tiles.push_back({change->tile, ValueBytes::of(std::int32_t{0}),
-                                      ValueBytes::of(p)});
+            expected.tiles.push_back(
+                {change->tile, ValueBytes::of(std::int32_t{0}), ValueBytes::of(p)});
         }
     REQUIRE(published.size() >= 2);
     std::sort(expected.tiles.begin(), expected.tiles.end(),
@@ -235,8 +237,8 @@ TEST_CASE("check_expected finds exactly the elements and tiles that differ") {
     lookback.expected = expected;
     const ExpectedCheck check = check_expected(lookback);
     for (const TileDifference& d : check.tiles) CHECK(d.tile % 2 == 1);
-    CHECK(check.tiles.size() == static_cast<std::size_t>(std::count_if(
-                                    published.begin(), published.end(),
-                                    [](std::uint32_t t) { return t % 2 == 1; })));
+    CHECK(check.tiles.size() ==
+          static_cast<std::size_t>(std::count_if(published.begin(), published.end(),
+                                                 [](std::uint32_t t) { return t % 2 == 1; })));
     CHECK(text_of(lookback).find("\"tiles\": [") != std::string::npos);
 }

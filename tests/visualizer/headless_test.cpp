@@ -213,7 +213,8 @@ TEST_CASE("headless: values that differ from the reference are framed; a correct
 
     // The array view of out[] for the block that wrote the first wrong value frames its cells in
     // the wrong-value colour; the correct run's same view has none.
-    const std::uint32_t block = loaded->trace.instructions[check.elements.front().instruction].block;
+    const std::uint32_t block =
+        loaded->trace.instructions[check.elements.front().instruction].block;
     const std::string out_view = " --view array --object 'argument 1 (int*)' --block " +
                                  std::to_string(block) + " --size 1400x400";
     const Picture marked = picture_of(quoted(wrong) + out_view, "wrong_values.png");
@@ -222,13 +223,16 @@ TEST_CASE("headless: values that differ from the reference are framed; a correct
     const Picture clean = picture_of(quoted(right) + out_view, "right_values.png");
     CHECK(count_colour(clean, palette::kWrong) == 0);
     CHECK(count_colour(clean, palette::kWrongText) == 0);
-    // The look-back of a wrong tile says its P is wrong, in the same colour.
-    const std::string tile = " --view timeline --size 1200x500 --tile " +
-                             std::to_string(check.tiles.front().tile);
-    CHECK(count_colour(picture_of(quoted(wrong) + tile, "wrong_tile.png"), palette::kWrongText) >
-          50);
-    CHECK(count_colour(picture_of(quoted(right) + tile, "right_tile.png"), palette::kWrongText) ==
-          0);
+    // The look-back of a wrong tile says its P is wrong, in the same colour: more of it than the
+    // caption's line alone (the same picture without the tile).
+    const std::string timeline = " --view timeline --size 1200x700";
+    const std::string tile = " --tile " + std::to_string(check.tiles.front().tile);
+    const std::size_t caption = count_colour(
+        picture_of(quoted(wrong) + timeline, "wrong_timeline.png"), palette::kWrongText);
+    CHECK(count_colour(picture_of(quoted(wrong) + timeline + tile, "wrong_tile.png"),
+                       palette::kWrongText) > caption + 50);
+    CHECK(count_colour(picture_of(quoted(right) + timeline + tile, "right_tile.png"),
+                       palette::kWrongText) == 0);
 }
 
 TEST_CASE("headless: the shuffle view draws each warp shuffle's lanes from their sources") {

@@ -31,8 +31,7 @@ void ExpectedScan::complete(std::vector<st::Trace>& traces) const {
     for (auto it = traces.rbegin(); it != traces.rend(); ++it)
         if (it != last) it->expected.reset();
     st::Trace& trace = *last;
-    if (segmented_ || trace.expected->objects.empty() ||
-        trace.expected->objects.front().first != 0)
+    if (segmented_ || trace.expected->objects.empty() || trace.expected->objects.front().first != 0)
         return;
     // A look-back scan: a tile's elements are the output elements its block stored.
     std::map<std::uint32_t, std::uint32_t> owner; // tile -> the block that published for it
@@ -58,8 +57,8 @@ void ExpectedScan::complete(std::vector<st::Trace>& traces) const {
         if (range == elements.end() || range->second.second >= inclusive_.size()) continue;
         const auto [first, last_element] = range->second;
         const int prefix = first == 0 ? 0 : inclusive_[first - 1];
-        tiles.push_back({tile, st::ValueBytes::of(prefix),
-                         st::ValueBytes::of(inclusive_[last_element])});
+        tiles.push_back(
+            {tile, st::ValueBytes::of(prefix), st::ValueBytes::of(inclusive_[last_element])});
     }
     trace.expected->tiles = std::move(tiles);
 }

@@ -18,8 +18,8 @@
 // values that differ): simt::trace_tile_status and simt::trace_expected (docs/trace-format.md).
 //
 //   simtcc -o lookback_scan lookback_scan.cu
-//   SIMT_TRACE=lookback.trace.json SIMT_TRACE_BLOCKS=all ./lookback_scan [tiles] [static|double-count]
-//   export SIMT_DISPATCH=shuffled SIMT_TRACE_BLOCKS=0,2,4,6
+//   SIMT_TRACE=lookback.trace.json SIMT_TRACE_BLOCKS=all ./lookback_scan [tiles]
+//   [static|double-count] export SIMT_DISPATCH=shuffled SIMT_TRACE_BLOCKS=0,2,4,6
 //   SIMT_TRACE=spin.trace.json ./lookback_scan 8 static
 #include <cstdio>
 #include <cstdlib>
@@ -68,7 +68,9 @@ __global__ void lookback_scan(const int* in, int* out, unsigned long long* statu
             for (int j = static_cast<int>(tile) - 1; j >= 0; --j) {
                 unsigned long long d;
                 do {
-                    d = atomicAdd(&status[j], 0ull); // spins while tile j says X
+                    // A volatile load: a real read of memory each time (a plain one could be
+                    // kept in a register); it spins while tile j says X.
+                    d = *reinterpret_cast<volatile unsigned long long*>(&status[j]);
                 } while ((d >> 32) == kFlagX);
                 prefix += static_cast<int>(static_cast<unsigned>(d));
                 if ((d >> 32) == kFlagP && !double_count) break; // P covers all before it

@@ -310,10 +310,10 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
             }
             const bool lit = highlighted.count((std::uint64_t(row) << 32) | column) != 0;
             const bool flagged = marked.count((std::uint64_t(row) << 32) | column) != 0;
-            const bool wrong = state.event && state.event->write &&
-                               loaded.expected.wrong(block.instructions[state.event->position],
-                                                     state.event->lane,
-                                                     model.element_of(*state.event));
+            const bool wrong =
+                state.event && state.event->write &&
+                loaded.expected.wrong(block.instructions[state.event->position], state.event->lane,
+                                      model.element_of(*state.event));
             if (g.cell_w >= kFramedCellWidth) {
                 // A finding's cell and a wrong value get a frame twice as thick, in their own
                 // colours.

@@ -113,8 +113,8 @@ TileVerdict expected_tile_verdict(const trace::Trace& trace, const TileLookBack&
     if (!look_back.own_p) return {"No P published; " + reference, false};
     const auto& change = std::get<trace::TileFlagChange>(trace.block_events[*look_back.own_p].what);
     if (change.value_type != type) return {reference, false};
-    if (change.value == expected->inclusive) return {"Its P " + inclusive + " is right (" +
-                                                         reference + ")", false};
+    if (change.value == expected->inclusive)
+        return {"Its P " + inclusive + " is right (" + reference + ")", false};
     // P combines the prefix the look-back found with the tile's own aggregate: say both.
     std::string own;
     if (look_back.own_a) {

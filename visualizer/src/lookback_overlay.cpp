@@ -113,9 +113,8 @@ void draw_look_back(ImDrawList* list, const LoadedTrace& loaded, const TileLookB
     const TileVerdict verdict = expected_tile_verdict(trace, look_back);
     if (!verdict.text.empty()) {
         const float below =
-            text_top + ImGui::GetFont()->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, wrap,
-                                                       text.c_str())
-                           .y +
+            text_top +
+            ImGui::GetFont()->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, wrap, text.c_str()).y +
             4;
         list->AddText(ImGui::GetFont(), ImGui::GetFontSize(), {at.left, below},
                       (verdict.wrong ? palette::kWrongText : palette::kDimText).u32(),

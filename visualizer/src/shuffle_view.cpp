@@ -31,8 +31,7 @@ std::vector<std::size_t> warp_shuffles(const trace::Trace& trace, std::uint32_t 
                                        std::uint32_t warp) {
     std::vector<std::size_t> found;
     for (std::size_t i = 0; i < trace.shuffles.size(); ++i)
-        if (trace.shuffles[i].block == block && trace.shuffles[i].warp == warp)
-            found.push_back(i);
+        if (trace.shuffles[i].block == block && trace.shuffles[i].warp == warp) found.push_back(i);
     return found;
 }
 
@@ -88,8 +87,8 @@ void ShuffleView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 s
         if (y + cell_h < canvas_.min().y || y - pitch > canvas_.max().y) continue;
         const bool reached = shuffle.time <= now;
         char label[64];
-        std::snprintf(label, sizeof label, "%s  line %u", std::string(trace::to_string(shuffle.kind)).c_str(),
-                      shuffle.source.line);
+        std::snprintf(label, sizeof label, "%s  line %u",
+                      std::string(trace::to_string(shuffle.kind)).c_str(), shuffle.source.line);
         list->AddText({canvas_.min().x + 8, y + (cell_h - font) / 2},
                       (reached ? palette::kText : palette::kDimText).u32(), label);
         if (!reached) {
@@ -126,9 +125,8 @@ void ShuffleView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 s
                       std::to_string(warp * kLanes + lane.lane) + ") received " + text +
                       " from lane " + std::to_string(lane.source) + "\n__shfl_" +
                       std::string(trace::to_string(shuffle.kind)) + "_sync at time " +
-                      std::to_string(shuffle.time) + ", " +
-                      location_label(trace, shuffle.source) + ": " +
-                      source_line_text(trace, shuffle.source);
+                      std::to_string(shuffle.time) + ", " + location_label(trace, shuffle.source) +
+                      ": " + source_line_text(trace, shuffle.source);
         }
     }
     // Lane numbers in a fixed header; the warp in the gutter.

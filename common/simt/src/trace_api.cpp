@@ -100,8 +100,8 @@ void trace_expected_tiles(size_t tiles, int value_code, const void* prefixes,
     const size_t size = expected_value_size("trace_expected_tiles", value_code, reference);
     const auto* p = static_cast<const unsigned char*>(prefixes);
     const auto* i = static_cast<const unsigned char*>(inclusives);
-    detail::trace_session().expected_tiles = detail::ExpectedTiles{
-        value_code, {p, p + tiles * size}, {i, i + tiles * size}, reference};
+    detail::trace_session().expected_tiles =
+        detail::ExpectedTiles{value_code, {p, p + tiles * size}, {i, i + tiles * size}, reference};
 }
 
 void clear_trace_expected() {

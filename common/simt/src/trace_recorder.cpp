@@ -333,8 +333,8 @@ void TraceRecorder::shuffled(const Warp& warp, unsigned participants,
     const int code = first->coll_value_code;
     const bool wide = code == 7 || code == 8 || code == 10;
     shuffle.width = wide ? 8 : 4;
-    shuffle.value_type = code > 0 && code <= 10 ? static_cast<st::ValueType>(code)
-                                                : st::ValueType::none;
+    shuffle.value_type =
+        code > 0 && code <= 10 ? static_cast<st::ValueType>(code) : st::ValueType::none;
     for (uint32_t m = participants; m != 0; m &= m - 1) {
         const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
         st::ShuffleLane lane;
@@ -360,11 +360,11 @@ void TraceRecorder::attach_expected() {
             if (area.base < base || area.base - base >= bytes || (area.base - base) % size != 0)
                 continue;
             // Only a launch that writes the results can be judged by them.
-            const bool written = std::any_of(
-                trace_.instructions.begin(), trace_.instructions.end(),
-                [id](const st::WarpInstruction& w) {
-                    return w.memory == id && w.kind != st::AccessKind::load;
-                });
+            const bool written =
+                std::any_of(trace_.instructions.begin(), trace_.instructions.end(),
+                            [id](const st::WarpInstruction& w) {
+                                return w.memory == id && w.kind != st::AccessKind::load;
+                            });
             if (!written) continue;
             st::ExpectedObject object;
             object.memory = id;
@@ -381,19 +381,16 @@ void TraceRecorder::attach_expected() {
     std::vector<st::ExpectedTile> tiles;
     const auto& registered = trace_session().expected_tiles;
     if (registered && (!first_area || registered->value_code == first_area->value_code)) {
-        const size_t size =
-            st::value_type_size(static_cast<st::ValueType>(registered->value_code));
+        const size_t size = st::value_type_size(static_cast<st::ValueType>(registered->value_code));
         std::set<uint32_t> published;
         for (const st::BlockEvent& e : trace_.block_events)
             if (const auto* change = std::get_if<st::TileFlagChange>(&e.what))
                 published.insert(change->tile);
         for (const uint32_t tile : published)
             if ((tile + 1) * size <= registered->prefixes.size())
-                tiles.push_back({tile,
-                                 st::ValueBytes::from(registered->prefixes.data() + tile * size,
-                                                      size),
-                                 st::ValueBytes::from(registered->inclusives.data() + tile * size,
-                                                      size)});
+                tiles.push_back(
+                    {tile, st::ValueBytes::from(registered->prefixes.data() + tile * size, size),
+                     st::ValueBytes::from(registered->inclusives.data() + tile * size, size)});
     }
     if (objects.empty() && tiles.empty()) return;
     std::sort(objects.begin(), objects.end(),
@@ -403,8 +400,8 @@ void TraceRecorder::attach_expected() {
                   objects.end());
     st::Expected expected;
     expected.reference = first_area ? first_area->reference : registered->reference;
-    expected.value_type = static_cast<st::ValueType>(first_area ? first_area->value_code
-                                                                : registered->value_code);
+    expected.value_type =
+        static_cast<st::ValueType>(first_area ? first_area->value_code : registered->value_code);
     expected.objects = std::move(objects);
     expected.tiles = std::move(tiles);
     trace_.expected = std::move(expected);

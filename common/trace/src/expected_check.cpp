@@ -66,8 +66,7 @@ ExpectedCheck check_expected(const Trace& trace) {
         ++check.judged;
         if (*wanted != value.value)
             check.elements.push_back(ElementDifference{where.first, where.second, *wanted,
-                                                       value.value, value.instruction,
-                                                       value.lane});
+                                                       value.value, value.instruction, value.lane});
     }
     // Tiles: the first P each tile published, against the reference's inclusive prefix.
     std::map<std::uint32_t, std::size_t> published;

@@ -30,16 +30,7 @@ constexpr std::size_t kMaxFields = 32;
 
 constexpr std::string_view kNotATrace = "this is not a scanlab trace";
 
-enum class Section {
-    none,
-    sources,
-    memory,
-    steps,
-    instructions,
-    block_events,
-    findings,
-    shuffles
-};
+enum class Section { none, sources, memory, steps, instructions, block_events, findings, shuffles };
 
 Section section_of(std::string_view key) {
     if (key == "sources") return Section::sources;

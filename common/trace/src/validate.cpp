@@ -388,8 +388,8 @@ class Validator {
             fail(path / "block",
                  cat(what.block, " is not a block of the grid (", id_range(blocks_), ')'));
         if (what.warp >= warps_)
-            fail(path / "warp", cat(what.warp, " is not a warp of a ", threads_,
-                                    "-thread block (", id_range(warps_), ')'));
+            fail(path / "warp", cat(what.warp, " is not a warp of a ", threads_, "-thread block (",
+                                    id_range(warps_), ')'));
         if (const auto run = runs_.find(what.block); run != runs_.end()) {
             const BlockRun& r = run->second;
             if (what.time < r.start || (r.ended && what.time > r.end))
@@ -417,8 +417,8 @@ class Validator {
             location(path / "source", shuffle.source);
             if (auto problem = detail::shuffle_width_problem(shuffle.width); !problem.empty())
                 fail(path / "width", problem);
-            if (auto problem = detail::shuffle_value_type_problem(shuffle.value_type,
-                                                                  shuffle.width);
+            if (auto problem =
+                    detail::shuffle_value_type_problem(shuffle.value_type, shuffle.width);
                 !problem.empty())
                 fail(path / "value_type", problem);
             const Path lanes_path = path / "lanes";
@@ -436,17 +436,17 @@ class Validator {
                          cat(lane.lane, " does not follow lane ", shuffle.lanes[k - 1].lane,
                              " (lanes are listed once, in increasing order)"));
                 if (std::uint64_t{shuffle.warp} * kWarpSize + lane.lane >= threads_)
-                    fail(lane_path / "lane", cat("lane ", lane.lane, " of warp ", shuffle.warp,
-                                                 " is not a thread of a ", threads_,
-                                                 "-thread block"));
+                    fail(lane_path / "lane",
+                         cat("lane ", lane.lane, " of warp ", shuffle.warp,
+                             " is not a thread of a ", threads_, "-thread block"));
                 if (lane.source >= kWarpSize)
                     fail(lane_path / "source",
                          cat(lane.source, " is not a lane index (0..", kWarpSize - 1, ')'));
                 const bool recorded = shuffle.value_type != ValueType::none;
                 if (!zero_from(lane.value, recorded ? shuffle.width : 0))
-                    fail(lane_path / "value",
-                         recorded ? "bytes past the shuffle's width are not zero"
-                                  : "set, but the shuffle's value_type is none");
+                    fail(lane_path / "value", recorded
+                                                  ? "bytes past the shuffle's width are not zero"
+                                                  : "set, but the shuffle's value_type is none");
             }
         }
     }
@@ -463,8 +463,7 @@ class Validator {
             fail(path / "value_type", "none; expected values have a type");
         const std::uint32_t size = value_type_size(expected.value_type);
         const auto check_value = [&](const Path& where, const ValueBytes& value) {
-            if (!zero_from(value, size))
-                fail(where, "bytes past the value's type are not zero");
+            if (!zero_from(value, size)) fail(where, "bytes past the value's type are not zero");
         };
         std::uint64_t values = 0;
         const Path objects = path / "objects";
@@ -476,16 +475,15 @@ class Validator {
                                                  id_range(trace_.memory.size()), ')'));
             if (i > 0 && object.memory <= expected.objects[i - 1].memory)
                 fail(object_path / "memory",
-                     cat(object.memory, " does not follow memory ",
-                         expected.objects[i - 1].memory,
+                     cat(object.memory, " does not follow memory ", expected.objects[i - 1].memory,
                          " (objects are listed once, by increasing id)"));
             const MemoryObject& memory = trace_.memory[object.memory];
             const std::uint64_t elements = memory.size / size;
             if (object.first > elements || elements - object.first < object.values.size())
                 fail(object_path / "values",
                      cat("elements ", object.first, "..", object.first + object.values.size(),
-                         " (end excluded) are outside memory[", object.memory, "] \"",
-                         memory.name, "\" (", elements, " elements of ", size, " bytes)"));
+                         " (end excluded) are outside memory[", object.memory, "] \"", memory.name,
+                         "\" (", elements, " elements of ", size, " bytes)"));
             values += object.values.size();
             check_limit(objects, values, limits_.max_expected_values, "expected values",
                         "max_expected_values");
@@ -498,8 +496,8 @@ class Validator {
             const ExpectedTile& tile = expected.tiles[i];
             const Path tile_path = tiles[i];
             if (tile.tile >= blocks_)
-                fail(tile_path / "tile", cat(tile.tile, " is not a tile of the grid (",
-                                             id_range(blocks_), ')'));
+                fail(tile_path / "tile",
+                     cat(tile.tile, " is not a tile of the grid (", id_range(blocks_), ')'));
             if (i > 0 && tile.tile <= expected.tiles[i - 1].tile)
                 fail(tile_path / "tile",
                      cat(tile.tile, " does not follow tile ", expected.tiles[i - 1].tile,

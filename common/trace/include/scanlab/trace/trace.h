@@ -321,7 +321,7 @@ struct Trace {
     std::vector<Step> steps;
     std::vector<WarpInstruction> instructions;
     std::vector<BlockEvent> block_events;
-    std::vector<Finding> findings; // version 2; none in a version 1 document
+    std::vector<Finding> findings;     // version 2; none in a version 1 document
     std::vector<WarpShuffle> shuffles; // version 3: warp shuffles, in execution order
     std::optional<Expected> expected;  // version 3: what the results should be, when known
 
