@@ -2,9 +2,9 @@
 
 // The shuffle view: the warp shuffles (__shfl*_sync, trace format 3) of one warp of the selected
 // block, one row per shuffle in execution order, 32 lane boxes with the value each lane
-// received, and an arrow from the source lane (in the row above: the registers before the
-// shuffle) to each lane that received its value: register dataflow, drawn like the array view's
-// memory arrows. Rows after the replay position are empty outlines.
+// received, and an arrow from the source lane's column in the row above to each lane that
+// received its value: register dataflow, drawn like the array view's memory arrows. Rows after
+// the replay position are empty outlines.
 
 #include <cstdint>
 #include <vector>
