@@ -115,7 +115,8 @@ env SIMT_DISPATCH=shuffled SIMT_SEED=7 "$tracer" 07 --variant block-index --n 32
 picture lab07-lookback.png lab07-block-index.trace.json --view timeline --tile 7 --size 1200x560
 
 # Lab 07's lesson on tile ids: a look-back scan that waits (static tile ids, shuffled dispatch),
-# from the example program, every block recorded; the magenta bars are warps polling.
+# from the example program, every block recorded; the magenta bars are warps polling, the tile
+# rows show the waiting tiles' A until tile 0's P.
 example lab07-spin.trace.json lookback_scan SIMT_TRACE_BLOCKS=all SIMT_DISPATCH=shuffled \
     -- 8 static
-picture lab07-lookback-waits.png lab07-spin.trace.json --view timeline --size 1200x420
+picture lab07-lookback-waits.png lab07-spin.trace.json --view timeline --size 1200x460

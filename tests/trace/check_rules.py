@@ -60,6 +60,11 @@ FIELD_POINTERS = {
     "kBlockEventFields": "/$defs/blockEvent",
     "kFindingFields": "/$defs/finding",
     "kFindingAccessFields": "/$defs/findingAccess",
+    "kShuffleFields": "/$defs/shuffle",
+    "kShuffleLaneFields": "/$defs/shuffleLane",
+    "kExpectedFields": "/$defs/expected",
+    "kExpectedObjectFields": "/$defs/expectedObject",
+    "kExpectedTileFields": "/$defs/expectedTile",
 }
 # Derived objects: the reader accepts them without reading them (it recomputes them).
 DERIVED_POINTERS = ["/$defs/conflictTotals", "/$defs/sharedTotals", "/$defs/bankConflicts"]
@@ -70,6 +75,7 @@ ENUM_POINTERS = {
     "DispatchOrder": ["/$defs/launch/properties/dispatch"],
     "MemorySpace": ["/$defs/memoryObject/properties/space", "/$defs/instruction/properties/space"],
     "AccessKind": ["/$defs/instruction/properties/kind"],
+    "ShuffleKind": ["/$defs/shuffle/properties/kind"],
     "TileFlag": ["/$defs/blockEvent/oneOf/2/properties/flag",
                  "/$defs/blockEvent/oneOf/3/properties/flag"],
     "TruncationLimit": ["/$defs/truncation/properties/limit"],
@@ -91,6 +97,11 @@ DOC_SECTIONS = {
     "`block_events`": "/$defs/blockEvent",
     "`findings` (version 2)": "/$defs/finding",
     "Each access": "/$defs/findingAccess",
+    "`shuffles` (version 3)": "/$defs/shuffle",
+    "Each shuffle lane": "/$defs/shuffleLane",
+    "`expected` (version 3)": "/$defs/expected",
+    "Each expected object": "/$defs/expectedObject",
+    "Each expected tile": "/$defs/expectedTile",
 }
 
 # Derived fields: the reader accepts and ignores them (it recomputes them).
@@ -99,7 +110,7 @@ DERIVED_FIELDS = {"shared_totals", "bank_conflicts", "bank"}
 SHAPE_FIELDS = {"event", "kind", "space", "role", "flag"}
 UNKNOWN_FIELD = "unknown_field"
 VALUE_PROBES = [None, "no_such_value", -1, 1.5, {}]
-SECTIONS = ["sources", "memory", "steps", "instructions", "block_events", "findings"]
+SECTIONS = ["sources", "memory", "steps", "instructions", "block_events", "findings", "shuffles"]
 
 
 class Report:
@@ -234,6 +245,9 @@ def check_reader_tables(schema, rules, report):
         ("/$defs/instruction/properties/warp/maximum", threads // warp - 1,
          "kMaxBlockThreads / kWarpSize - 1"),
         ("/$defs/instruction/properties/lanes/maxItems", warp, "kWarpSize"),
+        ("/$defs/shuffle/properties/warp/maximum", threads // warp - 1,
+         "kMaxBlockThreads / kWarpSize - 1"),
+        ("/$defs/shuffle/properties/lanes/maxItems", warp, "kWarpSize"),
         ("/$defs/lane/properties/lane/maximum", warp - 1, "kWarpSize - 1"),
         ("/$defs/lane/properties/thread/maximum", threads - 1, "kMaxBlockThreads - 1"),
         ("/$defs/findingAccess/properties/lane/maximum", warp - 1, "kWarpSize - 1"),

@@ -36,7 +36,7 @@ def main():
         print(f"{name}: {'INVALID' if errors else 'valid'}")
 
     # The schema must also refuse: a lane index of 40, a missing field, an unknown field, a store
-    # with a writer, an unknown version, a version 2 document without findings, a version 1
+    # with a writer, an unknown version, a version 2 or 3 document without findings, a version 1
     # document with them, a finding access with an unknown role, a lane without an instruction.
     example = documents["trace-format.md example"]
     # ...and accept a finding that is right.
@@ -51,7 +51,7 @@ def main():
         lambda d: d["launch"].pop("kernel"),
         lambda d: d["launch"].update(colour="red"),
         lambda d: d["instructions"][3]["lanes"][0].update(writer={"instruction": 1, "thread": 0}),
-        lambda d: d.update(version=3),
+        lambda d: d.update(version=4),
         lambda d: d.pop("findings"),
         lambda d: d.update(version=1),
         lambda d: d["findings"].append(dict(FINDING, accesses=[dict(ACCESS, role="reads")])),

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "loaded_trace.h"
+#include "scanlab/trace/expected_check.h"
+#include "shuffle_view.h"
 #include "palette.h"
 #include "picture.h"
 #include "planted_finding.h"
@@ -184,6 +186,95 @@ TEST_CASE("headless: --finding K marks the finding's cells in their own colour")
     CHECK(count_colour(marked, palette::kFinding) > 40);
     CHECK(view(quoted(p.path) + " --png " + quoted(scratch("refused.png")) + " --finding 1") == 2);
     CHECK(last_stderr().find("1 finding(s)") != std::string::npos);
+}
+
+TEST_CASE("headless: values that differ from the reference are framed; a correct run has none") {
+    const auto right = recorded("lookback_scan.trace.json");
+    const auto wrong = recorded("lookback_double.trace.json");
+    if (!have_recorded(right) || !have_recorded(wrong)) return;
+    // The double-counting look-back: whole tiles are wrong (a tile adds one prefix to all its
+    // elements), each by the same amount as its P, and every wrong value is too large.
+    const auto loaded = load_trace(wrong);
+    const trace::ExpectedCheck& check = loaded->expected.check();
+    REQUIRE(!check.elements.empty());
+    REQUIRE(!check.tiles.empty());
+    CHECK(check.judged == 8 * 256);
+    CHECK(check.elements.size() == 256 * check.tiles.size());
+    for (const trace::ElementDifference& d : check.elements) {
+        CHECK(d.element >= 2 * 256); // tiles 0 and 1 have nothing to count twice
+        CHECK(d.actual.as<std::int32_t>() > d.expected.as<std::int32_t>());
+    }
+    for (const trace::TileDifference& t : check.tiles) CHECK(t.tile >= 2);
+    const auto right_loaded = load_trace(right);
+    CHECK(right_loaded->expected.check().judged == 8 * 256);
+    CHECK(right_loaded->expected.check().elements.empty());
+    CHECK(right_loaded->expected.check().tiles.empty());
+    CHECK(loaded->trace.findings.empty()); // the emulator's checks see nothing wrong
+
+    // The array view of out[] for the block that wrote the first wrong value frames its cells in
+    // the wrong-value colour; the correct run's same view has none.
+    const std::uint32_t block =
+        loaded->trace.instructions[check.elements.front().instruction].block;
+    const std::string out_view = " --view array --object 'argument 1 (int*)' --block " +
+                                 std::to_string(block) + " --size 1400x400";
+    const Picture marked = picture_of(quoted(wrong) + out_view, "wrong_values.png");
+    CHECK(count_colour(marked, palette::kWrong) > 256 * 4); // a 2-pixel frame around each cell
+    CHECK(count_colour(marked, palette::kWrongText) > 50);  // the caption's results line
+    const Picture clean = picture_of(quoted(right) + out_view, "right_values.png");
+    CHECK(count_colour(clean, palette::kWrong) == 0);
+    CHECK(count_colour(clean, palette::kWrongText) == 0);
+    // The look-back of a wrong tile says its P is wrong, in the same red, under the tile rows
+    // (the lower part of the picture, away from the caption): text, so its pixels are the red
+    // blended with the background, not only the exact colour.
+    const auto reddish_below = [](const Picture& picture, int top) {
+        std::size_t count = 0;
+        for (int y = top; y < picture.height; ++y)
+            for (int x = 0; x < picture.width; ++x) {
+                const Rgb c = picture.at(x, y);
+                count += c.r >= 150 && c.g <= 120 && c.b <= 110 && c.r - c.g >= 80;
+            }
+        return count;
+    };
+    const std::string timeline = " --view timeline --size 1200x700";
+    const std::string tile = " --tile " + std::to_string(check.tiles.front().tile);
+    const Picture wrong_tile = picture_of(quoted(wrong) + timeline + tile, "wrong_tile.png");
+    CHECK(reddish_below(wrong_tile, wrong_tile.height * 2 / 3) > 100);
+    const Picture right_tile = picture_of(quoted(right) + timeline + tile, "right_tile.png");
+    CHECK(reddish_below(right_tile, 0) == 0);
+}
+
+TEST_CASE("headless: the shuffle view draws each warp shuffle's lanes from their sources") {
+    const auto path = recorded("warp_scan.trace.json");
+    if (!have_recorded(path)) return;
+    // The model: warp 0's five __shfl_up_sync, by 1, 2, 4, 8, 16, each lane from lane - offset.
+    const auto loaded = load_trace(path);
+    const std::vector<std::size_t> rows = warp_shuffles(loaded->trace, 0, 0);
+    REQUIRE(rows.size() == 5);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const trace::WarpShuffle& shuffle = loaded->trace.shuffles[rows[r]];
+        const std::uint32_t offset = 1u << r;
+        CHECK(shuffle.kind == trace::ShuffleKind::up);
+        REQUIRE(shuffle.lanes.size() == 32);
+        for (const trace::ShuffleLane& lane : shuffle.lanes)
+            CHECK(lane.source == (lane.lane >= offset ? lane.lane - offset : lane.lane));
+    }
+    // The picture at the block's end shows the warp of its last instruction: every lane box of a
+    // moved value in its source thread's colour; the lanes that kept their own value (1 + 2 + 4
+    // + 8 + 16 of them) grey.
+    const std::uint32_t warp =
+        loaded->trace.instructions[loaded->index.block(0).instructions.back()].warp;
+    const Picture picture =
+        picture_of(quoted(path) + " --view shuffles --size 1400x600", "shuffles.png");
+    CHECK(count_colour(picture, palette::kStaleCell) > 31 * 20);
+    for (std::uint32_t source : {0u, 5u, 15u, 30u})
+        CHECK(count_colour(picture, scaled(index_colour(warp * 32 + source), 0.62f)) > 20);
+    // Lane 31 sends nothing up.
+    CHECK(count_colour(picture, scaled(index_colour(warp * 32 + 31), 0.62f)) == 0);
+    // A trace without shuffles says so instead.
+    const Picture none = picture_of(quoted(fixture("hillis_steele_16.trace.json")) +
+                                        " --view shuffles --size 800x300",
+                                    "no_shuffles.png");
+    CHECK(count_colour(none, palette::kStaleCell) == 0);
 }
 
 TEST_CASE("headless: requests out of range are refused with a message") {

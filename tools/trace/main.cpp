@@ -9,6 +9,7 @@
 #include <scanlab/trace/analysis.h>
 #include <scanlab/trace/chrome_export.h>
 #include <scanlab/trace/error.h>
+#include <scanlab/trace/expected_check.h>
 #include <scanlab/trace/names.h>
 #include <scanlab/trace/reader.h>
 #include <scanlab/trace/trace.h>
@@ -24,6 +25,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "expected.h"
 #include "lab_descriptor.h"
 #include "record.h"
 #include "simt/options.h"
@@ -129,6 +131,33 @@ size_t print_findings(const st::Trace& trace) {
     return trace.findings.size();
 }
 
+// The recorded results against the host reference (the trace's `expected`): what differs.
+void print_expected(const st::Trace& trace) {
+    if (!trace.expected) return;
+    const st::ExpectedCheck check = st::check_expected(trace);
+    const st::ValueType type = trace.expected->value_type;
+    const auto text = [type](const st::ValueBytes& v) {
+        return st::format_value(type, st::value_type_size(type), v);
+    };
+    if (check.elements.empty()) {
+        std::printf("\nresults: the %llu elements the recorded blocks wrote match the %s\n",
+                    static_cast<unsigned long long>(check.judged),
+                    trace.expected->reference.c_str());
+    } else {
+        const st::ElementDifference& first = check.elements.front();
+        std::printf("\nresults: %zu of the %llu elements the recorded blocks wrote differ from "
+                    "the %s; first: %s[%llu] = %s, expected %s (instruction #%llu)\n",
+                    check.elements.size(), static_cast<unsigned long long>(check.judged),
+                    trace.expected->reference.c_str(), trace.memory[first.memory].name.c_str(),
+                    static_cast<unsigned long long>(first.element), text(first.actual).c_str(),
+                    text(first.expected).c_str(),
+                    static_cast<unsigned long long>(first.instruction));
+    }
+    for (const st::TileDifference& tile : check.tiles)
+        std::printf("tile %u published P = %s; the reference gives %s\n", tile.tile,
+                    text(tile.actual).c_str(), text(tile.expected).c_str());
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -170,6 +199,7 @@ int main(int argc, char** argv) {
             const st::Trace trace = st::read_trace_file(summary);
             print_summary(trace);
             print_findings(trace);
+            print_expected(trace);
             return 0;
         }
         if (first.empty()) {
@@ -223,12 +253,16 @@ int main(int argc, char** argv) {
         // A kernel that faults makes the recording's CUDA calls fail; its trace is still written,
         // with the fault among its findings.
         std::string what, failure;
+        ExpectedScan expected; // the reference results, for the viewer's marks
         try {
-            what = record_lab(*entry, request);
+            what = record_lab(*entry, request,
+                              [&](const RecordedInput& input) { expected.register_output(input); });
         } catch (const std::exception& e) {
             failure = e.what();
         }
         std::vector<st::Trace> traces = simt::stop_tracing();
+        simt::clear_trace_expected();
+        expected.complete(traces);
         if (failure.empty())
             std::printf("%s\n", what.c_str());
         else
@@ -253,6 +287,7 @@ int main(int argc, char** argv) {
             std::printf("\ntrace of launch %zu written to %s\n", k + 1, path.c_str());
             print_summary(traces[k]);
             findings += print_findings(traces[k]);
+            print_expected(traces[k]);
             if (!chrome.empty() && k == 0) {
                 std::ofstream c(chrome);
                 st::export_chrome_trace(traces[k], c);

@@ -16,16 +16,18 @@ const labs::Variant& traced_variant(const labs::LabDescriptor& lab, const Record
     return *variant;
 }
 
-std::string record_lab(const labs::LabDescriptor& lab, const RecordRequest& request) {
+std::string record_lab(const labs::LabDescriptor& lab, const RecordRequest& request,
+                       const std::function<void(const RecordedInput&)>& before_call) {
     if (lab.runs == labs::Runs::host)
         return "lab " + lab.number + " runs on the host: there is no kernel to trace";
     const labs::Variant& variant = traced_variant(lab, request);
     const long long n = request.n > 0 ? request.n : lab.trace_n;
     const std::vector<int> in = random_ints(n, request.seed, 0, 9);
     DeviceBuffer<int> d_in(in), d_out(in.size());
-    DeviceBuffer<std::uint8_t> d_heads;
-    if (lab.input == labs::Input::segmented)
-        d_heads = DeviceBuffer<std::uint8_t>(random_heads(n, request.seed));
+    std::vector<std::uint8_t> heads;
+    if (lab.input == labs::Input::segmented) heads = random_heads(n, request.seed);
+    DeviceBuffer<std::uint8_t> d_heads(heads);
+    if (before_call) before_call({in, heads, lab.shown_kind, d_out.data()});
     variant.call({.in = d_in.data(),
                   .out = d_out.data(),
                   .n = n,

@@ -5,7 +5,9 @@
 #include "lab_descriptor.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace scanlab::run {
 
@@ -19,10 +21,20 @@ struct RecordRequest {
 /// lab's variants, when it names none.
 const labs::Variant& traced_variant(const labs::LabDescriptor& lab, const RecordRequest& request);
 
+/// What a recorded call scans: its input, its head flags (segmented labs; else empty), its kind,
+/// and where its output goes (a device pointer).
+struct RecordedInput {
+    const std::vector<int>& in;
+    const std::vector<std::uint8_t>& heads;
+    ScanKind kind;
+    const int* out;
+};
+
 /// Runs the variant once on values in [0, 9] (readable in the viewer), with the lab's shown kind
 /// (and random heads for a segmented lab), and waits for it; returns what was run, for the
 /// trace's caption ("lab 03: conflict_free_scan<Sum<int>>, exclusive, n = 256"). A host lab
-/// runs nothing and says so.
-std::string record_lab(const labs::LabDescriptor& lab, const RecordRequest& request);
+/// runs nothing and says so. `before_call` (if set) sees the input just before the call.
+std::string record_lab(const labs::LabDescriptor& lab, const RecordRequest& request,
+                       const std::function<void(const RecordedInput&)>& before_call = {});
 
 } // namespace scanlab::run

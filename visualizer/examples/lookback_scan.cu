@@ -9,16 +9,27 @@
 // made progress and the look-back rarely waits. `static` uses blockIdx.x as the tile id instead:
 // with shuffled dispatch a block may then run before the blocks of earlier tiles and spin on
 // their X flags until they run (safe here only because every block is resident at once).
+// `double-count` plants a classic mistake: the look-back does not stop at the first P, so it adds
+// the tiles that P already covers a second time. The emulator finds nothing wrong (there is no
+// race), the scan is wrong from tile 2 on, and the program says so (exit status 1).
+//
+// Built for the emulator, it tells traces where its tile descriptors are (so the viewer shows
+// the flags and each look-back) and what out[] and each tile should get (so the viewer marks the
+// values that differ): simt::trace_tile_status and simt::trace_expected (docs/trace-format.md).
 //
 //   simtcc -o lookback_scan lookback_scan.cu
-//   SIMT_TRACE=lookback.trace.json SIMT_TRACE_BLOCKS=all ./lookback_scan [tiles] [static]
-//   export SIMT_DISPATCH=shuffled SIMT_TRACE_BLOCKS=0,2,4,6
+//   SIMT_TRACE=lookback.trace.json SIMT_TRACE_BLOCKS=all ./lookback_scan [tiles]
+//   [static|double-count] export SIMT_DISPATCH=shuffled SIMT_TRACE_BLOCKS=0,2,4,6
 //   SIMT_TRACE=spin.trace.json ./lookback_scan 8 static
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
 #include <string>
 #include <vector>
+#if __has_include(<simt/trace.h>)
+#include <simt/trace.h> // the emulator's trace annotations
+#define LOOKBACK_ON_EMULATOR 1
+#endif
 
 constexpr int kTile = 256; // elements per tile = threads per block
 constexpr unsigned long long kFlagX = 0, kFlagA = 1, kFlagP = 2;
@@ -28,7 +39,7 @@ __device__ unsigned long long descriptor(unsigned long long flag, int value) {
 }
 
 __global__ void lookback_scan(const int* in, int* out, unsigned long long* status,
-                              unsigned* tile_counter, bool static_ids) {
+                              unsigned* tile_counter, bool static_ids, bool double_count) {
     __shared__ unsigned s_tile;
     __shared__ int s_data[kTile];
     __shared__ int s_prefix;
@@ -57,10 +68,12 @@ __global__ void lookback_scan(const int* in, int* out, unsigned long long* statu
             for (int j = static_cast<int>(tile) - 1; j >= 0; --j) {
                 unsigned long long d;
                 do {
-                    d = atomicAdd(&status[j], 0ull); // spins while tile j says X
+                    // A volatile load: a real read of memory each time (a plain one could be
+                    // kept in a register); it spins while tile j says X.
+                    d = *reinterpret_cast<volatile unsigned long long*>(&status[j]);
                 } while ((d >> 32) == kFlagX);
                 prefix += static_cast<int>(static_cast<unsigned>(d));
-                if ((d >> 32) == kFlagP) break;
+                if ((d >> 32) == kFlagP && !double_count) break; // P covers all before it
             }
             atomicExch(&status[tile], descriptor(kFlagP, prefix + aggregate));
         }
@@ -72,9 +85,11 @@ __global__ void lookback_scan(const int* in, int* out, unsigned long long* statu
 
 int main(int argc, char** argv) {
     const int tiles = argc > 1 ? std::atoi(argv[1]) : 8;
-    const bool static_ids = argc > 2 && std::string(argv[2]) == "static";
-    if (tiles < 1 || (argc > 2 && !static_ids)) {
-        std::printf("usage: lookback_scan [tiles >= 1] [static]\n");
+    const std::string mode = argc > 2 ? argv[2] : "";
+    const bool static_ids = mode == "static";
+    const bool double_count = mode == "double-count";
+    if (tiles < 1 || (argc > 2 && !static_ids && !double_count)) {
+        std::printf("usage: lookback_scan [tiles >= 1] [static|double-count]\n");
         return 2;
     }
     const int n = tiles * kTile;
@@ -96,7 +111,19 @@ int main(int argc, char** argv) {
     cudaMemcpy(in, host_in.data(), n * sizeof(int), cudaMemcpyHostToDevice);
     cudaMemset(status, 0, tiles * sizeof(unsigned long long)); // every tile starts as X
     cudaMemset(tile_counter, 0, sizeof(unsigned));
-    lookback_scan<<<tiles, kTile>>>(in, out, status, tile_counter, static_ids);
+#ifdef LOOKBACK_ON_EMULATOR
+    // What each tile should get: the sum of the elements before it, and through it.
+    std::vector<int> before(tiles), through(tiles);
+    for (int t = 0; t < tiles; ++t) {
+        before[t] = t == 0 ? 0 : expected[t * kTile - 1];
+        through[t] = expected[(t + 1) * kTile - 1];
+    }
+    simt::trace_tile_status(status, tiles, simt::TileStatusLayout::packed64, 5 /* i32 */);
+    simt::trace_expected(out, n, 5 /* i32 */, expected.data(), "host inclusive sum of in[]");
+    simt::trace_expected_tiles(tiles, 5 /* i32 */, before.data(), through.data(),
+                               "host inclusive sum of in[]");
+#endif
+    lookback_scan<<<tiles, kTile>>>(in, out, status, tile_counter, static_ids, double_count);
     cudaMemcpy(host_out.data(), out, n * sizeof(int), cudaMemcpyDeviceToHost);
     cudaFree(in);
     cudaFree(out);

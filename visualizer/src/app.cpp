@@ -33,6 +33,8 @@ const char* view_name(ViewKind view) {
         return "Banks";
     case ViewKind::timeline:
         return "Timeline";
+    case ViewKind::shuffles:
+        return "Shuffles";
     }
     return "?";
 }
@@ -86,6 +88,7 @@ void App::adopt(LoadResult result) {
     array_.canvas().reset();
     bank_.canvas().reset();
     timeline_.canvas().reset();
+    shuffles_.canvas().reset();
 }
 
 const BlockIndex* App::block() const {
@@ -169,6 +172,8 @@ Canvas& App::canvas(ViewKind view) {
         return bank_.canvas();
     case ViewKind::timeline:
         return timeline_.canvas();
+    case ViewKind::shuffles:
+        return shuffles_.canvas();
     }
     return array_.canvas();
 }
@@ -364,11 +369,23 @@ void App::draw_summary() {
                            "%zu finding(s): the emulator's checks say this kernel is not correct "
                            "(see Findings; F jumps to the next)",
                            trace.findings.size());
+    draw_expected_line();
     if (trace.truncated)
         ImGui::TextColored(ImColor(palette::kFlagA.u32()), "Truncated (%s = %llu): %s",
                            std::string(trace::to_string(trace.truncated->limit)).c_str(),
                            static_cast<unsigned long long>(trace.truncated->value),
                            trace.truncated->message.c_str());
+}
+
+void App::draw_expected_line() {
+    const ExpectedMarks& expected = loaded_->expected;
+    if (!expected.has_expected()) return;
+    const std::string line = expected.summary(loaded_->trace);
+    const bool wrong = !expected.check().elements.empty() || !expected.check().tiles.empty();
+    ImGui::PushStyleColor(ImGuiCol_Text, wrong ? ImColor(palette::kWrongText.u32()).Value
+                                               : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("Results: %s%s", line.c_str(), wrong ? " (framed in red)" : "");
+    ImGui::PopStyleColor();
 }
 
 void App::draw_controls() {
@@ -423,7 +440,10 @@ void App::draw_controls() {
 void App::draw_views(ImVec2 size) {
     ImGui::BeginChild("views", size);
     if (ImGui::BeginTabBar("view-tabs")) {
-        for (ViewKind view : {ViewKind::array, ViewKind::bank, ViewKind::timeline}) {
+        for (ViewKind view :
+             {ViewKind::array, ViewKind::bank, ViewKind::timeline, ViewKind::shuffles}) {
+            // The shuffle view only where the trace has shuffles (format 3).
+            if (view == ViewKind::shuffles && loaded_->trace.shuffles.empty()) continue;
             const ImGuiTabItemFlags flags =
                 select_tab_ && selection_.view == view ? ImGuiTabItemFlags_SetSelected : 0;
             if (ImGui::BeginTabItem(view_name(view), nullptr, flags)) {
@@ -456,6 +476,9 @@ void App::draw_view(ViewKind view, ImVec2 size) {
         break;
     case ViewKind::timeline:
         timeline_.draw(*loaded_, selection_, size);
+        break;
+    case ViewKind::shuffles:
+        shuffles_.draw(*loaded_, selection_, size);
         break;
     }
 }
@@ -513,6 +536,10 @@ void App::draw_picture(ImVec2 size) {
                                "%zu finding(s): this kernel is not correct (--finding K shows one)",
                                trace.findings.size());
         }
+        // Only a wrong result earns a caption line: lesson pictures of correct kernels stay as
+        // they were.
+        const trace::ExpectedCheck& check = loaded_->expected.check();
+        if (!check.elements.empty() || !check.tiles.empty()) draw_expected_line();
         draw_view(selection_.view, ImGui::GetContentRegionAvail());
     }
     ImGui::End();

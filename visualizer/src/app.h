@@ -17,6 +17,7 @@
 #include "playback.h"
 #include "selection.h"
 #include "shortcuts.h"
+#include "shuffle_view.h"
 #include "source_panel.h"
 #include "timeline_view.h"
 #include "trace_loader.h"
@@ -70,6 +71,8 @@ class App {
     void draw_top_bar();
     void draw_error_banner();
     void draw_summary();
+    // The results against the trace's expected values, when it has them.
+    void draw_expected_line();
     void draw_controls();
     void draw_views(ImVec2 size);
     void draw_side_panel(ImVec2 size);
@@ -87,6 +90,7 @@ class App {
     ArrayView array_;
     BankView bank_;
     TimelineView timeline_;
+    ShuffleView shuffles_;
     SourcePanel source_;
     bool show_help_ = false;
     bool show_legend_ = true;

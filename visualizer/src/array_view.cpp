@@ -6,9 +6,11 @@
 #include <string>
 #include <unordered_set>
 
+#include "arrow.h"
 #include "finding_marks.h"
 #include "palette.h"
 #include "scanlab/trace/bank_conflicts.h"
+#include "scanlab/trace/expected_check.h"
 #include "scanlab/trace/names.h"
 #include "trace_text.h"
 
@@ -41,21 +43,6 @@ struct Geometry {
     float x(std::uint32_t column) const { return std::floor(x0 + column * cell_w); }
     float y(std::uint32_t row) const { return std::floor(y0 + row * pitch); }
 };
-
-void draw_arrow(ImDrawList* list, ImVec2 from, ImVec2 to, ImU32 colour, float thickness,
-                float head) {
-    const float dx = to.x - from.x;
-    const float dy = to.y - from.y;
-    const float length = std::sqrt(dx * dx + dy * dy);
-    if (length < 1.0f) return;
-    const float ux = dx / length;
-    const float uy = dy / length;
-    const ImVec2 base{to.x - ux * head, to.y - uy * head};
-    list->AddLine(from, base, colour, thickness);
-    const ImVec2 left{base.x - uy * head * 0.5f, base.y + ux * head * 0.5f};
-    const ImVec2 right{base.x + uy * head * 0.5f, base.y - ux * head * 0.5f};
-    list->AddTriangleFilled(to, left, right, colour);
-}
 
 } // namespace
 
@@ -295,6 +282,10 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
                     fill = state.active
                                ? scaled(actor_colour(lane.thread, selection.colour_by_warp), 0.7f)
                                : palette::kStaleCell;
+                    if (state.event->write &&
+                        loaded.expected.wrong(block.instructions[state.event->position],
+                                              state.event->lane, model.element_of(*state.event)))
+                        fill = palette::kWrong;
                 }
                 list->AddRectFilled({px, y}, {px + 1, y + g.cell_h}, fill.u32());
             }
@@ -319,20 +310,33 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
             }
             const bool lit = highlighted.count((std::uint64_t(row) << 32) | column) != 0;
             const bool flagged = marked.count((std::uint64_t(row) << 32) | column) != 0;
+            const bool wrong =
+                state.event && state.event->write &&
+                loaded.expected.wrong(block.instructions[state.event->position], state.event->lane,
+                                      model.element_of(*state.event));
             if (g.cell_w >= kFramedCellWidth) {
-                // A finding's cell gets a frame twice as thick, in its own colour.
+                // A finding's cell and a wrong value get a frame twice as thick, in their own
+                // colours.
                 const Rgb frame = flagged ? palette::kFinding
+                                  : wrong ? palette::kWrong
                                   : lit   ? palette::kHighlight
                                           : palette::kCellFrame;
-                const float inset = flagged ? 2.0f : 1.0f;
+                const float inset = flagged || wrong ? 2.0f : 1.0f;
                 list->AddRectFilled({x, y}, {x_end, y + g.cell_h}, frame.u32());
                 list->AddRectFilled({x + inset, y + inset}, {x_end - inset, y + g.cell_h - inset},
                                     fill.u32());
+                // A wrong value also gets a corner, seen even where frames are yellow around it.
+                if (wrong && !flagged) {
+                    const float corner = std::min(8.0f, (x_end - x) / 3);
+                    list->AddTriangleFilled({x_end - corner, y}, {x_end, y}, {x_end, y + corner},
+                                            palette::kWrong.u32());
+                }
             } else {
                 // Too narrow for a frame: the fill alone, lifted a little when it is stale.
                 if (!state.active && state.event) fill = scaled(palette::kStaleCell, 1.35f);
                 list->AddRectFilled({x, y}, {x_end, y + g.cell_h},
                                     (flagged ? palette::kFinding
+                                     : wrong ? palette::kWrong
                                      : lit   ? palette::kHighlight
                                              : fill)
                                         .u32());
@@ -438,6 +442,18 @@ void ArrayView::tooltip(const LoadedTrace& loaded, const Selection& selection, s
     const auto& lane = instruction.lanes[state.event->lane];
     ImGui::Text("value %s",
                 cell_value_text(trace, block, *state.event, model.cell_bytes()).c_str());
+    if (const auto expected = trace::expected_value(trace, model.object(), element);
+        expected && trace.expected &&
+        trace::value_type_size(trace.expected->value_type) == model.cell_bytes()) {
+        const std::string text =
+            trace::format_value(trace.expected->value_type, model.cell_bytes(), *expected);
+        if (state.event->write && loaded.expected.wrong(global, state.event->lane, element))
+            ImGui::TextColored(ImColor(palette::kWrongText.u32()),
+                               "expected %s: this final value is wrong (%s)", text.c_str(),
+                               trace.expected->reference.c_str());
+        else
+            ImGui::TextDisabled("expected at the end: %s", text.c_str());
+    }
     const std::uint32_t step = step_of(loaded, global);
     if (state.event->write) {
         ImGui::Text("written by thread %u (warp %u, lane %u)", lane.thread, instruction.warp,

@@ -64,6 +64,26 @@ void draw_details(const LoadedTrace& loaded, const Selection& selection) {
                                    "finding %u: lane %u (thread %u, warp %u)", *selection.finding,
                                    mark.thread % trace::kWarpSize, mark.thread,
                                    mark.thread / trace::kWarpSize);
+    // The lanes of this store that left a wrong final value (traces with expected values): the
+    // first of them, expected beside actual.
+    for (const trace::ElementDifference& d : loaded.expected.check().elements) {
+        if (d.instruction != global) continue;
+        const trace::ValueType type = trace.expected->value_type;
+        const std::uint32_t size = trace::value_type_size(type);
+        std::size_t lanes = 0;
+        for (const trace::ElementDifference& other : loaded.expected.check().elements)
+            lanes += other.instruction == global;
+        ImGui::PushStyleColor(ImGuiCol_Text, ImColor(palette::kWrongText.u32()).Value);
+        ImGui::TextWrapped("%zu value%s it stored stay%s wrong: lane %u wrote %s[%llu] = %s, "
+                           "expected %s",
+                           lanes, lanes == 1 ? "" : "s", lanes == 1 ? "s" : "",
+                           instruction.lanes[d.lane].lane, trace.memory[d.memory].name.c_str(),
+                           static_cast<unsigned long long>(d.element),
+                           trace::format_value(type, size, d.actual).c_str(),
+                           trace::format_value(type, size, d.expected).c_str());
+        ImGui::PopStyleColor();
+        break;
+    }
     if (!instruction.lanes.empty()) {
         const auto& lane = instruction.lanes.front();
         ImGui::TextDisabled(

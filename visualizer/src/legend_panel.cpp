@@ -56,6 +56,8 @@ void draw_legend(const Selection& selection) {
     swatch(palette::kStaleCell, "cells of the selected instruction", palette::kLegendHighlight);
     swatch(palette::kStaleCell, "cells of the selected finding (race, fault)",
            palette::kLegendFinding);
+    swatch(palette::kStaleCell, "final value differs from the reference (expected)",
+           palette::kLegendWrong);
     ImGui::TextUnformatted("arrow: a thread read this cell, then wrote that one");
     ImGui::Spacing();
     ImGui::TextDisabled("Bank view");

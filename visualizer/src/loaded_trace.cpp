@@ -22,6 +22,7 @@ LoadedTrace::LoadedTrace(std::filesystem::path file, trace::Trace document)
     start = Clock::now();
     timeline = TimelineModel(trace);
     lookback = LookbackModel(trace);
+    expected = ExpectedMarks(trace);
     times.index = seconds_since(start);
 }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "expected_marks.h"
 #include "scanlab/trace/analysis.h"
 #include "scanlab/trace/limits.h"
 #include "scanlab/trace/trace.h"
@@ -31,6 +32,7 @@ struct LoadedTrace {
     TraceIndex index;
     TimelineModel timeline;
     LookbackModel lookback;
+    ExpectedMarks expected; // values that differ from the trace's expected ones
     LoadTimes times;
 };
 

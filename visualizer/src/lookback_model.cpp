@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "scanlab/trace/expected_check.h"
 #include "scanlab/trace/names.h"
 
 namespace scanlab::view {
@@ -99,6 +100,31 @@ std::string prefix_formula(const TileLookBack& look_back) {
             text += " (" + value_text(read.look.value_type, read.look.value) + ")";
     }
     return text;
+}
+
+TileVerdict expected_tile_verdict(const trace::Trace& trace, const TileLookBack& look_back) {
+    const trace::ExpectedTile* expected = trace::expected_tile(trace, look_back.tile);
+    if (!expected) return {};
+    const trace::ValueType type = trace.expected->value_type;
+    const std::string prefix = value_text(type, expected->prefix);
+    const std::string inclusive = value_text(type, expected->inclusive);
+    const std::string reference =
+        "the reference: the tiles before it combine to " + prefix + ", its P is " + inclusive;
+    if (!look_back.own_p) return {"No P published; " + reference, false};
+    const auto& change = std::get<trace::TileFlagChange>(trace.block_events[*look_back.own_p].what);
+    if (change.value_type != type) return {reference, false};
+    if (change.value == expected->inclusive)
+        return {"Its P " + inclusive + " is right (" + reference + ")", false};
+    // P combines the prefix the look-back found with the tile's own aggregate: say both.
+    std::string own;
+    if (look_back.own_a) {
+        const auto& a = std::get<trace::TileFlagChange>(trace.block_events[*look_back.own_a].what);
+        if (a.value_type == type) own = " and its own A " + value_text(type, a.value);
+    }
+    return {"WRONG: it published P " + value_text(type, change.value) + ", but " + reference +
+                ". Its P combines the prefix its look-back found" + own +
+                "; the prefix should be " + prefix,
+            true};
 }
 
 std::string read_label(const trace::TileLook& look) {

@@ -58,4 +58,12 @@ std::string prefix_formula(const TileLookBack& look_back);
 // "A 148", "X", "P 282 (3 reads)".
 std::string read_label(const trace::TileLook& look);
 
+// The tile's P against the trace's expected values (format 3): what the reference gives it and
+// whether the P it published differs. Empty text when the trace does not say.
+struct TileVerdict {
+    std::string text;
+    bool wrong = false;
+};
+TileVerdict expected_tile_verdict(const trace::Trace& trace, const TileLookBack& look_back);
+
 } // namespace scanlab::view

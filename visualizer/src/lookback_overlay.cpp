@@ -1,6 +1,7 @@
 #include "lookback_overlay.h"
 
 #include <algorithm>
+#include <cfloat>
 
 #include "palette.h"
 #include "scanlab/trace/names.h"
@@ -105,8 +106,20 @@ void draw_look_back(ImDrawList* list, const LoadedTrace& loaded, const TileLookB
     const float text_top =
         at.tiles_top + static_cast<float>(loaded.timeline.tiles().size()) * at.tile_pitch + 6;
     const std::string text = summary(look_back);
+    const float wrap = at.right - at.left - 8;
     list->AddText(ImGui::GetFont(), ImGui::GetFontSize(), {at.left, text_top}, palette::kText.u32(),
-                  text.c_str(), nullptr, at.right - at.left - 8);
+                  text.c_str(), nullptr, wrap);
+    // Under it, the tile's P against the reference (traces with expected values).
+    const TileVerdict verdict = expected_tile_verdict(trace, look_back);
+    if (!verdict.text.empty()) {
+        const float below =
+            text_top +
+            ImGui::GetFont()->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, wrap, text.c_str()).y +
+            4;
+        list->AddText(ImGui::GetFont(), ImGui::GetFontSize(), {at.left, below},
+                      (verdict.wrong ? palette::kWrongText : palette::kDimText).u32(),
+                      verdict.text.c_str(), nullptr, wrap);
+    }
 }
 
 } // namespace scanlab::view

@@ -19,6 +19,16 @@ std::string published(const trace::Trace& trace, std::size_t event) {
                                                  change.value);
     return text;
 }
+// The prefix and P the reference gives the tile, beside the P it published (trace format 3).
+void draw_expected_tile(const trace::Trace& trace, const TileLookBack& look_back) {
+    const TileVerdict verdict = expected_tile_verdict(trace, look_back);
+    if (verdict.text.empty()) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, verdict.wrong
+                                             ? ImColor(palette::kWrongText.u32()).Value
+                                             : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", verdict.text.c_str());
+    ImGui::PopStyleColor();
+}
 } // namespace
 
 void draw_lookback_details(const LoadedTrace& loaded, const Selection& selection) {
@@ -59,6 +69,7 @@ void draw_lookback_details(const LoadedTrace& loaded, const Selection& selection
                                                     : prefix_formula(*look_back).c_str());
     if (look_back->own_p)
         ImGui::TextDisabled("published P at %s", published(trace, *look_back->own_p).c_str());
+    draw_expected_tile(trace, *look_back);
 }
 
 } // namespace scanlab::view

@@ -91,6 +91,15 @@ inline constexpr Rgb kFinding{255, 60, 200};
 inline constexpr Rgb kFindingText{255, 130, 200}; // their text (never a cell frame)
 inline constexpr Rgb kLegendFinding{254, 61, 201};
 
+// Values that differ from the trace's expected ones (a reference computed on the host): the
+// frame of such cells, their text and the legend's swatch.
+inline constexpr Rgb kWrong{255, 40, 40};
+inline constexpr Rgb kWrongText{255, 110, 100};
+inline constexpr Rgb kLegendWrong{254, 41, 41};
+
+// Warp shuffles: lane boxes and the arrows from a source lane to the lanes that received it.
+inline constexpr Rgb kLaneBox{60, 64, 82};
+
 // Error banner.
 inline constexpr Rgb kErrorBackground{120, 24, 30};
 } // namespace palette

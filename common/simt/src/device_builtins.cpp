@@ -34,10 +34,12 @@ dim3 grid_dim() {
     return engine_for("gridDim").request().grid;
 }
 
-uint64_t shuffle(ShuffleKind kind, unsigned mask, uint64_t bits, int arg, int width) {
-    return engine_for("__shfl*_sync")
-        .collective(CollectiveKind::shuffle, mask, bits, arg, kind, width,
-                    __builtin_return_address(0));
+uint64_t shuffle(ShuffleKind kind, unsigned mask, uint64_t bits, int arg, int width,
+                 int value_code) {
+    Engine& engine = engine_for("__shfl*_sync");
+    engine.current()->coll_value_code = value_code; // for a trace's shuffles
+    return engine.collective(CollectiveKind::shuffle, mask, bits, arg, kind, width,
+                             __builtin_return_address(0));
 }
 
 void* shared_variable_storage(const SharedSite& site, size_t bytes, size_t align,

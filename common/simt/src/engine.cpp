@@ -2,6 +2,7 @@
 #include "stack_guard.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdio>
 #include <cstring>
@@ -942,6 +943,7 @@ void Engine::try_complete_collective(Thread* arriving) {
     if (const unsigned absent = mask & ~participants; absent != 0 && checks_) [[unlikely]]
         report_absent_lanes(arriving, absent);
     // Everyone named is here: compute each lane's result, then release them together.
+    std::array<uint8_t, 32> shuffle_sources{}; // each lane's source lane, for a trace
     unsigned ballot = 0;
     for (unsigned l = 0; l < w->lane_count; ++l)
         if ((participants >> l) & 1u && w->lanes[l]->coll_value) ballot |= 1u << l;
@@ -983,6 +985,7 @@ void Engine::try_complete_collective(Thread* arriving) {
                 if (src >= segment + width) src = static_cast<int>(l);
                 break;
             }
+            shuffle_sources[l] = static_cast<uint8_t>(src & 31);
             if (src < 0 || src >= 32 || !((participants >> src) & 1u)) {
                 // The source lane does not take part: a GPU returns an undefined value.
                 t->coll_result = 0xDEADBEEFDEADBEEFull;
@@ -995,6 +998,8 @@ void Engine::try_complete_collective(Thread* arriving) {
         }
         }
     }
+    if (recorder_ && kind == CollectiveKind::shuffle) [[unlikely]]
+        recorder_->shuffled(*w, participants, shuffle_sources, arriving->wait_site);
     w->collective_mask &= ~participants;
     w->runnable_mask |= participants;
     w->sync_epoch++;

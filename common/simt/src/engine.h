@@ -81,6 +81,7 @@ struct alignas(64) Thread {
     ShuffleKind coll_shuffle = ShuffleKind::index;
     uint64_t coll_value = 0;
     uint64_t coll_result = 0;
+    int coll_value_code = 0; // a shuffle's value type, for traces (ElementInfo::code)
     bool exchanging = false; // in an atomicExch (Engine::note_exchange)
     bool comparing = false;  // in an atomicCAS (Engine::note_compare_and_swap)
     boost::context::stack_context stack{};

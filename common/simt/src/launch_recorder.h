@@ -4,6 +4,7 @@
 // recorder nor the trace library is compiled for a student's first build.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -22,6 +23,7 @@ struct Options;
 namespace simt::detail {
 
 struct LaunchRequest;
+struct Warp;
 
 class LaunchRecorder {
   public:
@@ -36,6 +38,10 @@ class LaunchRecorder {
     virtual void executing(Thread* t) = 0;
     // The lane is back in the emulator: its last store or atomic has happened.
     virtual void settle(Thread* t) = 0;
+    // A warp shuffle completed: each lane of `participants` received the value of lane
+    // sources[lane] (its coll_result). `site`: the shuffle's call site.
+    virtual void shuffled(const Warp& warp, unsigned participants,
+                          const std::array<uint8_t, 32>& sources, const void* site) = 0;
     // The engine found something (finding number `index` of the launch).
     virtual void note_finding(size_t index, const void* site,
                               const std::vector<AccessRecord>& accesses) = 0;

@@ -71,6 +71,44 @@ std::vector<scanlab::trace::Trace> stop_tracing() {
 
 bool tracing() { return detail::trace_session().active; }
 
+namespace {
+// The size of value_code's type; refuses codes that name none, and an empty reference.
+size_t expected_value_size(const char* function, int value_code, const std::string& reference) {
+    if (value_code <= 0 || value_code > 10)
+        throw std::invalid_argument(std::string("simt::") + function + ": value code " +
+                                    std::to_string(value_code) +
+                                    " is not a scanlab::trace::ValueType (1..10)");
+    if (reference.empty())
+        throw std::invalid_argument(std::string("simt::") + function +
+                                    ": say what computed the values (reference)");
+    return scanlab::trace::value_type_size(static_cast<scanlab::trace::ValueType>(value_code));
+}
+} // namespace
+
+void trace_expected(const void* device_pointer, size_t count, int value_code, const void* values,
+                    const std::string& reference) {
+    const size_t size = expected_value_size("trace_expected", value_code, reference);
+    const auto* bytes = static_cast<const unsigned char*>(values);
+    auto& list = detail::trace_session().expected;
+    const auto base = reinterpret_cast<uintptr_t>(device_pointer);
+    std::erase_if(list, [base](const auto& e) { return e.base == base; });
+    list.push_back({base, count, value_code, {bytes, bytes + count * size}, reference});
+}
+
+void trace_expected_tiles(size_t tiles, int value_code, const void* prefixes,
+                          const void* inclusives, const std::string& reference) {
+    const size_t size = expected_value_size("trace_expected_tiles", value_code, reference);
+    const auto* p = static_cast<const unsigned char*>(prefixes);
+    const auto* i = static_cast<const unsigned char*>(inclusives);
+    detail::trace_session().expected_tiles =
+        detail::ExpectedTiles{value_code, {p, p + tiles * size}, {i, i + tiles * size}, reference};
+}
+
+void clear_trace_expected() {
+    detail::trace_session().expected.clear();
+    detail::trace_session().expected_tiles.reset();
+}
+
 void trace_from_environment() {
     auto& s = detail::trace_session();
     if (s.environment_read) return;

@@ -298,6 +298,115 @@ void TraceRecorder::executing(Thread* t) {
     }
 }
 
+void TraceRecorder::shuffled(const Warp& warp, unsigned participants,
+                             const std::array<uint8_t, 32>& sources, const void* site) {
+    if (!records(warp.block) || cut_) return;
+    if (trace_.shuffles.size() >= settings_.max_instructions) {
+        cut_ = true;
+        trace_.truncated = st::Truncation{
+            st::TruncationLimit::max_instructions, settings_.max_instructions,
+            "the recording stopped after " + std::to_string(settings_.max_instructions) +
+                " warp shuffles; later accesses and shuffles are not in the trace"};
+        return;
+    }
+    const Thread* first = warp.lanes[__builtin_ctz(participants)];
+    st::WarpShuffle shuffle;
+    shuffle.time = tick_++;
+    shuffle.block = warp.block->linear;
+    shuffle.warp = warp.index;
+    shuffle.step = current_step_[warp.block->linear];
+    switch (first->coll_shuffle) {
+    case ShuffleKind::index:
+        shuffle.kind = st::ShuffleKind::index;
+        break;
+    case ShuffleKind::up:
+        shuffle.kind = st::ShuffleKind::up;
+        break;
+    case ShuffleKind::down:
+        shuffle.kind = st::ShuffleKind::down;
+        break;
+    case ShuffleKind::xor_:
+        shuffle.kind = st::ShuffleKind::xor_;
+        break;
+    }
+    // CUDA shuffles 4- and 8-byte types (simt::detail::shufflable); the code names which.
+    const int code = first->coll_value_code;
+    const bool wide = code == 7 || code == 8 || code == 10;
+    shuffle.width = wide ? 8 : 4;
+    shuffle.value_type =
+        code > 0 && code <= 10 ? static_cast<st::ValueType>(code) : st::ValueType::none;
+    for (uint32_t m = participants; m != 0; m &= m - 1) {
+        const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
+        st::ShuffleLane lane;
+        lane.lane = l;
+        lane.source = sources[l];
+        if (shuffle.value_type != st::ValueType::none)
+            lane.value = st::ValueBytes::from(&warp.lanes[l]->coll_result, shuffle.width);
+        shuffle.lanes.push_back(lane);
+    }
+    trace_.shuffles.push_back(std::move(shuffle));
+    shuffle_sites_.push_back(site);
+}
+
+void TraceRecorder::attach_expected() {
+    std::vector<st::ExpectedObject> objects;
+    const ExpectedArea* first_area = nullptr;
+    for (const ExpectedArea& area : trace_session().expected) {
+        if (first_area && area.value_code != first_area->value_code) continue; // one type
+        const uint32_t size = st::value_type_size(static_cast<st::ValueType>(area.value_code));
+        for (const auto& [serial, base] : global_bases_) {
+            const uint32_t id = global_ids_.at(serial);
+            const uint64_t bytes = trace_.memory[id].size;
+            if (area.base < base || area.base - base >= bytes || (area.base - base) % size != 0)
+                continue;
+            // Only a launch that writes the results can be judged by them.
+            const bool written =
+                std::any_of(trace_.instructions.begin(), trace_.instructions.end(),
+                            [id](const st::WarpInstruction& w) {
+                                return w.memory == id && w.kind != st::AccessKind::load;
+                            });
+            if (!written) continue;
+            st::ExpectedObject object;
+            object.memory = id;
+            object.first = (area.base - base) / size;
+            const size_t count = std::min<uint64_t>(area.count, bytes / size - object.first);
+            object.values.reserve(count);
+            for (size_t k = 0; k < count; ++k)
+                object.values.push_back(st::ValueBytes::from(area.bytes.data() + k * size, size));
+            objects.push_back(std::move(object));
+            first_area = first_area ? first_area : &area;
+        }
+    }
+    // Tiles this launch published flags for, when their values are known.
+    std::vector<st::ExpectedTile> tiles;
+    const auto& registered = trace_session().expected_tiles;
+    if (registered && (!first_area || registered->value_code == first_area->value_code)) {
+        const size_t size = st::value_type_size(static_cast<st::ValueType>(registered->value_code));
+        std::set<uint32_t> published;
+        for (const st::BlockEvent& e : trace_.block_events)
+            if (const auto* change = std::get_if<st::TileFlagChange>(&e.what))
+                published.insert(change->tile);
+        for (const uint32_t tile : published)
+            if ((tile + 1) * size <= registered->prefixes.size())
+                tiles.push_back(
+                    {tile, st::ValueBytes::from(registered->prefixes.data() + tile * size, size),
+                     st::ValueBytes::from(registered->inclusives.data() + tile * size, size)});
+    }
+    if (objects.empty() && tiles.empty()) return;
+    std::sort(objects.begin(), objects.end(),
+              [](const auto& a, const auto& b) { return a.memory < b.memory; });
+    objects.erase(std::unique(objects.begin(), objects.end(),
+                              [](const auto& a, const auto& b) { return a.memory == b.memory; }),
+                  objects.end());
+    st::Expected expected;
+    expected.reference = first_area ? first_area->reference : registered->reference;
+    expected.value_type =
+        static_cast<st::ValueType>(first_area ? first_area->value_code : registered->value_code);
+    expected.objects = std::move(objects);
+    expected.tiles = std::move(tiles);
+    trace_.expected = std::move(expected);
+}
+
 void TraceRecorder::tile_status_changed(Thread* t) {
     const uintptr_t address = t->trace.tile_store;
     t->trace.tile_store = 0;
@@ -594,6 +703,7 @@ st::Trace TraceRecorder::take_trace(const FaultReport& report) {
     // Source locations of every instruction, barrier and finding, with the lines' text.
     std::vector<const void*> pcs = instruction_sites_;
     pcs.insert(pcs.end(), step_sites_.begin(), step_sites_.end());
+    pcs.insert(pcs.end(), shuffle_sites_.begin(), shuffle_sites_.end());
     for (const auto& [index, refs] : finding_refs_) {
         pcs.push_back(refs.site);
         for (const AccessRef& a : refs.accesses) pcs.push_back(a.site);
@@ -631,13 +741,17 @@ st::Trace TraceRecorder::take_trace(const FaultReport& report) {
         auto [file, line] = where.at(pc);
         return st::SourceLocation{file_ids.at(file), line};
     };
-    if (trace_.sources.empty() && !trace_.instructions.empty())
+    if (trace_.sources.empty() && !(trace_.instructions.empty() && trace_.shuffles.empty()))
         trace_.sources.push_back(st::SourceFile{"<unknown>", {st::SourceLine{1, ""}}});
     for (size_t i = 0; i < trace_.instructions.size(); ++i)
         trace_.instructions[i].source =
             instruction_sites_[i] ? location(instruction_sites_[i]) : st::SourceLocation{0, 1};
     for (size_t i = 0; i < trace_.steps.size(); ++i)
         if (step_sites_[i]) trace_.steps[i].barrier = location(step_sites_[i]);
+    for (size_t i = 0; i < trace_.shuffles.size(); ++i)
+        trace_.shuffles[i].source =
+            shuffle_sites_[i] ? location(shuffle_sites_[i]) : st::SourceLocation{0, 1};
+    attach_expected();
     // Every finding of the launch, recorded blocks or not; references only where the trace has
     // what they point at.
     for (size_t i = 0; i < report.findings.size(); ++i) {

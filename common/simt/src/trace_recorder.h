@@ -32,6 +32,9 @@ class TraceRecorder final : public LaunchRecorder {
     void executing(Thread* t) override;
     // The lane is back in the emulator: its last store or atomic has happened.
     void settle(Thread* t) override;
+    // A warp shuffle of a recorded block: one entry of the trace's shuffles.
+    void shuffled(const Warp& warp, unsigned participants, const std::array<uint8_t, 32>& sources,
+                  const void* site) override;
     // The engine found something (finding number `index` of the launch): where the accesses it
     // names lie in the trace, taken now while their blocks are resident.
     void note_finding(size_t index, const void* site,
@@ -68,6 +71,8 @@ class TraceRecorder final : public LaunchRecorder {
     void tile_status_changed(Thread* t);
     void tile_status_read(Thread* t);
     uint32_t global_object(const Region* r);
+    // The expected values registered with simt::trace_expected for the objects this launch wrote.
+    void attach_expected();
 
     TraceSettings settings_;
     const LaunchRequest& request_;
@@ -75,6 +80,7 @@ class TraceRecorder final : public LaunchRecorder {
     uint64_t tick_ = 0;
     std::vector<const void*> instruction_sites_;
     std::vector<const void*> step_sites_;
+    std::vector<const void*> shuffle_sites_;
     std::map<unsigned, uint32_t> current_step_;                  // block -> step index
     std::map<std::pair<unsigned, size_t>, uint32_t> shared_ids_; // (block, allocation) -> object
     std::map<uint64_t, uint32_t> global_ids_;                    // region serial -> object

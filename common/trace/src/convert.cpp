@@ -285,4 +285,84 @@ Finding read_finding(const Json& json, const Path& path) {
     return finding;
 }
 
+WarpShuffle read_shuffle(const Json& json, const Path& path) {
+    const Fields fields(json, path, kShuffleFields);
+    WarpShuffle shuffle;
+    shuffle.time = read_u64(fields.required("time"), path / "time");
+    shuffle.block = read_u32(fields.required("block"), path / "block");
+    shuffle.warp = read_u32(fields.required("warp"), path / "warp");
+    shuffle.step = read_u32(fields.required("step"), path / "step");
+    shuffle.source = read_location(fields.required("source"), path / "source");
+    shuffle.kind = read_enum<ShuffleKind>(fields.required("kind"), path / "kind");
+    shuffle.width = read_u32(fields.required("width"), path / "width");
+    // Values cannot be decoded without a sound width and type.
+    if (auto problem = shuffle_width_problem(shuffle.width); !problem.empty())
+        fail(path / "width", problem);
+    shuffle.value_type = read_value_type(fields.required("value_type"), path / "value_type");
+    if (auto problem = shuffle_value_type_problem(shuffle.value_type, shuffle.width);
+        !problem.empty())
+        fail(path / "value_type", problem);
+    const Path lanes_path = path / "lanes";
+    const Json& lanes = read_array(fields.required("lanes"), lanes_path);
+    if (lanes.size() > kWarpSize)
+        fail(lanes_path, cat(lanes.size(), " lanes; a warp has at most ", kWarpSize));
+    shuffle.lanes.reserve(lanes.size());
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        const Path lane_path = lanes_path[i];
+        const Fields lane_fields(lanes[i], lane_path, kShuffleLaneFields);
+        ShuffleLane lane;
+        lane.lane = read_u32(lane_fields.required("lane"), lane_path / "lane");
+        lane.source = read_u32(lane_fields.required("source"), lane_path / "source");
+        if (shuffle.value_type == ValueType::none)
+            refuse(lane_fields, lane_path, "value",
+                   "present, but the shuffle's value_type is null");
+        else
+            lane.value = read_value(lane_fields.required("value"), shuffle.value_type,
+                                    shuffle.width, lane_path / "value");
+        shuffle.lanes.push_back(lane);
+    }
+    return shuffle;
+}
+
+std::optional<Expected> read_expected(const Json& json, const Path& path) {
+    if (json.is_null()) return std::nullopt;
+    const Fields fields(json, path, kExpectedFields);
+    Expected expected;
+    expected.reference = read_string(fields.required("reference"), path / "reference");
+    expected.value_type = read_value_type(fields.required("value_type"), path / "value_type");
+    if (expected.value_type == ValueType::none)
+        fail(path / "value_type", "null; expected values have a type");
+    const std::uint32_t size = value_type_size(expected.value_type);
+    const Path objects_path = path / "objects";
+    const Json& objects = read_array(fields.required("objects"), objects_path);
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        const Path object_path = objects_path[i];
+        const Fields object_fields(objects[i], object_path, kExpectedObjectFields);
+        ExpectedObject object;
+        object.memory = read_u32(object_fields.required("memory"), object_path / "memory");
+        object.first = read_u64(object_fields.required("first"), object_path / "first");
+        const Path values_path = object_path / "values";
+        const Json& values = read_array(object_fields.required("values"), values_path);
+        object.values.reserve(values.size());
+        for (std::size_t k = 0; k < values.size(); ++k)
+            object.values.push_back(
+                read_value(values[k], expected.value_type, size, values_path[k]));
+        expected.objects.push_back(std::move(object));
+    }
+    const Path tiles_path = path / "tiles";
+    const Json& tiles = read_array(fields.required("tiles"), tiles_path);
+    for (std::size_t i = 0; i < tiles.size(); ++i) {
+        const Path tile_path = tiles_path[i];
+        const Fields tile_fields(tiles[i], tile_path, kExpectedTileFields);
+        ExpectedTile tile;
+        tile.tile = read_u32(tile_fields.required("tile"), tile_path / "tile");
+        tile.prefix = read_value(tile_fields.required("prefix"), expected.value_type, size,
+                                 tile_path / "prefix");
+        tile.inclusive = read_value(tile_fields.required("inclusive"), expected.value_type, size,
+                                    tile_path / "inclusive");
+        expected.tiles.push_back(tile);
+    }
+    return expected;
+}
+
 } // namespace scanlab::trace::detail

@@ -22,5 +22,8 @@ WarpInstruction read_instruction(const Json& json, const Path& path, std::size_t
 BlockEvent read_block_event(const Json& json, const Path& path);
 // Version 2: one element of "findings".
 Finding read_finding(const Json& json, const Path& path);
+// Version 3: one element of "shuffles", and the "expected" object (null: none).
+WarpShuffle read_shuffle(const Json& json, const Path& path);
+std::optional<Expected> read_expected(const Json& json, const Path& path);
 
 } // namespace scanlab::trace::detail

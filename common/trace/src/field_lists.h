@@ -12,8 +12,8 @@ namespace scanlab::trace::detail {
 using FieldList = std::span<const std::string_view>;
 
 inline constexpr std::string_view kTopLevelFields[] = {
-    "format", "version",      "launch",       "truncated",     "sources", "memory",
-    "steps",  "instructions", "block_events", "shared_totals", "findings"};
+    "format",       "version",      "launch",        "truncated", "sources",  "memory",  "steps",
+    "instructions", "block_events", "shared_totals", "findings",  "shuffles", "expected"};
 inline constexpr std::string_view kLaunchFields[] = {
     "kernel", "grid", "block", "dynamic_shared_bytes", "mode", "dispatch", "seed"};
 inline constexpr std::string_view kTruncationFields[] = {"limit", "value", "message"};
@@ -28,6 +28,13 @@ inline constexpr std::string_view kInstructionFields[] = {
     "space", "memory", "width", "value_type", "lanes", "bank_conflicts"};
 inline constexpr std::string_view kLaneFields[] = {"lane", "thread", "offset", "value",
                                                    "old",  "writer", "bank"};
+inline constexpr std::string_view kShuffleFields[] = {
+    "time", "block", "warp", "step", "source", "kind", "width", "value_type", "lanes"};
+inline constexpr std::string_view kShuffleLaneFields[] = {"lane", "source", "value"};
+inline constexpr std::string_view kExpectedFields[] = {"reference", "value_type", "objects",
+                                                       "tiles"};
+inline constexpr std::string_view kExpectedObjectFields[] = {"memory", "first", "values"};
+inline constexpr std::string_view kExpectedTileFields[] = {"tile", "prefix", "inclusive"};
 inline constexpr std::string_view kWriterFields[] = {"instruction", "thread"};
 // All kinds of block event together; which kind has which is the converter's business.
 inline constexpr std::string_view kBlockEventFields[] = {

@@ -30,7 +30,7 @@ constexpr std::size_t kMaxFields = 32;
 
 constexpr std::string_view kNotATrace = "this is not a scanlab trace";
 
-enum class Section { none, sources, memory, steps, instructions, block_events, findings };
+enum class Section { none, sources, memory, steps, instructions, block_events, findings, shuffles };
 
 Section section_of(std::string_view key) {
     if (key == "sources") return Section::sources;
@@ -39,6 +39,7 @@ Section section_of(std::string_view key) {
     if (key == "instructions") return Section::instructions;
     if (key == "block_events") return Section::block_events;
     if (key == "findings") return Section::findings;
+    if (key == "shuffles") return Section::shuffles;
     return Section::none;
 }
 
@@ -200,6 +201,8 @@ void DocumentParser::check_top_level_value(const Json* value, bool is_array) {
         version_ = value->get<std::uint32_t>();
     } else if (key == "findings" && version_ < 2) {
         fail_here(cat("findings are a field of version 2; this document says version ", version_));
+    } else if ((key == "shuffles" || key == "expected") && version_ < 3) {
+        fail_here(cat(key, " is a field of version 3; this document says version ", version_));
     }
 }
 
@@ -245,6 +248,10 @@ void DocumentParser::convert_element(const Json& element) {
     case Section::findings:
         check_count(trace_.findings.size() + 1, limits_.max_findings, "findings", "max_findings");
         trace_.findings.push_back(detail::read_finding(element, path));
+        break;
+    case Section::shuffles:
+        check_count(trace_.shuffles.size() + 1, limits_.max_shuffles, "shuffles", "max_shuffles");
+        trace_.shuffles.push_back(detail::read_shuffle(element, path));
         break;
     case Section::none:
         break;
@@ -318,6 +325,11 @@ Trace DocumentParser::parse(bool validate) {
         detail::read_array(field(name), path); // elements were converted while parsing
     }
     if (version_ >= 2) detail::read_array(field("findings"), Path("findings"));
+    // Version 3's optional sections: shuffles were converted while parsing.
+    if (const auto it = root.find("shuffles"); it != root.end())
+        detail::read_array(*it, Path("shuffles"));
+    if (const auto it = root.find("expected"); it != root.end())
+        trace_.expected = detail::read_expected(*it, Path("expected"));
     if (version_ < 2)
         for (std::size_t i = 0; i < trace_.block_events.size(); ++i)
             if (std::holds_alternative<TileLook>(trace_.block_events[i].what))

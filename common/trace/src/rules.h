@@ -24,4 +24,15 @@ inline std::string value_type_problem(ValueType type, std::uint32_t width) {
     return cat(to_string(type), " (", size, " bytes) does not divide a ", width, "-byte access");
 }
 
+// A shuffle moves one 4- or 8-byte value per lane (CUDA's __shfl*_sync types).
+inline std::string shuffle_width_problem(std::uint32_t width) {
+    if (width == 4 || width == 8) return {};
+    return cat(width, " is not a shuffle width (4 or 8 bytes)");
+}
+
+inline std::string shuffle_value_type_problem(ValueType type, std::uint32_t width) {
+    if (type == ValueType::none || value_type_size(type) == width) return {};
+    return cat(to_string(type), " is not ", width, " bytes wide (a shuffle moves one value)");
+}
+
 } // namespace scanlab::trace::detail

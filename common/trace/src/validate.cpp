@@ -46,6 +46,8 @@ class Validator {
         block_events();
         instructions();
         findings();
+        shuffles();
+        expected();
     }
 
   private:
@@ -337,20 +339,7 @@ class Validator {
             const WarpInstruction& instruction = trace_.instructions[i];
             const Path path = section[i];
             check_time_order(path, instruction.time, previous_time, "instruction");
-            const std::uint32_t block = instruction.block;
-            if (block >= blocks_)
-                fail(path / "block",
-                     cat(block, " is not a block of the grid (", id_range(blocks_), ')'));
-            if (instruction.warp >= warps_)
-                fail(path / "warp", cat(instruction.warp, " is not a warp of a ", threads_,
-                                        "-thread block (", id_range(warps_), ')'));
-            if (const auto run = runs_.find(block); run != runs_.end()) {
-                const BlockRun& r = run->second;
-                if (instruction.time < r.start || (r.ended && instruction.time > r.end))
-                    fail(path / "time",
-                         cat(instruction.time, " is outside block ", block, "'s run (ticks ",
-                             r.start, "..", r.ended ? cat(r.end) : std::string("end"), ')'));
-            }
+            check_warp_event(path, instruction);
             check_enum(path / "kind", instruction.kind);
             check_enum(path / "space", instruction.space);
             check_enum(path / "value_type", instruction.value_type);
@@ -374,21 +363,148 @@ class Validator {
         check_limit(section, lanes, limits_.max_lanes, "lanes in all", "max_lanes");
     }
 
-    void check_step(const Path& path, const WarpInstruction& instruction,
+    // Instructions and shuffles: `what` has a block and a step of it, which never goes back.
+    template <class BlockStep>
+    void check_step(const Path& path, const BlockStep& what,
                     std::unordered_map<std::uint32_t, std::uint32_t>& current_step) const {
-        if (instruction.step >= trace_.steps.size())
-            fail(path,
-                 cat(instruction.step, " is not a step id (", id_range(trace_.steps.size()), ')'));
-        const Step& step = trace_.steps[instruction.step];
-        if (step.block != instruction.block)
-            fail(path, cat("step ", instruction.step, " belongs to block ", step.block,
-                           ", not block ", instruction.block));
+        if (what.step >= trace_.steps.size())
+            fail(path, cat(what.step, " is not a step id (", id_range(trace_.steps.size()), ')'));
+        const Step& step = trace_.steps[what.step];
+        if (step.block != what.block)
+            fail(path, cat("step ", what.step, " belongs to block ", step.block, ", not block ",
+                           what.block));
         // A warp cannot pass a barrier before the whole block reached it.
-        const auto [it, first] = current_step.emplace(instruction.block, instruction.step);
-        if (!first && instruction.step < it->second)
-            fail(path, cat("step ", instruction.step, " after step ", it->second,
+        const auto [it, first] = current_step.emplace(what.block, what.step);
+        if (!first && what.step < it->second)
+            fail(path, cat("step ", what.step, " after step ", it->second,
                            " of the same block (a block's steps come in order)"));
-        it->second = instruction.step;
+        it->second = what.step;
+    }
+
+    // Instructions and shuffles: a warp of a block of the grid, within the block's run.
+    template <class WarpEvent>
+    void check_warp_event(const Path& path, const WarpEvent& what) const {
+        if (what.block >= blocks_)
+            fail(path / "block",
+                 cat(what.block, " is not a block of the grid (", id_range(blocks_), ')'));
+        if (what.warp >= warps_)
+            fail(path / "warp", cat(what.warp, " is not a warp of a ", threads_, "-thread block (",
+                                    id_range(warps_), ')'));
+        if (const auto run = runs_.find(what.block); run != runs_.end()) {
+            const BlockRun& r = run->second;
+            if (what.time < r.start || (r.ended && what.time > r.end))
+                fail(path / "time",
+                     cat(what.time, " is outside block ", what.block, "'s run (ticks ", r.start,
+                         "..", r.ended ? cat(r.end) : std::string("end"), ')'));
+        }
+    }
+
+    // Version 3: warp shuffles, register dataflow between the lanes of one warp.
+    void shuffles() const {
+        const Path section("shuffles");
+        check_limit(section, trace_.shuffles.size(), limits_.max_shuffles, "shuffles",
+                    "max_shuffles");
+        std::unordered_map<std::uint32_t, std::uint32_t> current_step;
+        std::uint64_t previous_time = 0;
+        for (std::size_t i = 0; i < trace_.shuffles.size(); ++i) {
+            const WarpShuffle& shuffle = trace_.shuffles[i];
+            const Path path = section[i];
+            check_time_order(path, shuffle.time, previous_time, "shuffle");
+            check_warp_event(path, shuffle);
+            check_enum(path / "kind", shuffle.kind);
+            check_enum(path / "value_type", shuffle.value_type);
+            check_step(path / "step", shuffle, current_step);
+            location(path / "source", shuffle.source);
+            if (auto problem = detail::shuffle_width_problem(shuffle.width); !problem.empty())
+                fail(path / "width", problem);
+            if (auto problem =
+                    detail::shuffle_value_type_problem(shuffle.value_type, shuffle.width);
+                !problem.empty())
+                fail(path / "value_type", problem);
+            const Path lanes_path = path / "lanes";
+            if (shuffle.lanes.size() > kWarpSize)
+                fail(lanes_path,
+                     cat(shuffle.lanes.size(), " lanes; a warp has at most ", kWarpSize));
+            for (std::size_t k = 0; k < shuffle.lanes.size(); ++k) {
+                const ShuffleLane& lane = shuffle.lanes[k];
+                const Path lane_path = lanes_path[k];
+                if (lane.lane >= kWarpSize)
+                    fail(lane_path / "lane",
+                         cat(lane.lane, " is not a lane index (0..", kWarpSize - 1, ')'));
+                if (k > 0 && lane.lane <= shuffle.lanes[k - 1].lane)
+                    fail(lane_path / "lane",
+                         cat(lane.lane, " does not follow lane ", shuffle.lanes[k - 1].lane,
+                             " (lanes are listed once, in increasing order)"));
+                if (std::uint64_t{shuffle.warp} * kWarpSize + lane.lane >= threads_)
+                    fail(lane_path / "lane",
+                         cat("lane ", lane.lane, " of warp ", shuffle.warp,
+                             " is not a thread of a ", threads_, "-thread block"));
+                if (lane.source >= kWarpSize)
+                    fail(lane_path / "source",
+                         cat(lane.source, " is not a lane index (0..", kWarpSize - 1, ')'));
+                const bool recorded = shuffle.value_type != ValueType::none;
+                if (!zero_from(lane.value, recorded ? shuffle.width : 0))
+                    fail(lane_path / "value", recorded
+                                                  ? "bytes past the shuffle's width are not zero"
+                                                  : "set, but the shuffle's value_type is none");
+            }
+        }
+    }
+
+    // Version 3: the reference results. Each object and tile once, in order, inside the trace.
+    void expected() const {
+        if (!trace_.expected) return;
+        const Expected& expected = *trace_.expected;
+        const Path path("expected");
+        if (expected.reference.empty())
+            fail(path / "reference", "empty; say what computed the expected values");
+        check_enum(path / "value_type", expected.value_type);
+        if (expected.value_type == ValueType::none)
+            fail(path / "value_type", "none; expected values have a type");
+        const std::uint32_t size = value_type_size(expected.value_type);
+        const auto check_value = [&](const Path& where, const ValueBytes& value) {
+            if (!zero_from(value, size)) fail(where, "bytes past the value's type are not zero");
+        };
+        std::uint64_t values = 0;
+        const Path objects = path / "objects";
+        for (std::size_t i = 0; i < expected.objects.size(); ++i) {
+            const ExpectedObject& object = expected.objects[i];
+            const Path object_path = objects[i];
+            if (object.memory >= trace_.memory.size())
+                fail(object_path / "memory", cat(object.memory, " is not a memory object id (",
+                                                 id_range(trace_.memory.size()), ')'));
+            if (i > 0 && object.memory <= expected.objects[i - 1].memory)
+                fail(object_path / "memory",
+                     cat(object.memory, " does not follow memory ", expected.objects[i - 1].memory,
+                         " (objects are listed once, by increasing id)"));
+            const MemoryObject& memory = trace_.memory[object.memory];
+            const std::uint64_t elements = memory.size / size;
+            if (object.first > elements || elements - object.first < object.values.size())
+                fail(object_path / "values",
+                     cat("elements ", object.first, "..", object.first + object.values.size(),
+                         " (end excluded) are outside memory[", object.memory, "] \"", memory.name,
+                         "\" (", elements, " elements of ", size, " bytes)"));
+            values += object.values.size();
+            check_limit(objects, values, limits_.max_expected_values, "expected values",
+                        "max_expected_values");
+            const Path values_path = object_path / "values";
+            for (std::size_t k = 0; k < object.values.size(); ++k)
+                check_value(values_path[k], object.values[k]);
+        }
+        const Path tiles = path / "tiles";
+        for (std::size_t i = 0; i < expected.tiles.size(); ++i) {
+            const ExpectedTile& tile = expected.tiles[i];
+            const Path tile_path = tiles[i];
+            if (tile.tile >= blocks_)
+                fail(tile_path / "tile",
+                     cat(tile.tile, " is not a tile of the grid (", id_range(blocks_), ')'));
+            if (i > 0 && tile.tile <= expected.tiles[i - 1].tile)
+                fail(tile_path / "tile",
+                     cat(tile.tile, " does not follow tile ", expected.tiles[i - 1].tile,
+                         " (tiles are listed once, in increasing order)"));
+            check_value(tile_path / "prefix", tile.prefix);
+            check_value(tile_path / "inclusive", tile.inclusive);
+        }
     }
 
     const MemoryObject& check_memory(const Path& path, const WarpInstruction& instruction) const {

@@ -273,6 +273,59 @@ void write_findings(JsonWriter& out, const std::vector<Finding>& findings) {
         Layout::lines);
 }
 
+void write_shuffles(JsonWriter& out, const std::vector<WarpShuffle>& shuffles) {
+    write_objects(out, shuffles, [&](const WarpShuffle& shuffle, std::size_t) {
+        out.key("time").exact(shuffle.time);
+        out.key("block").number(shuffle.block);
+        out.key("warp").number(shuffle.warp);
+        out.key("step").number(shuffle.step);
+        write_location(out.key("source"), shuffle.source);
+        write_enum(out.key("kind"), shuffle.kind);
+        out.key("width").number(shuffle.width);
+        write_value_type(out.key("value_type"), shuffle.value_type);
+        out.key("lanes").begin_array();
+        for (const ShuffleLane& lane : shuffle.lanes) {
+            out.begin_object();
+            out.key("lane").number(lane.lane);
+            out.key("source").number(lane.source);
+            if (shuffle.value_type != ValueType::none)
+                detail::write_value(out.key("value"), shuffle.value_type, shuffle.width,
+                                    lane.value);
+            out.end_object();
+        }
+        out.end_array();
+    });
+}
+
+void write_expected(JsonWriter& out, const Expected& expected) {
+    const std::uint32_t size = value_type_size(expected.value_type);
+    out.begin_object(Layout::lines);
+    out.key("reference").string(expected.reference);
+    write_value_type(out.key("value_type"), expected.value_type);
+    out.key("objects").begin_array(Layout::lines);
+    for (const ExpectedObject& object : expected.objects) {
+        out.begin_object();
+        out.key("memory").number(object.memory);
+        out.key("first").exact(object.first);
+        out.key("values").begin_array();
+        for (const ValueBytes& value : object.values)
+            detail::write_value(out, expected.value_type, size, value);
+        out.end_array();
+        out.end_object();
+    }
+    out.end_array();
+    out.key("tiles").begin_array(Layout::lines);
+    for (const ExpectedTile& tile : expected.tiles) {
+        out.begin_object();
+        out.key("tile").number(tile.tile);
+        detail::write_value(out.key("prefix"), expected.value_type, size, tile.prefix);
+        detail::write_value(out.key("inclusive"), expected.value_type, size, tile.inclusive);
+        out.end_object();
+    }
+    out.end_array();
+    out.end_object();
+}
+
 } // namespace
 
 void write_trace(const Trace& trace, std::ostream& out, const Limits& limits) {
@@ -290,6 +343,9 @@ void write_trace(const Trace& trace, std::ostream& out, const Limits& limits) {
     write_instructions(json.key("instructions"), trace, analysis);
     write_block_events(json.key("block_events"), trace.block_events);
     write_findings(json.key("findings"), trace.findings);
+    // Version 3's sections are written when there is something in them.
+    if (!trace.shuffles.empty()) write_shuffles(json.key("shuffles"), trace.shuffles);
+    if (trace.expected) write_expected(json.key("expected"), *trace.expected);
     write_totals(json.key("shared_totals"), analysis.launch);
     json.end_object();
     json.finish();

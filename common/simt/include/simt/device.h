@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "simt/types.h"
+#include "simt/value_types.h"
 
 namespace simt::detail {
 // By value: a returned uint3 lives in registers, so reading .x is not a memory access that the
@@ -20,7 +21,9 @@ dim3 grid_dim();
 
 enum class ShuffleKind : int { index, up, down, xor_ };
 // Not inlined: their return address is the call site in the kernel.
-uint64_t shuffle(ShuffleKind kind, unsigned mask, uint64_t bits, int arg, int width);
+// value_code: the value's type for traces (ElementInfo::code, simt/value_types.h).
+uint64_t shuffle(ShuffleKind kind, unsigned mask, uint64_t bits, int arg, int width,
+                 int value_code);
 
 template <class T>
 constexpr bool shufflable = std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
@@ -106,7 +109,7 @@ unsigned __activemask();
         uint64_t bits = 0;                                                                         \
         std::memcpy(&bits, &var, sizeof(T));                                                       \
         bits = ::simt::detail::shuffle(::simt::detail::ShuffleKind::kind, mask, bits, argname,     \
-                                       width);                                                     \
+                                       width, ::simt::detail::element_info<T>().code);             \
         T out;                                                                                     \
         std::memcpy(&out, &bits, sizeof(T));                                                       \
         return out;                                                                                \

@@ -44,6 +44,23 @@ void trace_tile_status(const void* descriptors, size_t tiles, TileStatusLayout l
                        int value_code = 0);
 void clear_tile_status();
 
+// What `count` elements at `device_pointer` should hold once the program's computation is
+// complete (a host reference scan, say), so that a viewer can mark the values that differ. Every
+// later recorded launch that writes into that allocation carries them (docs/trace-format.md,
+// `expected`): register them before the launch that completes the results. value_code:
+// scanlab::trace::ValueType numbering (5 i32, ...); `values`: count elements of that type;
+// `reference`: what computed them, for people. Throws std::invalid_argument on a bad code.
+void trace_expected(const void* device_pointer, size_t count, int value_code, const void* values,
+                    const std::string& reference);
+// Look-back scans: what tiles 0..tiles-1 should get, the combination of the elements before each
+// tile (`prefixes`, what its look-back should find) and through it (`inclusives`, the P it
+// should publish), each `tiles` values of value_code's type. Carried by every later recorded
+// launch that publishes tile flags (docs/trace-format.md, `expected`).
+void trace_expected_tiles(size_t tiles, int value_code, const void* prefixes,
+                          const void* inclusives, const std::string& reference);
+// Forgets what trace_expected and trace_expected_tiles registered.
+void clear_trace_expected();
+
 // Reads SIMT_TRACE* from the environment (done at the first launch).
 void trace_from_environment();
 

@@ -32,6 +32,10 @@ struct EnumNames<AccessKind> {
     static constexpr std::array<std::string_view, 3> names{"load", "store", "atomic"};
 };
 template <>
+struct EnumNames<ShuffleKind> {
+    static constexpr std::array<std::string_view, 4> names{"idx", "up", "down", "xor"};
+};
+template <>
 struct EnumNames<TileFlag> {
     static constexpr std::array<std::string_view, 3> names{"X", "A", "P"};
 };

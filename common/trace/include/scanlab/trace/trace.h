@@ -17,8 +17,9 @@
 namespace scanlab::trace {
 
 inline constexpr std::string_view kFormatName = "scanlab-trace";
-inline constexpr std::uint32_t kFormatVersion = 2;
-// The oldest version the reader still accepts (version 1 has no findings and no look events).
+inline constexpr std::uint32_t kFormatVersion = 3;
+// The oldest version the reader still accepts (version 1 has no findings and no look events;
+// versions 1 and 2 have no shuffles and no expected values).
 inline constexpr std::uint32_t kOldestFormatVersion = 1;
 inline constexpr std::uint32_t kWarpSize = 32;
 // CUDA's limits on a launch configuration, which a trace's launch must respect.
@@ -34,6 +35,8 @@ enum class EmulatorMode : std::uint8_t { lockstep, its, pre_volta };
 enum class DispatchOrder : std::uint8_t { in_order, shuffled };
 enum class MemorySpace : std::uint8_t { shared, global };
 enum class AccessKind : std::uint8_t { load, store, atomic };
+// Which __shfl*_sync: the source lane is srcLane, lane - delta, lane + delta or lane ^ laneMask.
+enum class ShuffleKind : std::uint8_t { index, up, down, xor_ };
 // Tile status of a decoupled look-back scan: X no value yet, A aggregate, P inclusive prefix.
 enum class TileFlag : std::uint8_t { X, A, P };
 enum class TruncationLimit : std::uint8_t {
@@ -157,6 +160,30 @@ struct WarpInstruction {
     bool operator==(const WarpInstruction&) const = default;
 };
 
+// One lane of a warp shuffle: the register value it received and the lane it came from.
+struct ShuffleLane {
+    std::uint32_t lane = 0;
+    std::uint32_t source = 0; // the lane whose value it received (itself when out of range)
+    ValueBytes value;
+
+    bool operator==(const ShuffleLane&) const = default;
+};
+
+// A __shfl*_sync of one warp (version 3): register dataflow between its lanes, no memory.
+struct WarpShuffle {
+    std::uint64_t time = 0; // scheduler tick; non-decreasing along Trace::shuffles
+    std::uint32_t block = 0;
+    std::uint32_t warp = 0;
+    std::uint32_t step = 0; // index into Trace::steps (a step of the same block)
+    SourceLocation source;
+    ShuffleKind kind = ShuffleKind::index;
+    std::uint32_t width = 4;                // bytes per lane: 4 or 8
+    ValueType value_type = ValueType::none; // its size is `width`; none: values not recorded
+    std::vector<ShuffleLane> lanes;         // the lanes that took part, by increasing lane
+
+    bool operator==(const WarpShuffle&) const = default;
+};
+
 struct BlockStart {
     std::optional<std::uint32_t> slot; // the resident slot the block ran in, when known
 
@@ -255,6 +282,37 @@ struct Finding {
     bool operator==(const Finding&) const = default;
 };
 
+// What a memory object's elements should hold once the computation is complete (version 3):
+// element k (from `first`) of the object should hold values[k].
+struct ExpectedObject {
+    std::uint32_t memory = 0; // index into Trace::memory
+    std::uint64_t first = 0;  // the first element the values are for
+    std::vector<ValueBytes> values;
+
+    bool operator==(const ExpectedObject&) const = default;
+};
+
+// What a look-back scan's tile should get (version 3): the combination of every element before
+// it (the exclusive prefix its look-back should find) and through it (the P it should publish).
+struct ExpectedTile {
+    std::uint32_t tile = 0;
+    ValueBytes prefix;
+    ValueBytes inclusive;
+
+    bool operator==(const ExpectedTile&) const = default;
+};
+
+// The correct results, from a reference computed on the host, so that a viewer can point at
+// the values that differ (version 3).
+struct Expected {
+    std::string reference;                 // for people: "host reference scan: Sum<int>, inclusive"
+    ValueType value_type = ValueType::i32; // of every value below (not none)
+    std::vector<ExpectedObject> objects;   // by increasing memory id, each object once
+    std::vector<ExpectedTile> tiles;       // by increasing tile, each tile once
+
+    bool operator==(const Expected&) const = default;
+};
+
 struct Trace {
     LaunchInfo launch;
     std::optional<Truncation> truncated;
@@ -263,7 +321,9 @@ struct Trace {
     std::vector<Step> steps;
     std::vector<WarpInstruction> instructions;
     std::vector<BlockEvent> block_events;
-    std::vector<Finding> findings; // version 2; none in a version 1 document
+    std::vector<Finding> findings;     // version 2; none in a version 1 document
+    std::vector<WarpShuffle> shuffles; // version 3: warp shuffles, in execution order
+    std::optional<Expected> expected;  // version 3: what the results should be, when known
 
     bool operator==(const Trace&) const = default;
 };
