@@ -83,9 +83,10 @@ ScanCheck run_grouped(const std::string& what, int n, ScanKind kind, int group,
         scan(d_in.data(), d_out.data(), n, kind);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
-        return {false,
-                scanlab::test::kernel_failure_report(call + ": the kernel failed: " + error.what(),
-                                                     "05", fault_hint(hint_fault))};
+        return {false, scanlab::test::kernel_failure_report(call + ": the kernel failed" +
+                                                                scanlab::test::fault_where() +
+                                                                ": " + error.what(),
+                                                            "05", fault_hint(hint_fault))};
     }
     if (std::string host_work = watch.verdict(call); !host_work.empty())
         return {false, std::move(host_work)};
@@ -94,6 +95,7 @@ ScanCheck run_grouped(const std::string& what, int n, ScanKind kind, int group,
     // Groups of one warp are the Hillis-Steele steps of a warp scan.
     scanlab::test::CheckOptions options;
     options.hillis_steele = group == lab05::kWarpSize;
+    options.lab_hint_follows = true; // check_sizes adds this lab's hint
     if (group <= 0 || group >= n)
         return scanlab::test::check_scan<Op>(what, input, in_after, out, kind, options);
     for (int start = 0; start < n; start += group) {

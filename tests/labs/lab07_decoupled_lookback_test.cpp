@@ -178,18 +178,47 @@ std::string fault_hint() {
            "reading the descriptor of a tile below 0";
 }
 
-std::string lab_hint(int tile, int n, bool faulted) {
+// The look-back's mistakes that give a tile's values the shape the checker saw (`shape`; unknown
+// where it saw none or the failure is not a scan's values).
+std::string lab_hint(int tile, int n, bool faulted,
+                     scanlab::test::TileShape shape = scanlab::test::TileShape::unknown) {
+    using scanlab::test::TileShape;
     const int tiles = (n + tile - 1) / tile;
     if (faulted) return fault_hint();
     if (tiles <= 1)
         return "n fits in one tile: this is only the block scan (lab 05) and tile 0, which "
                "publishes P at once and needs no look-back";
-    return "n = " + std::to_string(n) + " is " + std::to_string(tiles) + " tiles of " +
-           std::to_string(tile) +
-           ". Wrong from a tile boundary: the look-back. The values of the window come from "
-           "EARLIER tiles, so they go on the LEFT of Op::apply; A adds a predecessor's "
-           "aggregate and goes on, P adds its inclusive prefix and stops; each tile publishes "
-           "P = apply(prefix before it, its aggregate)";
+    const std::string size = "n = " + std::to_string(n) + " is " + std::to_string(tiles) +
+                             " tiles of " + std::to_string(tile) + ". ";
+    switch (shape) {
+    case TileShape::alone:
+        return size + "The tile started from the identity, as if it waited for nothing: its "
+                      "look-back found no predecessor's value (a lane that takes X, \"not "
+                      "published yet\", as the identity and stops; or warp 0's result not "
+                      "shared with the block)";
+    case TileShape::missing:
+        return size + "Tiles are missing from the prefix: either a lane took X (not published "
+                      "yet) as the identity and went on, where it must poll until the tile is "
+                      "no longer X, or a tile published P without its own aggregate: P = "
+                      "Op::apply(prefix before it, its aggregate)";
+    case TileShape::twice:
+        return size + "Tiles counted twice: a P ends the look-back (it already holds every tile "
+                      "before it), so the lanes beyond the nearest P add nothing, and the "
+                      "window stops there";
+    case TileShape::own_total:
+        return size + "The tile's own aggregate is in its prefix: the prefix is what comes "
+                      "BEFORE the tile; the tile publishes P = Op::apply(prefix, aggregate) "
+                      "only for the tiles after it";
+    case TileShape::on_the_right:
+        return size + "The prefix is on the RIGHT: the values of the window come from EARLIER "
+                      "tiles, so they go on the LEFT of Op::apply";
+    case TileShape::unknown:
+        break;
+    }
+    return size + "The look-back's rules: the values of the window come from EARLIER tiles, so "
+                  "they go on the LEFT of Op::apply; A adds a predecessor's aggregate and goes "
+                  "on, P adds its inclusive prefix and stops; each tile publishes P = "
+                  "apply(prefix before it, its aggregate)";
 }
 
 template <class Op, int Threads, int Items>
@@ -198,6 +227,7 @@ ScanCheck run_scan(int n, ScanKind kind, const LookbackOptions& options) {
                              std::to_string(Items) + " items> (" + describe(options) + ")";
     scanlab::test::CheckOptions check;
     check.block_size = Threads * Items;
+    check.lab_hint_follows = true;
     ScanCheck result;
     try {
         result = scanlab::test::run_device_scan<Op>(
@@ -210,7 +240,8 @@ ScanCheck run_scan(int n, ScanKind kind, const LookbackOptions& options) {
                                                             lab_hint(Threads * Items, n, true))};
     }
     if (!result.ok)
-        result.message += scanlab::test::hint_line("07", lab_hint(Threads * Items, n, false));
+        result.message +=
+            scanlab::test::hint_line("07", lab_hint(Threads * Items, n, false, result.tile_shape));
     return result;
 }
 
@@ -284,9 +315,10 @@ ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in
                                                  options);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
-        return {false,
-                scanlab::test::kernel_failure_report(what + ": the kernel failed: " + error.what(),
-                                                     "07", lab_hint(Threads * Items, n, true))};
+        return {false, scanlab::test::kernel_failure_report(
+                           what + ": the kernel failed" + scanlab::test::fault_where() + ": " +
+                               error.what(),
+                           "07", lab_hint(Threads * Items, n, true))};
     }
     if (std::string host_work = watch.verdict(what); !host_work.empty())
         return {false, std::move(host_work) + reproduce};
@@ -320,7 +352,7 @@ ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in
         message << what << "\n  first wrong output at index " << i << " of " << want
                 << ": expected " << show(expected[i]) << ", got " << show(out[i])
                 << "\n  hint: " << hint
-                << "\n  lab 07 hint: " << lab_hint(Threads * Items, n, false) << reproduce;
+                << scanlab::test::hint_line("07", lab_hint(Threads * Items, n, false)) << reproduce;
         return {false, message.str()};
     }
     if (!in_place) {
