@@ -218,6 +218,13 @@ std::string hint_for(std::span<const typename Op::value_type> in,
     // The flags ignored: an ordinary scan (within groups).
     std::vector<std::uint8_t> none(n, 0);
     const auto unsegmented = reference<Op>(in, none, kind, group);
+    const WarpLevelRecord warp_level = warp_level_record(by_index);
+    const bool warp_scan_passed = group != 32 && warp_level.passed > 0 && warp_level.failed == 0;
+    if (n > 1 && warp_scan_passed &&
+        all([&](std::size_t j) { return matches<T>(unsegmented[j], out[j], tol[j]); }))
+        return "this is an ordinary scan: the head flags are ignored, and the warp-level tests "
+               "of this method passed: do the flags of each tile reach the warp scans (loaded "
+               "with the values), and the carries between warps and tiles?";
     if (n > 1 && all([&](std::size_t j) { return matches<T>(unsegmented[j], out[j], tol[j]); }))
         return by_index ? "this is an ordinary scan: the head flags are ignored. With "
                           "conditional indexing a lane combines the value `offset` lanes below "
@@ -268,7 +275,6 @@ std::string hint_for(std::span<const typename Op::value_type> in,
                "), with the operator transformation: if Segmented<Op> passes its own test "
                "(\"segmented operator\"), look at the pairs that reach the scans: each "
                "element's flag must be its head flag";
-    const WarpLevelRecord warp_level = warp_level_record(true);
     if (group == 32 || warp_level.failed > 0)
         return "inside one segment (head at index " + std::to_string(head) +
                "): with conditional indexing, check mindex (the highest head at or below the "

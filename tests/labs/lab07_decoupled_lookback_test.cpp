@@ -167,6 +167,17 @@ std::string fault_hint() {
         return "the report above names two accesses to one word of global memory with nothing "
                "ordering them: descriptors are written and read through `volatile` pointers, "
                "and a value only after its flag says A or P";
+    case simt::FaultKind::deadlock:
+        if (said("never dispatched"))
+            return "a block waited for a tile whose block was never dispatched: a tile's number "
+                   "is not the order in which blocks start, so tile ids must come from the "
+                   "counter (atomicAdd when the block starts), not from blockIdx.x";
+        return "every block that waits had started, and a tile it waits for is never "
+               "published. Each block takes ONE tile id: one thread calls atomicAdd and shares "
+               "the id through shared memory, read after a __syncthreads() (if every thread "
+               "calls atomicAdd, the threads of a block work on different tiles and some tiles "
+               "are never finished); every tile publishes A (P for tile 0) BEFORE it looks back; "
+               "a lane stops polling once its tile is not X";
     default:
         break;
     }
