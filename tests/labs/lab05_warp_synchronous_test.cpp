@@ -56,9 +56,7 @@ std::string fault_hint(const std::string& fallback) {
     if ((race || unwritten) && (seen.says("'warp_prefix'") || seen.says("'total'")))
         return "the warp totals are written by the last lane of each warp and read by other "
                "warps" +
-               where +
-               ": a __syncthreads() is missing between writing them and reading them (and "
-               "between two tiles that reuse them)";
+               where + ": a __syncthreads() is missing between writing them and reading them";
     if (seen.is("warp intrinsic error"))
         return "the report above names a warp intrinsic whose mask does not match the lanes that "
                "call it: every lane executes every __shfl_up_sync with the full mask "
@@ -205,8 +203,7 @@ bool check_scan_sizes(ScanKind kind, std::initializer_list<int> sizes) {
     const int tile = Threads * Items;
     const std::string fault =
         "the emulator's report above names the line. Usually the last, partial tile read or "
-        "written without a bounds check, a block total written past the totals array, or a "
-        "missing __syncthreads() before the next tile reuses the block scan's shared memory";
+        "written without a bounds check, or a block total written past the totals array";
     const std::string wrong =
         "the tile is " + std::to_string(tile) +
         " elements. Wrong from a tile boundary: a block's running total is not carried to its "

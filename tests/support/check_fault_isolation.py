@@ -44,6 +44,19 @@ def main() -> int:
             problems.append("the case after the fault did not pass on a reset device")
         if "the device was reset after each" not in out:
             problems.append("the summary does not say the device was reset")
+    # The run ends with its summary, whose last line says how to reproduce the run.
+    summary = out[out.find("==== scanlab: summary"):] if "==== scanlab: summary" in out else ""
+    if not re.match(r"==== scanlab: summary \(1 of [12] test cases failed", summary):
+        problems.append("the run does not end with a summary of 1 failed case")
+    elif 'failed like "a kernel that traps"' not in summary:
+        problems.append("the summary does not say how the trapping case failed")
+    elif not summary.rstrip().splitlines()[-1].startswith("scanlab: some tests failed"):
+        problems.append("the summary does not end with the line that says how to reproduce")
+    # --verbose is the test main's own option: taken out before doctest sees it.
+    verbose_code, verbose = run([program, "--verbose", "--test-case=a kernel that traps"])
+    print(verbose)
+    if verbose_code == 0 or "every case's in full with --verbose" in verbose:
+        problems.append("--verbose was not taken as the test main's option")
     for p in problems:
         print("check_fault_isolation:", p)
     return 1 if problems else 0

@@ -2,7 +2,6 @@
 
 #include <doctest/doctest.h>
 
-#include <filesystem>
 #include <map>
 #include <sstream>
 #include <string>
@@ -62,14 +61,6 @@ std::string first_line(const std::string& text) {
 
 std::string clipped(const std::string& text, std::size_t width) {
     return text.size() <= width ? text : text.substr(0, width - 3) + "...";
-}
-
-// A source path as the student reads it: relative to the folder the tests run in (the
-// repository root under ./scanlab), when it lies there.
-std::string readable_path(const std::string& site) {
-    std::error_code error;
-    const std::string here = std::filesystem::current_path(error).string() + "/";
-    return !error && site.rfind(here, 0) == 0 ? site.substr(here.size()) : site;
 }
 
 class FailureSummaryListener : public doctest::IReporter {
@@ -149,7 +140,7 @@ void note_fault(const std::string& kind, const std::string& site, const std::str
     CaseFailure* now = running();
     if (now == nullptr || !now->fault_kind.empty() || kind.empty()) return;
     now->fault_kind = kind;
-    now->fault_site = readable_path(site);
+    now->fault_site = site;
     now->fault_headline = headline;
 }
 

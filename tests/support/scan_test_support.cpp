@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <random>
 #include <sstream>
@@ -63,13 +64,25 @@ std::string hint_line(std::string_view lab, const std::string& hint) {
     return head + hint;
 }
 
+namespace {
+
+// A source path as the student reads it: relative to the folder the tests run in (the
+// repository root under ./scanlab), where it lies there.
+std::string readable_path(const std::string& path) {
+    std::error_code error;
+    const std::string here = std::filesystem::current_path(error).string() + "/";
+    return !error && path.rfind(here, 0) == 0 ? path.substr(here.size()) : path;
+}
+
+} // namespace
+
 std::string fault_where() {
     const FaultSeen seen = fault_seen();
     if (seen.kind.empty()) return "";
+    const std::string site = readable_path(seen.site);
     const std::string headline = seen.message.substr(0, seen.message.find('\n'));
-    note_fault(seen.kind, seen.site, headline);
-    return " at " +
-           (seen.site.empty() ? std::string("a line the emulator's report names") : seen.site) +
+    note_fault(seen.kind, site, headline);
+    return " at " + (site.empty() ? std::string("a line the emulator's report names") : site) +
            " (the emulator's report above: " + seen.kind + ")";
 }
 

@@ -168,8 +168,8 @@ struct FaultSeen {
 FaultSeen fault_seen();
 
 /// "\n  lab NN hint: HINT", or "" for no hint. A hint this run already gave (one mistake makes
-/// every case fail alike) is not repeated in full: the line then names the test case that has
-/// it (a grader may show each case's output on its own).
+/// every case fail alike) is not repeated in full, unless the run is --verbose: the line then
+/// names the test case that has it. The hint also goes to the run's summary (failure_summary.h).
 std::string hint_line(std::string_view lab, const std::string& hint);
 
 /// Where the last launch failed, for "the kernel failed" + fault_where() + ": ": " at FILE:LINE
