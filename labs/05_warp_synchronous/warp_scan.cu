@@ -374,8 +374,8 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     // TODO(student): start from prefixes[blockIdx.x] (everything before the run's first tile).
     //   For each tile of the run, in order: load, reduce and block-scan it as in
     //   block_tiles_kernel, but seed each thread's scan with running op (its block-scan
-    //   result); store it; then combine the tile's total into the running value. A
-    //   __syncthreads() before every tile but the first, as in reduce_kernel.
+    //   result); store it; then combine the tile's total into the running value. No barrier
+    //   between the tiles, as in reduce_kernel.
     (void)run;
     (void)exchange;
     (void)in;

@@ -373,7 +373,6 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     const TileRun run = tile_run((n + kTile - 1) / kTile);
     T running = Op::identity();
     for (long long tile = run.first; tile < run.last; ++tile) {
-        if (tile > run.first) __syncthreads(); // the block scan's shared memory is reused
         const long long start = tile * kTile;
         const int count = elements_in_tile(n, start, kTile);
         T items[Items];
@@ -397,7 +396,6 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     const TileRun run = tile_run((n + kTile - 1) / kTile);
     T running = prefixes[blockIdx.x]; // everything before this block's first tile
     for (long long tile = run.first; tile < run.last; ++tile) {
-        if (tile > run.first) __syncthreads(); // the block scan's shared memory is reused
         const long long start = tile * kTile;
         const int count = elements_in_tile(n, start, kTile);
         T items[Items];
