@@ -183,30 +183,31 @@ std::string fault_hint() {
     }
 #endif
     return "the kernel failed: the emulator's report above names the line. A deadlock: a block "
-           "waited for a tile that never published (tile ids must come from the counter; every "
-           "tile publishes A, or P for tile 0, BEFORE it looks back; a lane must stop polling "
-           "once its tile is not X). Out of bounds: the last, partial tile, or a look-back lane "
-           "reading the descriptor of a tile below 0";
+           "waited for a tile that never published (tile ids come from the counter, one per "
+           "block: one thread takes it and shares it; every tile publishes A, or P for tile 0, "
+           "BEFORE it looks back; a lane must stop polling once its tile is not X). Out of "
+           "bounds: the last, partial tile, or a look-back lane reading the descriptor of a tile "
+           "below 0";
 }
 
-// The look-back's mistakes that give a tile's values the shape the checker saw (`shape`; unknown
-// where it saw none or the failure is not a scan's values).
-std::string lab_hint(int tile, int n, bool faulted,
-                     scanlab::test::TileShape shape = scanlab::test::TileShape::unknown) {
+// The look-back's mistakes that give a tile's values the shape the checker saw (`shape`, with
+// tiles of `shape_tile` elements; unknown where it saw none or the failure is not a scan's).
+std::string lab_hint(int n, bool faulted,
+                     scanlab::test::TileShape shape = scanlab::test::TileShape::unknown,
+                     int shape_tile = 0) {
     using scanlab::test::TileShape;
-    const int tiles = (n + tile - 1) / tile;
     if (faulted) return fault_hint();
-    if (tiles <= 1)
-        return "n fits in one tile: this is only the block scan (lab 05) and tile 0, which "
-               "publishes P at once and needs no look-back";
-    const std::string size = "n = " + std::to_string(n) + " is " + std::to_string(tiles) +
-                             " tiles of " + std::to_string(tile) + ". ";
+    const std::string size = shape_tile <= 0
+                                 ? "n = " + std::to_string(n) + ". "
+                                 : "n = " + std::to_string(n) + " is " +
+                                       std::to_string((n + shape_tile - 1) / shape_tile) +
+                                       " tiles of " + std::to_string(shape_tile) + ". ";
     switch (shape) {
     case TileShape::alone:
         return size + "The tile started from the identity, as if it waited for nothing: its "
-                      "look-back found no predecessor's value (a lane that takes X, \"not "
-                      "published yet\", as the identity and stops; or warp 0's result not "
-                      "shared with the block)";
+                      "look-back added no predecessor. Usually a lane took X (not published "
+                      "yet) as the identity, where it must poll until its tile is no longer X; "
+                      "or warp 0's result did not reach the other warps";
     case TileShape::missing:
         return size + "Tiles are missing from the prefix: either a lane took X (not published "
                       "yet) as the identity and went on, where it must poll until the tile is "
@@ -239,6 +240,7 @@ ScanCheck run_scan(int n, ScanKind kind, const LookbackOptions& options) {
     scanlab::test::CheckOptions check;
     check.block_size = Threads * Items;
     check.lab_hint_follows = true;
+    check.smallest_block_size = Threads; // the scan may take smaller tiles for small inputs
     ScanCheck result;
     try {
         result = scanlab::test::run_device_scan<Op>(
@@ -247,12 +249,11 @@ ScanCheck run_scan(int n, ScanKind kind, const LookbackOptions& options) {
                 ScanKind k) { lab07::scan<Op, Threads, Items>(in, out, count, k, options); },
             check);
     } catch (const std::exception& error) {
-        return {false, scanlab::test::kernel_failure_report(error.what(), "07",
-                                                            lab_hint(Threads * Items, n, true))};
+        return {false, scanlab::test::kernel_failure_report(error.what(), "07", lab_hint(n, true))};
     }
     if (!result.ok)
         result.message +=
-            scanlab::test::hint_line("07", lab_hint(Threads * Items, n, false, result.tile_shape));
+            scanlab::test::hint_line("07", lab_hint(n, false, result.tile_shape, result.tile_size));
     return result;
 }
 
@@ -326,10 +327,10 @@ ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in
                                                  options);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
-        return {false, scanlab::test::kernel_failure_report(
-                           what + ": the kernel failed" + scanlab::test::fault_where() + ": " +
-                               error.what(),
-                           "07", lab_hint(Threads * Items, n, true))};
+        return {false, scanlab::test::kernel_failure_report(what + ": the kernel failed" +
+                                                                scanlab::test::fault_where() +
+                                                                ": " + error.what(),
+                                                            "07", lab_hint(n, true))};
     }
     if (std::string host_work = watch.verdict(what); !host_work.empty())
         return {false, std::move(host_work) + reproduce};
@@ -362,8 +363,8 @@ ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in
         std::ostringstream message;
         message << what << "\n  first wrong output at index " << i << " of " << want
                 << ": expected " << show(expected[i]) << ", got " << show(out[i])
-                << "\n  hint: " << hint
-                << scanlab::test::hint_line("07", lab_hint(Threads * Items, n, false)) << reproduce;
+                << "\n  hint: " << hint << scanlab::test::hint_line("07", lab_hint(n, false))
+                << reproduce;
         return {false, message.str()};
     }
     if (!in_place) {

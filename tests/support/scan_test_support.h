@@ -138,6 +138,10 @@ struct CheckOptions {
     // The test adds a hint of its own lab after the checker's (hint_line): the checker then
     // gives a hint only where it recognises the values, never its "no usual mistake fits".
     bool lab_hint_follows = false;
+    // > 0: the scan may cut its input into smaller tiles than block_size (halves, quarters,
+    // ..., down to this many elements; lab 07 takes quarter tiles for small inputs): the
+    // checker tries each tile size for the tile hints, the largest first.
+    int smallest_block_size = 0;
 };
 
 /// How the values of the first wrong tile of a multi-tile scan relate to the tiles before it,
@@ -193,6 +197,7 @@ struct ScanCheck {
     bool ok = true;
     std::string message; // empty when ok
     TileShape tile_shape = TileShape::unknown;
+    int tile_size = 0; // the tile size with which the checker recognised tile_shape
 };
 
 namespace detail {
@@ -498,7 +503,8 @@ template <class Op>
 std::string hint_for(std::span<const typename Op::value_type> in,
                      std::span<const Expected<typename Op::value_type>> expected,
                      std::span<const typename Op::value_type> out, std::span<const double> tol,
-                     std::size_t i, ScanKind kind, const CheckOptions& options, TileShape& shape) {
+                     std::size_t i, ScanKind kind, const CheckOptions& options, TileShape& shape,
+                     int& shape_tile) {
     using T = typename Op::value_type;
     const std::size_t n = in.size();
     auto all = [&](auto&& pred) { return every_index(n, pred); };
@@ -532,10 +538,17 @@ std::string hint_for(std::span<const typename Op::value_type> in,
         const std::string hint = hillis_steele_hint<Op>(in, out, tol, kind);
         if (!hint.empty()) return hint;
     }
-    if (options.on_device && options.block_size > 0 &&
-        n > static_cast<std::size_t>(options.block_size)) {
-        const std::string hint = tile_hint<Op>(in, out, tol, i, kind, options.block_size, shape);
-        if (!hint.empty()) return hint;
+    if (options.on_device && options.block_size > 0) {
+        const int smallest =
+            options.smallest_block_size > 0 ? options.smallest_block_size : options.block_size;
+        for (int tile = options.block_size; tile >= smallest && tile > 0; tile /= 2) {
+            if (n <= static_cast<std::size_t>(tile)) continue; // one tile: nothing to combine
+            const std::string hint = tile_hint<Op>(in, out, tol, i, kind, tile, shape);
+            if (!hint.empty()) {
+                shape_tile = tile;
+                return hint;
+            }
+        }
     }
     if (options.tree && n > 0) {
         // The down-sweep pushes whatever the root holds in front of every prefix.
@@ -655,15 +668,16 @@ ScanCheck check_scan(std::string_view what, std::span<const typename Op::value_t
                          " outputs are wrong): expected " + detail::show<Op>(expected[first]) +
                          ", got " + detail::show<Op>(output[first]);
         TileShape shape = TileShape::unknown;
-        report.hint =
-            detail::hint_for<Op>(input, expected, output, tol, first, kind, options, shape);
+        int shape_tile = 0;
+        report.hint = detail::hint_for<Op>(input, expected, output, tol, first, kind, options,
+                                           shape, shape_tile);
         report.fallback_hint = !options.lab_hint_follows;
         const std::size_t lo = first >= 3 ? first - 3 : 0;
         const std::size_t hi = std::min(n, first + 4);
         for (std::size_t i = lo; i < hi; ++i)
             report.rows.push_back({i, detail::show<Op>(input[i]), detail::show<Op>(expected[i]),
                                    detail::show<Op>(output[i]), i == first});
-        return {false, detail::format_failure(report), shape};
+        return {false, detail::format_failure(report), shape, shape_tile};
     }
 
     if (!input_after.empty()) {
