@@ -286,7 +286,7 @@ std::string hint_for(std::span<const typename Op::value_type> in,
                "block adds to it, the carry of the lower lanes and warps (each thread's starts "
                "from it only if no head comes before the thread in its warp)";
     return "inside one segment (head at index " + std::to_string(head) +
-           "): run the warp-level tests first (-tc=\"warp groups, conditional_index*\"): if they "
+           "): run the warp-level tests first (-tc=\"warp groups? conditional_index*\"): if they "
            "pass, the warp scan is right and the carry between lanes and warps is wrong";
 }
 
