@@ -179,7 +179,10 @@ def failure_reason(message: str) -> str:
     for pattern in _REASONS:
         for line in lines:
             if pattern.search(line):
-                return re.sub(r"^[\w.+-]+:\d+: ", "", line)
+                line = re.sub(r"^[\w.+-]+:\d+: ", "", line)
+                # "<which call>: the kernel failed at ...": the call is context too
+                at = line.find("the kernel failed")
+                return line[at:] if at > 0 else line
     return re.sub(r"^[\w.+-]+:\d+: ", "", lines[0])
 
 
