@@ -26,13 +26,13 @@ struct CaseFailure {
     std::string first_message; // doctest's first failure message, for cases noted nothing
     bool failed = false;
 
-    // Cases that failed alike: the same hints, else the same fault, else the same message.
+    // Cases that failed alike: the same fault (kind and line; the hints name each case's size),
+    // else the same hints, else the same message.
     std::string way() const {
+        if (!fault_kind.empty()) return fault_kind + " at " + fault_site;
         std::string key;
         for (const std::string& hint : hints) key += hint + "\n";
-        if (!key.empty()) return key;
-        if (!fault_kind.empty()) return fault_kind + " at " + fault_site;
-        return first_message;
+        return key.empty() ? first_message : key;
     }
 };
 
