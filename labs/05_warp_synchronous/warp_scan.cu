@@ -123,8 +123,10 @@ __global__ void warp_groups_kernel(const typename Op::value_type* in, typename O
 //   2. the last lane of each warp writes the warp's total to shared memory;
 //   3. one warp scans those totals (at most 32: a block has at most 1024 threads);
 //   4. every thread combines its warp's prefix with its own result of step 1.
-// Shared memory is reused by the next call: the caller needs a __syncthreads() between two calls
-// (the tile loops below have one), or a fast warp could overwrite a total another still reads.
+// The next call of the same block reuses the shared memory with no barrier in between (README,
+// part 2): before its first barrier a warp writes only its own warp_prefix slot, after the second
+// it reads only its own slot and `total`, and warp 0 reads all slots and writes `total` only after
+// the next call's first barrier, which no warp passes before it has read this call's results.
 template <class Op, int BlockThreads>
 __device__ typename Op::value_type block_exclusive_scan(typename Op::value_type x,
                                                         typename Op::value_type& block_total) {
@@ -372,8 +374,8 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     // TODO(student): for each tile of the run, in order (tile * kTile is its first element;
     //   elements_in_tile gives its count): load it, reduce it (thread_reduce, then the block
     //   total of block_exclusive_scan), and combine that total into a running total (earlier
-    //   tiles on the left). Put a __syncthreads() before every tile but the first: the block
-    //   scan's shared memory is reused. At the end, thread 0 writes totals[blockIdx.x].
+    //   tiles on the left); the block scan needs no barrier between two tiles. At the end,
+    //   thread 0 writes totals[blockIdx.x].
     (void)run;
     (void)exchange;
     (void)in;
@@ -396,8 +398,8 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     // TODO(student): start from prefixes[blockIdx.x] (everything before the run's first tile).
     //   For each tile of the run, in order: load, reduce and block-scan it as in
     //   block_tiles_kernel, but seed each thread's scan with running op (its block-scan
-    //   result); store it; then combine the tile's total into the running value. A
-    //   __syncthreads() before every tile but the first, as in reduce_kernel.
+    //   result); store it; then combine the tile's total into the running value. No barrier
+    //   between the tiles, as in reduce_kernel.
     (void)run;
     (void)exchange;
     (void)in;

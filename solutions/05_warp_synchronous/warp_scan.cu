@@ -126,8 +126,10 @@ __global__ void warp_groups_kernel(const typename Op::value_type* in, typename O
 //   2. the last lane of each warp writes the warp's total to shared memory;
 //   3. one warp scans those totals (at most 32: a block has at most 1024 threads);
 //   4. every thread combines its warp's prefix with its own result of step 1.
-// Shared memory is reused by the next call: the caller needs a __syncthreads() between two calls
-// (the tile loops below have one), or a fast warp could overwrite a total another still reads.
+// The next call of the same block reuses the shared memory with no barrier in between (README,
+// part 2): before its first barrier a warp writes only its own warp_prefix slot, after the second
+// it reads only its own slot and `total`, and warp 0 reads all slots and writes `total` only after
+// the next call's first barrier, which no warp passes before it has read this call's results.
 template <class Op, int BlockThreads>
 __device__ typename Op::value_type block_exclusive_scan(typename Op::value_type x,
                                                         typename Op::value_type& block_total) {
@@ -395,7 +397,6 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     const TileRun run = tile_run((n + kTile - 1) / kTile);
     T running = Op::identity(); // the combination of the tiles done so far
     for (long long tile = run.last - 1; tile >= run.first; --tile) {
-        if (tile < run.last - 1) __syncthreads(); // the block scan's shared memory is reused
         const long long start = tile * kTile;
         const int count = elements_in_tile(n, start, kTile);
         T items[Items];
@@ -442,7 +443,6 @@ __global__ void __launch_bounds__(BlockThreads, kMinBlocksPerSm<BlockThreads>)
     // Everything before this block's first tile.
     T running = block_combine<Op, BlockThreads>(totals, static_cast<int>(blockIdx.x));
     for (long long tile = run.first; tile < run.last; ++tile) {
-        if (tile > run.first) __syncthreads(); // the block scan's shared memory is reused
         const long long start = tile * kTile;
         const int count = elements_in_tile(n, start, kTile);
         T items[Items];

@@ -86,6 +86,36 @@ class Outputs(unittest.TestCase):
         self.assertIn("FAILED", text)
         self.assertIn("[build failed]", text)
 
+    def test_table_shows_why_a_case_failed(self):
+        """The context line a test's message opens with is the same for every case; the table
+        shows the line that says why (the emulator's report, the first wrong output), whole."""
+        grade = make_grade()
+        index = random.randint(0, 99999)
+        reasons = {
+            "wrong": f"first wrong output at index {index} (3 of 100000 outputs are wrong): "
+                     "expected 5, got 7",
+            "fault": "simt: illegal address in kernel k<int>(...) at lab.cu:42: illegal read",
+        }
+        grade.labs[0].tests += [
+            TestResult("wrong", passed=False, max_score=1,
+                       message=f"lab.cpp:12: lab04::scan (n=100000): inclusive scan, op=sum\n"
+                               f"  {reasons['wrong']}\n  hint: something"),
+            TestResult("fault", passed=False, max_score=1,
+                       message=f"lab.cpp:40: lab04::scan: the kernel failed: cudaDeviceSynchronize"
+                               f"() failed at lab.cu:9: cudaErrorIllegalAddress\n"
+                               f"  {reasons['fault']}")]
+        text = outputs.table(grade)
+        for reason in reasons.values():
+            self.assertIn(reason, text)
+        self.assertNotIn("lab04::scan (n=100000)", text)
+        self.assertIn("wrong at 3", text)  # a one-line message is its own reason
+        grade.labs[0].tests = [TestResult("gpu fault", passed=False, max_score=1,
+                                          message="lab.cpp:40: lab05::scan (n=7): the kernel "
+                                                  "failed: cudaErrorIllegalAddress")]
+        text = outputs.table(grade)
+        self.assertIn(" the kernel failed: cudaErrorIllegalAddress", text)
+        self.assertNotIn("lab05::scan (n=7)", text)
+
     def test_write_all_replaces_whatever_was_there(self):
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp)

@@ -167,6 +167,7 @@ bool check_size(Variant variant, Size size, ScanKind kind, int deepest_passed,
                              " (block_threads=" + std::to_string(size.block_threads) + ")";
     scanlab::test::CheckOptions options;
     options.block_size = 2 * size.block_threads; // "wrong from a tile boundary" hints
+    options.lab_hint_follows = true;
     scanlab::test::ScanCheck result;
     try {
         result = scanlab::test::run_device_scan<Op>(

@@ -56,9 +56,7 @@ std::string fault_hint(const std::string& fallback) {
     if ((race || unwritten) && (seen.says("'warp_prefix'") || seen.says("'total'")))
         return "the warp totals are written by the last lane of each warp and read by other "
                "warps" +
-               where +
-               ": a __syncthreads() is missing between writing them and reading them (and "
-               "between two tiles that reuse them)";
+               where + ": a __syncthreads() is missing between writing them and reading them";
     if (seen.is("warp intrinsic error"))
         return "the report above names a warp intrinsic whose mask does not match the lanes that "
                "call it: every lane executes every __shfl_up_sync with the full mask "
@@ -83,9 +81,10 @@ ScanCheck run_grouped(const std::string& what, int n, ScanKind kind, int group,
         scan(d_in.data(), d_out.data(), n, kind);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
-        return {false,
-                scanlab::test::kernel_failure_report(call + ": the kernel failed: " + error.what(),
-                                                     "05", fault_hint(hint_fault))};
+        return {false, scanlab::test::kernel_failure_report(call + ": the kernel failed" +
+                                                                scanlab::test::fault_where() +
+                                                                ": " + error.what(),
+                                                            "05", fault_hint(hint_fault))};
     }
     if (std::string host_work = watch.verdict(call); !host_work.empty())
         return {false, std::move(host_work)};
@@ -94,6 +93,7 @@ ScanCheck run_grouped(const std::string& what, int n, ScanKind kind, int group,
     // Groups of one warp are the Hillis-Steele steps of a warp scan.
     scanlab::test::CheckOptions options;
     options.hillis_steele = group == lab05::kWarpSize;
+    options.lab_hint_follows = true; // check_sizes adds this lab's hint
     if (group <= 0 || group >= n)
         return scanlab::test::check_scan<Op>(what, input, in_after, out, kind, options);
     for (int start = 0; start < n; start += group) {
@@ -203,8 +203,7 @@ bool check_scan_sizes(ScanKind kind, std::initializer_list<int> sizes) {
     const int tile = Threads * Items;
     const std::string fault =
         "the emulator's report above names the line. Usually the last, partial tile read or "
-        "written without a bounds check, a block total written past the totals array, or a "
-        "missing __syncthreads() before the next tile reuses the block scan's shared memory";
+        "written without a bounds check, or a block total written past the totals array";
     const std::string wrong =
         "the tile is " + std::to_string(tile) +
         " elements. Wrong from a tile boundary: a block's running total is not carried to its "

@@ -149,12 +149,64 @@ std::vector<double> tolerances(std::span<const typename Op::value_type> in,
     return tol;
 }
 
-// What the usual mistakes look like at the first wrong index i.
+// Whether the warp-level tests of each method ran in this process, and whether any failed: the
+// block and global scans are built on the warp scan, so a hint about the warp scan's own logic
+// (mindex, lane >= mindex + offset) is given there only if its own tests did not pass.
+struct WarpLevelRecord {
+    int passed = 0;
+    int failed = 0;
+};
+WarpLevelRecord& warp_level_record(bool by_index) {
+    static WarpLevelRecord records[2];
+    return records[by_index ? 1 : 0];
+}
+
+// What a block gives when each thread after its warp's first head ALSO starts from the warp's
+// carry (what comes into the warp), up to the thread's own first head: the carry of a warp
+// added to every lane instead of only to the lanes before the warp's first head. `items` is the
+// number of consecutive elements each thread holds, so a warp holds 32 * items of them.
+template <class Op>
+bool carry_in_every_lane(std::span<const typename Op::value_type> in,
+                         std::span<const std::uint8_t> flags,
+                         std::span<const typename Op::value_type> out, std::span<const double> tol,
+                         ScanKind kind, int group, int tile, int items) {
+    using T = typename Op::value_type;
+    using E = Expected<T>;
+    using M = typename scanlab::test::detail::ModelOp<Op>::type;
+    const std::size_t n = in.size();
+    if (tile <= 0 || items <= 0) return false;
+    const auto right = reference<Op>(in, flags, kind, group);
+    const auto running = reference<Op>(in, flags, ScanKind::inclusive, group);
+    const std::size_t size = static_cast<std::size_t>(tile), per_thread = std::size_t(items);
+    bool differs = false;
+    for (std::size_t j = 0; j < n; ++j) {
+        const std::size_t tile_start = j / size * size;
+        const std::size_t thread_start = tile_start + (j - tile_start) / per_thread * per_thread;
+        const std::size_t warp_start =
+            tile_start + (j - tile_start) / (32 * per_thread) * (32 * per_thread);
+        bool head_below = false, head_in_thread = false;
+        for (std::size_t k = warp_start; k < thread_start && !head_below; ++k)
+            head_below = is_head(flags, k, group);
+        for (std::size_t k = thread_start; k <= j && !head_in_thread; ++k)
+            head_in_thread = is_head(flags, k, group);
+        E model = right[j];
+        if (head_below && !head_in_thread) {
+            const bool fresh = warp_start == 0 || (group > 0 && warp_start % group == 0);
+            model = M::apply(fresh ? E(M::identity()) : running[warp_start - 1], right[j]);
+            differs = differs || !matches<T>(right[j], out[j], tol[j]);
+        }
+        if (!matches<T>(model, out[j], tol[j])) return false;
+    }
+    return differs;
+}
+
+// What the usual mistakes look like at the first wrong index i. `items`: the elements each
+// thread holds (1 for the warp groups).
 template <class Op>
 std::string hint_for(std::span<const typename Op::value_type> in,
                      std::span<const std::uint8_t> flags,
                      std::span<const typename Op::value_type> out, std::span<const double> tol,
-                     std::size_t i, ScanKind kind, int group, int tile, bool by_index) {
+                     std::size_t i, ScanKind kind, int group, int tile, int items, bool by_index) {
     using T = typename Op::value_type;
     const std::size_t n = in.size();
     auto all = [&](auto&& pred) { return scanlab::test::every_index(n, pred); };
@@ -166,6 +218,13 @@ std::string hint_for(std::span<const typename Op::value_type> in,
     // The flags ignored: an ordinary scan (within groups).
     std::vector<std::uint8_t> none(n, 0);
     const auto unsegmented = reference<Op>(in, none, kind, group);
+    const WarpLevelRecord warp_level = warp_level_record(by_index);
+    const bool warp_scan_passed = group != 32 && warp_level.passed > 0 && warp_level.failed == 0;
+    if (n > 1 && warp_scan_passed &&
+        all([&](std::size_t j) { return matches<T>(unsegmented[j], out[j], tol[j]); }))
+        return "this is an ordinary scan: the head flags are ignored, and the warp-level tests "
+               "of this method passed: do the flags of each tile reach the warp scans (loaded "
+               "with the values), and the carries between warps and tiles?";
     if (n > 1 && all([&](std::size_t j) { return matches<T>(unsegmented[j], out[j], tol[j]); }))
         return by_index ? "this is an ordinary scan: the head flags are ignored. With "
                           "conditional indexing a lane combines the value `offset` lanes below "
@@ -186,6 +245,12 @@ std::string hint_for(std::span<const typename Op::value_type> in,
                    ? "this element is a head: its exclusive result is the identity"
                    : "this element is a head: its inclusive result is the element itself; a "
                      "value from before the head leaked into the new segment";
+    if (carry_in_every_lane<Op>(in, flags, out, tol, kind, group, tile, items))
+        return "a warp's carry (what comes into the warp from the warps before it) was added to "
+               "every lane of the warp: the wrong elements are exactly those of the threads "
+               "after the warp's first head, up to each thread's own first head, and each is "
+               "the warp's carry combined with the right value. Only the lanes with no head "
+               "below them in their warp take the carry";
     // The first segment of a tile: the carry from earlier tiles or warps is missing or wrong.
     std::size_t head = i;
     while (!is_head(flags, head, group)) --head;
@@ -193,7 +258,8 @@ std::string hint_for(std::span<const typename Op::value_type> in,
         return "this element's segment began in an earlier tile (at index " + std::to_string(head) +
                "): what comes into the tile must reach its elements up to the tile's first head, "
                "and only those, combined on the LEFT";
-    if (head / 32 != i / 32 && group != 32)
+    const std::size_t warp_span = 32 * static_cast<std::size_t>(std::max(items, 1));
+    if (head / warp_span != i / warp_span && group != 32)
         return "this element's segment began in an earlier warp's elements (at index " +
                std::to_string(head) +
                "): the warp's carry reaches only the lanes before the warp's first head "
@@ -209,9 +275,19 @@ std::string hint_for(std::span<const typename Op::value_type> in,
                "), with the operator transformation: if Segmented<Op> passes its own test "
                "(\"segmented operator\"), look at the pairs that reach the scans: each "
                "element's flag must be its head flag";
+    if (group == 32 || warp_level.failed > 0)
+        return "inside one segment (head at index " + std::to_string(head) +
+               "): with conditional indexing, check mindex (the highest head at or below the "
+               "lane) and the condition lane >= mindex + offset";
+    if (warp_level.passed > 0)
+        return "inside one segment (head at index " + std::to_string(head) +
+               "), and the warp-level tests of conditional indexing passed, so the warp scan "
+               "itself (mindex, lane >= mindex + offset) is not the cause: look at what the "
+               "block adds to it, the carry of the lower lanes and warps (each thread's starts "
+               "from it only if no head comes before the thread in its warp)";
     return "inside one segment (head at index " + std::to_string(head) +
-           "): with conditional indexing, check mindex (the highest head at or below the lane) "
-           "and the condition lane >= mindex + offset";
+           "): run the warp-level tests first (-tc=\"warp groups? conditional_index*\"): if they "
+           "pass, the warp scan is right and the carry between lanes and warps is wrong";
 }
 
 // Each case's description names its method; this is how conditional indexing is named.
@@ -222,7 +298,7 @@ ScanCheck check_segmented(const std::string& what, std::span<const typename Op::
                           std::span<const std::uint8_t> flags,
                           std::span<const typename Op::value_type> in_after,
                           std::span<const typename Op::value_type> out, ScanKind kind, int group,
-                          int tile) {
+                          int tile, int items) {
     using T = typename Op::value_type;
     const std::size_t n = in.size();
     const auto expected = reference<Op>(in, flags, kind, group);
@@ -246,7 +322,7 @@ ScanCheck check_segmented(const std::string& what, std::span<const typename Op::
                          scanlab::test::detail::show<Op>(expected[first]) + ", got " +
                          scanlab::test::detail::show<Op>(out[first]);
         const bool by_index = what.find(method_name_index) != std::string::npos;
-        report.hint = hint_for<Op>(in, flags, out, tol, first, kind, group, tile, by_index);
+        report.hint = hint_for<Op>(in, flags, out, tol, first, kind, group, tile, items, by_index);
         const std::size_t lo = first >= 3 ? first - 3 : 0;
         const std::size_t hi = std::min(n, first + 4);
         for (std::size_t i = lo; i < hi; ++i)
@@ -316,7 +392,7 @@ std::uint64_t flag_seed(int n, Shape shape, int salt) {
 
 template <class Op>
 ScanCheck run_segmented(const std::string& what, int n, ScanKind kind, Shape shape, int group,
-                        int tile, const SegFn<typename Op::value_type>& scan) {
+                        int tile, int items, const SegFn<typename Op::value_type>& scan) {
     using T = typename Op::value_type;
     const std::vector<T> input = scanlab::test::make_input<Op>(n, kind);
     const std::vector<std::uint8_t> flags = make_flags(n, shape, flag_seed(n, shape, group));
@@ -333,23 +409,26 @@ ScanCheck run_segmented(const std::string& what, int n, ScanKind kind, Shape sha
         scan(d_in.data(), d_flags.data(), d_out.data(), n, kind);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
-        return {false, scanlab::test::kernel_failure_report(
-                           call + ": the kernel failed: " + error.what(), "06", fault_hint())};
+        return {false, scanlab::test::kernel_failure_report(call + ": the kernel failed" +
+                                                                scanlab::test::fault_where() +
+                                                                ": " + error.what(),
+                                                            "06", fault_hint())};
     }
     if (std::string host_work = watch.verdict(call); !host_work.empty())
         return {false, std::move(host_work)};
     const std::vector<T> out = d_out.download();
     const std::vector<T> after = d_in.download();
-    return check_segmented<Op>(full, input, flags, after, out, kind, group, tile);
+    return check_segmented<Op>(full, input, flags, after, out, kind, group, tile, items);
 }
 
 template <class Op>
 bool check_cases(const std::string& what, std::initializer_list<int> sizes,
-                 std::initializer_list<Shape> shapes, ScanKind kind, int group, int tile,
+                 std::initializer_list<Shape> shapes, ScanKind kind, int group, int tile, int items,
                  const SegFn<typename Op::value_type>& scan) {
     for (const int n : sizes) {
         for (const Shape shape : shapes) {
-            const ScanCheck result = run_segmented<Op>(what, n, kind, shape, group, tile, scan);
+            const ScanCheck result =
+                run_segmented<Op>(what, n, kind, shape, group, tile, items, scan);
             if (!result.ok) {
                 FAIL_CHECK(result.message);
                 return false;
@@ -368,9 +447,12 @@ bool check_warp_groups(SegmentedMethod method, ScanKind kind) {
     };
     const std::string what = std::string("lab06::segmented_warp_scan_groups (") +
                              method_name(method) + "; each group of 32 is scanned on its own)";
-    return check_cases<Op>(what, {1, 31, 32, 33, 100, 1000},
-                           {Shape::random, Shape::singles, Shape::one_segment, Shape::mixed}, kind,
-                           32, 0, fn);
+    const bool passed = check_cases<Op>(
+        what, {1, 31, 32, 33, 100, 1000},
+        {Shape::random, Shape::singles, Shape::one_segment, Shape::mixed}, kind, 32, 0, 1, fn);
+    WarpLevelRecord& record = warp_level_record(method == SegmentedMethod::conditional_index);
+    ++(passed ? record.passed : record.failed);
+    return passed;
 }
 
 // Part 3.
@@ -386,7 +468,8 @@ bool check_block_tiles(SegmentedMethod method, ScanKind kind) {
                              method_name(method) + "; each tile of " + std::to_string(kTile) +
                              " is scanned on its own)";
     return check_cases<Op>(what, {1, kTile + 1, 5 * kTile + 7},
-                           {Shape::random, Shape::singles, Shape::mixed}, kind, kTile, kTile, fn);
+                           {Shape::random, Shape::singles, Shape::mixed}, kind, kTile, kTile, Items,
+                           fn);
 }
 
 // Part 4.
@@ -400,7 +483,7 @@ bool check_global(SegmentedMethod method, ScanKind kind, std::initializer_list<i
     };
     const std::string what = "lab06::segmented_scan<" + std::to_string(Threads) + " threads, " +
                              std::to_string(Items) + " items> (" + method_name(method) + ")";
-    return check_cases<Op>(what, sizes, shapes, kind, 0, Threads * Items, fn);
+    return check_cases<Op>(what, sizes, shapes, kind, 0, Threads * Items, Items, fn);
 }
 
 template <class Op>
@@ -582,7 +665,7 @@ TEST_CASE("segmented scan in place and with a reused workspace") {
         const std::vector<std::uint32_t> out = data.download();
         const ScanCheck result = check_segmented<Op>(
             std::string("lab06::segmented_scan in place (out == in), ") + method_name(method),
-            input, flags, {}, out, ScanKind::exclusive, 0, 192);
+            input, flags, {}, out, ScanKind::exclusive, 0, 192, 3);
         REQUIRE_MESSAGE(result.ok, result.message);
     }
     CHECK(workspace.capacity() > 0);

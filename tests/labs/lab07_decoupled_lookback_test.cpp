@@ -167,29 +167,70 @@ std::string fault_hint() {
         return "the report above names two accesses to one word of global memory with nothing "
                "ordering them: descriptors are written and read through `volatile` pointers, "
                "and a value only after its flag says A or P";
+    case simt::FaultKind::deadlock:
+        if (said("never dispatched"))
+            return "a block waited for a tile whose block was never dispatched: a tile's number "
+                   "is not the order in which blocks start, so tile ids must come from the "
+                   "counter (atomicAdd when the block starts), not from blockIdx.x";
+        return "every block that waits had started, and a tile it waits for is never "
+               "published. Each block takes ONE tile id: one thread calls atomicAdd and shares "
+               "the id through shared memory, read after a __syncthreads() (if every thread "
+               "calls atomicAdd, the threads of a block work on different tiles and some tiles "
+               "are never finished); every tile publishes A (P for tile 0) BEFORE it looks back; "
+               "a lane stops polling once its tile is not X";
     default:
         break;
     }
 #endif
     return "the kernel failed: the emulator's report above names the line. A deadlock: a block "
-           "waited for a tile that never published (tile ids must come from the counter; every "
-           "tile publishes A, or P for tile 0, BEFORE it looks back; a lane must stop polling "
-           "once its tile is not X). Out of bounds: the last, partial tile, or a look-back lane "
-           "reading the descriptor of a tile below 0";
+           "waited for a tile that never published (tile ids come from the counter, one per "
+           "block: one thread takes it and shares it; every tile publishes A, or P for tile 0, "
+           "BEFORE it looks back; a lane must stop polling once its tile is not X). Out of "
+           "bounds: the last, partial tile, or a look-back lane reading the descriptor of a tile "
+           "below 0";
 }
 
-std::string lab_hint(int tile, int n, bool faulted) {
-    const int tiles = (n + tile - 1) / tile;
+// The look-back's mistakes that give a tile's values the shape the checker saw (`shape`, with
+// tiles of `shape_tile` elements; unknown where it saw none or the failure is not a scan's).
+std::string lab_hint(int n, bool faulted,
+                     scanlab::test::TileShape shape = scanlab::test::TileShape::unknown,
+                     int shape_tile = 0) {
+    using scanlab::test::TileShape;
     if (faulted) return fault_hint();
-    if (tiles <= 1)
-        return "n fits in one tile: this is only the block scan (lab 05) and tile 0, which "
-               "publishes P at once and needs no look-back";
-    return "n = " + std::to_string(n) + " is " + std::to_string(tiles) + " tiles of " +
-           std::to_string(tile) +
-           ". Wrong from a tile boundary: the look-back. The values of the window come from "
-           "EARLIER tiles, so they go on the LEFT of Op::apply; A adds a predecessor's "
-           "aggregate and goes on, P adds its inclusive prefix and stops; each tile publishes "
-           "P = apply(prefix before it, its aggregate)";
+    const std::string size = shape_tile <= 0
+                                 ? "n = " + std::to_string(n) + ". "
+                                 : "n = " + std::to_string(n) + " is " +
+                                       std::to_string((n + shape_tile - 1) / shape_tile) +
+                                       " tiles of " + std::to_string(shape_tile) + ". ";
+    switch (shape) {
+    case TileShape::alone:
+        return size + "The tile started from the identity, as if it waited for nothing: its "
+                      "look-back added no predecessor. Usually a lane took X (not published "
+                      "yet) as the identity, where it must poll until its tile is no longer X; "
+                      "or warp 0's result did not reach the other warps";
+    case TileShape::missing:
+        return size + "Tiles are missing from the prefix: either a lane took X (not published "
+                      "yet) as the identity and went on, where it must poll until the tile is "
+                      "no longer X, or a tile published P without its own aggregate: P = "
+                      "Op::apply(prefix before it, its aggregate)";
+    case TileShape::twice:
+        return size + "Tiles counted twice: a P ends the look-back (it already holds every tile "
+                      "before it), so the lanes beyond the nearest P add nothing, and the "
+                      "window stops there";
+    case TileShape::own_total:
+        return size + "The tile's own aggregate is in its prefix: the prefix is what comes "
+                      "BEFORE the tile; the tile publishes P = Op::apply(prefix, aggregate) "
+                      "only for the tiles after it";
+    case TileShape::on_the_right:
+        return size + "The prefix is on the RIGHT: the values of the window come from EARLIER "
+                      "tiles, so they go on the LEFT of Op::apply";
+    case TileShape::unknown:
+        break;
+    }
+    return size + "The look-back's rules: the values of the window come from EARLIER tiles, so "
+                  "they go on the LEFT of Op::apply; A adds a predecessor's aggregate and goes "
+                  "on, P adds its inclusive prefix and stops; each tile publishes P = "
+                  "apply(prefix before it, its aggregate)";
 }
 
 template <class Op, int Threads, int Items>
@@ -198,6 +239,8 @@ ScanCheck run_scan(int n, ScanKind kind, const LookbackOptions& options) {
                              std::to_string(Items) + " items> (" + describe(options) + ")";
     scanlab::test::CheckOptions check;
     check.block_size = Threads * Items;
+    check.lab_hint_follows = true;
+    check.smallest_block_size = Threads; // the scan may take smaller tiles for small inputs
     ScanCheck result;
     try {
         result = scanlab::test::run_device_scan<Op>(
@@ -206,11 +249,11 @@ ScanCheck run_scan(int n, ScanKind kind, const LookbackOptions& options) {
                 ScanKind k) { lab07::scan<Op, Threads, Items>(in, out, count, k, options); },
             check);
     } catch (const std::exception& error) {
-        return {false, scanlab::test::kernel_failure_report(error.what(), "07",
-                                                            lab_hint(Threads * Items, n, true))};
+        return {false, scanlab::test::kernel_failure_report(error.what(), "07", lab_hint(n, true))};
     }
     if (!result.ok)
-        result.message += scanlab::test::hint_line("07", lab_hint(Threads * Items, n, false));
+        result.message +=
+            scanlab::test::hint_line("07", lab_hint(n, false, result.tile_shape, result.tile_size));
     return result;
 }
 
@@ -284,9 +327,10 @@ ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in
                                                  options);
         SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     } catch (const std::exception& error) {
-        return {false,
-                scanlab::test::kernel_failure_report(what + ": the kernel failed: " + error.what(),
-                                                     "07", lab_hint(Threads * Items, n, true))};
+        return {false, scanlab::test::kernel_failure_report(what + ": the kernel failed" +
+                                                                scanlab::test::fault_where() +
+                                                                ": " + error.what(),
+                                                            "07", lab_hint(n, true))};
     }
     if (std::string host_work = watch.verdict(what); !host_work.empty())
         return {false, std::move(host_work) + reproduce};
@@ -319,8 +363,8 @@ ScanCheck run_select(int n, T threshold, const LookbackOptions& options, bool in
         std::ostringstream message;
         message << what << "\n  first wrong output at index " << i << " of " << want
                 << ": expected " << show(expected[i]) << ", got " << show(out[i])
-                << "\n  hint: " << hint
-                << "\n  lab 07 hint: " << lab_hint(Threads * Items, n, false) << reproduce;
+                << "\n  hint: " << hint << scanlab::test::hint_line("07", lab_hint(n, false))
+                << reproduce;
         return {false, message.str()};
     }
     if (!in_place) {

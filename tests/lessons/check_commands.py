@@ -216,13 +216,13 @@ class Checker:
             if PLACEHOLDER.match(arg):
                 continue
             option = arg.split("=", 1)[0]
-            if option.startswith("--simt-"):
+            if option.startswith("--simt-") or arg == "--verbose":  # the test main's own
                 program_args.append(arg)
             elif option in DOCTEST_OPTIONS or option.replace("-dt-", "-", 1) in DOCTEST_OPTIONS:
                 program_args.append(arg)
             else:
                 self.problem(where, f"`{command}`: '{arg}' is neither an emulator flag "
-                                    f"(--simt-*=) nor a doctest option")
+                                    f"(--simt-*=), --verbose nor a doctest option")
         run_env = {}
         for name, value in env.items():
             if PLACEHOLDER.match(value):

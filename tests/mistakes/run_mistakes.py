@@ -349,8 +349,10 @@ def check(m: dict, output: str, code: int | None) -> str:
     else:
         missing = [] if f"simt: {m['kind']} in kernel" in output else ["kind"]
     missing += [what for what in ("report", "hint") if m[what] not in output]
-    if missing:
-        return "the output lacks " + ", ".join(f"{w} '{m[w]}'" for w in missing)
+    said = [text for text in m.get("said", []) if text not in output]
+    if missing or said:
+        return "the output lacks " + ", ".join([f"{w} '{m[w]}'" for w in missing] +
+                                               [f"'{text}'" for text in said])
     wrong = [text for text in m.get("not_said", []) if text in output]
     if wrong:
         return "the output says what it must not: " + ", ".join(f"'{w}'" for w in wrong)

@@ -44,6 +44,31 @@ def main() -> int:
             problems.append("the case after the fault did not pass on a reset device")
         if "the device was reset after each" not in out:
             problems.append("the summary does not say the device was reset")
+    # The run ends with its summary, whose last line says how to reproduce the run.
+    summary = out[out.find("==== scanlab: summary"):] if "==== scanlab: summary" in out else ""
+    if not re.match(r"==== scanlab: summary \(1 of [12] test cases failed", summary):
+        problems.append("the run does not end with a summary of 1 failed case")
+    elif 'failed like "a kernel that traps"' not in summary:
+        problems.append("the summary does not say how the trapping case failed")
+    elif "\nscanlab: some tests failed; to reproduce: SCANLAB_SEED=" not in summary:
+        problems.append("the summary does not say how to reproduce the run")
+    # Both streams through one pipe, as a grader or `| less` gets them: whole lines, the
+    # emulator's report before the case's failure (stdout is flushed before each report).
+    merged = subprocess.run([program], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, timeout=300).stdout
+    spliced = [line for line in merged.splitlines() if "simt: " in line[1:]
+               and not line.startswith(("simt: ", "scanlab: "))]
+    if spliced:
+        problems.append(f"a line of one stream is spliced into the other's: {spliced[0]!r}")
+    report, failure = merged.find("simt: trap in kernel"), merged.find("TEST CASE:  a kernel that")
+    if "simt: trap in kernel" in out and (report < 0 or failure < 0 or
+                                          report > merged.find("ERROR", failure)):
+        problems.append("the emulator's report does not come before the case's failure")
+    # --verbose is the test main's own option: taken out before doctest sees it.
+    verbose_code, verbose = run([program, "--verbose", "--test-case=a kernel that traps"])
+    print(verbose)
+    if verbose_code == 0 or "every case's in full with --verbose" in verbose:
+        problems.append("--verbose was not taken as the test main's option")
     for p in problems:
         print("check_fault_isolation:", p)
     return 1 if problems else 0

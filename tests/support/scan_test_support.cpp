@@ -1,7 +1,10 @@
 #include "scan_test_support.h"
 
+#include "failure_summary.h"
+
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <random>
 #include <sstream>
@@ -54,12 +57,33 @@ std::uint64_t mix_text(std::uint64_t h, std::string_view text) {
 
 std::string hint_line(std::string_view lab, const std::string& hint) {
     if (hint.empty()) return "";
-    static std::map<std::string, std::string> given; // hint -> the test case that gave it
+    note_hint(hint);
     const std::string head = "\n  lab " + std::string(lab) + " hint: ";
-    const auto [it, fresh] = given.try_emplace(hint, current_test_case());
-    if (!fresh && it->second != current_test_case())
-        return head + "the same as for test case \"" + it->second + "\" (given there in full)";
+    if (const std::string earlier = earlier_case_with(hint); !earlier.empty())
+        return head + "the same as for test case \"" + earlier + "\" (given there in full)";
     return head + hint;
+}
+
+namespace {
+
+// A source path as the student reads it: relative to the folder the tests run in (the
+// repository root under ./scanlab), where it lies there.
+std::string readable_path(const std::string& path) {
+    std::error_code error;
+    const std::string here = std::filesystem::current_path(error).string() + "/";
+    return !error && path.rfind(here, 0) == 0 ? path.substr(here.size()) : path;
+}
+
+} // namespace
+
+std::string fault_where() {
+    const FaultSeen seen = fault_seen();
+    if (seen.kind.empty()) return "";
+    const std::string site = readable_path(seen.site);
+    const std::string headline = seen.message.substr(0, seen.message.find('\n'));
+    note_fault(seen.kind, site, headline);
+    return " at " + (site.empty() ? std::string("a line the emulator's report names") : site) +
+           " (the emulator's report above: " + seen.kind + ")";
 }
 
 FaultSeen fault_seen() {
@@ -69,6 +93,8 @@ FaultSeen fault_seen() {
     if (report.kind != simt::FaultKind::none) {
         seen.kind = simt::to_string(report.kind);
         seen.message = report.message;
+        if (report.site.line > 0)
+            seen.site = report.site.file + ":" + std::to_string(report.site.line);
     }
 #endif
     return seen;
@@ -147,13 +173,21 @@ std::string format_failure(const FailureReport& report) {
     out << report.what << ": " << report.kind << " scan, op=" << report.op
         << ", type=" << report.type << ", n=" << report.n << ", seed=" << seed() << "\n";
     out << "  " << report.problem << "\n";
-    out << "  hint: "
-        << (report.hint.empty() ? "no usual mistake fits; trace the worked example in the "
-                                  "lab's README.md by hand"
-                                : report.hint)
-        << "\n";
+    note_wrong_result(report.problem);
+    note_hint(report.hint);
+    // A case that fails the way an earlier one did: its values are in the line above, the
+    // hint and the table around the first wrong index are the earlier case's (--verbose: whole).
+    const std::string earlier = report.hint.empty() ? "" : earlier_case_with(report.hint);
+    if (!earlier.empty())
+        out << "  hint: the same as for test case \"" << earlier << "\" (given there in full)\n";
+    else if (!report.hint.empty() || report.fallback_hint)
+        out << "  hint: "
+            << (report.hint.empty() ? "no usual mistake fits; trace the worked example in the "
+                                      "lab's README.md by hand"
+                                    : report.hint)
+            << "\n";
 
-    if (!report.rows.empty()) {
+    if (!report.rows.empty() && earlier.empty()) {
         // Columns as wide as their widest cell; affine values are long.
         std::size_t w_index = 5, w_input = 5, w_expected = 8;
         for (const auto& row : report.rows) {

@@ -136,6 +136,24 @@ struct CheckOptions {
     // The scan is one Blelloch tree (labs 02 and 03): enables the hint for a root that still
     // holds the total when the down-sweep starts.
     bool tree = false;
+    // The test adds a hint of its own lab after the checker's (hint_line): the checker then
+    // gives a hint only where it recognises the values, never its "no usual mistake fits".
+    bool lab_hint_follows = false;
+    // > 0: the scan may cut its input into smaller tiles than block_size (halves, quarters,
+    // ..., down to this many elements; lab 07 takes quarter tiles for small inputs): the
+    // checker tries each tile size for the tile hints, the largest first.
+    int smallest_block_size = 0;
+};
+
+/// How the values of the first wrong tile of a multi-tile scan relate to the tiles before it,
+/// where the checker recognised it (tile_hint): a lab's hint names the mistakes that give it.
+enum class TileShape {
+    unknown,
+    alone,        // scanned on its own: nothing from the earlier tiles reached it
+    own_total,    // its own total is in its prefix (an inclusive scan of the totals)
+    on_the_right, // the prefix on the right of Op::apply
+    missing,      // some earlier tiles are missing from its prefix
+    twice,        // some earlier tiles are counted twice in its prefix
 };
 
 // ---- what the emulator reported -----------------------------------------------------------
@@ -146,6 +164,7 @@ struct CheckOptions {
 struct FaultSeen {
     std::string kind;
     std::string message;
+    std::string site; // the source line it is at ("path/file.cu:42"), where the report has one
     bool is(std::string_view what) const { return kind == what; }
     bool says(std::string_view text) const { return message.find(text) != std::string::npos; }
     /// The distinct source lines the report names ("file.cu:42"), in the order it names them.
@@ -154,9 +173,14 @@ struct FaultSeen {
 FaultSeen fault_seen();
 
 /// "\n  lab NN hint: HINT", or "" for no hint. A hint this run already gave (one mistake makes
-/// every case fail alike) is not repeated in full: the line then names the test case that has
-/// it (a grader may show each case's output on its own).
+/// every case fail alike) is not repeated in full, unless the run is --verbose: the line then
+/// names the test case that has it. The hint also goes to the run's summary (failure_summary.h).
 std::string hint_line(std::string_view lab, const std::string& hint);
+
+/// Where the last launch failed, for "the kernel failed" + fault_where() + ": ": " at FILE:LINE
+/// (the emulator's report above: KIND)" on the emulator, "" on a GPU. Notes the fault for the
+/// run's summary.
+std::string fault_where();
 
 /// The name of the test case running now ("" outside one), as fault_isolation.cpp sees it.
 std::string current_test_case();
@@ -173,6 +197,8 @@ bool races_are_reported();
 struct ScanCheck {
     bool ok = true;
     std::string message; // empty when ok
+    TileShape tile_shape = TileShape::unknown;
+    int tile_size = 0; // the tile size with which the checker recognised tile_shape
 };
 
 namespace detail {
@@ -268,9 +294,10 @@ struct FailureReport {
     std::string type; // "int32"
     std::string kind; // "inclusive"
     int n = 0;
-    std::string problem;   // one line: what is wrong
-    std::string hint;      // the likely mistake, or empty
-    std::vector<Row> rows; // the positions around the first wrong index
+    std::string problem;       // one line: what is wrong
+    std::string hint;          // the likely mistake, or empty
+    bool fallback_hint = true; // with no hint: say that no usual mistake fits
+    std::vector<Row> rows;     // the positions around the first wrong index
 };
 
 std::string format_failure(const FailureReport& report);
@@ -394,7 +421,7 @@ std::string hillis_steele_hint(std::span<const typename Op::value_type> in,
 template <class Op>
 std::string tile_hint(std::span<const typename Op::value_type> in,
                       std::span<const typename Op::value_type> out, std::span<const double> tol,
-                      std::size_t i, ScanKind kind, int tile) {
+                      std::size_t i, ScanKind kind, int tile, TileShape& shape) {
     using T = typename Op::value_type;
     using E = Expected<T>;
     using M = typename ModelOp<Op>::type;
@@ -421,16 +448,54 @@ std::string tile_hint(std::span<const typename Op::value_type> in,
     const std::string where = "tile " + std::to_string(b) + " (elements " + std::to_string(first) +
                               ".." + std::to_string(last - 1) + ", " + std::to_string(tile) +
                               " per tile)";
+    shape = TileShape::alone;
     if (tile_is([](E x) { return x; }))
         return where + " is scanned on its own: the combination of the tiles before it never "
                        "reached it (is the prefix of the earlier tiles added to every element "
                        "of the tile?)";
+    shape = TileShape::own_total;
     if (tile_is([&](E x) { return M::apply(M::apply(before, own), x); }))
         return where + " has its own total in the prefix it was given: the scan of the tile "
                        "totals must be EXCLUSIVE (tile b gets the tiles 0..b-1, not b itself)";
+    shape = TileShape::on_the_right;
     if (tile_is([&](E x) { return M::apply(x, before); }))
         return where + " has the prefix of the earlier tiles on the RIGHT of Op::apply: "
                        "what comes first goes on the left, Op::apply(prefix, value)";
+    // Whole earlier tiles missing from the prefix, or counted twice in it. Each candidate is
+    // tried on the tile's elements until one differs (usually the first), so trying every
+    // range of tiles costs little; past kMostTiles tiles the ranges are not tried.
+    constexpr std::size_t kMostTiles = 128;
+    shape = TileShape::unknown;
+    if (b == 0 || b > kMostTiles) return "";
+    std::vector<E> totals(b, M::identity()); // each earlier tile's own total
+    for (std::size_t j = 0; j < first; ++j)
+        totals[j / size] = M::apply(totals[j / size], static_cast<E>(in[j]));
+    auto range = [&](std::size_t lo, std::size_t hi) { // tiles lo..hi-1, in order
+        E value = M::identity();
+        for (std::size_t t = lo; t < hi; ++t) value = M::apply(value, totals[t]);
+        return value;
+    };
+    auto tiles = [&](std::size_t lo, std::size_t hi) { // "tile 3" or "tiles 2..5"
+        return hi - lo == 1 ? "tile " + std::to_string(lo)
+                            : "tiles " + std::to_string(lo) + ".." + std::to_string(hi - 1);
+    };
+    for (std::size_t lo = 0; lo < b; ++lo) {
+        for (std::size_t hi = lo + 1; hi <= b; ++hi) {
+            if (lo == 0 && hi == b) continue; // all of them: the tile alone, above
+            const E without = M::apply(range(0, lo), range(hi, b));
+            shape = TileShape::missing;
+            if (tile_is([&](E x) { return M::apply(without, x); }))
+                return where + " has a prefix WITHOUT " + tiles(lo, hi) +
+                       ": the tiles before it reached it, except " +
+                       (hi - lo == 1 ? "that one" : "those");
+            const E twice = M::apply(range(lo, hi), before);
+            shape = TileShape::twice;
+            if (tile_is([&](E x) { return M::apply(twice, x); }))
+                return where + " has " + tiles(lo, hi) + " counted TWICE in its prefix: " +
+                       "the prefix is the combination of every tile before it, each once";
+        }
+    }
+    shape = TileShape::unknown;
     return "";
 }
 
@@ -439,7 +504,8 @@ template <class Op>
 std::string hint_for(std::span<const typename Op::value_type> in,
                      std::span<const Expected<typename Op::value_type>> expected,
                      std::span<const typename Op::value_type> out, std::span<const double> tol,
-                     std::size_t i, ScanKind kind, const CheckOptions& options) {
+                     std::size_t i, ScanKind kind, const CheckOptions& options, TileShape& shape,
+                     int& shape_tile) {
     using T = typename Op::value_type;
     const std::size_t n = in.size();
     auto all = [&](auto&& pred) { return every_index(n, pred); };
@@ -473,10 +539,17 @@ std::string hint_for(std::span<const typename Op::value_type> in,
         const std::string hint = hillis_steele_hint<Op>(in, out, tol, kind);
         if (!hint.empty()) return hint;
     }
-    if (options.on_device && options.block_size > 0 &&
-        n > static_cast<std::size_t>(options.block_size)) {
-        const std::string hint = tile_hint<Op>(in, out, tol, i, kind, options.block_size);
-        if (!hint.empty()) return hint;
+    if (options.on_device && options.block_size > 0) {
+        const int smallest =
+            options.smallest_block_size > 0 ? options.smallest_block_size : options.block_size;
+        for (int tile = options.block_size; tile >= smallest && tile > 0; tile /= 2) {
+            if (n <= static_cast<std::size_t>(tile)) continue; // one tile: nothing to combine
+            const std::string hint = tile_hint<Op>(in, out, tol, i, kind, tile, shape);
+            if (!hint.empty()) {
+                shape_tile = tile;
+                return hint;
+            }
+        }
     }
     if (options.tree && n > 0) {
         // The down-sweep pushes whatever the root holds in front of every prefix.
@@ -531,9 +604,9 @@ std::string hint_for(std::span<const typename Op::value_type> in,
         return "this output is just its own input: it was never combined with the elements "
                "before it";
     if (options.on_device && options.block_size > 0 && i % options.block_size == 0)
-        return "wrong from index " + std::to_string(i) +
-               " = a multiple of the block size: the elements of one block are not combined "
-               "with the totals of the blocks before it";
+        return "wrong from index " + std::to_string(i) + ", the first element of tile " +
+               std::to_string(i / options.block_size) +
+               ": what this tile starts from is not the combination of the tiles before it";
     // On the emulator a race is reported as such: a wrong result it did not report is a
     // mistake in what is computed. On a GPU a race can look like anything.
     if (options.on_device && i % 32 == 0)
@@ -545,6 +618,7 @@ std::string hint_for(std::span<const typename Op::value_type> in,
                     : std::string(": threads of different warps do not run in lockstep; if "
                                   "the emulator (simt backend) reports nothing, look at how "
                                   "values cross from one warp's elements to the next"));
+    if (options.on_device && options.lab_hint_follows) return "";
     if (options.on_device)
         return races_are_reported()
                    ? "no usual mistake fits, and the emulator saw no race or out-of-bounds "
@@ -594,13 +668,17 @@ ScanCheck check_scan(std::string_view what, std::span<const typename Op::value_t
                          std::to_string(wrong) + " of " + std::to_string(n) +
                          " outputs are wrong): expected " + detail::show<Op>(expected[first]) +
                          ", got " + detail::show<Op>(output[first]);
-        report.hint = detail::hint_for<Op>(input, expected, output, tol, first, kind, options);
+        TileShape shape = TileShape::unknown;
+        int shape_tile = 0;
+        report.hint = detail::hint_for<Op>(input, expected, output, tol, first, kind, options,
+                                           shape, shape_tile);
+        report.fallback_hint = !options.lab_hint_follows;
         const std::size_t lo = first >= 3 ? first - 3 : 0;
         const std::size_t hi = std::min(n, first + 4);
         for (std::size_t i = lo; i < hi; ++i)
             report.rows.push_back({i, detail::show<Op>(input[i]), detail::show<Op>(expected[i]),
                                    detail::show<Op>(output[i]), i == first});
-        return {false, detail::format_failure(report)};
+        return {false, detail::format_failure(report), shape, shape_tile};
     }
 
     if (!input_after.empty()) {
@@ -656,12 +734,23 @@ std::optional<ScanCheck> scan_on_device(const std::string& call, DeviceBuffer<T>
                                         bool throw_if_failed) {
     KernelWorkWatch watch;
     watch.input(d_in.data(), d_in.size()).output(d_out.data(), d_out.size());
-    scan(static_cast<const T*>(d_in.data()), d_out.data(), n, kind);
+    try {
+        scan(static_cast<const T*>(d_in.data()), d_out.data(), n, kind);
+    } catch (const std::runtime_error& error) {
+        // A failed CUDA call in the host code, usually the cudaGetLastError() after a launch
+        // that faulted (the emulator runs a launch to its end inside it): the fault's own line
+        // comes first, the host line after it.
+        const std::string where = fault_where();
+        if (where.empty()) throw;
+        std::string failure = call + ": the kernel failed" + where + ": " + error.what();
+        if (throw_if_failed) throw std::runtime_error(failure);
+        return ScanCheck{false, std::move(failure)};
+    }
     // Synchronize here so a fault inside the kernel is reported as such, not by a later copy.
     const cudaError_t status = cudaDeviceSynchronize();
     if (status != cudaSuccess) {
-        std::string failure = call + ": the kernel failed: " + cudaGetErrorName(status) + ": " +
-                              cudaGetErrorString(status);
+        std::string failure = call + ": the kernel failed" + fault_where() + ": " +
+                              cudaGetErrorName(status) + ": " + cudaGetErrorString(status);
         if (throw_if_failed) throw std::runtime_error(failure);
         return ScanCheck{false, std::move(failure)};
     }

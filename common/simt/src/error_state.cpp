@@ -16,9 +16,11 @@ ErrorState& error_state() {
 
 cudaError_t api_error(cudaError_t error, const std::string& call, const std::string& why) {
     error_state().last = error;
-    if (options().report_to_stderr)
+    if (options().report_to_stderr) {
+        std::fflush(stdout); // what the program printed before comes before
         std::fprintf(stderr, "simt: %s failed with %s: %s\n", call.c_str(), cudaGetErrorName(error),
                      why.c_str());
+    }
     return error;
 }
 
@@ -28,6 +30,7 @@ void record_fault(const FaultReport& report) {
     s.last = report.error;
     if (report.kind != FaultKind::invalid_launch) s.sticky = report.error;
     if (!options().report_to_stderr) return;
+    std::fflush(stdout); // what the program printed before the fault comes before its report
     // A program that meets the same fault again (a test suite running one faulty kernel in
     // every case) gets the whole report once and a line for each repeat, so the first report
     // is not buried. The set outlives reset_device(): it is about what the reader has seen.

@@ -159,6 +159,33 @@ def _first_line(text: str, width: int) -> str:
     return line if len(line) <= width else line[: width - 3] + "..."
 
 
+# The lines of a failure message that say why it failed, best first: a test's message opens
+# with a line of context (which call, which operator and size) that is the same for every case.
+_REASONS = [re.compile(p) for p in (
+    r"^simt: .* in kernel",             # the emulator's report of a fault
+    r"first wrong output at index",     # the checker: where the values go wrong
+    r"^\s*(count|values): ",            # a count or an expression that was off
+    r"the kernel failed|failed at ",    # a fault without the emulator's report
+    r"^\s*(threw exception|uncaught exception|crashed)",
+)]
+
+
+def failure_reason(message: str) -> str:
+    """The line of a failure message that says why the case failed (its first line if none
+    does), without the file:line that doctest puts in front."""
+    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
+    if not lines:
+        return ""
+    for pattern in _REASONS:
+        for line in lines:
+            if pattern.search(line):
+                line = re.sub(r"^[\w.+-]+:\d+: ", "", line)
+                # "<which call>: the kernel failed at ...": the call is context too
+                at = line.find("the kernel failed")
+                return line[at:] if at > 0 else line
+    return re.sub(r"^[\w.+-]+:\d+: ", "", lines[0])
+
+
 def table(grade: Grade, width: int = 132) -> str:
     out = [f"Scan Lab grade: {grade.submission}",
            f"seed {grade.seed}, backend {grade.backend}, hidden tests "
@@ -178,9 +205,13 @@ def table(grade: Grade, width: int = 132) -> str:
             if test.kind == "speed" and not test.passed and test.score == 0:
                 status = "FAILED"
             pts = f"{test.score:6.2f}/{test.max_score:<6.2f}"
-            message = "" if test.passed and test.kind == "test" else _first_line(
-                re.sub(r"^[\w.+-]+:\d+: ", "", test.message.strip()), width - 74)
-            out.append(f"  {pts:>15}  {status:<7} {name[:46]:<46} {message}".rstrip())
+            reason = "" if test.passed and test.kind == "test" else failure_reason(test.message)
+            row = f"  {pts:>15}  {status:<7} {name[:46]:<46}"
+            if len(row) + 1 + len(reason) <= width:
+                out.append(f"{row} {reason}".rstrip())
+            else:  # a reason too long for the column gets a line of its own, whole if it fits
+                out.append(row.rstrip())
+                out.append(f"      {_first_line(reason, width - 6)}")
         if lab.isolated:
             out.append(f"  note: {_first_line(lab.problem, width - 8)}")
         for note in lab.notes:
