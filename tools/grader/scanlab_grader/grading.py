@@ -243,7 +243,8 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
         say(f"{lab.title}: running {len(group)} {kind if len(groups) > 1 else ''} test cases "
             f"(time limit {timeout:g} s)".replace("  ", " "))
         log = ctx.logs / (f"{tag}-run.log" if g == 0 else f"{tag}-run-{kind}.log")
-        proc = run(["--reporters=xml", "--duration=true", *filters], timeout,
+        # --verbose: every failing case's report in full (each case is shown on its own).
+        proc = run(["--reporters=xml", "--duration=true", "--verbose", *filters], timeout,
                    fresh_cwd("all" if g == 0 else f"all-{kind}"), log,
                    heartbeat=say.heartbeat(f"{lab.title}: still running"))
         if proc.exited and proc.returncode == 77:  # test_main.cpp: cuda backend without a GPU
@@ -290,7 +291,7 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
                                 f"up")
                 continue
             timeout = min(lab_rubric.test_timeout_s, left)
-            proc = run(["--reporters=xml", "--duration=true", "--case-sensitive=true",
+            proc = run(["--reporters=xml", "--duration=true", "--verbose", "--case-sensitive=true",
                         f"--test-case={_escape_filter(case.name)}"], timeout,
                        fresh_cwd(f"case-{i}"), scratch / f"case-{i}.out")
             alone = _judge(proc, doctest_xml.read_report_bytes(proc.report), [info], timeout,
