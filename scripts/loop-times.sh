@@ -57,7 +57,8 @@ timed() {
     /usr/bin/time -f '%U %S %e' -o "$timing" "$@" >/dev/null 2>&1 || true
     # The last line: a command that failed has "Command exited with non-zero status" first.
     read -r user system wall < <(tail -n 1 "$timing")
-    printf '%-28s %7.1f %7.1f\n' "$label" "$(echo "$user + $system" | bc)" "$wall"
+    awk -v label="$label" -v u="$user" -v s="$system" -v w="$wall" \
+        'BEGIN { printf "%-28s %7.1f %7.1f\n", label, u + s, w }'
 }
 
 # Everything the labs' test programs need, built once before any timing.
