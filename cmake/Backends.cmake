@@ -34,6 +34,10 @@ function(scanlab_link_backend target scope backend)
     endif()
 endfunction()
 
+# How a lab's kernels are compiled for the emulator: what a student's every edit recompiles.
+set(SCANLAB_SIMT_LAB_OPTIMIZATION "-O0" CACHE STRING
+    "Compiler options for the labs' kernel files on the simt backend (after the build type's)")
+
 function(scanlab_add_cuda_library target)
     cmake_parse_arguments(PARSE_ARGV 1 arg "" "BACKEND" "SOURCES;INCLUDE_DIRS;LINK")
     if(NOT arg_BACKEND MATCHES "^(simt|cuda)$")
@@ -45,6 +49,9 @@ function(scanlab_add_cuda_library target)
     scanlab_link_backend(${target} PUBLIC ${arg_BACKEND})
     if(arg_BACKEND STREQUAL "simt")
         simt_target_cuda_sources(${target} PUBLIC ${arg_SOURCES})
+        # The lab's kernels for the emulator: compiled at SCANLAB_SIMT_LAB_OPTIMIZATION, which
+        # after the build type's flags sets the level (docs/design.md, "A student's edit").
+        target_compile_options(${target} PRIVATE ${SCANLAB_SIMT_LAB_OPTIMIZATION})
     else()
         target_sources(${target} PRIVATE ${arg_SOURCES})
         set_target_properties(${target} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)

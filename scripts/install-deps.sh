@@ -5,6 +5,8 @@
 #   scripts/install-deps.sh --all      also the visualizer, headless display, plots and fuzzing,
 #                                      and the benchmark's newest CUB (scripts/newest-cccl.sh,
 #                                      pip; headers only, into .deps/newest-cccl)
+#   scripts/install-deps.sh --view     the --all packages without the newest CUB (what
+#                                      `./scanlab view` needs)
 #   scripts/install-deps.sh --platforms  also clang 16 (with libc++) and the arm64 cross build
 #                                        with qemu (scripts/ci-clang.sh, scripts/ci-arm64.sh)
 #   a second argument --download-only fetches the missing packages into apt's cache and installs
@@ -26,16 +28,16 @@ download_only=()
 if [[ "${2:-}" == "--download-only" ]]; then
     download_only=(--download-only)
 elif [[ -n "${2:-}" ]]; then
-    echo "usage: scripts/install-deps.sh [--all|--platforms] [--download-only]" >&2
+    echo "usage: scripts/install-deps.sh [--all|--view|--platforms] [--download-only]" >&2
     exit 2
 fi
 
 wanted=("${core[@]}")
 case "${1:-}" in
---all) wanted+=("${extra[@]}") ;;
+--all | --view) wanted+=("${extra[@]}") ;;
 --platforms) wanted+=("${extra[@]}" "${platforms[@]}") ;;
 "") ;;
-*) echo "usage: scripts/install-deps.sh [--all|--platforms] [--download-only]" >&2; exit 2 ;;
+*) echo "usage: scripts/install-deps.sh [--all|--view|--platforms] [--download-only]" >&2; exit 2 ;;
 esac
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# A student's edit-build-test loop, timed: for each lab, edit its .cu file (a comment line added
+# at its end: touching it would not do, the rewriter leaves an unchanged output as it was and
+# nothing would be compiled) and run `./scanlab lab NN` (build the lab's test program, then run
+# it), then time the build and the test program on their own. The file is put back afterwards. Prints CPU seconds (user + system, summed over every process the
+# command waited for: the compiler, the linker, ninja, the tests) and wall seconds.
+#   scripts/loop-times.sh [--solution] [NN ...]
+# Default: every lab, the student's file (labs/NN_*/*.cu, the stub in a fresh checkout).
+# --solution: the reference solution's file instead (solutions/NN_*/*.cu, `./scanlab lab NN
+# --solution`), whose tests pass and so run every case.
+# Uses the build folder ./scanlab uses (SCANLAB_BUILD_DIR, default ./build) and SCANLAB_JOBS;
+# configures and builds what is missing first, untimed. CPU time is the figure to compare on a
+# loaded machine: wall time depends on what else runs.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+build="${SCANLAB_BUILD_DIR:-$PWD/build}"
+jobs="${SCANLAB_JOBS:-$(nproc)}"
+
+flavour=student
+labs=()
+for a in "$@"; do
+    case "$a" in
+    --solution) flavour=solution ;;
+    [0-9][0-9]) labs+=("$a") ;;
+    *) echo "usage: scripts/loop-times.sh [--solution] [NN ...]" >&2; exit 2 ;;
+    esac
+done
+if ((${#labs[@]} == 0)); then
+    for dir in labs/[0-9][0-9]_*/; do
+        dir="${dir%/}"
+        labs+=("${dir#labs/}")
+    done
+    labs=("${labs[@]%%_*}")
+fi
+command -v /usr/bin/time >/dev/null || { echo "loop-times.sh: needs /usr/bin/time (Debian: time)" >&2; exit 2; }
+
+source_root=labs
+lab_flag=()
+if [[ $flavour == solution ]]; then
+    source_root=solutions
+    lab_flag=(--solution)
+fi
+
+timing="$(mktemp)"
+saved="$(mktemp)"
+edited=""
+restore() {
+    [[ -z "$edited" ]] || cp "$saved" "$edited"
+    rm -f "$timing" "$saved"
+}
+trap restore EXIT
+# timed LABEL COMMAND...: runs the command (its output thrown away; a failing test is expected of
+# a stub) and prints the label with its CPU and wall seconds.
+timed() {
+    local label="$1"
+    shift
+    /usr/bin/time -f '%U %S %e' -o "$timing" "$@" >/dev/null 2>&1 || true
+    # The last line: a command that failed has "Command exited with non-zero status" first.
+    read -r user system wall < <(tail -n 1 "$timing")
+    awk -v label="$label" -v u="$user" -v s="$system" -v w="$wall" \
+        'BEGIN { printf "%-28s %7.1f %7.1f\n", label, u + s, w }'
+}
+
+# Everything the labs' test programs need, built once before any timing.
+SCANLAB_JOBS="$jobs" ./scanlab lab "${labs[0]}" "${lab_flag[@]}" -tc=none >/dev/null 2>&1 || true
+targets=()
+for lab in "${labs[@]}"; do targets+=("lab${lab}_tests_${flavour}_simt"); done
+echo "loop-times.sh: building ${targets[*]} first (untimed)" >&2
+cmake --build "$build" -j "$jobs" --target "${targets[@]}" >/dev/null
+
+level=$(sed -n 's/^SCANLAB_SIMT_LAB_OPTIMIZATION:STRING=//p' "$build/CMakeCache.txt")
+[[ -n "$level" ]] || level="the build type's flags"
+echo "# $(git rev-parse --short HEAD), $flavour, lab kernels at [$level]," \
+    "SCANLAB_JOBS=$jobs, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-28s %7s %7s\n' "what" "CPU s" "wall s"
+for lab in "${labs[@]}"; do
+    file=$(ls "$source_root/${lab}"_*/*.cu)
+    target="lab${lab}_tests_${flavour}_simt"
+    cp "$file" "$saved"
+    edited="$file"
+    echo "// loop-times.sh: an edit" >>"$file"
+    timed "lab $lab edit: ./scanlab lab" env SCANLAB_JOBS="$jobs" ./scanlab lab "$lab" "${lab_flag[@]}"
+    echo "// loop-times.sh: another edit" >>"$file"
+    timed "lab $lab   build" cmake --build "$build" -j "$jobs" --target "$target"
+    timed "lab $lab   test program" "$build/bin/$target"
+    cp "$saved" "$file"
+    edited=""
+done
