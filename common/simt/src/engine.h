@@ -19,6 +19,7 @@
 #include "checks/checker.h"
 #include "checks/global_shadow.h"
 #include "checks/shared_memory_checker.h"
+#include "data_flow.h"
 #include "fiber.h"
 #include "memory_registry.h"
 #include "simt/options.h"
@@ -82,7 +83,9 @@ struct alignas(64) Thread {
     uint64_t coll_value = 0;
     uint64_t coll_result = 0;
     bool exchanging = false; // in an atomicExch (Engine::note_exchange)
-    bool comparing = false;  // in an atomicCAS (Engine::note_compare_and_swap)
+    // It has loaded data that came from a watched input (data_flow.h): what it stores is too.
+    bool derived = false;
+    bool comparing = false; // in an atomicCAS (Engine::note_compare_and_swap)
     boost::context::stack_context stack{};
     // Trace recording: the access this lane announced last, until its value is captured.
     struct TracePending {
@@ -184,6 +187,11 @@ struct Block {
     };
     std::map<const void*, CarveSite> carve_sites;
     std::vector<ShadowWord> shadow; // one per 4-byte word of shared memory (when checks are on)
+    // Which words of the buffer hold data derived from a watched input (data_flow.h), while
+    // the launch follows the data; the barrier vote's inputs were derived.
+    std::vector<uint64_t> derived_words;
+    bool barrier_derived = false;
+    bool barrier_result_derived = false;
     std::unique_ptr<unsigned char[]> shared;
     std::vector<Thread> threads;
     std::vector<Warp> warps;
@@ -359,6 +367,9 @@ class Engine final : public FindingSink {
     // Hot state, read on every access and switch: together at the start.
     Thread* current_ = nullptr;
     LaunchRecorder* recorder_ = nullptr;
+    // The data-flow bookkeeping while a provenance watch follows an input (data_flow.h); every
+    // access then takes the general path.
+    DataFlow* flow_ = nullptr;
     const MemoryRegistry* registry_ = &memory_registry();
     FiberContext scheduler_ctx_ = nullptr;
     uint64_t fast_rng_ = 0x9E3779B97F4A7C15ull;
@@ -519,7 +530,7 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
     Thread* me = current_;
     Block* b = me->block;
     Warp* w = me->warp;
-    if (recorder_ || is_volatile || kind == AccessKind::atomic || bytes > 8 ||
+    if (recorder_ || flow_ || is_volatile || kind == AccessKind::atomic || bytes > 8 ||
         ((bytes | address) & (bytes - 1)) != 0) [[unlikely]]
         return access_general(address, bytes, kind, is_volatile, site);
     const uintptr_t offset = address - b->shared_base();
