@@ -563,6 +563,19 @@ void Engine::checked_global_slow(uintptr_t address, size_t bytes, AccessKind kin
     access_general(address, bytes, kind, false, site, r);
 }
 
+void Engine::followed_access(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
+                             const void* site) {
+    Thread* me = current_;
+    const bool reads = kind != AccessKind::write, writes = kind != AccessKind::read;
+    Block* b = me->block;
+    const uintptr_t offset = address - b->shared_base();
+    if (offset < b->shared_capacity)
+        DataFlow::access_shared(b->derived_words, me->derived, offset, bytes, reads, writes);
+    else if (address - me->stack_lo >= me->stack_size) // not its own locals
+        flow_->access(me->derived, address, bytes, reads, writes);
+    return plain_access(address, bytes, kind, is_volatile, site);
+}
+
 void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
                             const void* site, const Region* known) {
     Thread* me = current_;
@@ -573,7 +586,6 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
     }
     const uintptr_t offset = address - b->shared_base();
     const Region* global = nullptr; // device memory the global-memory checks look at
-    const Region* region = nullptr; // the device memory (or symbol, ...) accessed, if any
     bool parameter = false;         // a kernel parameter (see the alignment check below)
     if (offset < b->shared_capacity) {
         shared_.locate(*me, offset, bytes, kind, site); // on with the checks off, too
@@ -585,7 +597,6 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
         if (!r || (kind != AccessKind::read && !r->writable_from_device)) [[unlikely]]
             check_unregistered(r, address, bytes, kind, site);
         parameter = r && r->kind == RegionKind::parameters;
-        region = r;
         if (global_ && r && !parameter) global = r;
         if (r && kind != AccessKind::read && r->kernel_writes_tracked) [[unlikely]]
             provenance().kernel_wrote(address, bytes); // a kernel, not host code, wrote it last
@@ -604,14 +615,6 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
                               : is_volatile              ? Strength::volatile_
                                                          : Strength::plain;
     switch_for_mode(me, site);
-    if (flow_) [[unlikely]] {
-        // Just before the access, after the switch: what it reads is what the marks say.
-        const bool reads = kind != AccessKind::write, writes = kind != AccessKind::read;
-        if (offset < b->shared_capacity)
-            DataFlow::access_shared(b->derived_words, me->derived, offset, bytes, reads, writes);
-        else if (region && !parameter)
-            flow_->access(me->derived, address, bytes, reads, writes);
-    }
     if (global) {
         // After the switch, just before the access itself happens: no other thread runs between
         // this check (which may show the thread an old value, relaxed visibility) and the access.

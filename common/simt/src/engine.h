@@ -317,6 +317,13 @@ class Engine final : public FindingSink {
     // six-argument call they leave by a jump and need no frame of their own.
     [[gnu::noinline]] void checked_global_slow(uintptr_t address, size_t bytes, AccessKind kind,
                                                const void* site, const Region* r);
+    // on_memory_access() without the data flow, and with it (data_flow.h: the access marks the
+    // thread or the words it writes, before any switch; a store that races it is reported by
+    // the checks anyway).
+    [[gnu::always_inline]] void plain_access(uintptr_t address, size_t bytes, AccessKind kind,
+                                             bool is_volatile, const void* site);
+    [[gnu::noinline]] void followed_access(uintptr_t address, size_t bytes, AccessKind kind,
+                                           bool is_volatile, const void* site);
     // `known`: the region the fast path already found for the access, if any.
     [[gnu::noinline]] void access_general(uintptr_t address, size_t bytes, AccessKind kind,
                                           bool is_volatile, const void* site,
@@ -367,8 +374,8 @@ class Engine final : public FindingSink {
     // Hot state, read on every access and switch: together at the start.
     Thread* current_ = nullptr;
     LaunchRecorder* recorder_ = nullptr;
-    // The data-flow bookkeeping while a provenance watch follows an input (data_flow.h); every
-    // access then takes the general path.
+    // The data-flow bookkeeping while a provenance watch follows an input (data_flow.h), which
+    // every access then reports to (follow_data).
     DataFlow* flow_ = nullptr;
     const MemoryRegistry* registry_ = &memory_registry();
     FiberContext scheduler_ctx_ = nullptr;
@@ -527,10 +534,17 @@ inline void Engine::switch_for_mode(Thread* me, const void* site) {
 // position, so that it needs few registers saved.
 inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind kind,
                                      bool is_volatile, const void* site) {
+    if (flow_) [[unlikely]]
+        return followed_access(address, bytes, kind, is_volatile, site);
+    return plain_access(address, bytes, kind, is_volatile, site);
+}
+
+inline void Engine::plain_access(uintptr_t address, size_t bytes, AccessKind kind,
+                                 bool is_volatile, const void* site) {
     Thread* me = current_;
     Block* b = me->block;
     Warp* w = me->warp;
-    if (recorder_ || flow_ || is_volatile || kind == AccessKind::atomic || bytes > 8 ||
+    if (recorder_ || is_volatile || kind == AccessKind::atomic || bytes > 8 ||
         ((bytes | address) & (bytes - 1)) != 0) [[unlikely]]
         return access_general(address, bytes, kind, is_volatile, site);
     const uintptr_t offset = address - b->shared_base();
