@@ -5,17 +5,14 @@
 // They use sizes and operators that the visible tests do not name.
 #include "conflict_free_scan.h"
 
-#include "scan_test_support.h"
-#include "size_sweep.h"
+#include "hidden_checks.h"
 
 #include <doctest/doctest.h>
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 using scanlab::Affine;
-using scanlab::DeviceBuffer;
 using scanlab::Max;
 using scanlab::Min;
 using scanlab::Product;
@@ -26,24 +23,14 @@ namespace {
 
 constexpr const char* kWhat = "lab03::conflict_free_scan";
 
-// Stops at the first failing size (tests/support/size_sweep.h).
 template <class Op>
 bool check_sizes(const std::vector<int>& sizes, ScanKind kind) {
-    const auto result = scanlab::test::first_failing_size(sizes, [&](int n) {
-        return scanlab::test::run_device_scan<Op>(kWhat, n, kind, lab03::conflict_free_scan<Op>);
-    });
-    if (!result.ok) FAIL_CHECK(result.message);
-    return result.ok;
+    return scanlab::test::hidden::check_sizes<Op>(kWhat, sizes, kind,
+                                                  lab03::conflict_free_scan<Op>);
 }
 
-/// Sizes just around every power of two up to kMaxN, where a tree of m = next power of two
-/// leaves changes shape.
 std::vector<int> around_powers_of_two() {
-    std::vector<int> sizes = {0, 1, 2, 3};
-    for (int p = 4; p <= lab03::kMaxN; p *= 2)
-        for (const int n : {p - 1, p, p + 1})
-            if (n <= lab03::kMaxN) sizes.push_back(n);
-    return sizes;
+    return scanlab::test::hidden::around_powers_of_two(lab03::kMaxN);
 }
 
 } // namespace
@@ -74,40 +61,8 @@ TEST_SUITE("hidden") {
     }
 
     TEST_CASE("hidden: nothing is written past n") {
-        for (const int n : {1, 33, 1000, lab03::kMaxN - 1}) {
-            for (const ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive}) {
-                using T = std::int32_t;
-                const std::vector<T> input = scanlab::test::make_input<Sum<T>>(n + 64, kind);
-                DeviceBuffer<T> d_in(input);
-                DeviceBuffer<T> d_out(
-                    std::vector<T>(input.size(), scanlab::test::poison_value<T>()));
-                scanlab::test::KernelWorkWatch watch;
-                watch.input(d_in.data(), input.size()).output(d_out.data(), input.size());
-                lab03::conflict_free_scan<Sum<T>>(d_in.data(), d_out.data(), n, kind);
-                REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-                std::string problem =
-                    watch.verdict(std::string(kWhat) + ", n = " + std::to_string(n));
-                const std::vector<T> out = d_out.download();
-                if (problem.empty()) {
-                    const auto result = scanlab::test::check_scan<Sum<T>>(
-                        kWhat, std::span<const T>(input.data(), n),
-                        std::span<const T>(input.data(), n), std::span<const T>(out.data(), n),
-                        kind);
-                    problem = result.message;
-                }
-                for (std::size_t i = n; problem.empty() && i < out.size(); ++i)
-                    if (!scanlab::test::is_poison(out[i]))
-                        problem = "n = " + std::to_string(n) + ": out[" + std::to_string(i) +
-                                  "] was written, but the scan may only write out[0.." +
-                                  std::to_string(n) +
-                                  "): the leaves n..m-1 of the tree hold "
-                                  "the identity and are never stored";
-                if (!problem.empty()) {
-                    FAIL_CHECK(problem);
-                    return;
-                }
-            }
-        }
+        scanlab::test::hidden::check_nothing_written_past_n(
+            kWhat, {1, 33, 1000, lab03::kMaxN - 1}, lab03::conflict_free_scan<Sum<std::int32_t>>);
     }
 
 } // TEST_SUITE("hidden")

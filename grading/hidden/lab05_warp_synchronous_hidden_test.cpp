@@ -5,8 +5,7 @@
 // They use sizes, operators and aliasing that the visible tests do not name.
 #include "warp_scan.h"
 
-#include "scan_test_support.h"
-#include "size_sweep.h"
+#include "hidden_checks.h"
 
 #include <doctest/doctest.h>
 
@@ -24,26 +23,19 @@ using scanlab::test::ScanOutput;
 
 namespace {
 
-// Stops at the first failing size (tests/support/size_sweep.h). Tile shape: default, or 64x3.
+// Tile shape: default, or 64x3.
 template <class Op, bool Small>
 bool check_sizes(const std::vector<int>& sizes, ScanKind kind,
                  ScanOutput output = ScanOutput::separate) {
-    const std::string what = std::string("lab05::scan") + (Small ? "<64, 3>" : "") +
-                             (output == ScanOutput::in_place ? " in place (out == in)" : "");
-    const auto result = scanlab::test::first_failing_size(sizes, [&](int n) {
-        return scanlab::test::run_device_scan<Op>(
-            what + (output == ScanOutput::in_place ? ", n = " + std::to_string(n) : ""), n, kind,
-            [](const typename Op::value_type* in, typename Op::value_type* out, int size,
-               ScanKind k) {
-                if constexpr (Small)
-                    lab05::scan<Op, 64, 3>(in, out, size, k);
-                else
-                    lab05::scan<Op>(in, out, size, k);
-            },
-            {}, output);
-    });
-    if (!result.ok) FAIL_CHECK(result.message);
-    return result.ok;
+    return scanlab::test::hidden::check_sizes<Op>(
+        std::string("lab05::scan") + (Small ? "<64, 3>" : ""), sizes, kind,
+        [](const typename Op::value_type* in, typename Op::value_type* out, int size, ScanKind k) {
+            if constexpr (Small)
+                lab05::scan<Op, 64, 3>(in, out, size, k);
+            else
+                lab05::scan<Op>(in, out, size, k);
+        },
+        output);
 }
 
 } // namespace

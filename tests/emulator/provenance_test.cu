@@ -211,3 +211,120 @@ TEST_CASE("provenance: both findings at once, input first") {
               line_of(write) + "), not by a kernel: " + std::to_string(n) + " of its " +
               std::to_string(n) + " 4-byte words were last written by host code");
 }
+
+namespace {
+
+// Each thread loads its element into shared memory; after the barrier, thread i stores its
+// neighbour's (the data flows through shared memory, and from another thread).
+__global__ void rotate_through_shared(const int* in, int* out, int n) {
+    __shared__ int tile[128];
+    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    tile[threadIdx.x] = i < n ? in[i] : 0;
+    __syncthreads();
+    if (i < n) out[i] = tile[(threadIdx.x + 1) % blockDim.x] + 1;
+}
+
+// Only lane 0 of each warp loads; the others receive its value through a shuffle.
+__global__ void broadcast_by_shuffle(const int* in, int* out, int n) {
+    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    int value = 0;
+    if (lane == 0 && i < n) value = in[i];
+    value = __shfl_sync(0xffffffffu, value, 0);
+    if (i < n) out[i] = value + lane;
+}
+
+// Stores a constant: reads nothing.
+__global__ void fill_constant(int* out, int n, int value) {
+    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i < n) out[i] = value;
+}
+
+std::string not_computed(int words, int of) {
+    return "the output was not computed from the input: " + std::to_string(words) + " of its " +
+           std::to_string(of) +
+           " 4-byte words were stored by kernel threads that had read nothing that came from the "
+           "input (the input itself, a device copy of it, or what such threads stored)";
+}
+
+} // namespace
+
+TEST_CASE("provenance: a kernel that copies an answer host code prepared did not compute it") {
+    // The answer is read from the input through the device pointer (host memory here) and
+    // uploaded; no call reads the input and a kernel writes every output word.
+    const int n = random_int(5, 3000);
+    std::vector<int> values(static_cast<size_t>(n));
+    for (int& v : values) v = random_int(-1000, 1000);
+    DeviceVector<int> in(values);
+    DeviceVector<int> scratch(static_cast<size_t>(n));
+    DeviceVector<int> out(static_cast<size_t>(n));
+    simt::provenance_begin();
+    simt::provenance_input(in.data(), n * sizeof(int));
+    simt::provenance_output(out.data(), n * sizeof(int));
+    std::vector<int> answer(static_cast<size_t>(n));
+    for (int i = 0, running = 0; i < n; ++i)
+        answer[static_cast<size_t>(i)] = running += in.data()[i];
+    REQUIRE(cudaMemcpy(scratch.data(), answer.data(), n * sizeof(int), cudaMemcpyHostToDevice) ==
+            0);
+    copy_ints<<<blocks(n), 128>>>(scratch.data(), out.data(), n);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    // The first 16 bytes (an exclusive scan's identity) may hold what no input decides.
+    CHECK(simt::provenance_end() == not_computed(n - 4, n));
+    CHECK(out.download() == answer);
+}
+
+TEST_CASE("provenance: data from the input through shared memory, shuffles and device copies") {
+    const int n = random_int(1, 3000);
+    std::vector<int> values(static_cast<size_t>(n));
+    for (int& v : values) v = random_int(-1000, 1000);
+    DeviceVector<int> in(values);
+    DeviceVector<int> copy(static_cast<size_t>(n));
+    DeviceVector<int> out(static_cast<size_t>(n));
+    for (int round = 0; round < 3; ++round) {
+        simt::provenance_begin();
+        simt::provenance_input(in.data(), n * sizeof(int));
+        simt::provenance_output(out.data(), n * sizeof(int));
+        if (round == 0) rotate_through_shared<<<blocks(n), 128>>>(in.data(), out.data(), n);
+        if (round == 1) broadcast_by_shuffle<<<blocks(n), 128>>>(in.data(), out.data(), n);
+        if (round == 2) {
+            // A device copy of the input is the input; a kernel computes from it.
+            REQUIRE(cudaMemcpy(copy.data(), in.data(), n * sizeof(int), cudaMemcpyDeviceToDevice) ==
+                    0);
+            rotate_through_shared<<<blocks(n), 128>>>(copy.data(), out.data(), n);
+        }
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        INFO("round ", round, ", n = ", n);
+        CHECK(simt::provenance_end().empty());
+    }
+    // The copy overwritten by the host is not the input any more.
+    simt::provenance_begin();
+    simt::provenance_input(in.data(), n * sizeof(int));
+    simt::provenance_output(out.data(), n * sizeof(int));
+    REQUIRE(cudaMemcpy(copy.data(), in.data(), n * sizeof(int), cudaMemcpyDeviceToDevice) == 0);
+    REQUIRE(cudaMemcpy(copy.data(), values.data(), n * sizeof(int), cudaMemcpyHostToDevice) == 0);
+    rotate_through_shared<<<blocks(n), 128>>>(copy.data(), out.data(), n);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    CHECK(simt::provenance_end() == (n > 4 ? not_computed(n - 4, n) : ""));
+}
+
+TEST_CASE("provenance: a constant may fill the output's first element only") {
+    const int n = random_int(1, 2000);
+    DeviceVector<int> in(std::vector<int>(static_cast<size_t>(n), 1));
+    DeviceVector<int> out(static_cast<size_t>(n));
+    const int constant_words = random_int(1, n);
+    simt::provenance_begin();
+    simt::provenance_input(in.data(), n * sizeof(int));
+    simt::provenance_output(out.data(), n * sizeof(int));
+    copy_ints<<<blocks(n), 128>>>(in.data(), out.data(), n);
+    fill_constant<<<blocks(constant_words), 128>>>(out.data(), constant_words, 0);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    INFO("n = ", n, ", constant words: ", constant_words);
+    CHECK(simt::provenance_end() ==
+          (constant_words > 4 ? not_computed(constant_words - 4, n) : ""));
+    // Without a watched input there is nothing to compute from: no such finding.
+    simt::provenance_begin();
+    simt::provenance_output(out.data(), n * sizeof(int));
+    fill_constant<<<blocks(n), 128>>>(out.data(), n, 3);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    CHECK(simt::provenance_end().empty());
+}

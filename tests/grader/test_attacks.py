@@ -301,6 +301,20 @@ class Attacks(PlantedBase):
                           test["output"])
             self.assertNotIn("the output was written by host code", test["output"])
 
+    def test_host_side_scan_copied_by_a_kernel(self):
+        """host code reads the input through its device pointer (host memory on the emulator),
+        scans it and uploads the result; a kernel only copies it to the output. No call read
+        the input, and a kernel wrote every output word, but the kernel threads that stored
+        them read nothing that came from the input (the emulator follows the data: issue 32)."""
+        data, _, _, _ = self.grade("host_scan_copy_kernel")
+        self.assert_stub_score(data)
+        for test in lab_tests(data, "01"):
+            if test["name"].endswith("argument checks"):
+                continue  # its scans of n = 0 store nothing; it fails on its other scans
+            self.assertIn("the output was not computed from the input", test["output"])
+            self.assertNotIn("the output was written by host code", test["output"])
+            self.assertNotIn("the input was copied to the host", test["output"])
+
     def test_host_side_scan_through_host_to_host_copies(self):
         """host_scan with cudaMemcpyHostToHost both ways (device memory is host memory on the
         emulator): the copies count by where their ends lie, so every case says that host code

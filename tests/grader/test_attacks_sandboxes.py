@@ -167,6 +167,45 @@ class NamespaceSandbox(PlantedBase):
         time.sleep(6)
         self.assertFalse((out / "daemon-was-here").exists(), "the daemon outlived the grade")
 
+    def test_kernels_must_compute_from_the_input(self):
+        """The host-side scans of the catalog score 0 in this sandbox too: one whose kernel
+        only copies a host-made answer (the data flow), one through the device pointers."""
+        for planted in ("host_scan_copy_kernel", "host_scan_through_pointers"):
+            with self.subTest(planted=planted):
+                data, _, out, _ = self.grade_attack(planted, name=f"{planted}-{self.mode}")
+                self.assertEqual(lab_score(data, "01")[0], 0.0)
+                text = everything_shown(out)
+                self.assertTrue("the output was not computed from the input" in text or
+                                "changed by host code through the device pointer" in text)
+
+    def test_disk_hog_is_contained(self):
+        """A correct lab that fills its folder, /tmp and /dev/shm with 512 MiB of files each:
+        in the namespaces each is a tmpfs of 256 MiB (its writes fail, the lab keeps its
+        points); in the user sandbox the submission's disk budget (disk_limit_mb, 96 MiB here)
+        stops the step, and every case says so. Nothing of it is left afterwards."""
+        limit = 96
+        rubric = self.root / f"rubric_disk_{self.mode}.toml"
+        rubric.write_text(support.FAST_RUBRIC.read_text().replace(
+            "[defaults]", f"[defaults]\ndisk_limit_mb = {limit}"))
+        data, _, out, _ = self.grade_attack("disk_hog", rubric=rubric,
+                                            name=f"disk_hog-{self.mode}")
+        text = everything_shown(out)
+        if self.mode == "namespaces":
+            self.assertAlmostEqual(lab_score(data, "01")[0], 10.0, places=6)
+            for place in ("/tmp", "/dev/shm"):
+                written = [int(line.split()[1]) for line in text.splitlines()
+                           if line.startswith("HOG:") and line.endswith(" " + place)]
+                self.assertTrue(written, f"the hog said nothing about {place}")
+                self.assertLessEqual(max(written), 256)
+        else:
+            self.assertEqual(lab_score(data, "01")[0], 0.0)
+            for test in lab_tests(data, "01"):
+                self.assertIn(f"wrote more than the {limit} MiB of files a submission may keep",
+                              test["output"])
+        for folder in ("/tmp", "/var/tmp", "/dev/shm"):
+            self.assertFalse([name for name in os.listdir(folder) if "scanlab-hog" in name],
+                             f"the hog's files outlived the grading in {folder}")
+
 
 class UserSandbox(NamespaceSandbox):
     """--run-as nobody --sandbox user: no namespaces; the grader's folders and the secrets are

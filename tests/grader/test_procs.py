@@ -130,6 +130,39 @@ class Procs(support.InTempDir):
         result = self.run_py("open('big', 'wb').write(b'x' * (3 * 1024 * 1024))", file_mb=1)
         self.assertFalse(result.exited and result.returncode == 0)
 
+    def test_disk_budget_stops_a_program_that_writes_too_much(self):
+        """Files of 1 MiB, written until the budget's measure sees more than it allows: the
+        program is stopped and says why; one that stays under it runs to its end."""
+        limit_mb = random.randint(3, 8)
+        folder = self.dir / "scratch"
+        folder.mkdir()
+        budget = procs.DiskBudget(limit_mb, (folder,))
+        code = ("import os, time\n"
+                "for i in range(200):\n"
+                f"    open(os.path.join({str(folder)!r}, f'f{{i}}'), 'wb').write(b'x' * (1 << 20))\n"
+                "    time.sleep(0.02)\n")
+        result = self.run_py(code, timeout=20, disk=budget)
+        self.assertFalse(result.exited)
+        self.assertIn(f"wrote more than the {limit_mb} MiB of files a submission may keep",
+                      result.describe())
+        self.assertLess(len(os.listdir(folder)), 200)
+        under = self.run_py(f"open({str(folder / 'small')!r}, 'wb').write(b'x' * 1000)",
+                            disk=procs.DiskBudget(1024, (folder,)))
+        self.assertTrue(under.exited and under.returncode == 0)
+
+    def test_disk_budget_counts_files_and_entries(self):
+        folder = self.dir / "many"
+        (folder / "sub").mkdir(parents=True)
+        size = random.randint(1, 64) * 4096
+        (folder / "sub" / "a").write_bytes(b"y" * size)
+        for i in range(5):
+            (folder / f"e{i}").write_bytes(b"")
+        used, entries = procs.disk_use(procs.DiskBudget(1, (folder,)))
+        self.assertEqual(entries, 8)  # the folder, sub, a and the five empty files
+        self.assertGreaterEqual(used, size)
+        _, capped = procs.disk_use(procs.DiskBudget(1, (folder,), max_entries=3))
+        self.assertLessEqual(capped, 4)
+
     def test_missing_program(self):
         result = procs.run([str(self.dir / "nope")], cwd=self.dir, env={},
                            limits=procs.Limits(5), output_path=self.dir / "o")

@@ -107,6 +107,8 @@ class Validation(unittest.TestCase):
         self.bad('[labs.01]\nspeed = {points = 1, kind = "both"}\n', "labs.01.speed.kind")
         self.bad("version = 2\n", "version")
         self.bad("[defaults]\ntimeout_s = \"soon\"\n", "defaults.timeout_s")
+        self.bad("[defaults]\ndisk_limit_mb = -1\n", "defaults.disk_limit_mb")
+        self.bad("[labs.01]\ndisk_limit_mb = 5\n", "disk_limit_mb")  # a submission's, not a lab's
 
     def test_speed_leaves_what_the_rubric_omits_to_the_descriptor(self):
         spec = parse("[labs.04]\nspeed = {points = 3}\n").lab("04").speed
@@ -115,6 +117,10 @@ class Validation(unittest.TestCase):
                      'variant = "separate", n = 4096, kind = "exclusive"}\n').lab("07").speed
         self.assertEqual((spec.variant, spec.n, spec.kind, spec.tolerance),
                          ("separate", 4096, "exclusive", 1.5))
+
+    def test_disk_limit_of_the_submission(self):
+        self.assertEqual(parse("").disk_limit_mb, 1024)
+        self.assertEqual(parse("[defaults]\ndisk_limit_mb = 0\n").disk_limit_mb, 0)
 
     def test_limits_and_env_inherit_from_defaults(self):
         r = parse('[defaults]\ntimeout_s = 7\nenv = {A = "1"}\n[labs.02]\nenv = {B = "2"}\n')

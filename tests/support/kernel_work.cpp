@@ -45,7 +45,8 @@ void note_remote_kernel_work(const std::string& seen) {
 const char* const kKernelWorkRule =
     "the scan must be done by kernels: host code may launch kernels, allocate memory, check "
     "sizes and copy small control values, but every output element must be written by a kernel "
-    "and the input must not be copied to the host (docs/how-you-are-graded.md)";
+    "from data that came from the input, and the input must not be copied to the host "
+    "(docs/how-you-are-graded.md)";
 
 #ifdef SCANLAB_BACKEND_SIMT
 

@@ -93,6 +93,7 @@ Engine::Engine(const LaunchRequest& request, const Options& options, size_t shar
     lockstep_ = runs_in_lockstep(options.mode);
     spin_limit_ = options.spin_limit;
     checks_ = options.checks;
+    if (data_flow().on()) flow_ = &data_flow();
     rng_.seed(options.seed);
     fast_rng_ = (options.seed + 1) * 0x9E3779B97F4A7C15ull;
     countdown_ = countdown_length_ = lockstep_ ? 1 : its_gap();
@@ -563,6 +564,19 @@ void Engine::checked_global_slow(uintptr_t address, size_t bytes, AccessKind kin
     access_general(address, bytes, kind, false, site, r);
 }
 
+void Engine::followed_access(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
+                             const void* site) {
+    Thread* me = current_;
+    const bool reads = kind != AccessKind::write, writes = kind != AccessKind::read;
+    Block* b = me->block;
+    const uintptr_t offset = address - b->shared_base();
+    if (offset < b->shared_capacity)
+        DataFlow::access_shared(b->derived_words, me->derived, offset, bytes, reads, writes);
+    else if (address - me->stack_lo >= me->stack_size) // not its own locals
+        flow_->access(me->derived, address, bytes, reads, writes);
+    return plain_access(address, bytes, kind, is_volatile, site);
+}
+
 void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
                             const void* site, const Region* known) {
     Thread* me = current_;
@@ -740,6 +754,7 @@ inline void Engine::arrive_at_barrier(Thread* me, Block* b, const void* site, in
     if (b->at_barrier == 0) { // the first to arrive names the barrier
         b->barrier_site = site;
         b->barrier_reduce = reduce_kind == 2 ? 1 : 0; // and: starts true
+        b->barrier_derived = false;
     }
     count_poll(me, site); // a barrier in a loop may be part of a spin-wait
     b->at_barrier++;
@@ -774,10 +789,12 @@ void Engine::syncthreads_general(const void* site, int reduce_kind, int predicat
     if (reduce_kind == 1) b->barrier_reduce += predicate ? 1 : 0;
     if (reduce_kind == 2) b->barrier_reduce = b->barrier_reduce && predicate;
     if (reduce_kind == 3) b->barrier_reduce = b->barrier_reduce || predicate;
+    if (reduce_kind != 0 && me->derived) b->barrier_derived = true; // its vote is derived data
     if (b->at_barrier == b->live) {
         if (b->live < threads_per_block_) [[unlikely]]
             exited_before_barrier(b, site);
         b->barrier_result = b->barrier_reduce;
+        b->barrier_result_derived = b->barrier_derived;
         b->at_barrier = 0;
         b->barrier_epoch++;
         if (global_) global_->barrier_completed(*b);
@@ -794,7 +811,10 @@ void Engine::syncthreads_general(const void* site, int reduce_kind, int predicat
     } else {
         block_and_switch(me);
     }
-    if (result) *result = b->barrier_result;
+    if (result) {
+        *result = b->barrier_result;
+        if (b->barrier_result_derived) me->derived = true;
+    }
 }
 
 void Engine::collective_misuse(Thread* me, CollectiveKind kind, unsigned mask, int width,
@@ -945,8 +965,11 @@ void Engine::try_complete_collective(Thread* arriving) {
     // Everyone named is here: compute each lane's result, then release them together.
     std::array<uint8_t, 32> shuffle_sources{}; // each lane's source lane, for a trace
     unsigned ballot = 0;
-    for (unsigned l = 0; l < w->lane_count; ++l)
+    unsigned derived = 0; // lanes that hand over data derived from a watched input
+    for (unsigned l = 0; l < w->lane_count; ++l) {
         if ((participants >> l) & 1u && w->lanes[l]->coll_value) ballot |= 1u << l;
+        if ((participants >> l) & 1u && w->lanes[l]->derived) derived |= 1u << l;
+    }
     for (unsigned l = 0; l < w->lane_count; ++l) {
         if (!((participants >> l) & 1u)) continue;
         Thread* t = w->lanes[l];
@@ -957,12 +980,15 @@ void Engine::try_complete_collective(Thread* arriving) {
             break;
         case CollectiveKind::ballot:
             t->coll_result = ballot;
+            t->derived = t->derived || derived != 0;
             break;
         case CollectiveKind::any:
             t->coll_result = ballot != 0;
+            t->derived = t->derived || derived != 0;
             break;
         case CollectiveKind::all:
             t->coll_result = ballot == participants;
+            t->derived = t->derived || derived != 0;
             break;
         case CollectiveKind::shuffle: {
             const int width = t->coll_width;
@@ -993,6 +1019,7 @@ void Engine::try_complete_collective(Thread* arriving) {
                     report_absent_source(t, src, participants);
             } else {
                 t->coll_result = w->lanes[src]->coll_value;
+                t->derived = t->derived || ((derived >> src) & 1u);
             }
             break;
         }

@@ -19,6 +19,7 @@
 #include "checks/checker.h"
 #include "checks/global_shadow.h"
 #include "checks/shared_memory_checker.h"
+#include "data_flow.h"
 #include "fiber.h"
 #include "memory_registry.h"
 #include "simt/options.h"
@@ -83,7 +84,9 @@ struct alignas(64) Thread {
     uint64_t coll_result = 0;
     int coll_value_code = 0; // a shuffle's value type, for traces (ElementInfo::code)
     bool exchanging = false; // in an atomicExch (Engine::note_exchange)
-    bool comparing = false;  // in an atomicCAS (Engine::note_compare_and_swap)
+    // It has loaded data that came from a watched input (data_flow.h): what it stores is too.
+    bool derived = false;
+    bool comparing = false; // in an atomicCAS (Engine::note_compare_and_swap)
     boost::context::stack_context stack{};
     // Trace recording: the access this lane announced last, until its value is captured.
     struct TracePending {
@@ -185,6 +188,11 @@ struct Block {
     };
     std::map<const void*, CarveSite> carve_sites;
     std::vector<ShadowWord> shadow; // one per 4-byte word of shared memory (when checks are on)
+    // Which words of the buffer hold data derived from a watched input (data_flow.h), while
+    // the launch follows the data; the barrier vote's inputs were derived.
+    std::vector<uint64_t> derived_words;
+    bool barrier_derived = false;
+    bool barrier_result_derived = false;
     std::unique_ptr<unsigned char[]> shared;
     std::vector<Thread> threads;
     std::vector<Warp> warps;
@@ -310,6 +318,13 @@ class Engine final : public FindingSink {
     // six-argument call they leave by a jump and need no frame of their own.
     [[gnu::noinline]] void checked_global_slow(uintptr_t address, size_t bytes, AccessKind kind,
                                                const void* site, const Region* r);
+    // on_memory_access() without the data flow, and with it (data_flow.h: the access marks the
+    // thread or the words it writes, before any switch; a store that races it is reported by
+    // the checks anyway).
+    [[gnu::always_inline]] void plain_access(uintptr_t address, size_t bytes, AccessKind kind,
+                                             bool is_volatile, const void* site);
+    [[gnu::noinline]] void followed_access(uintptr_t address, size_t bytes, AccessKind kind,
+                                           bool is_volatile, const void* site);
     // `known`: the region the fast path already found for the access, if any.
     [[gnu::noinline]] void access_general(uintptr_t address, size_t bytes, AccessKind kind,
                                           bool is_volatile, const void* site,
@@ -360,6 +375,9 @@ class Engine final : public FindingSink {
     // Hot state, read on every access and switch: together at the start.
     Thread* current_ = nullptr;
     LaunchRecorder* recorder_ = nullptr;
+    // The data-flow bookkeeping while a provenance watch follows an input (data_flow.h), which
+    // every access then reports to (follow_data).
+    DataFlow* flow_ = nullptr;
     const MemoryRegistry* registry_ = &memory_registry();
     FiberContext scheduler_ctx_ = nullptr;
     uint64_t fast_rng_ = 0x9E3779B97F4A7C15ull;
@@ -518,6 +536,13 @@ inline void Engine::switch_for_mode(Thread* me, const void* site) {
 // position, so that it needs few registers saved.
 inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind kind,
                                      bool is_volatile, const void* site) {
+    if (flow_) [[unlikely]]
+        return followed_access(address, bytes, kind, is_volatile, site);
+    return plain_access(address, bytes, kind, is_volatile, site);
+}
+
+inline void Engine::plain_access(uintptr_t address, size_t bytes, AccessKind kind,
+                                 bool is_volatile, const void* site) {
     Thread* me = current_;
     Block* b = me->block;
     Warp* w = me->warp;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "data_flow.h"
 #include "memory_registry.h"
 #include "simt/provenance.h"
 #include "source_lines.h"
@@ -12,6 +13,9 @@ namespace simt::detail {
 namespace {
 
 constexpr uintptr_t kWord = 4;
+// An output's first 16 bytes (one element) may hold what no input decides: an exclusive scan's
+// identity at out[0], which a thread may store without reading anything (lab 01's thread 0).
+constexpr uintptr_t kUndecidedPrefix = 16;
 
 std::string describe(const std::string& call, const void* caller) {
     if (!caller) return call;
@@ -23,6 +27,7 @@ std::string describe(const std::string& call, const void* caller) {
 
 void Provenance::begin() {
     untrack_all();
+    data_flow().begin();
     armed_ = true;
     outputs_.clear();
     inputs_.clear();
@@ -32,7 +37,9 @@ void Provenance::begin() {
 }
 
 void Provenance::watch_input(uintptr_t base, size_t bytes) {
-    if (armed_ && bytes > 0) inputs_.push_back({base, base + bytes});
+    if (!armed_ || bytes == 0) return;
+    inputs_.push_back({base, base + bytes});
+    data_flow().mark_input(base, bytes); // what the kernels compute from
 }
 
 void Provenance::watch_output(uintptr_t base, size_t bytes) {
@@ -61,6 +68,7 @@ uint32_t Provenance::remember(const char* call, const void* caller) {
 
 void Provenance::host_wrote(uintptr_t dst, size_t bytes, const char* call, const void* caller) {
     if (!armed_ || bytes == 0) return;
+    data_flow().mark(dst, bytes, false); // host data, not computed from the input by a kernel
     for (Output& out : outputs_) {
         const uintptr_t lo = std::max(dst, out.base);
         const uintptr_t hi = std::min(dst + bytes, out.base + out.bytes);
@@ -94,6 +102,7 @@ void Provenance::host_copied(uintptr_t dst, uintptr_t src, size_t bytes, const c
     // The copy is a host write of the destination in any case; a copy of an input is an input
     // too, so that copying it to the host from there is seen.
     host_wrote(dst, bytes, call, caller);
+    data_flow().copy(dst, src, bytes);
     if (overlaps_input(src, src + bytes)) inputs_.push_back({dst, dst + bytes});
 }
 
@@ -121,7 +130,8 @@ std::string Provenance::end() {
     if (input_read_)
         message = "the input was copied to the host (" +
                   describe(input_reader_.call, input_reader_.caller) + ") during the call";
-    size_t host_words = 0, words = 0, changed_by_host = 0;
+    size_t host_words = 0, words = 0, changed_by_host = 0, not_derived = 0;
+    const bool followed = data_flow().on(); // an input was watched: the kernels computed from it
     uint32_t first_writer = 0;
     for (const Output& out : outputs_) {
         words += out.host_writer.size();
@@ -129,6 +139,9 @@ std::string Provenance::end() {
         for (size_t w = 0; w < out.host_writer.size(); ++w) {
             const uint32_t writer = out.host_writer[w];
             if (writer == 0) {
+                if (out.kernel_stored[w] && followed && w * kWord >= kUndecidedPrefix &&
+                    !data_flow().all(out.base + w * kWord, kWord))
+                    ++not_derived;
                 if (out.before.empty() || !still_there) continue; // not compared
                 uint32_t now = 0;
                 std::memcpy(&now, reinterpret_cast<const void*>(out.base + w * kWord), kWord);
@@ -146,6 +159,14 @@ std::string Provenance::end() {
                    std::to_string(changed_by_host) + " of its " + std::to_string(words) +
                    " 4-byte words changed with no kernel storing there";
     }
+    if (not_derived > 0) {
+        if (!message.empty()) message += "; ";
+        message += "the output was not computed from the input: " + std::to_string(not_derived) +
+                   " of its " + std::to_string(words) +
+                   " 4-byte words were stored by kernel threads that had read nothing that came "
+                   "from the input (the input itself, a device copy of it, or what such threads "
+                   "stored)";
+    }
     if (host_words > 0) {
         const HostCall& c = calls_[first_writer - 1];
         if (!message.empty()) message += "; ";
@@ -156,6 +177,7 @@ std::string Provenance::end() {
     outputs_.clear();
     inputs_.clear();
     calls_.clear();
+    data_flow().end();
     return message;
 }
 
@@ -177,6 +199,9 @@ void simt::provenance_output(const void* device_ptr, size_t bytes) {
 }
 void simt::provenance_imported(const void* device_ptr, size_t bytes) {
     detail::provenance().kernel_wrote(reinterpret_cast<uintptr_t>(device_ptr), bytes);
+    // The other process's watch followed its data: what it sent counts as computed there.
+    if (detail::provenance().armed())
+        detail::data_flow().mark(reinterpret_cast<uintptr_t>(device_ptr), bytes, true);
 }
 std::string simt::provenance_end() {
     return detail::provenance().end();

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "checks/global_shadow.h"
+#include "data_flow.h"
 #include "error_state.h"
 #include "memory_registry.h"
 #include "provenance.h"
@@ -20,6 +21,7 @@
 #include "simt/shared.h"
 
 using simt::detail::api_error;
+using simt::detail::data_flow;
 using simt::detail::error_state;
 using simt::detail::memory_registry;
 using simt::detail::provenance;
@@ -80,6 +82,7 @@ static cudaError_t allocate(void** ptr, size_t bytes, RegionKind kind, const cha
     std::memset(p, 0xCD, rounded);
     memory_registry().add(reinterpret_cast<uintptr_t>(p), bytes, kind);
     global_shadow().forget(reinterpret_cast<uintptr_t>(p), rounded); // nothing written yet
+    data_flow().mark(reinterpret_cast<uintptr_t>(p), rounded, false);
     *ptr = p;
     return cudaSuccess;
 }
@@ -134,6 +137,7 @@ static cudaError_t release(void* ptr, bool host, const char* call) {
     memory_registry().remove(reinterpret_cast<uintptr_t>(ptr), &removed);
     munmap(ptr, (removed.bytes + 4095) / 4096 * 4096);
     global_shadow().forget(reinterpret_cast<uintptr_t>(ptr), removed.bytes);
+    data_flow().mark(reinterpret_cast<uintptr_t>(ptr), removed.bytes, false);
     return cudaSuccess;
 }
 cudaError_t cudaFree(void* ptr) {

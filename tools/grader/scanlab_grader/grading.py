@@ -619,6 +619,7 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
         runs = Path(tempfile.mkdtemp(prefix="scanlab-runs-"))
         runs.chmod(0o711)
         opts.cleanup.append(runs)
+    box.budget_disk(opts.rubric.disk_limit_mb, runs)
     # The build folder stays the grader's: the submission's targets are built in folders of
     # their own (private_build.py), and the trusted programs are checked before they run.
     trusted_hashes = {}

@@ -36,23 +36,6 @@ _NEVER_COPIED = re.compile(r"(^|/)(CMakeCache\.txt|\.ninja_log|\.ninja_deps|buil
                            r"_solution_")
 
 
-# The most disk a lab's private build folder may hold once its build is over (a lab's worker is
-# a few tens of MiB); each file is also held to the build's RLIMIT_FSIZE (256 MiB).
-DISK_LIMIT_MB = 1024
-
-
-def disk_use(folder: Path) -> int:
-    """Bytes the files under `folder` take on disk (links not followed)."""
-    total = 0
-    for root, _, files in os.walk(folder):
-        for name in files:
-            try:
-                total += os.lstat(os.path.join(root, name)).st_blocks * 512
-            except OSError:
-                pass
-    return total
-
-
 def remove(folder: Path) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 

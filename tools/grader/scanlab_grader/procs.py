@@ -50,6 +50,24 @@ class Limits:
     # The same for a program that runs as the grader but starts processes as another user (the
     # trusted test harness, whose worker runs the submission's code as that user).
     kill_as: tuple[int, int] | None = None
+    # The files a submission may keep (disk_limit_mb): everything under disk_paths, and what
+    # disk_user owns in SHARED_WRITABLE (the user sandbox, where /tmp and /dev/shm are the
+    # machine's). Measured while the program runs; past it, the program is stopped.
+    disk: "DiskBudget | None" = None
+
+
+@dataclass
+class DiskBudget:
+    limit_mb: int
+    paths: tuple[Path, ...] = ()
+    user: int | None = None
+    max_entries: int = 20000  # more files and folders than this are over the budget too
+
+    def describe(self) -> str:
+        where = "its folders" + (", and its files in " + ", ".join(SHARED_WRITABLE)
+                                 if self.user is not None else "")
+        return (f"wrote more than the {self.limit_mb} MiB of files a submission may keep "
+                f"({where}; disk_limit_mb) and was stopped")
 
 
 @dataclass
@@ -63,15 +81,19 @@ class ProcResult:
     start_error: str = ""  # the program could not be started at all
     report: bytes | None = None  # what came through the report pipe, when one was asked for
     report_overflow: bool = False  # the report pipe carried more than report_limit bytes
+    stopped: str = ""  # it was stopped for going past a limit other than time (what happened)
 
     @property
     def exited(self) -> bool:
         """It ended by itself (exit or return from main), within its time."""
-        return not self.start_error and not self.timed_out and self.signal is None
+        return (not self.start_error and not self.timed_out and self.signal is None and
+                not self.stopped)
 
     def describe(self, timeout_s: float | None = None) -> str:
         if self.start_error:
             return f"could not be started: {self.start_error}"
+        if self.stopped:
+            return self.stopped
         if self.timed_out:
             limit = f" after {timeout_s:g} s" if timeout_s else ""
             return f"timed out{limit} and was killed"
@@ -193,6 +215,36 @@ def sweep_user_files(uid: int, folders: Sequence[str] = SHARED_WRITABLE) -> list
     return removed
 
 
+def disk_use(budget: DiskBudget) -> tuple[int, int]:
+    """(bytes, entries) of the files that count against `budget`: everything under its paths,
+    and the entries of SHARED_WRITABLE that its user owns, whole. Bytes are what the files
+    occupy (a sparse file counts what it holds). Stops counting past budget.max_entries."""
+    used = entries = 0
+    stack: list[str] = [str(p) for p in budget.paths]
+    if budget.user is not None:
+        for folder in SHARED_WRITABLE:
+            try:
+                with os.scandir(folder) as it:
+                    stack += [e.path for e in it
+                              if e.stat(follow_symlinks=False).st_uid == budget.user]
+            except OSError:
+                continue
+    while stack and entries <= budget.max_entries:
+        path = stack.pop()
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        entries += 1
+        used += info.st_blocks * 512
+        if os.path.isdir(path) and not os.path.islink(path):
+            try:
+                stack += [os.path.join(path, name) for name in os.listdir(path)]
+            except OSError:
+                pass
+    return used, entries
+
+
 def _limit(kind: int, value: int) -> None:
     """Sets a resource limit, never above the hard limit the grader itself got (`ulimit -v`
     in the grader's shell), which setrlimit would refuse."""
@@ -299,7 +351,9 @@ def run(
             block_s = 0
 
     timed_out = False
+    stopped = ""
     next_beat = start + heartbeat_every
+    next_disk_check = start
     try:
         while True:
             now = time.monotonic()
@@ -307,6 +361,16 @@ def run(
             if left <= 0:
                 timed_out = True
                 break
+            if limits.disk is not None and now >= next_disk_check:
+                used, entries = disk_use(limits.disk)
+                spent = time.monotonic() - now
+                if used > limits.disk.limit_mb * 1024 * 1024 or \
+                        entries > limits.disk.max_entries:
+                    stopped = limits.disk.describe() + \
+                        f" ({used / 1048576:.0f} MiB in {entries} files and folders)"
+                    break
+                # Four times a second, unless counting costs more than a tenth of the time.
+                next_disk_check = time.monotonic() + max(0.25, 10 * spent)
             wait = min(left, 0.25 if heartbeat is None else max(0.01, min(0.25, next_beat - now)))
             if read_end is not None:
                 drain(wait)
@@ -340,6 +404,9 @@ def run(
     if shell_status and code is not None and 128 < code < 128 + 65:
         code = -(code - 128)
     sent = bytes(report) if report_fd_arg is not None else None
+    if stopped:
+        return ProcResult(command, None, None, False, elapsed, output_path, report=sent,
+                          report_overflow=overflow, stopped=stopped)
     if timed_out:
         return ProcResult(command, None, None, True, elapsed, output_path, report=sent,
                           report_overflow=overflow)

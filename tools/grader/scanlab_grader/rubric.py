@@ -63,6 +63,7 @@ class Rubric:
     defaults: LabRubric
     labs: dict[str, LabRubric]
     time_budget_s: float = 3600.0  # all builds and runs of one submission together
+    disk_limit_mb: int = 1024  # the files one submission may keep at a time; 0: no limit
 
     def lab(self, number: str) -> LabRubric:
         if number in self.labs:
@@ -171,7 +172,7 @@ def _parse_speed(table: Any, where: str, tolerance: float) -> SpeedSpec:
 
 _DEFAULT_KEYS = set(_LIMIT_KEYS) | {"lab_points", "student_files", "visibility",
                                     "hidden_visibility", "env", "speed_tolerance",
-                                    "time_budget_s"}
+                                    "time_budget_s", "disk_limit_mb"}
 _LAB_KEYS = set(_LIMIT_KEYS) | {"points", "hidden_points", "enabled", "tests", "student_files",
                                 "visibility", "hidden_visibility", "env", "speed"}
 
@@ -192,6 +193,9 @@ def parse(data: dict, path: Path | None = None) -> Rubric:
     time_budget_s = 3600.0
     if "time_budget_s" in defaults_table:
         time_budget_s = _number(defaults_table["time_budget_s"], "defaults.time_budget_s", 1.0)
+    disk_limit_mb = 1024
+    if "disk_limit_mb" in defaults_table:
+        disk_limit_mb = int(_number(defaults_table["disk_limit_mb"], "defaults.disk_limit_mb"))
     tolerance = 1.2
     if "speed_tolerance" in defaults_table:
         tolerance = _number(defaults_table["speed_tolerance"], "defaults.speed_tolerance", 1.0)
@@ -226,7 +230,7 @@ def parse(data: dict, path: Path | None = None) -> Rubric:
         if "speed" in table:
             lab.speed = _parse_speed(table["speed"], f"{at}.speed", tolerance)
         labs[number] = lab
-    return Rubric(path, defaults, labs, time_budget_s)
+    return Rubric(path, defaults, labs, time_budget_s, disk_limit_mb)
 
 
 def load(path: Path) -> Rubric:

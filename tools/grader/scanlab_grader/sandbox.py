@@ -59,11 +59,24 @@ class Sandbox:
     user: tuple[int, int] | None = None  # (uid, gid) the steps run as (root grader, --run-as)
     missing: list[str] = field(default_factory=list)  # isolation this machine did not allow
     why_no_namespaces: str = ""
+    # The files the submission may keep (set once its scratch folder is made: budget_disk).
+    disk: procs.DiskBudget | None = None
+
+    def budget_disk(self, limit_mb: int, scratch: Path) -> None:
+        """Every step of the submission may keep at most `limit_mb` MiB of files (0: no limit):
+        what is under `scratch` (its builds and working folders), and in the user sandbox its
+        user's files in /tmp, /var/tmp, /dev/shm and /run/lock (the machine's own folders
+        there; the namespaces give each step a tmpfs of TMPFS_MB instead)."""
+        if limit_mb <= 0:
+            self.disk = None
+            return
+        user = self.user[0] if self.mode == "user" and self.user is not None else None
+        self.disk = procs.DiskBudget(limit_mb, (scratch,), user)
 
     def limits(self, timeout_s: float, memory_mb: int = 0,
                cpu_s: float | None = None) -> procs.Limits:
         return procs.Limits(timeout_s=timeout_s, memory_mb=memory_mb, cpu_s=cpu_s,
-                            user=self.user, kill_user=self.user is not None)
+                            user=self.user, kill_user=self.user is not None, disk=self.disk)
 
     def command(self, argv: list[str], view: View, cwd: Path) -> list[str]:
         """`argv` wrapped so that it runs inside the sandbox (unchanged without namespaces)."""
@@ -78,7 +91,7 @@ class Sandbox:
         worker it starts through worker_command), and every process of the submission's user
         is killed after it."""
         return procs.Limits(timeout_s=timeout_s, memory_mb=memory_mb, cpu_s=cpu_s,
-                            kill_as=self.user)
+                            kill_as=self.user, disk=self.disk)
 
     def worker_command(self, argv: list[str], view: View, cwd: Path) -> list[str]:
         """The command with which a trusted harness, running as the grader, starts the worker
