@@ -14,8 +14,8 @@
 namespace scanlab::view {
 
 namespace {
-constexpr float kLabelWidth = 150.0f;
-constexpr float kHeaderHeight = 20.0f;
+constexpr float kShuffleLabelWidth = 150.0f;
+constexpr float kShuffleHeaderHeight = 20.0f;
 constexpr std::uint32_t kLanes = trace::kWarpSize;
 
 // The time up to which the block has run at the replay position; everything at its end.
@@ -68,13 +68,15 @@ void ShuffleView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 s
         list->PopClipRect();
         return;
     }
-    const float cell_w = std::floor(
-        std::clamp((canvas_.size().x - kLabelWidth - 16) / kLanes, 14.0f, 80.0f) * canvas_.zoom());
+    const float cell_w =
+        std::floor(std::clamp((canvas_.size().x - kShuffleLabelWidth - 16) / kLanes, 14.0f, 80.0f) *
+                   canvas_.zoom());
     const float cell_h = std::floor(std::clamp(cell_w * 0.7f, 14.0f, 26.0f));
     const float pitch = cell_h + std::clamp(cell_h * 1.8f, 26.0f, 60.0f);
-    canvas_.clamp({kLabelWidth + kLanes * cell_w + 16, kHeaderHeight + rows.size() * pitch + 20});
-    const float x0 = canvas_.min().x + kLabelWidth + canvas_.pan().x;
-    const float y0 = canvas_.min().y + kHeaderHeight + pitch - cell_h + canvas_.pan().y;
+    canvas_.clamp({kShuffleLabelWidth + kLanes * cell_w + 16,
+                   kShuffleHeaderHeight + rows.size() * pitch + 20});
+    const float x0 = canvas_.min().x + kShuffleLabelWidth + canvas_.pan().x;
+    const float y0 = canvas_.min().y + kShuffleHeaderHeight + pitch - cell_h + canvas_.pan().y;
     const auto x_of = [&](std::uint32_t lane) { return x0 + lane * cell_w; };
     const auto y_of = [&](std::size_t row) { return y0 + static_cast<float>(row) * pitch; };
     const float font = ImGui::GetFontSize();
@@ -130,7 +132,7 @@ void ShuffleView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 s
         }
     }
     // Lane numbers in a fixed header; the warp in the gutter.
-    list->AddRectFilled(canvas_.min(), {canvas_.max().x, canvas_.min().y + kHeaderHeight},
+    list->AddRectFilled(canvas_.min(), {canvas_.max().x, canvas_.min().y + kShuffleHeaderHeight},
                         palette::kBackground.u32());
     for (std::uint32_t lane = 0; lane < kLanes; lane += cell_w >= 24 ? 1 : 4) {
         const std::string text = std::to_string(lane);
