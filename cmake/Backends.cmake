@@ -35,7 +35,7 @@ function(scanlab_link_backend target scope backend)
 endfunction()
 
 # How a lab's kernels are compiled for the emulator: what a student's every edit recompiles.
-set(SCANLAB_SIMT_LAB_OPTIMIZATION "-O0" CACHE STRING
+set(SCANLAB_SIMT_LAB_OPTIMIZATION "" CACHE STRING
     "Compiler options for the labs' kernel files on the simt backend (after the build type's)")
 
 function(scanlab_add_cuda_library target)
