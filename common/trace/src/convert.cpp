@@ -139,6 +139,16 @@ Step read_step(const Json& json, const Path& path, std::size_t position) {
     return step;
 }
 
+namespace {
+// The "lanes" array of an instruction or a shuffle: one warp's, so at most kWarpSize entries.
+const Json& read_warp_lanes(const Fields& fields, const Path& lanes_path) {
+    const Json& lanes = read_array(fields.required("lanes"), lanes_path);
+    if (lanes.size() > kWarpSize)
+        fail(lanes_path, cat(lanes.size(), " lanes; a warp has at most ", kWarpSize));
+    return lanes;
+}
+} // namespace
+
 WarpInstruction read_instruction(const Json& json, const Path& path, std::size_t position) {
     const Fields fields(json, path, kInstructionFields);
     check_position(fields.required("index"), path / "index", position);
@@ -161,9 +171,7 @@ WarpInstruction read_instruction(const Json& json, const Path& path, std::size_t
         fail(path / "value_type", problem);
 
     const Path lanes_path = path / "lanes";
-    const Json& lanes = read_array(fields.required("lanes"), lanes_path);
-    if (lanes.size() > kWarpSize)
-        fail(lanes_path, cat(lanes.size(), " lanes; a warp has at most ", kWarpSize));
+    const Json& lanes = read_warp_lanes(fields, lanes_path);
     instruction.lanes.reserve(lanes.size());
     for (std::size_t i = 0; i < lanes.size(); ++i)
         instruction.lanes.push_back(read_lane(lanes[i], lanes_path[i], instruction));
@@ -303,9 +311,7 @@ WarpShuffle read_shuffle(const Json& json, const Path& path) {
         !problem.empty())
         fail(path / "value_type", problem);
     const Path lanes_path = path / "lanes";
-    const Json& lanes = read_array(fields.required("lanes"), lanes_path);
-    if (lanes.size() > kWarpSize)
-        fail(lanes_path, cat(lanes.size(), " lanes; a warp has at most ", kWarpSize));
+    const Json& lanes = read_warp_lanes(fields, lanes_path);
     shuffle.lanes.reserve(lanes.size());
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         const Path lane_path = lanes_path[i];
