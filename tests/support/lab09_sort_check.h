@@ -10,6 +10,10 @@
 #include "kernel_failure.h"
 #include "scan_test_support.h"
 
+#ifdef SCANLAB_BACKEND_SIMT
+#include "simt/report.h"
+#endif
+
 #include <scanlab/cuda_check.h>
 #include <scanlab/device_buffer.h>
 #include <scanlab/type_name.h>
@@ -177,6 +181,16 @@ std::vector<std::uint32_t> stable_order(const std::vector<Key>& keys) {
 // error is known).
 inline std::string fault_hint() {
     const scanlab::test::FaultSeen fault = scanlab::test::fault_seen();
+#ifdef SCANLAB_BACKEND_SIMT
+    // A plain-pointer spin is also a race, which the emulator may report first: the spin is the
+    // more specific finding.
+    const simt::FaultReport& report = simt::last_fault();
+    for (const auto& finding : report.findings)
+        if (finding.kind == simt::FaultKind::plain_load_spin)
+            return "the report above names a descriptor polled through a plain pointer: the "
+                   "compiler may load it once and spin on the register forever (nvcc does). "
+                   "look_back reads each descriptor through a `const volatile unsigned*`";
+#endif
     if (fault.is("shared memory race")) {
         if (fault.says("histogram_kernel"))
             return "the histogram's threads added to one shared counter at once: count each "
@@ -194,8 +208,8 @@ inline std::string fault_hint() {
                "may load it once and spin on the register forever (nvcc does). look_back reads "
                "each descriptor through a `const volatile unsigned*`";
     if (fault.is("illegal address"))
-        return "a kernel read or wrote past the end of an array (the report above names the line "
-               "and the array). The last tile is partial: only its places below n - tile_base "
+        return "a kernel read or wrote past the end of an allocation (the report above names the "
+               "line). The last tile is partial: only its places below n - tile_base "
                "hold keys, and the scatter writes those only. A look-back stops at the first P "
                "(tile 0 publishes P), so it never reads below tile 0";
     if (fault.is("deadlock"))
