@@ -216,6 +216,12 @@ inline std::string fault_hint() {
         return "every block that waits had started, and a descriptor it waits for is never "
                "published: each tile publishes A (P for tile 0) for every digit BEFORE it looks "
                "back, and a look-back goes on past A and stops at P";
+    if (fault.is("global memory race") && fault.says("write after write"))
+        return "two blocks wrote one word of global memory (the report above names the line). "
+               "Where it is the scatter's, two tiles put keys at the same output position: some "
+               "tile's offset for a digit missed or doubled keys of earlier tiles. The look-back's "
+               "rules: a descriptor still X (not published) is read again until it is not, A "
+               "adds its count and goes one tile back, P adds its count and ends the look-back";
     if (fault.is("global memory race"))
         return "the report above names two accesses to one word of global memory with nothing "
                "ordering them: descriptors are written and read through `volatile` pointers, "
