@@ -12,8 +12,12 @@
 #include <cub/device/device_radix_sort.cuh>
 #endif
 
-static uint32_t order_bits(uint32_t k) { return k; }
-static uint32_t order_bits(int32_t k) { return uint32_t(k) ^ 0x80000000u; }
+static uint32_t order_bits(uint32_t k) {
+    return k;
+}
+static uint32_t order_bits(int32_t k) {
+    return uint32_t(k) ^ 0x80000000u;
+}
 static uint32_t order_bits(float f) {
     uint32_t b;
     std::memcpy(&b, &f, 4);
@@ -45,8 +49,9 @@ bool check(long long n, unsigned seed, bool pairs, bool in_place) {
     std::iota(values.begin(), values.end(), 0u);
     std::vector<uint32_t> idx(n);
     std::iota(idx.begin(), idx.end(), 0u);
-    std::stable_sort(idx.begin(), idx.end(),
-                     [&](uint32_t a, uint32_t b) { return order_bits(keys[a]) < order_bits(keys[b]); });
+    std::stable_sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) {
+        return order_bits(keys[a]) < order_bits(keys[b]);
+    });
     K *d_in = nullptr, *d_out = nullptr;
     uint32_t *d_vin = nullptr, *d_vout = nullptr;
     cudaMalloc(&d_in, n * 4 + 4);
@@ -63,7 +68,10 @@ bool check(long long n, unsigned seed, bool pairs, bool in_place) {
         lab09::sort_keys<K>(d_in, out, n);
     std::vector<K> got(n);
     std::vector<uint32_t> gotv(n);
-    if (cudaDeviceSynchronize() != cudaSuccess) { std::printf("CUDA error\n"); return false; }
+    if (cudaDeviceSynchronize() != cudaSuccess) {
+        std::printf("CUDA error\n");
+        return false;
+    }
     cudaMemcpy(got.data(), out, n * 4, cudaMemcpyDeviceToHost);
     cudaMemcpy(gotv.data(), vout, n * 4, cudaMemcpyDeviceToHost);
     bool ok = true;
@@ -76,7 +84,10 @@ bool check(long long n, unsigned seed, bool pairs, bool in_place) {
             ok = false;
         }
     }
-    cudaFree(d_in); cudaFree(d_out); cudaFree(d_vin); cudaFree(d_vout);
+    cudaFree(d_in);
+    cudaFree(d_out);
+    cudaFree(d_vin);
+    cudaFree(d_vout);
     return ok;
 }
 
@@ -122,24 +133,39 @@ int main(int argc, char** argv) {
         cudaMalloc(&temp, temp_bytes);
         lab09::Workspace ws;
         cudaEvent_t a, b;
-        cudaEventCreate(&a); cudaEventCreate(&b);
+        cudaEventCreate(&a);
+        cudaEventCreate(&b);
         std::vector<float> tl, tc, tm;
         for (int r = 0; r < 15; ++r) {
             float ms;
             cudaEventRecord(a);
             lab09::sort_keys<uint32_t>(d_in, d_out, n, &ws);
-            cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms, a, b); tl.push_back(ms);
+            cudaEventRecord(b);
+            cudaEventSynchronize(b);
+            cudaEventElapsedTime(&ms, a, b);
+            tl.push_back(ms);
             cudaEventRecord(a);
             cub::DeviceRadixSort::SortKeys(temp, temp_bytes, d_in, d_out, (int)n);
-            cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms, a, b); tc.push_back(ms);
+            cudaEventRecord(b);
+            cudaEventSynchronize(b);
+            cudaEventElapsedTime(&ms, a, b);
+            tc.push_back(ms);
             cudaEventRecord(a);
             cudaMemcpy(d_out, d_in, n * 4, cudaMemcpyDeviceToDevice);
-            cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms, a, b); tm.push_back(ms);
+            cudaEventRecord(b);
+            cudaEventSynchronize(b);
+            cudaEventElapsedTime(&ms, a, b);
+            tm.push_back(ms);
         }
-        std::sort(tl.begin(), tl.end()); std::sort(tc.begin(), tc.end()); std::sort(tm.begin(), tm.end());
-        std::printf("2^%d: lab09 %.3f ms  cub %.3f ms  memcpy %.3f ms  lab09/cub speed %.2f  (%.2f Gkeys/s)\n", lg,
-                    tl[7], tc[7], tm[7], tc[7] / tl[7], n / tl[7] / 1e6);
-        cudaFree(d_in); cudaFree(d_out); cudaFree(temp);
+        std::sort(tl.begin(), tl.end());
+        std::sort(tc.begin(), tc.end());
+        std::sort(tm.begin(), tm.end());
+        std::printf("2^%d: lab09 %.3f ms  cub %.3f ms  memcpy %.3f ms  lab09/cub speed %.2f  (%.2f "
+                    "Gkeys/s)\n",
+                    lg, tl[7], tc[7], tm[7], tc[7] / tl[7], n / tl[7] / 1e6);
+        cudaFree(d_in);
+        cudaFree(d_out);
+        cudaFree(temp);
     }
 #endif
     return bad != 0;

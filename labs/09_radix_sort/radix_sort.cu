@@ -44,7 +44,8 @@ inline constexpr KeyOrder kOrderOf = std::is_same_v<Key, float> ? KeyOrder::ieee
 
 template <KeyOrder Order>
 __host__ __device__ inline Bits to_sort_order(Bits key) {
-    if constexpr (Order == KeyOrder::ieee_float) return (key & 0x80000000u) ? ~key : key ^ 0x80000000u;
+    if constexpr (Order == KeyOrder::ieee_float)
+        return (key & 0x80000000u) ? ~key : key ^ 0x80000000u;
     if constexpr (Order == KeyOrder::signed_int) return key ^ 0x80000000u;
     return key;
 }
@@ -167,9 +168,9 @@ __device__ inline void rank_in_warp(const Bits (&keys)[kItemsPerThread], int shi
 // keys in the low 30, written and read whole (no fence needed between them: lab 07, Part 1).
 inline constexpr unsigned kStatusMask = 3u << 30;
 inline constexpr unsigned kCountMask = ~kStatusMask;
-inline constexpr unsigned kInvalid = 0u;          // X: nothing published yet
-inline constexpr unsigned kAggregate = 1u << 30;  // A: this tile's count of the digit
-inline constexpr unsigned kPrefix = 2u << 30;     // P: the count in this tile and all earlier
+inline constexpr unsigned kInvalid = 0u;         // X: nothing published yet
+inline constexpr unsigned kAggregate = 1u << 30; // A: this tile's count of the digit
+inline constexpr unsigned kPrefix = 2u << 30;    // P: the count in this tile and all earlier
 
 __device__ inline void publish(unsigned* descriptor, unsigned status, unsigned count) {
     // volatile: a real store now, which the look-backs of other blocks can see.
@@ -228,13 +229,14 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
 
     // Each warp loads kItemsPerThread * 32 consecutive keys, 32 at a time (coalesced). Past the
     // end of the input, the largest key: it ranks after every real key of the tile.
-    const long long warp_base = tile_base + static_cast<long long>(warp) * kItemsPerThread * kWarpSize;
+    const long long warp_base =
+        tile_base + static_cast<long long>(warp) * kItemsPerThread * kWarpSize;
     Bits keys[kItemsPerThread];
     Bits values[kItemsPerThread];
     for (int i = 0; i < kItemsPerThread; ++i) {
         const long long index = warp_base + i * kWarpSize + lane;
-        keys[i] = index < n ? (first ? to_sort_order<Order>(keys_in[index]) : keys_in[index])
-                            : ~Bits{0};
+        keys[i] =
+            index < n ? (first ? to_sort_order<Order>(keys_in[index]) : keys_in[index]) : ~Bits{0};
         if constexpr (Pairs) values[i] = index < n ? values_in[index] : 0u;
     }
 
@@ -309,9 +311,9 @@ void check_arguments(const char* function, long long n, bool null_pointer) {
         throw std::invalid_argument(std::string("lab09::") + function + ": n must be >= 0, got " +
                                     std::to_string(n));
     if (n > kMaxKeys)
-        throw std::invalid_argument(std::string("lab09::") + function + ": n = " +
-                                    std::to_string(n) + " is more than kMaxKeys = " +
-                                    std::to_string(kMaxKeys) + " (30-bit descriptor counts)");
+        throw std::invalid_argument(
+            std::string("lab09::") + function + ": n = " + std::to_string(n) +
+            " is more than kMaxKeys = " + std::to_string(kMaxKeys) + " (30-bit descriptor counts)");
     if (n > 0 && null_pointer)
         throw std::invalid_argument(std::string("lab09::") + function + ": a pointer is null");
 }
@@ -379,10 +381,10 @@ void sort_pairs(const Key* d_keys_in, Key* d_keys_out, const Value* d_values_in,
     check_arguments("sort_pairs", n,
                     d_keys_in == nullptr || d_keys_out == nullptr || d_values_in == nullptr ||
                         d_values_out == nullptr);
-    radix_sort<kOrderOf<Key>, true>(
-        reinterpret_cast<const Bits*>(d_keys_in), reinterpret_cast<Bits*>(d_keys_out),
-        reinterpret_cast<const Bits*>(d_values_in), reinterpret_cast<Bits*>(d_values_out), n,
-        workspace);
+    radix_sort<kOrderOf<Key>, true>(reinterpret_cast<const Bits*>(d_keys_in),
+                                    reinterpret_cast<Bits*>(d_keys_out),
+                                    reinterpret_cast<const Bits*>(d_values_in),
+                                    reinterpret_cast<Bits*>(d_values_out), n, workspace);
 }
 
 } // namespace lab09
@@ -395,15 +397,12 @@ template void lab09::sort_keys<std::uint32_t>(const std::uint32_t*, std::uint32_
 template void lab09::sort_keys<std::int32_t>(const std::int32_t*, std::int32_t*, std::int64_t,
                                              lab09::Workspace*);
 template void lab09::sort_keys<float>(const float*, float*, std::int64_t, lab09::Workspace*);
-template void lab09::sort_pairs<std::uint32_t, std::uint32_t>(const std::uint32_t*,
-                                                              std::uint32_t*,
-                                                              const std::uint32_t*,
-                                                              std::uint32_t*, std::int64_t,
-                                                              lab09::Workspace*);
+template void lab09::sort_pairs<std::uint32_t, std::uint32_t>(const std::uint32_t*, std::uint32_t*,
+                                                              const std::uint32_t*, std::uint32_t*,
+                                                              std::int64_t, lab09::Workspace*);
 template void lab09::sort_pairs<std::int32_t, std::uint32_t>(const std::int32_t*, std::int32_t*,
-                                                             const std::uint32_t*,
-                                                             std::uint32_t*, std::int64_t,
-                                                             lab09::Workspace*);
+                                                             const std::uint32_t*, std::uint32_t*,
+                                                             std::int64_t, lab09::Workspace*);
 template void lab09::sort_pairs<float, std::uint32_t>(const float*, float*, const std::uint32_t*,
                                                       std::uint32_t*, std::int64_t,
                                                       lab09::Workspace*);
