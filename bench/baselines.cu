@@ -7,6 +7,7 @@
 #include <scanlab/cuda_check.h>
 #include <scanlab/device_buffer.h>
 
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/dispatch/tuning/tuning_scan.cuh>
 #include <cub/version.cuh>
@@ -114,6 +115,28 @@ Register cub_single{{"", "cub.inclusive_sum.single_block", "CUB InclusiveSum", G
                      [](const Operands& op) { inclusive_call(single_inclusive_temp, op); },
                      [](std::int64_t n) { inclusive_size(single_inclusive_temp, n); },
                      [] { single_inclusive_temp.release(); }}};
+
+// The sort group (lab 09): its own copy, and CUB's radix sort of the same int32 keys (all 32
+// bits, in CUB's own order for signed keys, which is the integers' order).
+TempStorage sort_keys_temp;
+Register memcpy_sort{
+    {"", "memcpy.sort", "memcpy d2d", Group::sort, Role::memcpy, Expect::copy, kAnyN, copy}};
+Register cub_sort_keys{
+    {"", "cub.sort_keys", "CUB DeviceRadixSort::SortKeys", Group::sort, Role::cub, Expect::sorted,
+     kCubMaxN,
+     [](const Operands& op) {
+         std::size_t bytes = sort_keys_temp.bytes;
+         SCANLAB_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(sort_keys_temp.buffer.data(), bytes,
+                                                           op.in, op.out, items(op.n), 0, 32, 0));
+     },
+     [](std::int64_t n) {
+         std::size_t bytes = 0;
+         SCANLAB_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
+             nullptr, bytes, static_cast<const std::int32_t*>(nullptr),
+             static_cast<std::int32_t*>(nullptr), items(n), 0, 32, 0));
+         sort_keys_temp.reserve(bytes);
+     },
+     [] { sort_keys_temp.release(); }}};
 
 // The segmented group's own copy of the values, so that its rounds have one to pair with.
 Register memcpy_segmented{{"", "memcpy.segmented", "memcpy d2d", Group::segmented, Role::memcpy,

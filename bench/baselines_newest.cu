@@ -10,6 +10,7 @@
 #include <scanlab/cuda_check.h>
 #include <scanlab/device_buffer.h>
 
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/dispatch/tuning/tuning_scan.cuh>
 #include <cub/version.cuh>
@@ -135,6 +136,35 @@ NewestInclusiveSum<std::int32_t> newest_int32{Group::global, ValueType::i32, ""}
 NewestInclusiveSum<float> newest_float{Group::types, ValueType::f32, ".float"};
 NewestInclusiveSum<std::int64_t> newest_int64{Group::types, ValueType::i64, ".int64"};
 NewestInclusiveSum<double> newest_double{Group::types, ValueType::f64, ".double"};
+
+// The sort group's CUB (lab 09; baselines.cu has the toolkit's).
+TempStorage sort_keys_temp;
+
+Entry newest_sort_keys_entry() {
+    Entry e{"",
+            "cub_newest.sort_keys",
+            "CUB " + newest_cub_version() + " DeviceRadixSort::SortKeys",
+            Group::sort,
+            Role::cub_newest,
+            Expect::sorted,
+            kCubMaxN,
+            [](const Operands& op) {
+                std::size_t bytes = sort_keys_temp.bytes;
+                SCANLAB_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
+                    sort_keys_temp.buffer.data(), bytes, op.in, op.out, items(op.n), 0, 32, 0));
+            },
+            [](std::int64_t n) {
+                std::size_t bytes = 0;
+                SCANLAB_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
+                    nullptr, bytes, static_cast<const std::int32_t*>(nullptr),
+                    static_cast<std::int32_t*>(nullptr), items(n), 0, 32, 0));
+                sort_keys_temp.reserve(bytes);
+            },
+            [] { sort_keys_temp.release(); }};
+    e.version = newest_cub_version();
+    return e;
+}
+Register newest_sort_keys{newest_sort_keys_entry()};
 
 // The segmented baseline that reads what lab 06 reads (baselines.cu says why this one).
 struct SegmentedSum64 {

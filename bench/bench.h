@@ -23,7 +23,12 @@ enum class Group {
     global,       // any n: throughput, against memcpy and cub::DeviceScan::InclusiveSum
     segmented,    // any n, random segments: against memcpy and two CUB segmented scans
     types,        // any n, other value types: against a copy of the same bytes and CUB, per type
+    sort,         // any n, random 32-bit keys sorted: against memcpy and CUB's DeviceRadixSort
 };
+
+/// Every group, in the order the runs and the tables take them.
+inline constexpr Group kGroups[] = {Group::single_block, Group::global, Group::segmented,
+                                    Group::types, Group::sort};
 
 /// The value type of an entry's input and output (the labs' own enum: a variant says its type).
 /// Every group but `types` is int32.
@@ -49,6 +54,7 @@ enum class Expect {
     inclusive,           // out[i] = in[0] + ... + in[i]
     exclusive,           // out[i] = in[0] + ... + in[i-1], out[0] = 0
     segmented_inclusive, // the inclusive sum restarting at every segment head
+    sorted,              // the sort group's keys in ascending order (as int32)
 };
 
 /// One call's operands: device pointers to n elements each (int64 indices, n up to 2^28).
@@ -62,6 +68,8 @@ struct Operands {
     const std::int32_t* keys = nullptr;
     const std::uint8_t* heads = nullptr;
     const std::int32_t* heads32 = nullptr; // the same heads as 0/1 int32, for an int-flag API
+    // In the sort group, `in` holds random keys of all 32 bits (the other groups' values are
+    // few and small, which suits a sum but not a sort).
     // Types group only (in and out are then null): n elements of the entry's value type.
     const void* typed_in = nullptr;
     void* typed_out = nullptr;

@@ -13,6 +13,7 @@ constexpr std::int64_t kAnyN = std::int64_t(1) << 40;
 Group group_of(const labs::LabDescriptor& lab, const labs::Variant& variant) {
     if (variant.value != ValueType::i32) return Group::types;
     if (lab.input == labs::Input::segmented) return Group::segmented;
+    if (lab.input == labs::Input::keys) return Group::sort;
     return lab.one_block() ? Group::single_block : Group::global;
 }
 
@@ -23,8 +24,9 @@ Entry entry_of(const labs::LabDescriptor& lab, const labs::Variant& variant) {
     e.label = variant.bench_label;
     e.group = group_of(lab, variant);
     e.role = Role::lab;
-    e.expect =
-        lab.input == labs::Input::segmented ? Expect::segmented_inclusive : Expect::inclusive;
+    e.expect = lab.input == labs::Input::segmented ? Expect::segmented_inclusive
+               : lab.input == labs::Input::keys    ? Expect::sorted
+                                                   : Expect::inclusive;
     e.max_n = lab.one_block() ? lab.max_n : kAnyN;
     e.waits_for_gpu = variant.waits_for_gpu;
     e.value = variant.value;

@@ -37,6 +37,7 @@
 #include <optional>
 #include <iterator>
 #include <random>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -127,6 +128,9 @@ struct Pool {
     std::vector<std::int32_t> in, keys;
     std::vector<std::uint8_t> heads;
     DeviceBuffer<std::int32_t> d_in, d_keys, d_heads32;
+    // The sort group's keys: every bit random (made only when a sort runs).
+    std::vector<std::int32_t> sort_keys;
+    DeviceBuffer<std::int32_t> d_sort_keys;
     DeviceBuffer<std::uint8_t> d_heads;
     // The types group: values -1 and +1 (from `in`), so that every sum of them, a random walk of
     // at most 2^28 steps with no drift (typically within a few times 2^14 of 0), stays far below
@@ -153,7 +157,7 @@ const unsigned char* typed_input(Pool& pool, ValueType type) {
     return buffer.data();
 }
 
-void make_pool(Pool& pool, std::int64_t elements, std::uint64_t seed, bool segmented) {
+void make_pool(Pool& pool, std::int64_t elements, std::uint64_t seed, bool segmented, bool sort) {
     pool.elements = elements;
     const auto count = static_cast<std::size_t>(elements);
     Rng rng{seed};
@@ -167,6 +171,11 @@ void make_pool(Pool& pool, std::int64_t elements, std::uint64_t seed, bool segme
     pool.small.resize(count);
     // -1 or +1 with equal chances (the parity of a uniform draw): a walk with no drift.
     for (std::size_t i = 0; i < count; ++i) pool.small[i] = (pool.in[i] - kLowValue) % 2 ? 1 : -1;
+    if (sort) {
+        pool.sort_keys.resize(count);
+        for (auto& key : pool.sort_keys) key = static_cast<std::int32_t>(rng.next() >> 32);
+        pool.d_sort_keys = DeviceBuffer<std::int32_t>(pool.sort_keys);
+    }
     if (segmented) {
         // Segment ids: consecutive runs of random length, each a new id.
         pool.keys.resize(count);
@@ -186,13 +195,30 @@ void make_pool(Pool& pool, std::int64_t elements, std::uint64_t seed, bool segme
     }
 }
 
+/// `keys` sorted ascending into `out` (as large): a radix sort of 8-bit digits, since std::sort
+/// would take seconds for each size's sets (2^28 keys in all at the largest).
+void sort_ints(std::span<const std::int32_t> keys, std::span<std::int32_t> out) {
+    std::vector<std::uint32_t> a(keys.size()), b(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) // the sign bit flipped: unsigned order
+        a[i] = static_cast<std::uint32_t>(keys[i]) ^ 0x80000000u;
+    for (int shift = 0; shift < 32; shift += 8) {
+        std::size_t starts[257] = {};
+        for (const std::uint32_t k : a) ++starts[((k >> shift) & 255) + 1];
+        for (int d = 0; d < 256; ++d) starts[d + 1] += starts[d];
+        for (const std::uint32_t k : a) b[starts[(k >> shift) & 255]++] = k;
+        a.swap(b);
+    }
+    for (std::size_t i = 0; i < a.size(); ++i)
+        out[i] = static_cast<std::int32_t>(a[i] ^ 0x80000000u);
+}
+
 /// One size: the sets it rotates through and what an inclusive (or segmented) scan of each set
-/// must give.
+/// must give (the sort group: each set sorted).
 struct Plan {
     Group group = Group::global;
     std::int64_t n = 0;
     int sets = 1;
-    std::vector<std::int32_t> expected; // sets * n: inclusive, or segmented inclusive
+    std::vector<std::int32_t> expected; // sets * n: inclusive, segmented inclusive, or sorted
 };
 
 Plan make_plan(const Pool& pool, Group group, std::int64_t n) {
@@ -205,6 +231,11 @@ Plan make_plan(const Pool& pool, Group group, std::int64_t n) {
     const auto total = static_cast<std::size_t>(plan.sets * n);
     plan.expected.resize(total);
     for (std::size_t start = 0; start < total; start += static_cast<std::size_t>(n)) {
+        if (group == Group::sort) { // each set sorted
+            sort_ints(std::span(pool.sort_keys).subspan(start, static_cast<std::size_t>(n)),
+                      std::span(plan.expected).subspan(start, static_cast<std::size_t>(n)));
+            continue;
+        }
         std::int32_t running = 0;
         for (std::size_t i = start; i < start + static_cast<std::size_t>(n); ++i) {
             if (group == Group::segmented && pool.heads[i]) running = 0;
@@ -231,7 +262,9 @@ std::string check(const Entry& e, Pool& pool, const Plan& plan,
     const std::size_t bytes = count * static_cast<std::size_t>(value_bytes(e.value));
     if (pool.staging.size() < bytes) pool.staging.resize(bytes);
     SCANLAB_CUDA_CHECK(cudaMemcpy(pool.staging.data(), out.data(), bytes, cudaMemcpyDeviceToHost));
-    const std::int32_t* in = plan.group == Group::types ? pool.small.data() : pool.in.data();
+    const std::int32_t* in = plan.group == Group::types  ? pool.small.data()
+                             : plan.group == Group::sort ? pool.sort_keys.data()
+                                                         : pool.in.data();
     const std::int32_t* ref = plan.expected.data();
     auto expected = [&](std::size_t i) -> double {
         switch (e.expect) {
@@ -241,6 +274,7 @@ std::string check(const Entry& e, Pool& pool, const Plan& plan,
             return ref[i] - in[i];
         case Expect::inclusive:
         case Expect::segmented_inclusive:
+        case Expect::sorted:
             break;
         }
         return ref[i];
@@ -285,7 +319,7 @@ Operands operands(Pool& pool, const Plan& plan, Slot& slot) {
         op.typed_out = slot.out.data() + bytes;
         return op;
     }
-    op.in = pool.d_in.data() + offset;
+    op.in = (plan.group == Group::sort ? pool.d_sort_keys.data() : pool.d_in.data()) + offset;
     op.out = reinterpret_cast<std::int32_t*>(slot.out.data()) + offset;
     if (plan.group == Group::segmented) {
         op.keys = pool.d_keys.data() + offset;
@@ -590,22 +624,23 @@ int run(const Settings& settings) {
             return lab.group == e.group && lab.role == Role::lab && selected(lab, settings);
         });
     };
-    bool any_segmented = false;
+    bool any_segmented = false, any_sort = false;
     std::int64_t largest = 2048;
     for (const Entry& e : all) {
         if (!runs(e)) continue;
         any_segmented = any_segmented || e.group == Group::segmented;
+        any_sort = any_sort || e.group == Group::sort;
         if (e.group != Group::single_block)
             largest = std::max(largest, std::min(e.max_n, sizes_of(e.group, settings).back()));
     }
     Pool pool;
     const std::int64_t pool_elements = std::max(largest, kRotationBytes / 8);
-    make_pool(pool, pool_elements, settings.seed, any_segmented);
+    make_pool(pool, pool_elements, settings.seed, any_segmented, any_sort);
 
     warm_up_gpu(pool);
     GpuHold hold;
     std::vector<Result> results;
-    for (const Group group : {Group::single_block, Group::global, Group::segmented, Group::types}) {
+    for (const Group group : kGroups) {
         for (const std::int64_t n : sizes_of(group, settings)) {
             std::vector<const Entry*> todo;
             for (const Entry& e : all)

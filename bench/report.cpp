@@ -51,6 +51,8 @@ const char* to_string(Expect expect) {
         return "exclusive";
     case Expect::segmented_inclusive:
         return "segmented_inclusive";
+    case Expect::sorted:
+        return "sorted";
     }
     return "?";
 }
@@ -193,6 +195,8 @@ const char* to_string(Group group) {
         return "segmented";
     case Group::types:
         return "types";
+    case Group::sort:
+        return "sort";
     }
     return "?";
 }
@@ -404,7 +408,14 @@ void write_tables_md(const std::filesystem::path& file, const RunInfo& info,
         for (const Result& r : results)
             if (std::find(list.begin(), list.end(), r.entry) != list.end()) sizes.insert(r.n);
         const bool segmented = group == Group::segmented;
-        if (group == Group::types)
+        if (group == Group::sort)
+            out << "Random 32-bit keys (int32), sorted. GB/s counts n reads and n writes of 4 "
+                   "bytes, as for a scan (a sort of 8-bit digits moves each key about four times "
+                   "each way). \"of memcpy\": the time of a device-to-device copy of the same "
+                   "array divided by this time (1.00: as fast); \"of CUB\": the same for "
+                   "`cub::DeviceRadixSort::SortKeys` on the same keys, of whichever CUB (the "
+                   "toolkit's or the newest) was faster at that n, named in the last column.";
+        else if (group == Group::types)
             out << "Other value types, on values -1 and +1 (so that every float sum is exact "
                    "and checked exactly). GB/s counts n reads and n writes of the element (4 or 8 "
                    "bytes). \"of memcpy\": the time of a device-to-device copy of the same bytes "
@@ -448,8 +459,7 @@ void write_tables_md(const std::filesystem::path& file, const RunInfo& info,
     for (const std::string& lab : labs) {
         out << "<!-- bench: lab" << lab << " -->\n" << about;
         bool first_table = true;
-        for (const Group group :
-             {Group::single_block, Group::global, Group::segmented, Group::types}) {
+        for (const Group group : kGroups) {
             const auto mine =
                 entries_of([&](const Entry& e) { return e.lab == lab && e.group == group; });
             if (mine.empty()) continue;
@@ -510,7 +520,7 @@ void print_summary(const RunInfo& info, const std::vector<Result>& results,
     std::printf("\n==== scanlab_bench: %s\n%s\n%s; %.0f s\n", device_line(info).c_str(),
                 cub_algorithms(info).c_str(), method_line(info).c_str(), info.wall_s);
 
-    for (const Group group : {Group::single_block, Group::global, Group::segmented, Group::types}) {
+    for (const Group group : kGroups) {
         std::vector<const Entry*> rows;
         std::set<std::int64_t> sizes;
         for (const Result& r : results) {
@@ -555,6 +565,7 @@ void print_summary(const RunInfo& info, const std::vector<Result>& results,
         }
         const char* title = group == Group::global      ? "global scan"
                             : group == Group::segmented ? "segmented scan (random segments)"
+                            : group == Group::sort      ? "sort (random 32-bit keys)"
                                                         : "other value types";
         std::printf("\n%s: GB/s (n reads + n writes of one element), median over the rounds\n",
                     title);
@@ -563,6 +574,7 @@ void print_summary(const RunInfo& info, const std::vector<Result>& results,
                     "the faster CUB at each n (t: the toolkit's %s, n: the newest %s)\n",
                     title,
                     group == Group::segmented ? "InclusiveScan of (flag, value) pairs, same inputs"
+                    : group == Group::sort    ? "DeviceRadixSort::SortKeys, same keys"
                                               : "InclusiveSum of the same type",
                     info.cub_version.c_str(),
                     info.newest_cub_version.empty() ? "-" : info.newest_cub_version.c_str());

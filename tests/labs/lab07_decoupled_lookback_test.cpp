@@ -6,6 +6,7 @@
 // block dispatch order (in order, shuffled) themselves, and restore them afterwards.
 #include "lookback_scan.h"
 
+#include "emulator_schedule.h"
 #include "kernel_failure.h"
 #include "scan_matrix.h"
 #include "scan_test_support.h"
@@ -33,7 +34,10 @@ using scanlab::DeviceBuffer;
 using scanlab::Max;
 using scanlab::ScanKind;
 using scanlab::Sum;
+using scanlab::test::kSchedules;
 using scanlab::test::ScanCheck;
+using scanlab::test::Schedule;
+using scanlab::test::ScheduleScope;
 
 namespace {
 
@@ -53,48 +57,6 @@ std::string describe(const LookbackOptions& options) {
                                                            : ", automatic descriptors";
     return text;
 }
-
-// ---- the emulator's schedule ----------------------------------------------------------------
-
-struct Schedule {
-    const char* name;
-    bool lockstep;
-    bool shuffled;
-};
-constexpr Schedule kSchedules[] = {
-    {"its, blocks in order", false, false},
-    {"its, blocks shuffled", false, true},
-    {"lockstep, blocks in order", true, false},
-    {"lockstep, blocks shuffled", true, true},
-};
-
-// Sets the emulator's mode, dispatch order and seed for its lifetime (simt backend only).
-class ScheduleScope {
-  public:
-    ScheduleScope(const Schedule& schedule, std::uint64_t seed) {
-#ifdef SCANLAB_BACKEND_SIMT
-        simt::options().mode = schedule.lockstep ? simt::Mode::lockstep : simt::Mode::its;
-        simt::options().dispatch =
-            schedule.shuffled ? simt::Dispatch::shuffled : simt::Dispatch::in_order;
-        simt::options().seed = seed;
-#else
-        (void)schedule;
-        (void)seed;
-#endif
-    }
-    ~ScheduleScope() {
-#ifdef SCANLAB_BACKEND_SIMT
-        simt::options() = saved_;
-#endif
-    }
-    ScheduleScope(const ScheduleScope&) = delete;
-    ScheduleScope& operator=(const ScheduleScope&) = delete;
-
-  private:
-#ifdef SCANLAB_BACKEND_SIMT
-    simt::Options saved_ = simt::options();
-#endif
-};
 
 // ---- scans ----------------------------------------------------------------------------------
 

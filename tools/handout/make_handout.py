@@ -61,7 +61,7 @@ examples:
   python3 tools/handout/make_handout.py --tar dist/scan-lab.tar.gz --check  # tarball, built and tested
   python3 tools/handout/make_handout.py --gradescope dist/autograder.zip --check-gradescope
   python3 tools/handout/make_handout.py --tar dist/week2.tar.gz --labs 00,01,02 --check
-                                            # labs released one at a time: 03-07 left out"""
+                                            # labs released one at a time: 03-09 left out"""
 
 
 def say(message: str) -> None:

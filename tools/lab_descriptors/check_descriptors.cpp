@@ -9,6 +9,8 @@
 #include <scanlab/operators.h>
 #include <scanlab/reference_scan.h>
 
+#include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -58,8 +60,12 @@ void check_fields(const LabDescriptor& lab, std::set<std::string>& bench_names) 
 
 template <class T>
 std::vector<T> scanned(const std::vector<int>& in, const std::vector<std::uint8_t>& heads,
-                       scanlab::ScanKind kind) {
+                       scanlab::ScanKind kind, Input input) {
     std::vector<T> values(in.begin(), in.end()), out(in.size());
+    if (input == Input::keys) { // a sort
+        std::sort(values.begin(), values.end());
+        return values;
+    }
     for (size_t start = 0; start < in.size();) {
         size_t end = start + 1;
         while (end < in.size() && (heads.empty() || !heads[end])) ++end;
@@ -73,7 +79,9 @@ std::vector<T> scanned(const std::vector<int>& in, const std::vector<std::uint8_
 // One variant on n elements: a call on its own, then two calls with one kept Workspace.
 template <class T>
 void check_calls(const LabDescriptor& lab, const Variant& v, long long n, std::mt19937_64& rng) {
-    std::uniform_int_distribution<int> value(-9, 9);
+    // A sort's keys: the whole int range, so that every pass has digits to sort by.
+    std::uniform_int_distribution<int> value(lab.input == Input::keys ? INT_MIN : -9,
+                                             lab.input == Input::keys ? INT_MAX : 9);
     std::bernoulli_distribution head(1.0 / 50);
     std::vector<int> ints(static_cast<size_t>(n));
     for (int& x : ints) x = value(rng);
@@ -81,7 +89,7 @@ void check_calls(const LabDescriptor& lab, const Variant& v, long long n, std::m
     if (lab.input == Input::segmented)
         for (long long i = 0; i < n; ++i) heads.push_back(head(rng) ? 1 : 0);
     const auto kind = lab.shown_kind;
-    const std::vector<T> expected = scanned<T>(ints, heads, kind);
+    const std::vector<T> expected = scanned<T>(ints, heads, kind, lab.input);
     const std::vector<T> input(ints.begin(), ints.end());
     auto run = [&](const Call& call, const char* how) {
         std::vector<T> out(input.size());
@@ -100,7 +108,7 @@ void check_calls(const LabDescriptor& lab, const Variant& v, long long n, std::m
         }
         if (out != expected)
             fault(lab, "variant '" + v.name + "', " + how + ", n = " + std::to_string(n) +
-                           ": not the host reference's scan");
+                           ": not the host reference's result");
     };
     run(v.call, "on its own");
     const Call repeated = v.repeated_call();

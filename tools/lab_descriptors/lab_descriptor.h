@@ -118,6 +118,7 @@ enum class Runs {
 enum class Input {
     values,    // in -> out
     segmented, // in and head flags -> out, a scan that restarts at every head
+    keys,      // in -> out sorted ascending (a stable sort of the int32 keys; `kind` unused)
 };
 
 struct LabDescriptor {
@@ -126,7 +127,8 @@ struct LabDescriptor {
     Input input = Input::values;
     /// The most elements one call takes: a one-block lab's kMaxN; 0 for any n.
     std::int64_t max_n = 0;
-    /// The kind the main job and the tracer run (the benchmark always times inclusive scans).
+    /// The kind the main job and the tracer run (the benchmark always times inclusive scans);
+    /// unused by a sort (Input::keys).
     ScanKind shown_kind = ScanKind::inclusive;
     /// The main job scans this many independent slices of max_n elements, one call each (lab
     /// 01: 64 blocks, the emulator benchmark's workload); 1 for every other lab.

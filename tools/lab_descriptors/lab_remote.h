@@ -22,4 +22,7 @@ using Value = typename Op::value_type;
 #define SCANLAB_REMOTE_MEMBER(CLASS, FN, RETURN, PARAMETERS, ARGUMENTS) static_assert(true)
 #define SCANLAB_REMOTE_TILED_FUNCTION(NS, FN, PARAMETERS, ARGUMENTS) static_assert(true)
 #define SCANLAB_REMOTE_TILES(NS, FN, OPERATORS, BLOCK_THREADS, ITEMS) static_assert(true)
+#define SCANLAB_REMOTE_TYPED_FUNCTION(NS, FN, TEMPLATE, TYPES, PARAMETERS, ARGUMENTS)              \
+    static_assert(true)
+#define SCANLAB_REMOTE_TYPES(NS, FN, TYPES) static_assert(true)
 #endif

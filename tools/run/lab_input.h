@@ -2,10 +2,13 @@
 // (the benchmark makes its own, sized for its pool: bench/main.cpp).
 #pragma once
 
+#include "lab_descriptor.h"
+
 #include <scanlab/operators.h>
 #include <scanlab/reference_scan.h>
 #include <scanlab/scan_kind.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -44,6 +47,19 @@ inline std::vector<int> expected_sums(const std::vector<int>& in,
         reference_scan<Sum<int>>(in.data() + start, out.data() + start, end - start, kind);
         start = end;
     }
+    return out;
+}
+
+/// What a call of a lab with `input` must give for `in`: the sum scan of expected_sums, or, for a
+/// sort (Input::keys), each slice of `slice` elements sorted ascending.
+inline std::vector<int> expected_output(labs::Input input, const std::vector<int>& in,
+                                        const std::vector<std::uint8_t>& heads, ScanKind kind,
+                                        size_t slice) {
+    if (input != labs::Input::keys) return expected_sums(in, heads, kind, slice);
+    std::vector<int> out = in;
+    for (size_t start = 0; start < out.size(); start += slice)
+        std::sort(out.begin() + static_cast<std::ptrdiff_t>(start),
+                  out.begin() + static_cast<std::ptrdiff_t>(std::min(out.size(), start + slice)));
     return out;
 }
 

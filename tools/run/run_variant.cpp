@@ -47,7 +47,7 @@ RunResult run_variant(const labs::LabDescriptor& lab, const labs::Variant& varia
     std::vector<std::uint8_t> heads;
     if (lab.input == labs::Input::segmented) heads = random_heads(size.total, seed);
     const std::vector<int> expected =
-        expected_sums(in, heads, lab.shown_kind, static_cast<size_t>(size.slice));
+        expected_output(lab.input, in, heads, lab.shown_kind, static_cast<size_t>(size.slice));
 
     if (lab.runs == labs::Runs::host) {
         std::vector<int> out(in.size());

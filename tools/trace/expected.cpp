@@ -13,13 +13,15 @@ namespace st = scanlab::trace;
 
 void ExpectedScan::register_output(const RecordedInput& input) {
     const std::vector<int> expected =
-        expected_sums(input.in, input.heads, input.kind, input.in.size());
+        expected_output(input.input, input.in, input.heads, input.kind, input.in.size());
     segmented_ = !input.heads.empty();
+    sorted_ = input.input == labs::Input::keys;
     inclusive_ = expected_sums(input.in, {}, ScanKind::inclusive, input.in.size());
-    const std::string reference = std::string("host reference scan (scanlab::reference_scan): ") +
-                                  "Sum<int>, " +
-                                  (input.kind == ScanKind::inclusive ? "inclusive" : "exclusive") +
-                                  (segmented_ ? ", segmented" : "");
+    const std::string reference =
+        sorted_ ? std::string("host reference sort (std::sort): int keys, ascending")
+                : std::string("host reference scan (scanlab::reference_scan): ") + "Sum<int>, " +
+                      (input.kind == ScanKind::inclusive ? "inclusive" : "exclusive") +
+                      (segmented_ ? ", segmented" : "");
     simt::trace_expected(input.out, expected.size(), static_cast<int>(st::ValueType::i32),
                          expected.data(), reference);
 }
@@ -31,7 +33,8 @@ void ExpectedScan::complete(std::vector<st::Trace>& traces) const {
     for (auto it = traces.rbegin(); it != traces.rend(); ++it)
         if (it != last) it->expected.reset();
     st::Trace& trace = *last;
-    if (segmented_ || trace.expected->objects.empty() || trace.expected->objects.front().first != 0)
+    if (segmented_ || sorted_ || trace.expected->objects.empty() ||
+        trace.expected->objects.front().first != 0)
         return;
     // A look-back scan: a tile's elements are the output elements its block stored.
     std::map<std::uint32_t, std::uint32_t> owner; // tile -> the block that published for it

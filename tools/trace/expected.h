@@ -1,6 +1,6 @@
-// The tracer's `expected` section (docs/trace-format.md): the host reference scan of the recorded
-// call's input, registered with the emulator before the call, so that the viewer can mark the
-// elements a kernel got wrong; and, for look-back scans, what each recorded tile should get.
+// The tracer's `expected` section (docs/trace-format.md): the host reference scan (or sort) of the
+// recorded call's input, registered with the emulator before the call, so that the viewer can mark
+// the elements a kernel got wrong; and, for look-back scans, what each recorded tile should get.
 #pragma once
 
 #include <scanlab/trace/trace.h>
@@ -12,7 +12,7 @@
 namespace scanlab::run {
 
 /// What the tracer registers before a call and completes after it (the scan is Sum<int>, as
-/// every traced variant's is).
+/// every traced scan's is; a sort's reference is the sorted keys).
 class ExpectedScan {
   public:
     /// Registers the reference output of `input` for its output buffer (simt::trace_expected).
@@ -25,6 +25,7 @@ class ExpectedScan {
   private:
     std::vector<int> inclusive_; // the inclusive scan of the input (not segmented)
     bool segmented_ = false;
+    bool sorted_ = false; // a sort (lab 09): its tiles' descriptors count keys, not prefixes
 };
 
 } // namespace scanlab::run

@@ -5,6 +5,7 @@
 #include <scanlab/cuda_check.h>
 #include <scanlab/device_buffer.h>
 
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -22,12 +23,14 @@ std::string record_lab(const labs::LabDescriptor& lab, const RecordRequest& requ
         return "lab " + lab.number + " runs on the host: there is no kernel to trace";
     const labs::Variant& variant = traced_variant(lab, request);
     const long long n = request.n > 0 ? request.n : lab.trace_n;
-    const std::vector<int> in = random_ints(n, request.seed, 0, 9);
+    const bool sort = lab.input == labs::Input::keys;
+    const std::vector<int> in =
+        random_ints(n, request.seed, 0, sort ? std::numeric_limits<int>::max() : 9);
     DeviceBuffer<int> d_in(in), d_out(in.size());
     std::vector<std::uint8_t> heads;
     if (lab.input == labs::Input::segmented) heads = random_heads(n, request.seed);
     DeviceBuffer<std::uint8_t> d_heads(heads);
-    if (before_call) before_call({in, heads, lab.shown_kind, d_out.data()});
+    if (before_call) before_call({in, heads, lab.shown_kind, d_out.data(), lab.input});
     variant.call({.in = d_in.data(),
                   .out = d_out.data(),
                   .n = n,

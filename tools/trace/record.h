@@ -22,16 +22,18 @@ struct RecordRequest {
 const labs::Variant& traced_variant(const labs::LabDescriptor& lab, const RecordRequest& request);
 
 /// What a recorded call scans: its input, its head flags (segmented labs; else empty), its kind,
-/// and where its output goes (a device pointer).
+/// where its output goes (a device pointer), and whether it is a scan or a sort.
 struct RecordedInput {
     const std::vector<int>& in;
     const std::vector<std::uint8_t>& heads;
     ScanKind kind;
     const int* out;
+    labs::Input input = labs::Input::values;
 };
 
-/// Runs the variant once on values in [0, 9] (readable in the viewer), with the lab's shown kind
-/// (and random heads for a segmented lab), and waits for it; returns what was run, for the
+/// Runs the variant once on values in [0, 9] (readable in the viewer; a sort's keys: any
+/// non-negative int, so that every pass has digits to sort by), with the lab's shown kind (and
+/// random heads for a segmented lab), and waits for it; returns what was run, for the
 /// trace's caption ("lab 03: conflict_free_scan<Sum<int>>, exclusive, n = 256"). A host lab
 /// runs nothing and says so. `before_call` (if set) sees the input just before the call.
 std::string record_lab(const labs::LabDescriptor& lab, const RecordRequest& request,

@@ -39,6 +39,13 @@
 //
 // A function templated over the element type instead (lab 07's select_greater<T>) names the
 // type where the operator goes; its calls are keyed by the type's name.
+//
+// A function templated over types of its own and no operator (lab 09's sort_keys<Key> and
+// sort_pairs<Key, Value>) is described with its template parameters and their names, then each
+// instance the tests call is named by its types; its calls are keyed by the types' names:
+//   SCANLAB_REMOTE_TYPED_FUNCTION(lab09, sort_pairs, (class Key, class Value), (Key, Value),
+//       (const Key* d_keys_in, ..., Workspace* workspace), (d_keys_in, ..., workspace));
+//   SCANLAB_REMOTE_TYPES(lab09, sort_pairs, (float, std::uint32_t));
 #pragma once
 
 #include "remote_argument.h"
@@ -88,6 +95,15 @@ std::string instance_key() {
         return operator_key<X>();
     else
         return type_name<X>();
+}
+
+/// How a call names an instance of a function templated over types of its own ("float,
+/// uint32"): the same on both sides.
+template <class... Types>
+std::string types_key() {
+    std::string key;
+    ((key += (key.empty() ? "" : ", ") + std::string(type_name<Types>())), ...);
+    return key;
 }
 
 /// How a call names an instance of a function with a tile shape ("lab05::scan<64 threads, 3
@@ -160,3 +176,21 @@ void provide([[maybe_unused]] const std::string& function, [[maybe_unused]] cons
     SCANLAB_REMOTE_INSTANCES_(OPERATORS,                                                           \
                               ::scanlab::remote::tiled_name(#NS "::" #FN, BLOCK_THREADS, ITEMS),   \
                               &NS::FN<Op, BLOCK_THREADS, ITEMS>)
+
+#define SCANLAB_REMOTE_UNPAREN_(...) __VA_ARGS__
+
+#define SCANLAB_REMOTE_TYPED_FUNCTION(NS, FN, TEMPLATE, TYPES, PARAMETERS, ARGUMENTS)              \
+    SCANLAB_REMOTE_PROXY_(template <SCANLAB_REMOTE_UNPAREN_ TEMPLATE> void NS::FN PARAMETERS {     \
+        using ::scanlab::remote::host_range;                                                       \
+        ::scanlab::remote::Proxy<>{                                                                \
+            #NS "::" #FN,                                                                          \
+            ::scanlab::remote::types_key<SCANLAB_REMOTE_UNPAREN_ TYPES>()} ARGUMENTS;              \
+    })
+
+#define SCANLAB_REMOTE_TYPES(NS, FN, TYPES)                                                        \
+    [[maybe_unused]] static const bool SCANLAB_REMOTE_UNIQUE = [] {                                \
+        ::scanlab::remote::provide(#NS "::" #FN,                                                   \
+                                   ::scanlab::remote::types_key<SCANLAB_REMOTE_UNPAREN_ TYPES>(),  \
+                                   &NS::FN<SCANLAB_REMOTE_UNPAREN_ TYPES>);                        \
+        return true;                                                                               \
+    }()

@@ -167,7 +167,7 @@ int main(int argc, char** argv) {
         std::vector<std::uint8_t> heads;
         if (lab.input == labs::Input::segmented) heads = run::random_heads(n, args.seed);
         const std::vector<int> expected =
-            run::expected_sums(input, heads, kind, static_cast<std::size_t>(n));
+            run::expected_output(lab.input, input, heads, kind, static_cast<std::size_t>(n));
         DeviceBuffer<int> d_in(input), d_out(input.size());
         DeviceBuffer<std::uint8_t> d_heads(heads);
         const labs::ScanCall operands{.in = d_in.data(),
