@@ -1,0 +1,74 @@
+// Lab 08's development benchmark: scanlab_bench's harness (main.cpp, report.cpp, the memcpy and
+// CUB baselines) with these lab entries instead of the descriptors' (lab_entries.cpp): lab 07's
+// solution and lab 08's solution in several pipeline shapes, int32 sums. scripts/bench-lab08.sh
+// builds it with nvcc on a GPU machine; once lab 08 has its descriptor, scanlab_bench itself
+// measures it and this file goes.
+#include "bench.h"
+
+#include "../labs/07_decoupled_lookback/lookback_scan.h"
+// The solution itself, so that every shape below is instantiated here.
+#include "../solutions/08_hopper_scan/hopper_scan.cu"
+
+#include <scanlab/operators.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace scanlab::bench {
+namespace {
+
+using Sum = scanlab::Sum<std::int32_t>;
+constexpr std::int64_t kAnyN = std::int64_t(1) << 40;
+
+template <class Workspace, class Scan>
+Entry entry(std::string lab, std::string name, std::string label, Scan scan) {
+    Entry e;
+    e.lab = std::move(lab);
+    e.name = std::move(name);
+    e.label = std::move(label);
+    e.group = Group::global;
+    e.role = Role::lab;
+    e.expect = Expect::inclusive;
+    e.max_n = kAnyN;
+    auto workspace = std::make_shared<std::unique_ptr<Workspace>>();
+    e.prepare = [workspace](std::int64_t) {
+        if (!*workspace) *workspace = std::make_unique<Workspace>();
+    };
+    e.call = [workspace, scan](const Operands& op) { scan(op, workspace->get()); };
+    e.release = [workspace] { workspace->reset(); };
+    return e;
+}
+
+template <class Shape>
+Entry lab08_entry(const char* suffix) {
+    const std::string shape =
+        std::to_string(Shape::kConsumerWarps) + "x" + std::to_string(Shape::kGroups) + " s" +
+        std::to_string(Shape::kStages) + " v" + std::to_string(Shape::kVectorsPerLane);
+    return entry<lab08::Workspace>(
+        "08", std::string("lab08.hopper_scan") + suffix, "lab08 hopper_scan " + shape,
+        [](const Operands& op, lab08::Workspace* w) {
+            lab08::scan<Sum, Shape>(op.in, op.out, op.n, ScanKind::inclusive, w);
+        });
+}
+
+} // namespace
+
+std::vector<Entry> lab_entries() {
+    std::vector<Entry> all;
+    all.push_back(entry<lab07::Workspace>(
+        "07", "lab07.decoupled_lookback", "lab07 decoupled_lookback",
+        [](const Operands& op, lab07::Workspace* w) {
+            lab07::scan<Sum>(op.in, op.out, op.n, ScanKind::inclusive, {}, w);
+        }));
+    all.push_back(lab08_entry<lab08::DefaultShape>(""));
+    // The sweep: tile size (warps x vectors per lane), groups, stages.
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 2, 2, 8>>(".w4g2s2v8"));
+    all.push_back(lab08_entry<lab08::PipelineShape<8, 2, 4, 2>>(".w8g2s4v2"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 4, 4, 2>>(".w4g4s4v2"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 1, 4, 4>>(".w4g1s4v4"));
+    all.push_back(lab08_entry<lab08::PipelineShape<2, 4, 8, 4>>(".w2g4s8v4"));
+    return all;
+}
+
+} // namespace scanlab::bench

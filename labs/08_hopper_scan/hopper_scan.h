@@ -1,0 +1,79 @@
+// Lab 08 interface. DO NOT EDIT: the graded tests are compiled against these declarations.
+#pragma once
+
+#include <scanlab/scan_kind.h>
+#include <scanlab/workspace.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace lab08 {
+
+using scanlab::ScanKind;
+
+inline constexpr int kWarpSize = 32;
+
+/// How a thread block of the Hopper scan is organized. A block has one producer warp, which
+/// takes tiles (an atomic counter: tiles are numbered in the order blocks ask for them) and
+/// copies each one with a bulk asynchronous copy into a ring of `Stages` shared-memory stages,
+/// and `Groups` groups of `ConsumerWarps` warps. Group g scans the tiles of ring slots
+/// g, g + Groups, g + 2 * Groups, ...: while one group waits in its look-back, the others scan.
+/// A tile is ConsumerWarps * 32 lanes * VectorsPerLane 16-byte vectors.
+template <int ConsumerWarps, int Groups, int Stages, int VectorsPerLane>
+struct PipelineShape {
+    static constexpr int kConsumerWarps = ConsumerWarps;
+    static constexpr int kGroups = Groups;
+    static constexpr int kStages = Stages;
+    static constexpr int kVectorsPerLane = VectorsPerLane;
+    static constexpr int kThreads = (1 + Groups * ConsumerWarps) * kWarpSize;
+    static constexpr int kTileBytes = ConsumerWarps * kWarpSize * VectorsPerLane * 16;
+    template <class T>
+    static constexpr int kTileItems = kTileBytes / static_cast<int>(sizeof(T));
+    // Static shared memory is at most 48 KiB: the stages plus a little bookkeeping.
+    static constexpr bool kValid = ConsumerWarps >= 1 && Groups >= 1 && Stages >= Groups &&
+                                   Stages % Groups == 0 && VectorsPerLane >= 1 &&
+                                   VectorsPerLane <= 16 && kThreads <= 1024 &&
+                                   Stages * kTileBytes <= 46 * 1024;
+};
+
+/// The shape used unless told otherwise (chosen by measurement on an H200: README.md).
+using DefaultShape = PipelineShape<4, 2, 4, 4>;
+/// A small tile (256 int32) that the tests use to have many tiles in few elements.
+using SmallShape = PipelineShape<2, 2, 4, 1>;
+
+/// Device memory that scan() needs besides input and output: one descriptor per tile and the
+/// tile counter, in two halves (each call uses one and clears the other for the next call).
+/// Without a Workspace each call allocates and frees its own.
+class Workspace {
+  public:
+    /// Like scanlab::Workspace::reserve, and `kept` tells whether the last call laid out the
+    /// memory the same way (`layout`, a nonzero key), so that the half it cleared is ready.
+    void* reserve_kept(std::size_t bytes, std::size_t layout, bool& kept) {
+        kept = layout != 0 && layout == layout_ && bytes <= memory_.capacity();
+        layout_ = layout;
+        return memory_.reserve(bytes);
+    }
+    /// Which half this call uses (0 after a layout change), and the other one next time.
+    int take_half(bool kept) {
+        next_half_ = kept ? next_half_ : 0;
+        const int half = next_half_;
+        next_half_ ^= 1;
+        return half;
+    }
+
+  private:
+    scanlab::Workspace memory_;
+    std::size_t layout_ = 0;
+    int next_half_ = 0;
+};
+
+/// Scans d_in[0..n) into d_out[0..n) for any n >= 0 in one pass (n reads, n writes) with
+/// decoupled look-back, on Hopper's bulk copies and mbarriers. d_out may equal d_in. Values of 4
+/// or 8 bytes. Throws std::invalid_argument if n < 0, if n > 0 and a pointer is null, or if there
+/// would be more than 2^31 - 1 tiles. For n == 0 it launches nothing. Throws std::runtime_error
+/// (SCANLAB_CUDA_CHECK) if a CUDA call fails. Returns once the kernel is launched.
+template <class Op, class Shape = DefaultShape>
+void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, std::int64_t n,
+          ScanKind kind, Workspace* workspace = nullptr);
+
+} // namespace lab08

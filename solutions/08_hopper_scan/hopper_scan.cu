@@ -1,0 +1,496 @@
+// Lab 08: the Hopper scan. Lab 07's single pass with decoupled look-back, restructured around
+// the hardware: a producer warp copies tiles with bulk asynchronous copies (cp.async.bulk) into a
+// ring of shared-memory stages guarded by mbarriers, groups of consumer warps scan them, blocks
+// are persistent and take tiles dynamically, and launches overlap (PDL). SOLUTION.
+#include "hopper_scan.h"
+
+#include <scanlab/cuda_check.h>
+#include <scanlab/pdl.h>
+
+#include <cuda/ptx>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace lab08 {
+
+namespace ptx = cuda::ptx;
+
+inline constexpr unsigned kFullMask = 0xffffffffu;
+
+__device__ inline int lane_id() {
+    return static_cast<int>(threadIdx.x) % kWarpSize;
+}
+__device__ inline int warp_id() {
+    return static_cast<int>(threadIdx.x) / kWarpSize;
+}
+
+// =============================================================================================
+// GIVEN: warp scans (lab 05) and tile descriptors (lab 07)
+// =============================================================================================
+
+template <class Op>
+__device__ typename Op::value_type warp_inclusive_scan(typename Op::value_type x) {
+    const int lane = lane_id();
+    for (int offset = 1; offset < kWarpSize; offset *= 2) {
+        const auto earlier = __shfl_up_sync(kFullMask, x, offset);
+        if (lane >= offset) x = Op::apply(earlier, x);
+    }
+    return x;
+}
+
+template <class Op>
+__device__ typename Op::value_type exclusive_from_inclusive(typename Op::value_type inclusive) {
+    const auto left = __shfl_up_sync(kFullMask, inclusive, 1);
+    return lane_id() == 0 ? Op::identity() : left;
+}
+
+enum Status : unsigned { kInvalid = 0, kAggregate = 1, kPrefix = 2 };
+
+// Lab 07's packed descriptors: flag and 4-byte value in one 64-bit word, written and read whole.
+template <class T>
+struct PackedDescriptors {
+    static_assert(sizeof(T) == 4, "packed descriptors hold 4-byte values");
+    unsigned long long* words;
+
+    __device__ void publish(int tile, Status status, T value) const {
+        unsigned bits;
+        memcpy(&bits, &value, sizeof bits);
+        const unsigned long long word = (static_cast<unsigned long long>(status) << 32) | bits;
+        *reinterpret_cast<volatile unsigned long long*>(&words[tile]) = word;
+    }
+    __device__ Status read(int tile, T& value) const {
+        const unsigned long long word =
+            *reinterpret_cast<const volatile unsigned long long*>(&words[tile]);
+        const unsigned bits = static_cast<unsigned>(word);
+        memcpy(&value, &bits, sizeof bits);
+        return static_cast<Status>(word >> 32);
+    }
+};
+
+// Lab 07's tagged pairs for 8-byte values: two words, each with the status beside half the value.
+template <class T>
+struct TaggedPairDescriptors {
+    static_assert(sizeof(T) == 8, "tagged pairs hold 8-byte values");
+    unsigned long long* words;
+
+    __device__ void publish(int tile, Status status, T value) const {
+        unsigned long long bits;
+        memcpy(&bits, &value, sizeof bits);
+        const unsigned long long tag = static_cast<unsigned long long>(status) << 32;
+        auto* pair = reinterpret_cast<volatile unsigned long long*>(&words[2 * tile]);
+        pair[0] = tag | (bits & 0xffffffffull);
+        pair[1] = tag | (bits >> 32);
+    }
+    __device__ Status read(int tile, T& value) const {
+        const auto* pair = reinterpret_cast<const volatile unsigned long long*>(&words[2 * tile]);
+        const unsigned long long low = pair[0];
+        const unsigned long long high = pair[1];
+        const auto status = static_cast<Status>(low >> 32);
+        if (status != static_cast<Status>(high >> 32)) return kInvalid; // caught mid-publish
+        const unsigned long long bits = (high << 32) | (low & 0xffffffffull);
+        memcpy(&value, &bits, sizeof bits);
+        return status;
+    }
+};
+
+template <class T>
+using Descriptors =
+    std::conditional_t<sizeof(T) == 4, PackedDescriptors<T>, TaggedPairDescriptors<T>>;
+
+// Lab 07's warp-parallel look-back: lane k watches tile (end - k). `pause_ns` between polls of a
+// tile that is still X (0: no pause; a short grid only adds latency with pauses).
+template <class Op, class DescriptorStore>
+__device__ typename Op::value_type look_back(const DescriptorStore& descriptors, int tile,
+                                             unsigned pause_ns) {
+    using T = typename Op::value_type;
+    const int lane = lane_id();
+    T prefix = Op::identity();
+    for (int end = tile - 1;; end -= kWarpSize) {
+        const int watched = end - lane;
+        T value = Op::identity();
+        Status status = kPrefix;
+        if (watched >= 0) {
+            while ((status = descriptors.read(watched, value)) == kInvalid)
+                if (pause_ns != 0) __nanosleep(pause_ns);
+        }
+        const unsigned with_prefix = __ballot_sync(kFullMask, status == kPrefix);
+        const int last =
+            with_prefix != 0 ? __ffs(static_cast<int>(with_prefix)) - 1 : kWarpSize - 1;
+        T x = lane <= last ? value : Op::identity();
+        for (int offset = 1; offset < kWarpSize; offset *= 2) {
+            const T earlier = __shfl_down_sync(kFullMask, x, offset);
+            if (lane + offset < kWarpSize) x = Op::apply(earlier, x);
+        }
+        const T window = __shfl_sync(kFullMask, x, 0);
+        prefix = Op::apply(window, prefix);
+        if (with_prefix != 0) return prefix;
+    }
+}
+
+// Lab 07's clearing of the next call's counter and descriptors (the other workspace half).
+struct NextCallClear {
+    uint4* words = nullptr;
+    long long count = 0;
+
+    __device__ void run() const {
+        const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
+        for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+             i += threads)
+            words[i] = make_uint4(0, 0, 0, 0);
+    }
+};
+
+using scanlab::launch_after_previous;
+using scanlab::let_next_grid_start;
+using scanlab::wait_for_previous_grid;
+
+// =============================================================================================
+// Part 1: mbarriers, the stages' guards
+// =============================================================================================
+
+// An mbarrier is a 64-bit word in shared memory that counts arrivals and, since Hopper, bytes
+// of asynchronous copies ("transactions"). Its current phase completes when the expected number
+// of threads has arrived AND every expected byte has landed; then the next phase begins. A
+// waiter names the phase it waits for by its parity (0, 1, 0, 1, ...): try_wait.parity(p)
+// returns true once the phase with parity p has completed.
+__device__ inline void wait_for_phase(std::uint64_t* barrier, unsigned parity) {
+    // try_wait suspends the thread for a while inside the instruction: no pause needed here.
+    while (!ptx::mbarrier_try_wait_parity(barrier, parity)) {
+    }
+}
+
+// Every thread of a consumer group arrives; then all wait for the phase to complete. Used as the
+// group's own __syncthreads(): the other groups and the producer go on meanwhile.
+struct GroupBarrier {
+    std::uint64_t* barrier;
+    unsigned parity = 0;
+
+    __device__ void sync() {
+        ptx::mbarrier_arrive(barrier);
+        wait_for_phase(barrier, parity);
+        parity ^= 1;
+    }
+};
+
+// =============================================================================================
+// Part 2: the producer warp
+// =============================================================================================
+
+// What a stage holds besides its data: which tile (-1: no more tiles, the group stops).
+inline constexpr int kNoMoreTiles = -1;
+
+template <class T, class Shape>
+struct SharedState {
+    static constexpr int kTile = Shape::template kTileItems<T>;
+    alignas(128) T stage[Shape::kStages][kTile]; // bulk copies need 16-byte aligned addresses
+    std::uint64_t full[Shape::kStages];          // phase completes: the stage holds its tile
+    std::uint64_t empty[Shape::kStages];         // phase completes: its group has read it
+    std::uint64_t group_barrier[Shape::kGroups];
+    int stage_tile[Shape::kStages];
+    T warp_total[Shape::kGroups][Shape::kConsumerWarps];
+    T warp_prefix[Shape::kGroups][Shape::kConsumerWarps];
+};
+
+// Ring slot `it` (0, 1, 2, ...) uses stage it % Stages, in its (it / Stages)-th round: the full
+// barrier's phase of that round has parity round & 1, and the stage's previous round was released
+// when the empty barrier's phase of round - 1 completed.
+template <class T, class Shape>
+__device__ void produce(SharedState<T, Shape>& s, const T* in, long long n, int tiles,
+                        unsigned* counter, T fill) {
+    constexpr int kTile = SharedState<T, Shape>::kTile;
+    const int lane = lane_id();
+    int stopped_groups = 0;
+    for (int it = 0; stopped_groups < Shape::kGroups; ++it) {
+        const int stage = it % Shape::kStages;
+        const int round = it / Shape::kStages;
+        // Refill a stage only after its consumers released the tile it held.
+        if (round > 0) wait_for_phase(&s.empty[stage], (round - 1) & 1);
+
+        int tile = kNoMoreTiles;
+        if (stopped_groups == 0) {
+            if (lane == 0) tile = static_cast<int>(atomicAdd(counter, 1u));
+            tile = __shfl_sync(kFullMask, tile, 0);
+            if (tile >= tiles) tile = kNoMoreTiles;
+        }
+        if (tile == kNoMoreTiles) {
+            // Every group learns it from the next stage it waits for.
+            if (lane == 0) {
+                s.stage_tile[stage] = kNoMoreTiles;
+                ptx::mbarrier_arrive(&s.full[stage]);
+            }
+            ++stopped_groups;
+            continue;
+        }
+        const long long start = static_cast<long long>(tile) * kTile;
+        const int count = n - start < kTile ? static_cast<int>(n - start) : kTile;
+        const T* source = in + start;
+        if (count == kTile && reinterpret_cast<std::uintptr_t>(source) % 16 == 0) {
+            // One thread: announce the bytes this phase waits for (and arrive), then start the
+            // copy, which adds its bytes to the phase when they have landed in shared memory.
+            if (lane == 0) {
+                s.stage_tile[stage] = tile;
+                constexpr std::uint32_t kBytes = kTile * sizeof(T);
+                ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared,
+                                               &s.full[stage], kBytes);
+                ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, s.stage[stage], source,
+                                   kBytes, &s.full[stage]);
+            }
+        } else {
+            // The last, partial tile (or an input not 16-byte aligned): the warp copies it with
+            // ordinary loads, the identity past its end, and lane 0 arrives after the warp.
+            for (int j = lane; j < kTile; j += kWarpSize)
+                s.stage[stage][j] = j < count ? source[j] : fill;
+            if (lane == 0) s.stage_tile[stage] = tile;
+            __syncwarp();
+            if (lane == 0) ptx::mbarrier_arrive(&s.full[stage]);
+        }
+    }
+}
+
+// =============================================================================================
+// Part 3: the consumer groups
+// =============================================================================================
+
+template <class T>
+inline constexpr int kPerVector = 16 / static_cast<int>(sizeof(T));
+
+__device__ inline void store_once(uint4* p, uint4 v) {
+#ifdef __CUDA_ARCH__
+    __stcs(p, v); // evict-first: each element is written once
+#else
+    *p = v;
+#endif
+}
+
+// The group's tile scan: every warp scans its part of the tile in registers, the group combines
+// the warps' totals, and its first warp looks back for the tiles before. Returns, in each lane,
+// the combination of everything before the lane's first vector of the warp's first chunk.
+template <class Op, class Shape, class DescriptorStore>
+__device__ void consume(SharedState<typename Op::value_type, Shape>& s, int group,
+                        typename Op::value_type* out, long long n, ScanKind kind,
+                        const DescriptorStore& descriptors, unsigned pause_ns) {
+    using T = typename Op::value_type;
+    constexpr int kTile = SharedState<T, Shape>::kTile;
+    constexpr int kPer = kPerVector<T>;
+    constexpr int kVectors = Shape::kVectorsPerLane;
+    constexpr int kWarps = Shape::kConsumerWarps;
+    const int lane = lane_id();
+    const int warp = warp_id() % kWarps; // in the group
+    GroupBarrier group_sync{&s.group_barrier[group]};
+
+    for (int it = group;; it += Shape::kGroups) {
+        const int stage = it % Shape::kStages;
+        // Wait until the stage holds this slot's tile (the bytes have landed).
+        wait_for_phase(&s.full[stage], (it / Shape::kStages) & 1);
+        const int tile = s.stage_tile[stage];
+        if (tile == kNoMoreTiles) return;
+
+        // The warp's part of the tile, warp-striped: in chunk k lane l holds vector k * 32 + l,
+        // so that a warp's 16-byte reads of shared memory hit 32 different banks per quarter.
+        T items[kVectors][kPer];
+        const uint4* vectors =
+            reinterpret_cast<const uint4*>(s.stage[stage]) + warp * kWarpSize * kVectors;
+        for (int k = 0; k < kVectors; ++k) {
+            const uint4 v = vectors[k * kWarpSize + lane];
+            memcpy(items[k], &v, sizeof v);
+        }
+        // Release the stage: the producer may refill it while we scan.
+        ptx::mbarrier_arrive(&s.empty[stage]);
+
+        // In each chunk: the lane's vector scanned in place, then the lanes' vector totals
+        // scanned across the warp; `before[k]` is what comes before the lane's vector within the
+        // warp's part.
+        T before[kVectors];
+        T running = Op::identity();
+        for (int k = 0; k < kVectors; ++k) {
+            for (int c = 1; c < kPer; ++c) items[k][c] = Op::apply(items[k][c - 1], items[k][c]);
+            const T inclusive = warp_inclusive_scan<Op>(items[k][kPer - 1]);
+            before[k] = Op::apply(running, exclusive_from_inclusive<Op>(inclusive));
+            running = Op::apply(running, __shfl_sync(kFullMask, inclusive, kWarpSize - 1));
+        }
+        if (lane == 0) s.warp_total[group][warp] = running;
+        group_sync.sync();
+
+        if (warp == 0) {
+            const T total = lane < kWarps ? s.warp_total[group][lane] : Op::identity();
+            const T scanned = warp_inclusive_scan<Op>(total);
+            const T before_warp = exclusive_from_inclusive<Op>(scanned);
+            const T aggregate = __shfl_sync(kFullMask, scanned, kWarpSize - 1);
+            T before_tile = Op::identity();
+            if (tile == 0) {
+                if (lane == 0) descriptors.publish(tile, kPrefix, aggregate);
+            } else {
+                if (lane == 0) descriptors.publish(tile, kAggregate, aggregate);
+                before_tile = look_back<Op>(descriptors, tile, pause_ns);
+                if (lane == 0)
+                    descriptors.publish(tile, kPrefix, Op::apply(before_tile, aggregate));
+            }
+            if (lane < kWarps) s.warp_prefix[group][lane] = Op::apply(before_tile, before_warp);
+        }
+        group_sync.sync();
+        const T warp_before = s.warp_prefix[group][warp];
+
+        // The results: inclusive items, or each shifted by one for an exclusive scan.
+        const long long start = static_cast<long long>(tile) * kTile;
+        const int count = n - start < kTile ? static_cast<int>(n - start) : kTile;
+        T* tile_out = out + start;
+        const bool whole = count == kTile && reinterpret_cast<std::uintptr_t>(tile_out) % 16 == 0;
+        for (int k = 0; k < kVectors; ++k) {
+            const T first = Op::apply(warp_before, before[k]);
+            T result[kPer];
+            for (int c = 0; c < kPer; ++c) {
+                const T inclusive = Op::apply(first, items[k][c]);
+                result[c] = kind == ScanKind::inclusive ? inclusive
+                            : c == 0                    ? first
+                                                        : Op::apply(first, items[k][c - 1]);
+            }
+            const int vector = warp * kWarpSize * kVectors + k * kWarpSize + lane;
+            if (whole) {
+                uint4 v;
+                memcpy(&v, result, sizeof v);
+                store_once(reinterpret_cast<uint4*>(tile_out) + vector, v);
+            } else {
+                for (int c = 0; c < kPer; ++c)
+                    if (vector * kPer + c < count) tile_out[vector * kPer + c] = result[c];
+            }
+        }
+    }
+}
+
+// =============================================================================================
+// Part 4: the kernel
+// =============================================================================================
+
+template <class Op, class Shape, class DescriptorStore>
+__global__ void __launch_bounds__(Shape::kThreads)
+    hopper_scan_kernel(const typename Op::value_type* in, typename Op::value_type* out, long long n,
+                       int tiles, ScanKind kind, unsigned* counter, DescriptorStore descriptors,
+                       NextCallClear next, unsigned pause_ns) {
+    using T = typename Op::value_type;
+    __shared__ SharedState<T, Shape> s;
+    constexpr int kConsumerThreads = Shape::kConsumerWarps * kWarpSize;
+
+    // Shared memory only: this may run while the previous kernel still does (PDL).
+    if (threadIdx.x == 0) {
+        for (int i = 0; i < Shape::kStages; ++i) {
+            ptx::mbarrier_init(&s.full[i], 1);                 // the producer's one arrival
+            ptx::mbarrier_init(&s.empty[i], kConsumerThreads); // every thread of the group
+        }
+        for (int g = 0; g < Shape::kGroups; ++g)
+            ptx::mbarrier_init(&s.group_barrier[g], kConsumerThreads);
+        // The initialized barriers are visible to the copy engine (the asynchronous proxy).
+        ptx::fence_proxy_async(ptx::space_shared);
+    }
+    __syncthreads();
+    wait_for_previous_grid();
+    let_next_grid_start();
+
+    const int warp = warp_id();
+    constexpr int kProducerWarp = Shape::kGroups * Shape::kConsumerWarps;
+    if (warp == kProducerWarp)
+        produce<T, Shape>(s, in, n, tiles, counter, Op::identity());
+    else
+        consume<Op, Shape>(s, warp / Shape::kConsumerWarps, out, n, kind, descriptors, pause_ns);
+    next.run();
+}
+
+// =============================================================================================
+// Host side
+// =============================================================================================
+
+inline std::size_t align_up(std::size_t bytes) {
+    return (bytes + 255) / 256 * 256;
+}
+
+// Lab 07's workspace: the tile counter, then the descriptors (4-byte values: one 64-bit word per
+// tile; 8-byte values: two), in two halves with a Workspace.
+template <class V, class Launch>
+void with_descriptors(int tiles, Workspace* workspace, Launch launch) {
+    const std::size_t counter_bytes = align_up(sizeof(unsigned));
+    const std::size_t t = static_cast<std::size_t>(tiles);
+    const std::size_t half =
+        counter_bytes + align_up(t * sizeof(V) / 4 * sizeof(unsigned long long));
+    unsigned char* base = nullptr;
+    NextCallClear next;
+    scanlab::Workspace local;
+    if (workspace == nullptr) {
+        base = static_cast<unsigned char*>(local.reserve(half));
+        SCANLAB_CUDA_CHECK(cudaMemsetAsync(base, 0, half));
+    } else {
+        bool kept = false;
+        auto* both = static_cast<unsigned char*>(workspace->reserve_kept(2 * half, half, kept));
+        if (!kept) SCANLAB_CUDA_CHECK(cudaMemsetAsync(both, 0, 2 * half));
+        const int mine = workspace->take_half(kept);
+        base = both + mine * half;
+        next.words = reinterpret_cast<uint4*>(both + (1 - mine) * half);
+        next.count = static_cast<long long>(half / sizeof(uint4));
+    }
+    auto* counter = reinterpret_cast<unsigned*>(base);
+    auto* words = reinterpret_cast<unsigned long long*>(base + counter_bytes);
+    launch(counter, Descriptors<V>{words}, next);
+}
+
+// Persistent blocks: as many as fit on the GPU at once, no more than there are tiles.
+template <class Kernel>
+int resident_blocks(Kernel kernel, int threads) {
+    int device = 0;
+    SCANLAB_CUDA_CHECK(cudaGetDevice(&device));
+    int sms = 0;
+    SCANLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    int per_sm = 0;
+    SCANLAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
+    return std::max(1, sms * per_sm);
+}
+
+// Pauses between polls pay off only when many tiles compete for the L2 (lab 07's README).
+inline constexpr int kPauseFromTiles = 1000;
+inline constexpr unsigned kPollPauseNs = 200;
+
+template <class Op, class Shape>
+void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, std::int64_t n,
+          ScanKind kind, Workspace* workspace) {
+    using T = typename Op::value_type;
+    static_assert(Shape::kValid, "see PipelineShape::kValid");
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "lab 08 scans 4- and 8-byte values");
+    if (n < 0) throw std::invalid_argument("lab08::scan: n must be >= 0, got " + std::to_string(n));
+    if (n == 0) return;
+    if (d_in == nullptr) throw std::invalid_argument("lab08::scan: d_in is null");
+    if (d_out == nullptr) throw std::invalid_argument("lab08::scan: d_out is null");
+    constexpr int kTile = Shape::template kTileItems<T>;
+    const long long tiles = (n + kTile - 1) / kTile;
+    if (tiles > INT_MAX)
+        throw std::invalid_argument("lab08::scan: n = " + std::to_string(n) + " needs " +
+                                    std::to_string(tiles) + " tiles, more than 2^31 - 1");
+    with_descriptors<T>(static_cast<int>(tiles), workspace,
+                        [&](unsigned* counter, auto descriptors, NextCallClear next) {
+                            auto kernel = hopper_scan_kernel<Op, Shape, decltype(descriptors)>;
+                            static const int resident = resident_blocks(kernel, Shape::kThreads);
+                            const long long blocks = std::min<long long>(tiles, resident);
+                            const unsigned pause = tiles >= kPauseFromTiles ? kPollPauseNs : 0;
+                            launch_after_previous(kernel, static_cast<unsigned>(blocks),
+                                                  Shape::kThreads, d_in, d_out, n,
+                                                  static_cast<int>(tiles), kind, counter,
+                                                  descriptors, next, pause);
+                        });
+}
+
+} // namespace lab08
+
+// ---------------------------------------------------------------------------------------------
+// DO NOT EDIT BELOW THIS LINE. The tests call these functions with these operators, types and
+// shapes; since the templates are defined in this .cu file, each one is instantiated here.
+// ---------------------------------------------------------------------------------------------
+#define LAB08_INSTANTIATE(Op)                                                                      \
+    template void lab08::scan<Op>(const Op::value_type*, Op::value_type*, std::int64_t,            \
+                                  lab08::ScanKind, lab08::Workspace*);                             \
+    template void lab08::scan<Op, lab08::SmallShape>(                                              \
+        const Op::value_type*, Op::value_type*, std::int64_t, lab08::ScanKind, lab08::Workspace*);
+
+#include <scanlab/graded_operators.h> // the operators and types the tests use
+
+SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB08_INSTANTIATE)
