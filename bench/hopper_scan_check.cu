@@ -72,10 +72,10 @@ void check(const char* name, std::int64_t n, scanlab::ScanKind kind, bool in_pla
         const std::vector<T> want = reference<Op>(inputs[c], kind);
         for (std::int64_t i = 0; i < n; ++i) {
             if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) {
-                std::printf("FAIL %s shape %dx%d s%d v%d n=%lld %s%s offset %d call %d: first "
+                std::printf("FAIL %s shape w%d s%d v%d n=%lld %s%s offset %d call %d: first "
                             "wrong index %lld\n",
-                            name, Shape::kConsumerWarps, Shape::kGroups, Shape::kStages,
-                            Shape::kVectorsPerLane, static_cast<long long>(n),
+                            name, Shape::kScannerWarps, Shape::kStages, Shape::kVectorsPerLane,
+                            static_cast<long long>(n),
                             kind == scanlab::ScanKind::inclusive ? "inclusive" : "exclusive",
                             in_place ? " in place" : "", offset, c, static_cast<long long>(i));
                 ++failures;
@@ -102,8 +102,8 @@ void check_all(const char* name, std::mt19937_64& random) {
     check<Op, Shape>(name, 1 << 20, scanlab::ScanKind::inclusive, true, 0, 1, random);
     check<Op, Shape>(name, 300'001, scanlab::ScanKind::inclusive, false, 1, 1, random);
     check<Op, Shape>(name, 2'000'000, scanlab::ScanKind::exclusive, false, 0, 5, random);
-    std::printf("%s shape %dx%d s%d v%d: %d cases\n", name, Shape::kConsumerWarps, Shape::kGroups,
-                Shape::kStages, Shape::kVectorsPerLane, cases + 3);
+    std::printf("%s shape w%d s%d v%d: %d cases\n", name, Shape::kScannerWarps, Shape::kStages,
+                Shape::kVectorsPerLane, cases + 3);
 }
 
 } // namespace

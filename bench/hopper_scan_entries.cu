@@ -42,9 +42,10 @@ Entry entry(std::string lab, std::string name, std::string label, Scan scan) {
 
 template <class Shape>
 Entry lab08_entry(const char* suffix) {
-    const std::string shape =
-        std::to_string(Shape::kConsumerWarps) + "x" + std::to_string(Shape::kGroups) + " s" +
-        std::to_string(Shape::kStages) + " v" + std::to_string(Shape::kVectorsPerLane);
+    std::string shape = "w";
+    shape += std::to_string(Shape::kScannerWarps);
+    shape += " s" + std::to_string(Shape::kStages);
+    shape += " v" + std::to_string(Shape::kVectorsPerLane);
     return entry<lab08::Workspace>(
         "08", std::string("lab08.hopper_scan") + suffix, "lab08 hopper_scan " + shape,
         [](const Operands& op, lab08::Workspace* w) {
@@ -62,12 +63,13 @@ std::vector<Entry> lab_entries() {
             lab07::scan<Sum>(op.in, op.out, op.n, ScanKind::inclusive, {}, w);
         }));
     all.push_back(lab08_entry<lab08::DefaultShape>(""));
-    // The sweep: tile size (warps x vectors per lane), groups, stages.
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 2, 2, 8>>(".w4g2s2v8"));
-    all.push_back(lab08_entry<lab08::PipelineShape<8, 2, 4, 2>>(".w8g2s4v2"));
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 4, 4, 2>>(".w4g4s4v2"));
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 1, 4, 4>>(".w4g1s4v4"));
-    all.push_back(lab08_entry<lab08::PipelineShape<2, 4, 8, 4>>(".w2g4s8v4"));
+    // The sweep: tile size (scanner warps x vectors per lane) and stages.
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 2, 8>>(".w4s2v8"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4>>(".w4s5v4"));
+    all.push_back(lab08_entry<lab08::PipelineShape<8, 5, 2>>(".w8s5v2"));
+    all.push_back(lab08_entry<lab08::PipelineShape<2, 5, 8>>(".w2s5v8"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 8, 2>>(".w4s8v2"));
+    all.push_back(lab08_entry<lab08::PipelineShape<6, 3, 4>>(".w6s3v4"));
     return all;
 }
 

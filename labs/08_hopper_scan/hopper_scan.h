@@ -13,33 +13,33 @@ using scanlab::ScanKind;
 
 inline constexpr int kWarpSize = 32;
 
-/// How a thread block of the Hopper scan is organized. A block has one producer warp, which
-/// takes tiles (an atomic counter: tiles are numbered in the order blocks ask for them) and
-/// copies each one with a bulk asynchronous copy into a ring of `Stages` shared-memory stages,
-/// and `Groups` groups of `ConsumerWarps` warps. Group g scans the tiles of ring slots
-/// g, g + Groups, g + 2 * Groups, ...: while one group waits in its look-back, the others scan.
-/// A tile is ConsumerWarps * 32 lanes * VectorsPerLane 16-byte vectors.
-template <int ConsumerWarps, int Groups, int Stages, int VectorsPerLane>
+/// How a thread block of the Hopper scan is organized: four roles, each in its own warps.
+///   - the producer warp takes tiles (an atomic counter: tiles are numbered in the order blocks
+///     ask for them) and copies each one with a bulk asynchronous copy into a ring of `Stages`
+///     shared-memory stages;
+///   - the reducer warp combines each tile as soon as it has landed and publishes its aggregate;
+///   - the look-back warp finds, tile after tile, the combination of all tiles before it;
+///   - `ScannerWarps` scanner warps scan the tile from that prefix and store it.
+/// A tile is ScannerWarps * 32 lanes * VectorsPerLane 16-byte vectors.
+template <int ScannerWarps, int Stages, int VectorsPerLane>
 struct PipelineShape {
-    static constexpr int kConsumerWarps = ConsumerWarps;
-    static constexpr int kGroups = Groups;
+    static constexpr int kScannerWarps = ScannerWarps;
     static constexpr int kStages = Stages;
     static constexpr int kVectorsPerLane = VectorsPerLane;
-    static constexpr int kThreads = (1 + Groups * ConsumerWarps) * kWarpSize;
-    static constexpr int kTileBytes = ConsumerWarps * kWarpSize * VectorsPerLane * 16;
+    static constexpr int kThreads = (3 + ScannerWarps) * kWarpSize;
+    static constexpr int kTileBytes = ScannerWarps * kWarpSize * VectorsPerLane * 16;
     template <class T>
     static constexpr int kTileItems = kTileBytes / static_cast<int>(sizeof(T));
     // Static shared memory is at most 48 KiB: the stages plus a little bookkeeping.
-    static constexpr bool kValid = ConsumerWarps >= 1 && Groups >= 1 && Stages >= Groups &&
-                                   Stages % Groups == 0 && VectorsPerLane >= 1 &&
+    static constexpr bool kValid = ScannerWarps >= 1 && Stages >= 2 && VectorsPerLane >= 1 &&
                                    VectorsPerLane <= 16 && kThreads <= 1024 &&
                                    Stages * kTileBytes <= 46 * 1024;
 };
 
 /// The shape used unless told otherwise (chosen by measurement on an H200: README.md).
-using DefaultShape = PipelineShape<4, 2, 4, 4>;
+using DefaultShape = PipelineShape<4, 4, 4>;
 /// A small tile (256 int32) that the tests use to have many tiles in few elements.
-using SmallShape = PipelineShape<2, 2, 4, 1>;
+using SmallShape = PipelineShape<2, 3, 1>;
 
 /// Device memory that scan() needs besides input and output: one descriptor per tile and the
 /// tile counter, in two halves (each call uses one and clears the other for the next call).

@@ -164,67 +164,61 @@ __device__ inline void wait_for_phase(std::uint64_t* barrier, unsigned parity) {
     }
 }
 
-// Every thread of a consumer group arrives; then all wait for the phase to complete. Used as the
-// group's own __syncthreads(): the other groups and the producer go on meanwhile.
-struct GroupBarrier {
-    std::uint64_t* barrier;
-    unsigned parity = 0;
+// The ring: slot `it` (0, 1, 2, ...) of every role is stage it % Stages in its
+// (it / Stages)-th round, and each barrier of the stage completes one phase per round, so a
+// role waits for parity (it / Stages) & 1. Every role walks the slots in the same order.
+template <class Shape>
+struct Slot {
+    int it = 0;
+    __device__ int stage() const { return it % Shape::kStages; }
+    __device__ unsigned parity() const { return (it / Shape::kStages) & 1; }
+    __device__ int round() const { return it / Shape::kStages; }
+};
 
-    __device__ void sync() {
-        ptx::mbarrier_arrive(barrier);
-        wait_for_phase(barrier, parity);
-        parity ^= 1;
-    }
+// What a stage holds besides its data: which tile (-1: no more tiles, every role stops).
+inline constexpr int kNoMoreTiles = -1;
+
+template <class T, class Shape>
+struct SharedState {
+    static constexpr int kTile = Shape::template kTileItems<T>;
+    static constexpr int kStages = Shape::kStages;
+    alignas(128) T stage[kStages][kTile]; // bulk copies need 16-byte aligned addresses
+    // One phase per round of each stage, completed in this order:
+    std::uint64_t full[kStages];     // the producer's copy has landed: the stage holds its tile
+    std::uint64_t reduced[kStages];  // the reducer has published the tile's aggregate
+    std::uint64_t prefixed[kStages]; // the look-back warp has the prefix of the tiles before
+    std::uint64_t empty[kStages];    // every scanner has stored its part: the stage is free
+    int stage_tile[kStages];
+    T part_total[kStages][Shape::kScannerWarps]; // each scanner warp's part of the tile
+    T aggregate[kStages];                        // the whole tile
+    T before_tile[kStages];                      // every tile before it
 };
 
 // =============================================================================================
 // Part 2: the producer warp
 // =============================================================================================
 
-// What a stage holds besides its data: which tile (-1: no more tiles, the group stops).
-inline constexpr int kNoMoreTiles = -1;
-
-template <class T, class Shape>
-struct SharedState {
-    static constexpr int kTile = Shape::template kTileItems<T>;
-    alignas(128) T stage[Shape::kStages][kTile]; // bulk copies need 16-byte aligned addresses
-    std::uint64_t full[Shape::kStages];          // phase completes: the stage holds its tile
-    std::uint64_t empty[Shape::kStages];         // phase completes: its group has read it
-    std::uint64_t group_barrier[Shape::kGroups];
-    int stage_tile[Shape::kStages];
-    T warp_total[Shape::kGroups][Shape::kConsumerWarps];
-    T warp_prefix[Shape::kGroups][Shape::kConsumerWarps];
-};
-
-// Ring slot `it` (0, 1, 2, ...) uses stage it % Stages, in its (it / Stages)-th round: the full
-// barrier's phase of that round has parity round & 1, and the stage's previous round was released
-// when the empty barrier's phase of round - 1 completed.
+// Takes a tile only when a stage is free for it: a tile's number is taken as late as possible,
+// because the tiles after it wait in their look-back until it has published its aggregate.
 template <class T, class Shape>
 __device__ void produce(SharedState<T, Shape>& s, const T* in, long long n, int tiles,
                         unsigned* counter, T fill) {
     constexpr int kTile = SharedState<T, Shape>::kTile;
     const int lane = lane_id();
-    int stopped_groups = 0;
-    for (int it = 0; stopped_groups < Shape::kGroups; ++it) {
-        const int stage = it % Shape::kStages;
-        const int round = it / Shape::kStages;
-        // Refill a stage only after its consumers released the tile it held.
-        if (round > 0) wait_for_phase(&s.empty[stage], (round - 1) & 1);
+    for (Slot<Shape> slot;; ++slot.it) {
+        const int stage = slot.stage();
+        // Refill a stage only after its scanners released the tile it held.
+        if (slot.round() > 0) wait_for_phase(&s.empty[stage], (slot.round() - 1) & 1);
 
-        int tile = kNoMoreTiles;
-        if (stopped_groups == 0) {
-            if (lane == 0) tile = static_cast<int>(atomicAdd(counter, 1u));
-            tile = __shfl_sync(kFullMask, tile, 0);
-            if (tile >= tiles) tile = kNoMoreTiles;
-        }
-        if (tile == kNoMoreTiles) {
-            // Every group learns it from the next stage it waits for.
+        int tile = 0;
+        if (lane == 0) tile = static_cast<int>(atomicAdd(counter, 1u));
+        tile = __shfl_sync(kFullMask, tile, 0);
+        if (tile >= tiles) {
             if (lane == 0) {
                 s.stage_tile[stage] = kNoMoreTiles;
                 ptx::mbarrier_arrive(&s.full[stage]);
             }
-            ++stopped_groups;
-            continue;
+            return;
         }
         const long long start = static_cast<long long>(tile) * kTile;
         const int count = n - start < kTile ? static_cast<int>(n - start) : kTile;
@@ -253,11 +247,102 @@ __device__ void produce(SharedState<T, Shape>& s, const T* in, long long n, int 
 }
 
 // =============================================================================================
-// Part 3: the consumer groups
+// Part 3: the reducer warp and the look-back warp
 // =============================================================================================
 
 template <class T>
 inline constexpr int kPerVector = 16 / static_cast<int>(sizeof(T));
+
+// Each scanner warp's part of the tile combined (lane l of the part has vectors k * 32 + l), in
+// `totals` (every lane gets them). Lane l's vectors are not consecutive, so each 32-vector chunk
+// is reduced across the lanes in lane order; all chunks of the tile at once, so that their
+// shuffles overlap instead of waiting for each other.
+template <class Op, class Shape>
+__device__ void combine_parts(const uint4* vectors,
+                              typename Op::value_type (&totals)[Shape::kScannerWarps]) {
+    using T = typename Op::value_type;
+    constexpr int kPer = kPerVector<T>;
+    constexpr int kChunks = Shape::kScannerWarps * Shape::kVectorsPerLane;
+    const int lane = lane_id();
+    T x[kChunks];
+    for (int k = 0; k < kChunks; ++k) {
+        const uint4 v = vectors[k * kWarpSize + lane];
+        T items[kPer];
+        memcpy(items, &v, sizeof v);
+        x[k] = items[0];
+        for (int c = 1; c < kPer; ++c) x[k] = Op::apply(x[k], items[c]);
+    }
+    // Lower lanes first: after the step with `offset`, lane l holds lanes l .. l + 2 * offset - 1.
+    for (int offset = 1; offset < kWarpSize; offset *= 2)
+        for (int k = 0; k < kChunks; ++k) {
+            const T later = __shfl_down_sync(kFullMask, x[k], offset);
+            if (lane + offset < kWarpSize) x[k] = Op::apply(x[k], later);
+        }
+    for (int w = 0; w < Shape::kScannerWarps; ++w) {
+        T total = Op::identity();
+        for (int k = 0; k < Shape::kVectorsPerLane; ++k)
+            total = Op::apply(total, __shfl_sync(kFullMask, x[w * Shape::kVectorsPerLane + k], 0));
+        totals[w] = total;
+    }
+}
+
+// The reducer: as soon as a tile has landed, its aggregate is published (A; P for tile 0), so
+// that the tiles after it can look past it while this block still waits for its own prefix.
+template <class Op, class Shape, class DescriptorStore>
+__device__ void reduce_tiles(SharedState<typename Op::value_type, Shape>& s,
+                             const DescriptorStore& descriptors) {
+    using T = typename Op::value_type;
+    const int lane = lane_id();
+    for (Slot<Shape> slot;; ++slot.it) {
+        const int stage = slot.stage();
+        wait_for_phase(&s.full[stage], slot.parity());
+        const int tile = s.stage_tile[stage];
+        if (tile != kNoMoreTiles) {
+            T parts[Shape::kScannerWarps];
+            combine_parts<Op, Shape>(reinterpret_cast<const uint4*>(s.stage[stage]), parts);
+            T aggregate = Op::identity();
+            for (int w = 0; w < Shape::kScannerWarps; ++w) {
+                if (lane == 0) s.part_total[stage][w] = parts[w];
+                aggregate = Op::apply(aggregate, parts[w]);
+            }
+            if (lane == 0) {
+                descriptors.publish(tile, tile == 0 ? kPrefix : kAggregate, aggregate);
+                s.aggregate[stage] = aggregate;
+            }
+        }
+        if (lane == 0) ptx::mbarrier_arrive(&s.reduced[stage]);
+        if (tile == kNoMoreTiles) return;
+    }
+}
+
+// The look-back warp: the block's tiles in order, each one's prefix from the descriptors of the
+// tiles before it; then the tile's inclusive prefix is published (P).
+template <class Op, class Shape, class DescriptorStore>
+__device__ void look_back_tiles(SharedState<typename Op::value_type, Shape>& s,
+                                const DescriptorStore& descriptors, unsigned pause_ns) {
+    using T = typename Op::value_type;
+    const int lane = lane_id();
+    for (Slot<Shape> slot;; ++slot.it) {
+        const int stage = slot.stage();
+        wait_for_phase(&s.reduced[stage], slot.parity());
+        const int tile = s.stage_tile[stage];
+        if (tile != kNoMoreTiles) {
+            T before = Op::identity();
+            if (tile > 0) {
+                before = look_back<Op>(descriptors, tile, pause_ns);
+                if (lane == 0)
+                    descriptors.publish(tile, kPrefix, Op::apply(before, s.aggregate[stage]));
+            }
+            if (lane == 0) s.before_tile[stage] = before;
+        }
+        if (lane == 0) ptx::mbarrier_arrive(&s.prefixed[stage]);
+        if (tile == kNoMoreTiles) return;
+    }
+}
+
+// =============================================================================================
+// Part 4: the scanner warps
+// =============================================================================================
 
 __device__ inline void store_once(uint4* p, uint4 v) {
 #ifdef __CUDA_ARCH__
@@ -267,104 +352,68 @@ __device__ inline void store_once(uint4* p, uint4 v) {
 #endif
 }
 
-// The group's tile scan: every warp scans its part of the tile in registers, the group combines
-// the warps' totals, and its first warp looks back for the tiles before. Returns, in each lane,
-// the combination of everything before the lane's first vector of the warp's first chunk.
-template <class Op, class Shape, class DescriptorStore>
-__device__ void consume(SharedState<typename Op::value_type, Shape>& s, int group,
-                        typename Op::value_type* out, long long n, ScanKind kind,
-                        const DescriptorStore& descriptors, unsigned pause_ns) {
+// Each scanner warp scans its part of the tile, starting from what comes before it (the tiles
+// before, then the parts of the lower scanners), stores it and releases the stage.
+template <class Op, class Shape>
+__device__ void scan_tiles(SharedState<typename Op::value_type, Shape>& s, int warp,
+                           typename Op::value_type* out, long long n, ScanKind kind) {
     using T = typename Op::value_type;
     constexpr int kTile = SharedState<T, Shape>::kTile;
     constexpr int kPer = kPerVector<T>;
     constexpr int kVectors = Shape::kVectorsPerLane;
-    constexpr int kWarps = Shape::kConsumerWarps;
     const int lane = lane_id();
-    const int warp = warp_id() % kWarps; // in the group
-    GroupBarrier group_sync{&s.group_barrier[group]};
-
-    for (int it = group;; it += Shape::kGroups) {
-        const int stage = it % Shape::kStages;
-        // Wait until the stage holds this slot's tile (the bytes have landed).
-        wait_for_phase(&s.full[stage], (it / Shape::kStages) & 1);
+    for (Slot<Shape> slot;; ++slot.it) {
+        const int stage = slot.stage();
+        wait_for_phase(&s.prefixed[stage], slot.parity());
         const int tile = s.stage_tile[stage];
         if (tile == kNoMoreTiles) return;
 
-        // The warp's part of the tile, warp-striped: in chunk k lane l holds vector k * 32 + l,
-        // so that a warp's 16-byte reads of shared memory hit 32 different banks per quarter.
-        T items[kVectors][kPer];
+        T running = s.before_tile[stage];
+        for (int w = 0; w < warp; ++w) running = Op::apply(running, s.part_total[stage][w]);
         const uint4* vectors =
             reinterpret_cast<const uint4*>(s.stage[stage]) + warp * kWarpSize * kVectors;
-        for (int k = 0; k < kVectors; ++k) {
-            const uint4 v = vectors[k * kWarpSize + lane];
-            memcpy(items[k], &v, sizeof v);
-        }
-        // Release the stage: the producer may refill it while we scan.
-        ptx::mbarrier_arrive(&s.empty[stage]);
-
-        // In each chunk: the lane's vector scanned in place, then the lanes' vector totals
-        // scanned across the warp; `before[k]` is what comes before the lane's vector within the
-        // warp's part.
-        T before[kVectors];
-        T running = Op::identity();
-        for (int k = 0; k < kVectors; ++k) {
-            for (int c = 1; c < kPer; ++c) items[k][c] = Op::apply(items[k][c - 1], items[k][c]);
-            const T inclusive = warp_inclusive_scan<Op>(items[k][kPer - 1]);
-            before[k] = Op::apply(running, exclusive_from_inclusive<Op>(inclusive));
-            running = Op::apply(running, __shfl_sync(kFullMask, inclusive, kWarpSize - 1));
-        }
-        if (lane == 0) s.warp_total[group][warp] = running;
-        group_sync.sync();
-
-        if (warp == 0) {
-            const T total = lane < kWarps ? s.warp_total[group][lane] : Op::identity();
-            const T scanned = warp_inclusive_scan<Op>(total);
-            const T before_warp = exclusive_from_inclusive<Op>(scanned);
-            const T aggregate = __shfl_sync(kFullMask, scanned, kWarpSize - 1);
-            T before_tile = Op::identity();
-            if (tile == 0) {
-                if (lane == 0) descriptors.publish(tile, kPrefix, aggregate);
-            } else {
-                if (lane == 0) descriptors.publish(tile, kAggregate, aggregate);
-                before_tile = look_back<Op>(descriptors, tile, pause_ns);
-                if (lane == 0)
-                    descriptors.publish(tile, kPrefix, Op::apply(before_tile, aggregate));
-            }
-            if (lane < kWarps) s.warp_prefix[group][lane] = Op::apply(before_tile, before_warp);
-        }
-        group_sync.sync();
-        const T warp_before = s.warp_prefix[group][warp];
-
-        // The results: inclusive items, or each shifted by one for an exclusive scan.
         const long long start = static_cast<long long>(tile) * kTile;
         const int count = n - start < kTile ? static_cast<int>(n - start) : kTile;
         T* tile_out = out + start;
         const bool whole = count == kTile && reinterpret_cast<std::uintptr_t>(tile_out) % 16 == 0;
         for (int k = 0; k < kVectors; ++k) {
-            const T first = Op::apply(warp_before, before[k]);
+            // Chunk k: lane l's vector k * 32 + l, scanned in place, then the lanes' totals.
+            const uint4 v = vectors[k * kWarpSize + lane];
+            T items[kPer];
+            memcpy(items, &v, sizeof v);
+            for (int c = 1; c < kPer; ++c) items[c] = Op::apply(items[c - 1], items[c]);
+            const T inclusive = warp_inclusive_scan<Op>(items[kPer - 1]);
+            const T first = Op::apply(running, exclusive_from_inclusive<Op>(inclusive));
+            running = Op::apply(running, __shfl_sync(kFullMask, inclusive, kWarpSize - 1));
             T result[kPer];
-            for (int c = 0; c < kPer; ++c) {
-                const T inclusive = Op::apply(first, items[k][c]);
-                result[c] = kind == ScanKind::inclusive ? inclusive
+            for (int c = 0; c < kPer; ++c)
+                result[c] = kind == ScanKind::inclusive ? Op::apply(first, items[c])
                             : c == 0                    ? first
-                                                        : Op::apply(first, items[k][c - 1]);
-            }
+                                                        : Op::apply(first, items[c - 1]);
             const int vector = warp * kWarpSize * kVectors + k * kWarpSize + lane;
             if (whole) {
-                uint4 v;
-                memcpy(&v, result, sizeof v);
-                store_once(reinterpret_cast<uint4*>(tile_out) + vector, v);
+                uint4 out_vector;
+                memcpy(&out_vector, result, sizeof out_vector);
+                store_once(reinterpret_cast<uint4*>(tile_out) + vector, out_vector);
             } else {
                 for (int c = 0; c < kPer; ++c)
                     if (vector * kPer + c < count) tile_out[vector * kPer + c] = result[c];
             }
         }
+        // Every thread has read the stage: the producer may refill it.
+        ptx::mbarrier_arrive(&s.empty[stage]);
     }
 }
 
 // =============================================================================================
-// Part 4: the kernel
+// Part 5: the kernel
 // =============================================================================================
+
+// Warp roles: 0 the producer, 1 the reducer, 2 the look-back warp, then the scanners.
+inline constexpr int kProducerWarp = 0;
+inline constexpr int kReducerWarp = 1;
+inline constexpr int kLookBackWarp = 2;
+inline constexpr int kFirstScannerWarp = 3;
 
 template <class Op, class Shape, class DescriptorStore>
 __global__ void __launch_bounds__(Shape::kThreads)
@@ -373,16 +422,15 @@ __global__ void __launch_bounds__(Shape::kThreads)
                        NextCallClear next, unsigned pause_ns) {
     using T = typename Op::value_type;
     __shared__ SharedState<T, Shape> s;
-    constexpr int kConsumerThreads = Shape::kConsumerWarps * kWarpSize;
 
     // Shared memory only: this may run while the previous kernel still does (PDL).
     if (threadIdx.x == 0) {
         for (int i = 0; i < Shape::kStages; ++i) {
-            ptx::mbarrier_init(&s.full[i], 1);                 // the producer's one arrival
-            ptx::mbarrier_init(&s.empty[i], kConsumerThreads); // every thread of the group
+            ptx::mbarrier_init(&s.full[i], 1); // the producer's one arrival (and the bytes)
+            ptx::mbarrier_init(&s.reduced[i], 1);
+            ptx::mbarrier_init(&s.prefixed[i], 1);
+            ptx::mbarrier_init(&s.empty[i], Shape::kScannerWarps * kWarpSize);
         }
-        for (int g = 0; g < Shape::kGroups; ++g)
-            ptx::mbarrier_init(&s.group_barrier[g], kConsumerThreads);
         // The initialized barriers are visible to the copy engine (the asynchronous proxy).
         ptx::fence_proxy_async(ptx::space_shared);
     }
@@ -391,11 +439,14 @@ __global__ void __launch_bounds__(Shape::kThreads)
     let_next_grid_start();
 
     const int warp = warp_id();
-    constexpr int kProducerWarp = Shape::kGroups * Shape::kConsumerWarps;
     if (warp == kProducerWarp)
         produce<T, Shape>(s, in, n, tiles, counter, Op::identity());
+    else if (warp == kReducerWarp)
+        reduce_tiles<Op, Shape>(s, descriptors);
+    else if (warp == kLookBackWarp)
+        look_back_tiles<Op, Shape>(s, descriptors, pause_ns);
     else
-        consume<Op, Shape>(s, warp / Shape::kConsumerWarps, out, n, kind, descriptors, pause_ns);
+        scan_tiles<Op, Shape>(s, warp - kFirstScannerWarp, out, n, kind);
     next.run();
 }
 
