@@ -46,6 +46,8 @@ Entry lab08_entry(const char* suffix) {
     shape += std::to_string(Shape::kScannerWarps);
     shape += " s" + std::to_string(Shape::kStages);
     shape += " v" + std::to_string(Shape::kVectorsPerLane);
+    shape += " l" + std::to_string(Shape::kLookBackWarps);
+    shape += " b" + std::to_string(Shape::kMinBlocksPerSm);
     return entry<lab08::Workspace>(
         "08", std::string("lab08.hopper_scan") + suffix, "lab08 hopper_scan " + shape,
         [](const Operands& op, lab08::Workspace* w) {
@@ -63,13 +65,15 @@ std::vector<Entry> lab_entries() {
             lab07::scan<Sum>(op.in, op.out, op.n, ScanKind::inclusive, {}, w);
         }));
     all.push_back(lab08_entry<lab08::DefaultShape>(""));
-    // The sweep: tile size (scanner warps x vectors per lane) and stages.
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 2, 8>>(".w4s2v8"));
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4>>(".w4s5v4"));
-    all.push_back(lab08_entry<lab08::PipelineShape<8, 5, 2>>(".w8s5v2"));
-    all.push_back(lab08_entry<lab08::PipelineShape<2, 5, 8>>(".w2s5v8"));
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 8, 2>>(".w4s8v2"));
-    all.push_back(lab08_entry<lab08::PipelineShape<6, 3, 4>>(".w6s3v4"));
+    // The sweep: tile size (scanner warps x vectors per lane), stages, look-back warps, the
+    // register cap (blocks per SM).
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 2>>(".w4s5v4l2"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 2, 5>>(".w4s5v4l2b5"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 3, 4>>(".w4s5v4l3b4"));
+    all.push_back(lab08_entry<lab08::PipelineShape<2, 5, 8, 2, 4>>(".w2s5v8l2b4"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 4, 2, 2>>(".w4s4v2l2"));
+    all.push_back(lab08_entry<lab08::PipelineShape<2, 4, 2, 2>>(".w2s4v2l2"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 3, 1, 2>>(".w4s3v1l2"));
     return all;
 }
 

@@ -18,28 +18,35 @@ inline constexpr int kWarpSize = 32;
 ///     ask for them) and copies each one with a bulk asynchronous copy into a ring of `Stages`
 ///     shared-memory stages;
 ///   - the reducer warp combines each tile as soon as it has landed and publishes its aggregate;
-///   - the look-back warp finds, tile after tile, the combination of all tiles before it;
+///   - `LookBackWarps` look-back warps find the combination of all tiles before each tile
+///   (look-back
+///     warp j takes the block's tiles j, j + LookBackWarps, ...: they look back side by side);
 ///   - `ScannerWarps` scanner warps scan the tile from that prefix and store it.
-/// A tile is ScannerWarps * 32 lanes * VectorsPerLane 16-byte vectors.
-template <int ScannerWarps, int Stages, int VectorsPerLane>
+/// A tile is ScannerWarps * 32 lanes * VectorsPerLane 16-byte vectors. MinBlocksPerSm is the
+/// kernel's __launch_bounds__ minimum: more resident blocks, fewer registers per thread.
+template <int ScannerWarps, int Stages, int VectorsPerLane, int LookBackWarps = 1,
+          int MinBlocksPerSm = 1>
 struct PipelineShape {
     static constexpr int kScannerWarps = ScannerWarps;
     static constexpr int kStages = Stages;
     static constexpr int kVectorsPerLane = VectorsPerLane;
-    static constexpr int kThreads = (3 + ScannerWarps) * kWarpSize;
+    static constexpr int kLookBackWarps = LookBackWarps;
+    static constexpr int kMinBlocksPerSm = MinBlocksPerSm;
+    static constexpr int kThreads = (2 + LookBackWarps + ScannerWarps) * kWarpSize;
     static constexpr int kTileBytes = ScannerWarps * kWarpSize * VectorsPerLane * 16;
     template <class T>
     static constexpr int kTileItems = kTileBytes / static_cast<int>(sizeof(T));
     // Static shared memory is at most 48 KiB: the stages plus a little bookkeeping.
     static constexpr bool kValid = ScannerWarps >= 1 && Stages >= 2 && VectorsPerLane >= 1 &&
-                                   VectorsPerLane <= 16 && kThreads <= 1024 &&
-                                   Stages * kTileBytes <= 46 * 1024;
+                                   VectorsPerLane <= 16 && LookBackWarps >= 1 &&
+                                   LookBackWarps <= Stages && MinBlocksPerSm >= 1 &&
+                                   kThreads <= 1024 && Stages * kTileBytes <= 46 * 1024;
 };
 
 /// The shape used unless told otherwise (chosen by measurement on an H200: README.md).
-using DefaultShape = PipelineShape<4, 4, 4>;
+using DefaultShape = PipelineShape<4, 5, 4>;
 /// A small tile (256 int32) that the tests use to have many tiles in few elements.
-using SmallShape = PipelineShape<2, 3, 1>;
+using SmallShape = PipelineShape<2, 3, 1, 2>;
 
 /// Device memory that scan() needs besides input and output: one descriptor per tile and the
 /// tile counter, in two halves (each call uses one and clears the other for the next call).

@@ -205,20 +205,26 @@ __device__ void produce(SharedState<T, Shape>& s, const T* in, long long n, int 
                         unsigned* counter, T fill) {
     constexpr int kTile = SharedState<T, Shape>::kTile;
     const int lane = lane_id();
+    int ended = 0; // end markers posted
     for (Slot<Shape> slot;; ++slot.it) {
         const int stage = slot.stage();
         // Refill a stage only after its scanners released the tile it held.
         if (slot.round() > 0) wait_for_phase(&s.empty[stage], (slot.round() - 1) & 1);
 
-        int tile = 0;
-        if (lane == 0) tile = static_cast<int>(atomicAdd(counter, 1u));
-        tile = __shfl_sync(kFullMask, tile, 0);
-        if (tile >= tiles) {
+        int tile = kNoMoreTiles;
+        if (ended == 0) {
+            if (lane == 0) tile = static_cast<int>(atomicAdd(counter, 1u));
+            tile = __shfl_sync(kFullMask, tile, 0);
+            if (tile >= tiles) tile = kNoMoreTiles;
+        }
+        if (tile == kNoMoreTiles) {
+            // One end marker for each look-back warp: each waits only for its own slots.
             if (lane == 0) {
                 s.stage_tile[stage] = kNoMoreTiles;
                 ptx::mbarrier_arrive(&s.full[stage]);
             }
-            return;
+            if (++ended == Shape::kLookBackWarps) return;
+            continue;
         }
         const long long start = static_cast<long long>(tile) * kTile;
         const int count = n - start < kTile ? static_cast<int>(n - start) : kTile;
@@ -293,6 +299,7 @@ __device__ void reduce_tiles(SharedState<typename Op::value_type, Shape>& s,
                              const DescriptorStore& descriptors) {
     using T = typename Op::value_type;
     const int lane = lane_id();
+    int ended = 0; // end markers passed on
     for (Slot<Shape> slot;; ++slot.it) {
         const int stage = slot.stage();
         wait_for_phase(&s.full[stage], slot.parity());
@@ -311,18 +318,20 @@ __device__ void reduce_tiles(SharedState<typename Op::value_type, Shape>& s,
             }
         }
         if (lane == 0) ptx::mbarrier_arrive(&s.reduced[stage]);
-        if (tile == kNoMoreTiles) return;
+        if (tile == kNoMoreTiles && ++ended == Shape::kLookBackWarps) return;
     }
 }
 
-// The look-back warp: the block's tiles in order, each one's prefix from the descriptors of the
-// tiles before it; then the tile's inclusive prefix is published (P).
+// A look-back warp: its slots of the block's tiles (first_slot, first_slot + LookBackWarps, ...),
+// each tile's prefix from the descriptors of the tiles before it; then the tile's inclusive
+// prefix is published (P). The tiles of one block need not wait for each other: a tile's
+// aggregate is published (A) by the reducer, so the next tile can look past it.
 template <class Op, class Shape, class DescriptorStore>
-__device__ void look_back_tiles(SharedState<typename Op::value_type, Shape>& s,
+__device__ void look_back_tiles(SharedState<typename Op::value_type, Shape>& s, int first_slot,
                                 const DescriptorStore& descriptors, unsigned pause_ns) {
     using T = typename Op::value_type;
     const int lane = lane_id();
-    for (Slot<Shape> slot;; ++slot.it) {
+    for (Slot<Shape> slot{first_slot};; slot.it += Shape::kLookBackWarps) {
         const int stage = slot.stage();
         wait_for_phase(&s.reduced[stage], slot.parity());
         const int tile = s.stage_tile[stage];
@@ -409,14 +418,13 @@ __device__ void scan_tiles(SharedState<typename Op::value_type, Shape>& s, int w
 // Part 5: the kernel
 // =============================================================================================
 
-// Warp roles: 0 the producer, 1 the reducer, 2 the look-back warp, then the scanners.
+// Warp roles: 0 the producer, 1 the reducer, then the look-back warps, then the scanners.
 inline constexpr int kProducerWarp = 0;
 inline constexpr int kReducerWarp = 1;
-inline constexpr int kLookBackWarp = 2;
-inline constexpr int kFirstScannerWarp = 3;
+inline constexpr int kFirstLookBackWarp = 2;
 
 template <class Op, class Shape, class DescriptorStore>
-__global__ void __launch_bounds__(Shape::kThreads)
+__global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocksPerSm)
     hopper_scan_kernel(const typename Op::value_type* in, typename Op::value_type* out, long long n,
                        int tiles, ScanKind kind, unsigned* counter, DescriptorStore descriptors,
                        NextCallClear next, unsigned pause_ns) {
@@ -443,10 +451,10 @@ __global__ void __launch_bounds__(Shape::kThreads)
         produce<T, Shape>(s, in, n, tiles, counter, Op::identity());
     else if (warp == kReducerWarp)
         reduce_tiles<Op, Shape>(s, descriptors);
-    else if (warp == kLookBackWarp)
-        look_back_tiles<Op, Shape>(s, descriptors, pause_ns);
+    else if (warp < kFirstLookBackWarp + Shape::kLookBackWarps)
+        look_back_tiles<Op, Shape>(s, warp - kFirstLookBackWarp, descriptors, pause_ns);
     else
-        scan_tiles<Op, Shape>(s, warp - kFirstScannerWarp, out, n, kind);
+        scan_tiles<Op, Shape>(s, warp - kFirstLookBackWarp - Shape::kLookBackWarps, out, n, kind);
     next.run();
 }
 
