@@ -108,7 +108,33 @@ void check_all(const char* name, std::mt19937_64& random) {
 
 } // namespace
 
-int main() {
+// `check --profile N`: only three inclusive int32 sums of N elements with the default shape, for
+// a profiler (ncu) to pick one.
+int profile(std::int64_t n) {
+    std::vector<std::int32_t> values(static_cast<std::size_t>(n));
+    std::mt19937 random(1);
+    for (auto& x : values) x = static_cast<std::int32_t>(random() % 8) - 3;
+    std::int32_t *in = nullptr, *out = nullptr;
+    SCANLAB_CUDA_CHECK(cudaMalloc(&in, n * sizeof(std::int32_t)));
+    SCANLAB_CUDA_CHECK(cudaMalloc(&out, n * sizeof(std::int32_t)));
+    SCANLAB_CUDA_CHECK(
+        cudaMemcpy(in, values.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
+    lab08::Workspace workspace;
+    for (int i = 0; i < 3; ++i)
+        lab08::scan<scanlab::Sum<std::int32_t>>(in, out, n, scanlab::ScanKind::inclusive,
+                                                &workspace);
+    SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
+    std::int32_t last = 0;
+    SCANLAB_CUDA_CHECK(cudaMemcpy(&last, out + n - 1, sizeof last, cudaMemcpyDeviceToHost));
+    std::int64_t want = 0;
+    for (auto x : values) want += x;
+    std::printf("profile run: n = %lld, last = %d, expected %lld\n", static_cast<long long>(n),
+                last, static_cast<long long>(want));
+    return last == static_cast<std::int32_t>(want) ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--profile") return profile(std::stoll(argv[2]));
     std::mt19937_64 random(std::random_device{}());
     using scanlab::Affine;
     using scanlab::Max;

@@ -48,6 +48,7 @@ Entry lab08_entry(const char* suffix) {
     shape += " v" + std::to_string(Shape::kVectorsPerLane);
     shape += " l" + std::to_string(Shape::kLookBackWarps);
     shape += " b" + std::to_string(Shape::kMinBlocksPerSm);
+    shape += " p" + std::to_string(Shape::kPollPauseNs);
     return entry<lab08::Workspace>(
         "08", std::string("lab08.hopper_scan") + suffix, "lab08 hopper_scan " + shape,
         [](const Operands& op, lab08::Workspace* w) {
@@ -67,13 +68,12 @@ std::vector<Entry> lab_entries() {
     all.push_back(lab08_entry<lab08::DefaultShape>(""));
     // The sweep: tile size (scanner warps x vectors per lane), stages, look-back warps, the
     // register cap (blocks per SM).
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 2>>(".w4s5v4l2"));
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 2, 5>>(".w4s5v4l2b5"));
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 3, 4>>(".w4s5v4l3b4"));
-    all.push_back(lab08_entry<lab08::PipelineShape<2, 5, 8, 2, 4>>(".w2s5v8l2b4"));
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 4, 2, 2>>(".w4s4v2l2"));
-    all.push_back(lab08_entry<lab08::PipelineShape<2, 4, 2, 2>>(".w2s4v2l2"));
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 3, 1, 2>>(".w4s3v1l2"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 1, 4>>(".w4s5v4b4"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 1, 4, 600>>(".w4s5v4b4p600"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 1, 4, 0>>(".w4s5v4b4p0"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 1, 5>>(".w4s5v4b5"));
+    all.push_back(lab08_entry<lab08::PipelineShape<2, 5, 8, 1, 4>>(".w2s5v8b4"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 4, 4, 1, 5>>(".w4s4v4b5"));
     return all;
 }
 

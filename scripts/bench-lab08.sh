@@ -59,3 +59,14 @@ grep -A2 "hopper_scan_kernel.*Sum.*iE" "$b/entries.o.log" | grep -E "Used|spill"
 
 "$b/check" 2>&1 | tee "$out/lab08-check.txt" | tail -12
 "$b/bench" --out "$out" --only lab07,lab08 "$@" 2>&1 | tail -40
+
+# With SCANLAB_LAB08_NCU=1: Nsight Compute's figures for the default shape at 2^28 (achieved
+# DRAM bandwidth, occupancy, warp stall reasons), clocks left alone.
+if [[ "${SCANLAB_LAB08_NCU:-0}" == 1 ]] && command -v ncu >/dev/null; then
+    timeout 120 ncu --clock-control none --kernel-name regex:hopper_scan_kernel --launch-skip 2 \
+        --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis \
+        --section Occupancy --section WarpStateStats --section SchedulerStats \
+        "$b/check" --profile $((1 << 28)) >"$out/lab08-ncu.txt" 2>&1
+    grep -E "DRAM Throughput|Memory Throughput|Duration|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|Warp Cycles Per Issued|Stall|No Eligible|profile run" \
+        "$out/lab08-ncu.txt" | head -40
+fi

@@ -24,23 +24,26 @@ inline constexpr int kWarpSize = 32;
 ///   - `ScannerWarps` scanner warps scan the tile from that prefix and store it.
 /// A tile is ScannerWarps * 32 lanes * VectorsPerLane 16-byte vectors. MinBlocksPerSm is the
 /// kernel's __launch_bounds__ minimum: more resident blocks, fewer registers per thread.
+/// PollPauseNs: a look-back warp's pause between two polls of a tile still X, in grids of 1000
+/// tiles or more (in shorter ones every pause is only added latency).
 template <int ScannerWarps, int Stages, int VectorsPerLane, int LookBackWarps = 1,
-          int MinBlocksPerSm = 1>
+          int MinBlocksPerSm = 1, int PollPauseNs = 200>
 struct PipelineShape {
     static constexpr int kScannerWarps = ScannerWarps;
     static constexpr int kStages = Stages;
     static constexpr int kVectorsPerLane = VectorsPerLane;
     static constexpr int kLookBackWarps = LookBackWarps;
     static constexpr int kMinBlocksPerSm = MinBlocksPerSm;
+    static constexpr unsigned kPollPauseNs = PollPauseNs;
     static constexpr int kThreads = (2 + LookBackWarps + ScannerWarps) * kWarpSize;
     static constexpr int kTileBytes = ScannerWarps * kWarpSize * VectorsPerLane * 16;
     template <class T>
     static constexpr int kTileItems = kTileBytes / static_cast<int>(sizeof(T));
     // Static shared memory is at most 48 KiB: the stages plus a little bookkeeping.
-    static constexpr bool kValid = ScannerWarps >= 1 && Stages >= 2 && VectorsPerLane >= 1 &&
-                                   VectorsPerLane <= 16 && LookBackWarps >= 1 &&
-                                   LookBackWarps <= Stages && MinBlocksPerSm >= 1 &&
-                                   kThreads <= 1024 && Stages * kTileBytes <= 46 * 1024;
+    static constexpr bool kValid =
+        ScannerWarps >= 1 && Stages >= 2 && VectorsPerLane >= 1 && VectorsPerLane <= 16 &&
+        LookBackWarps >= 1 && LookBackWarps <= Stages && MinBlocksPerSm >= 1 && PollPauseNs >= 0 &&
+        kThreads <= 1024 && Stages * kTileBytes <= 46 * 1024;
 };
 
 /// The shape used unless told otherwise (chosen by measurement on an H200: README.md).

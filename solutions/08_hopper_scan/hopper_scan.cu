@@ -508,7 +508,6 @@ int resident_blocks(Kernel kernel, int threads) {
 
 // Pauses between polls pay off only when many tiles compete for the L2 (lab 07's README).
 inline constexpr int kPauseFromTiles = 1000;
-inline constexpr unsigned kPollPauseNs = 200;
 
 template <class Op, class Shape>
 void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, std::int64_t n,
@@ -525,17 +524,17 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
     if (tiles > INT_MAX)
         throw std::invalid_argument("lab08::scan: n = " + std::to_string(n) + " needs " +
                                     std::to_string(tiles) + " tiles, more than 2^31 - 1");
-    with_descriptors<T>(static_cast<int>(tiles), workspace,
-                        [&](unsigned* counter, auto descriptors, NextCallClear next) {
-                            auto kernel = hopper_scan_kernel<Op, Shape, decltype(descriptors)>;
-                            static const int resident = resident_blocks(kernel, Shape::kThreads);
-                            const long long blocks = std::min<long long>(tiles, resident);
-                            const unsigned pause = tiles >= kPauseFromTiles ? kPollPauseNs : 0;
-                            launch_after_previous(kernel, static_cast<unsigned>(blocks),
-                                                  Shape::kThreads, d_in, d_out, n,
-                                                  static_cast<int>(tiles), kind, counter,
-                                                  descriptors, next, pause);
-                        });
+    with_descriptors<T>(
+        static_cast<int>(tiles), workspace,
+        [&](unsigned* counter, auto descriptors, NextCallClear next) {
+            auto kernel = hopper_scan_kernel<Op, Shape, decltype(descriptors)>;
+            static const int resident = resident_blocks(kernel, Shape::kThreads);
+            const long long blocks = std::min<long long>(tiles, resident);
+            const unsigned pause = tiles >= kPauseFromTiles ? Shape::kPollPauseNs : 0u;
+            launch_after_previous(kernel, static_cast<unsigned>(blocks), Shape::kThreads, d_in,
+                                  d_out, n, static_cast<int>(tiles), kind, counter, descriptors,
+                                  next, pause);
+        });
 }
 
 } // namespace lab08
