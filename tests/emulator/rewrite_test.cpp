@@ -997,6 +997,8 @@ TEST_CASE("unsupported CUDA library headers fail to compile with the feature nam
         {"#include <cuda/std/barrier>\n", "cuda::std::barrier (<cuda/std/barrier>) is not"},
         {"#include <cuda/atomic>\n", "<cuda/atomic> (cuda::atomic) is not supported"},
         {"#include <cuda/pipeline>\n", "<cuda/pipeline> (cuda::pipeline) is not supported"},
+        {"#include <cuda/ptx>\n", "<cuda/ptx> (cuda::ptx: cp.async.bulk, mbarrier, "
+                                  "fence.proxy.async) is not supported"},
         {CG "cg::coalesced_threads(); }",
          "cooperative_groups::coalesced_threads (coalesced_group) is not supported"},
         {CG "cg::this_multi_grid(); }", "cooperative_groups::this_multi_grid is not supported"},
