@@ -68,12 +68,12 @@ std::vector<Entry> lab_entries() {
     all.push_back(lab08_entry<lab08::DefaultShape>(""));
     // The sweep: tile size (scanner warps x vectors per lane), stages, look-back warps, the
     // register cap (blocks per SM).
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 1, 1>>(".w4s5v4b1"));
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 8, 4, 1, 3>>(".w4s8v4b3"));
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 12, 4, 1, 2>>(".w4s12v4b2"));
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 6, 8, 1, 2>>(".w4s6v8b2"));
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 12, 8, 1, 1>>(".w4s12v8b1"));
-    all.push_back(lab08_entry<lab08::PipelineShape<8, 6, 4, 1, 2>>(".w8s6v4b2"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 1, 4>>(".w4s5v4b4"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 1, 4, 600>>(".w4s5v4b4p600"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 1, 4, 0>>(".w4s5v4b4p0"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 1, 5>>(".w4s5v4b5"));
+    all.push_back(lab08_entry<lab08::PipelineShape<2, 5, 8, 1, 4>>(".w2s5v8b4"));
+    all.push_back(lab08_entry<lab08::PipelineShape<4, 4, 4, 1, 5>>(".w4s4v4b5"));
     return all;
 }
 

@@ -39,11 +39,11 @@ struct PipelineShape {
     static constexpr int kTileBytes = ScannerWarps * kWarpSize * VectorsPerLane * 16;
     template <class T>
     static constexpr int kTileItems = kTileBytes / static_cast<int>(sizeof(T));
-    // The stages are dynamic shared memory: at most 227 KiB per block, less the bookkeeping.
+    // Static shared memory is at most 48 KiB: the stages plus a little bookkeeping.
     static constexpr bool kValid =
         ScannerWarps >= 1 && Stages >= 2 && VectorsPerLane >= 1 && VectorsPerLane <= 16 &&
         LookBackWarps >= 1 && LookBackWarps <= Stages && MinBlocksPerSm >= 1 && PollPauseNs >= 0 &&
-        kThreads <= 1024 && Stages * kTileBytes <= 224 * 1024;
+        kThreads <= 1024 && Stages * kTileBytes <= 46 * 1024;
 };
 
 /// The shape used unless told otherwise (chosen by measurement on an H200: README.md).

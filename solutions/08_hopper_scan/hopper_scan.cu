@@ -182,6 +182,7 @@ template <class T, class Shape>
 struct SharedState {
     static constexpr int kTile = Shape::template kTileItems<T>;
     static constexpr int kStages = Shape::kStages;
+    alignas(128) T stage[kStages][kTile]; // bulk copies need 16-byte aligned addresses
     // One phase per round of each stage, completed in this order:
     std::uint64_t full[kStages];     // the producer's copy has landed: the stage holds its tile
     std::uint64_t reduced[kStages];  // the reducer has published the tile's aggregate
@@ -200,7 +201,7 @@ struct SharedState {
 // Takes a tile only when a stage is free for it: a tile's number is taken as late as possible,
 // because the tiles after it wait in their look-back until it has published its aggregate.
 template <class T, class Shape>
-__device__ void produce(SharedState<T, Shape>& s, T* ring, const T* in, long long n, int tiles,
+__device__ void produce(SharedState<T, Shape>& s, const T* in, long long n, int tiles,
                         unsigned* counter, T fill) {
     constexpr int kTile = SharedState<T, Shape>::kTile;
     const int lane = lane_id();
@@ -236,14 +237,14 @@ __device__ void produce(SharedState<T, Shape>& s, T* ring, const T* in, long lon
                 constexpr std::uint32_t kBytes = kTile * sizeof(T);
                 ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared,
                                                &s.full[stage], kBytes);
-                ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, ring + stage * kTile,
-                                   source, kBytes, &s.full[stage]);
+                ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, s.stage[stage], source,
+                                   kBytes, &s.full[stage]);
             }
         } else {
             // The last, partial tile (or an input not 16-byte aligned): the warp copies it with
             // ordinary loads, the identity past its end, and lane 0 arrives after the warp.
             for (int j = lane; j < kTile; j += kWarpSize)
-                ring[stage * kTile + j] = j < count ? source[j] : fill;
+                s.stage[stage][j] = j < count ? source[j] : fill;
             if (lane == 0) s.stage_tile[stage] = tile;
             __syncwarp();
             if (lane == 0) ptx::mbarrier_arrive(&s.full[stage]);
@@ -295,7 +296,6 @@ __device__ void combine_parts(const uint4* vectors,
 // that the tiles after it can look past it while this block still waits for its own prefix.
 template <class Op, class Shape, class DescriptorStore>
 __device__ void reduce_tiles(SharedState<typename Op::value_type, Shape>& s,
-                             const typename Op::value_type* ring,
                              const DescriptorStore& descriptors) {
     using T = typename Op::value_type;
     const int lane = lane_id();
@@ -306,8 +306,7 @@ __device__ void reduce_tiles(SharedState<typename Op::value_type, Shape>& s,
         const int tile = s.stage_tile[stage];
         if (tile != kNoMoreTiles) {
             T parts[Shape::kScannerWarps];
-            combine_parts<Op, Shape>(
-                reinterpret_cast<const uint4*>(ring + stage * SharedState<T, Shape>::kTile), parts);
+            combine_parts<Op, Shape>(reinterpret_cast<const uint4*>(s.stage[stage]), parts);
             T aggregate = Op::identity();
             for (int w = 0; w < Shape::kScannerWarps; ++w) {
                 if (lane == 0) s.part_total[stage][w] = parts[w];
@@ -365,8 +364,7 @@ __device__ inline void store_once(uint4* p, uint4 v) {
 // Each scanner warp scans its part of the tile, starting from what comes before it (the tiles
 // before, then the parts of the lower scanners), stores it and releases the stage.
 template <class Op, class Shape>
-__device__ void scan_tiles(SharedState<typename Op::value_type, Shape>& s,
-                           const typename Op::value_type* ring, int warp,
+__device__ void scan_tiles(SharedState<typename Op::value_type, Shape>& s, int warp,
                            typename Op::value_type* out, long long n, ScanKind kind) {
     using T = typename Op::value_type;
     constexpr int kTile = SharedState<T, Shape>::kTile;
@@ -382,7 +380,7 @@ __device__ void scan_tiles(SharedState<typename Op::value_type, Shape>& s,
         T running = s.before_tile[stage];
         for (int w = 0; w < warp; ++w) running = Op::apply(running, s.part_total[stage][w]);
         const uint4* vectors =
-            reinterpret_cast<const uint4*>(ring + stage * kTile) + warp * kWarpSize * kVectors;
+            reinterpret_cast<const uint4*>(s.stage[stage]) + warp * kWarpSize * kVectors;
         const long long start = static_cast<long long>(tile) * kTile;
         const int count = n - start < kTile ? static_cast<int>(n - start) : kTile;
         T* tile_out = out + start;
@@ -432,10 +430,6 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocksPerSm)
                        NextCallClear next, unsigned pause_ns) {
     using T = typename Op::value_type;
     __shared__ SharedState<T, Shape> s;
-    // The stages: dynamic shared memory (more than the 48 KiB a static array may have), 16-byte
-    // aligned as bulk copies need.
-    extern __shared__ uint4 dynamic_shared[];
-    T* ring = reinterpret_cast<T*>(dynamic_shared);
 
     // Shared memory only: this may run while the previous kernel still does (PDL).
     if (threadIdx.x == 0) {
@@ -454,14 +448,13 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocksPerSm)
 
     const int warp = warp_id();
     if (warp == kProducerWarp)
-        produce<T, Shape>(s, ring, in, n, tiles, counter, Op::identity());
+        produce<T, Shape>(s, in, n, tiles, counter, Op::identity());
     else if (warp == kReducerWarp)
-        reduce_tiles<Op, Shape>(s, ring, descriptors);
+        reduce_tiles<Op, Shape>(s, descriptors);
     else if (warp < kFirstLookBackWarp + Shape::kLookBackWarps)
         look_back_tiles<Op, Shape>(s, warp - kFirstLookBackWarp, descriptors, pause_ns);
     else
-        scan_tiles<Op, Shape>(s, ring, warp - kFirstLookBackWarp - Shape::kLookBackWarps, out, n,
-                              kind);
+        scan_tiles<Op, Shape>(s, warp - kFirstLookBackWarp - Shape::kLookBackWarps, out, n, kind);
     next.run();
 }
 
@@ -501,19 +494,15 @@ void with_descriptors(int tiles, Workspace* workspace, Launch launch) {
     launch(counter, Descriptors<V>{words}, next);
 }
 
-// Persistent blocks: as many as fit on the GPU at once, no more than there are tiles. The first
-// call of each kernel allows it its dynamic shared memory.
+// Persistent blocks: as many as fit on the GPU at once, no more than there are tiles.
 template <class Kernel>
-int resident_blocks(Kernel kernel, int threads, int shared_bytes) {
-    SCANLAB_CUDA_CHECK(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+int resident_blocks(Kernel kernel, int threads) {
     int device = 0;
     SCANLAB_CUDA_CHECK(cudaGetDevice(&device));
     int sms = 0;
     SCANLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     int per_sm = 0;
-    SCANLAB_CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));
+    SCANLAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
     return std::max(1, sms * per_sm);
 }
 
@@ -539,13 +528,12 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
         static_cast<int>(tiles), workspace,
         [&](unsigned* counter, auto descriptors, NextCallClear next) {
             auto kernel = hopper_scan_kernel<Op, Shape, decltype(descriptors)>;
-            constexpr int kRingBytes = Shape::kStages * Shape::kTileBytes;
-            static const int resident = resident_blocks(kernel, Shape::kThreads, kRingBytes);
+            static const int resident = resident_blocks(kernel, Shape::kThreads);
             const long long blocks = std::min<long long>(tiles, resident);
             const unsigned pause = tiles >= kPauseFromTiles ? Shape::kPollPauseNs : 0u;
-            scanlab::launch_after_previous_with_shared(
-                kernel, static_cast<unsigned>(blocks), Shape::kThreads, kRingBytes, d_in, d_out, n,
-                static_cast<int>(tiles), kind, counter, descriptors, next, pause);
+            launch_after_previous(kernel, static_cast<unsigned>(blocks), Shape::kThreads, d_in,
+                                  d_out, n, static_cast<int>(tiles), kind, counter, descriptors,
+                                  next, pause);
         });
 }
 

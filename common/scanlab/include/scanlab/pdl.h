@@ -19,7 +19,6 @@
 
 #include <cuda_runtime.h>
 
-#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 
@@ -42,13 +41,12 @@ inline bool pdl_enabled() {
     return enabled;
 }
 
-/// Launches kernel<<<blocks, threads, shared_bytes>>>(args...) on the default stream with
-/// programmatic dependent launch: the GPU may start it while the kernel before it drains (the
-/// kernel waits for that one in wait_for_previous_grid()). Throws std::runtime_error if the
-/// launch fails.
+/// Launches kernel<<<blocks, threads>>>(args...) on the default stream with programmatic
+/// dependent launch: the GPU may start it while the kernel before it drains (the kernel waits
+/// for that one in wait_for_previous_grid()). Throws std::runtime_error if the launch fails.
 template <class... Params, class... Args>
-void launch_after_previous_with_shared(void (*kernel)(Params...), unsigned blocks, unsigned threads,
-                                       std::size_t shared_bytes, Args... args) {
+void launch_after_previous(void (*kernel)(Params...), unsigned blocks, unsigned threads,
+                           Args... args) {
     cudaLaunchAttribute attribute{};
     attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attribute.val.programmaticStreamSerializationAllowed = 1;
@@ -56,16 +54,8 @@ void launch_after_previous_with_shared(void (*kernel)(Params...), unsigned block
     // stream, as kernel<<<blocks, threads>>>), attrs, numAttrs. Not by name: the emulator spells
     // the first two differently (docs/simtcc.md), and this header is not rewritten for it.
     const unsigned attributes = pdl_enabled() ? 1u : 0u;
-    const cudaLaunchConfig_t config{dim3(blocks), dim3(threads), shared_bytes, 0,
-                                    &attribute,   attributes};
+    const cudaLaunchConfig_t config{dim3(blocks), dim3(threads), 0, 0, &attribute, attributes};
     SCANLAB_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...));
-}
-
-/// The same without dynamic shared memory: kernel<<<blocks, threads>>>(args...).
-template <class... Params, class... Args>
-void launch_after_previous(void (*kernel)(Params...), unsigned blocks, unsigned threads,
-                           Args... args) {
-    launch_after_previous_with_shared(kernel, blocks, threads, 0, args...);
 }
 
 } // namespace scanlab
