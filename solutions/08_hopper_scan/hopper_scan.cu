@@ -1,7 +1,9 @@
 // Lab 08: the Hopper scan. Lab 07's single pass with decoupled look-back, restructured around
 // the hardware: a producer warp copies tiles with bulk asynchronous copies (cp.async.bulk) into a
-// ring of shared-memory stages guarded by mbarriers, groups of consumer warps scan them, blocks
-// are persistent and take tiles dynamically, and launches overlap (PDL). SOLUTION.
+// ring of shared-memory stages guarded by mbarriers; a reducer warp publishes each tile's
+// aggregate as soon as it lands, a look-back warp finds the tile's prefix, scanner warps scan and
+// store it; blocks are persistent and take tiles dynamically, and launches overlap (PDL).
+// SOLUTION. Measurements: NOTES.md.
 #include "hopper_scan.h"
 
 #include <scanlab/cuda_check.h>
@@ -242,7 +244,9 @@ __device__ void produce(SharedState<T, Shape>& s, const T* in, long long n, int 
             }
         } else {
             // The last, partial tile (or an input not 16-byte aligned): the warp copies it with
-            // ordinary loads, the identity past its end, and lane 0 arrives after the warp.
+            // ordinary loads, the identity past its end, and lane 0 arrives after the warp. It is
+            // the block's last tile (or every tile is copied so), so no bulk copy writes the
+            // stage after these ordinary stores: no proxy fence is needed between them.
             for (int j = lane; j < kTile; j += kWarpSize)
                 s.stage[stage][j] = j < count ? source[j] : fill;
             if (lane == 0) s.stage_tile[stage] = tile;
