@@ -6,6 +6,7 @@
 // SOLUTION. Measurements: NOTES.md.
 #include "hopper_scan.h"
 
+#include <scanlab/checker_hints.h>
 #include <scanlab/cuda_check.h>
 #include <scanlab/pdl.h>
 
@@ -321,6 +322,9 @@ __device__ void reduce_tiles(SharedState<typename Op::value_type, Shape>& s,
                 s.aggregate[stage] = aggregate;
             }
         }
+        // Every lane has read the stage (its tile number at least) before lane 0 passes it on:
+        // the lanes of a warp do not run in lockstep, and the arrive releases only lane 0's reads.
+        __syncwarp();
         if (lane == 0) ptx::mbarrier_arrive(&s.reduced[stage]);
         if (tile == kNoMoreTiles && ++ended == Shape::kLookBackWarps) return;
     }
@@ -348,6 +352,7 @@ __device__ void look_back_tiles(SharedState<typename Op::value_type, Shape>& s, 
             }
             if (lane == 0) s.before_tile[stage] = before;
         }
+        __syncwarp(); // every lane has read the stage's tile number (see reduce_tiles)
         if (lane == 0) ptx::mbarrier_arrive(&s.prefixed[stage]);
         if (tile == kNoMoreTiles) return;
     }
@@ -490,11 +495,16 @@ void with_descriptors(int tiles, Workspace* workspace, Launch launch) {
         if (!kept) SCANLAB_CUDA_CHECK(cudaMemsetAsync(both, 0, 2 * half));
         const int mine = workspace->take_half(kept);
         base = both + mine * half;
+        // The emulator's checks would take the zeros the last launch left for a stale flag.
+        if (kept) scanlab::hint_reset_by_earlier_launch(base, half);
         next.words = reinterpret_cast<uint4*>(both + (1 - mine) * half);
         next.count = static_cast<long long>(half / sizeof(uint4));
     }
     auto* counter = reinterpret_cast<unsigned*>(base);
     auto* words = reinterpret_cast<unsigned long long*>(base + counter_bytes);
+    // For the emulator's checks (a no-op on a GPU): every descriptor word carries its own status
+    // (a look-back lane publishes several tiles in a row, and no word announces another).
+    scanlab::hint_self_tagged_words(words, t * sizeof(V) / 4 * sizeof(*words));
     launch(counter, Descriptors<V>{words}, next);
 }
 

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -37,11 +38,11 @@ std::vector<typename Op::value_type> host_scan(const std::vector<typename Op::va
 template <class Op, class Shape>
 size_t wrong_elements(std::int64_t n, lab08::ScanKind kind, lab08::Workspace* workspace) {
     using T = typename Op::value_type;
+    simt::reset_device(); // (a launch before that failed leaves its error sticky)
     std::mt19937_64 random(std::random_device{}());
     std::vector<T> in(static_cast<size_t>(n));
     for (T& x : in) x = static_cast<T>(random() % 1000) - static_cast<T>(300);
     DeviceVector<T> d_in(in), d_out(in.size());
-    simt::reset_device();
     lab08::scan<Op, Shape>(d_in.data(), d_out.data(), n, kind, workspace);
     CHECK(cudaDeviceSynchronize() == cudaSuccess);
     const simt::FaultReport& report = simt::last_fault();
@@ -58,7 +59,7 @@ size_t wrong_elements(std::int64_t n, lab08::ScanKind kind, lab08::Workspace* wo
 
 TEST_CASE("lab 08's solution scans right on the emulator, with no report") {
     const simt::Options saved = simt::options();
-    simt::options().report_to_stderr = false;
+    simt::options().report_to_stderr = std::getenv("LAB08_LOUD") != nullptr;
     using Small = lab08::SmallShape;
     using Default = lab08::DefaultShape;
     constexpr std::int64_t small_tile = Small::kTileItems<std::int32_t>;

@@ -212,6 +212,22 @@ void bulk_copy_to_shared(void* dst, const void* src, std::uint32_t size, std::ui
 
 } // namespace
 
+void mbarrier_warp_synchronized(Warp& warp, uint32_t participants) {
+    Block& b = *warp.block;
+    const size_t n = b.threads.size();
+    std::vector<uint32_t> joined(n, 0);
+    for (uint32_t m = participants; m != 0; m &= m - 1) {
+        const Thread& t = *warp.lanes[__builtin_ctz(m)];
+        join(joined, t.mbarrier_known);
+        joined[t.linear] = std::max(joined[t.linear], t.mbarrier_clock);
+    }
+    for (uint32_t m = participants; m != 0; m &= m - 1) {
+        Thread& t = *warp.lanes[__builtin_ctz(m)];
+        std::copy(joined.begin(), joined.end(), t.mbarrier_known);
+        ++t.mbarrier_clock; // what it does next is not covered by this join
+    }
+}
+
 std::string mbarrier_deadlock_lines(const Block& block) {
     if (!block.mbarriers) return {};
     std::ostringstream msg;

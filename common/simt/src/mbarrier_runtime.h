@@ -17,6 +17,12 @@ namespace simt::detail {
 
 struct Block;
 
+struct Warp;
+
+// A warp collective of the lanes in `participants` completed: what each did before it happens
+// before what the others do after it, and so before their later arrives (the vector clocks join).
+void mbarrier_warp_synchronized(Warp& warp, uint32_t participants);
+
 // The lines a deadlock report adds for the block's mbarriers that threads wait on: the
 // barrier, its phase, the arrivals and transaction bytes it still lacks.
 std::string mbarrier_deadlock_lines(const Block& block);
