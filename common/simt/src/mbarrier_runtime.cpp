@@ -312,6 +312,17 @@ std::uint64_t ptx::mbarrier_arrive_expect_tx(sem_release_t, scope_cta_t, space_s
     return arrive(bar, 1, tx_count, "cuda::ptx::mbarrier_arrive_expect_tx",
                   __builtin_return_address(0));
 }
+void ptx::mbarrier_expect_tx(sem_relaxed_t, scope_cta_t, space_shared_t, std::uint64_t* bar,
+                             const std::uint32_t& tx_count) {
+    using namespace simt::detail;
+    const void* site = __builtin_return_address(0);
+    const char* op = "cuda::ptx::mbarrier_expect_tx";
+    Engine& e = engine_for(op);
+    RuntimeScope scope(e.current());
+    auto& barrier = barrier_at(e, bar, op, site);
+    barrier.model.expect_tx(tx_count);
+    barrier.announce_site = site;
+}
 bool ptx::mbarrier_try_wait_parity(const std::uint64_t* bar, const std::uint32_t& parity) {
     return wait_parity(bar, parity, "cuda::ptx::mbarrier_try_wait_parity",
                        __builtin_return_address(0));
