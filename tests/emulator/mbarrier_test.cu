@@ -170,3 +170,28 @@ TEST_CASE("a bulk copy from an address not 16-byte aligned is refused with its l
         });
     CHECK(contains(message, "16-byte aligned"));
 }
+
+namespace {
+
+// One thread: more arrivals than the barrier expects, or an arrive on a barrier never initialized.
+__global__ void barrier_misuse(bool initialize) {
+    __shared__ std::uint64_t barrier;
+    if (initialize) ptx::mbarrier_init(&barrier, 2);
+    // BUG: misuse
+    ptx::mbarrier_arrive(&barrier, 3);
+}
+
+} // namespace
+
+TEST_CASE("more arrivals than initialized, and an arrive before mbarrier_init, are reported") {
+    const std::string more = finding(simt::FaultKind::barrier_divergence, "misuse", [] {
+        barrier_misuse<<<1, 1>>>(true);
+        cudaDeviceSynchronize();
+    });
+    CHECK(contains(more, "3 arrivals in phase 0, which expects 2"));
+    const std::string uninitialized = finding(simt::FaultKind::uninitialized_read, "misuse", [] {
+        barrier_misuse<<<1, 1>>>(false);
+        cudaDeviceSynchronize();
+    });
+    CHECK(contains(uninitialized, "which mbarrier_init has not initialized"));
+}

@@ -1,7 +1,7 @@
 // The state of one mbarrier, as PTX defines it (ISA 8.x, "Parallel Synchronization and
 // Communication Instructions: mbarrier"), and what can go wrong with it, for the emulator's
-// model of Hopper's bulk asynchronous copies (lab 08). Internal to the runtime; not yet wired to
-// the engine (docs/emulator.md: <cuda/ptx> is refused), tested on its own
+// model of Hopper's bulk asynchronous copies (lab 08). Internal to the runtime: the engine's
+// side (cuda::ptx, ordering, copies in flight) is mbarrier_runtime.h; tested on its own
 // (tests/emulator/mbarrier_model_test.cpp).
 //
 // A phase completes when its expected number of arrivals has come AND its transaction count

@@ -118,7 +118,7 @@ std::uint64_t arrive(const void* bar, std::uint32_t count, std::uint32_t tx_byte
 
 // A copy's bytes land: written to shared memory, released with the issuer's clock, counted
 // as transaction bytes of the barrier's current phase.
-void land(BlockMbarriers& state, BlockMbarriers::Copy& copy, Block& b) {
+void land(BlockMbarriers& state, BlockMbarriers::Copy& copy) {
     std::memcpy(reinterpret_cast<void*>(copy.destination), copy.bytes.data(), copy.bytes.size());
     auto it = state.barriers.find(copy.barrier);
     if (it == state.barriers.end()) return; // re-initialized meanwhile: nothing to complete
@@ -127,7 +127,6 @@ void land(BlockMbarriers& state, BlockMbarriers::Copy& copy, Block& b) {
     const std::uint64_t before = barrier.model.completed_phases();
     barrier.model.complete_tx(static_cast<std::uint32_t>(copy.bytes.size()));
     phase_may_have_completed(barrier, before);
-    (void)b;
 }
 
 bool wait_parity(const void* bar, std::uint32_t parity, const char* op, const void* site) {
@@ -153,7 +152,7 @@ bool wait_parity(const void* bar, std::uint32_t parity, const char* op, const vo
         bool landed = false;
         for (auto& copy : state.in_flight)
             if (copy.barrier == address) {
-                land(state, copy, *me.block);
+                land(state, copy);
                 landed = true;
             }
         if (landed) {
