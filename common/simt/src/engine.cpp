@@ -1,4 +1,5 @@
 #include "engine.h"
+#include "mbarrier_runtime.h"
 #include "stack_guard.h"
 
 #include <algorithm>
@@ -1030,6 +1031,8 @@ void Engine::try_complete_collective(Thread* arriving) {
     w->collective_mask &= ~participants;
     w->runnable_mask |= participants;
     w->sync_epoch++;
+    if (w->block->mbarriers) [[unlikely]]
+        mbarrier_warp_synchronized(*w, participants);
 }
 
 void Engine::grid_dependency_synchronize(const void* site) {

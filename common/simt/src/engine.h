@@ -28,6 +28,7 @@
 namespace simt::detail {
 
 struct Block;
+struct BlockMbarriers;
 struct BlockSync;
 struct CodePosition;
 class GlobalMemoryChecker;
@@ -87,6 +88,11 @@ struct alignas(64) Thread {
     // It has loaded data that came from a watched input (data_flow.h): what it stores is too.
     bool derived = false;
     bool comparing = false; // in an atomicCAS (Engine::note_compare_and_swap)
+    // The mbarrier ordering (mbarrier_runtime.h): the thread's own clock, which each arrive and
+    // bulk copy advances, and what it knows of the others' clocks (null until its block inits
+    // an mbarrier): thread u's accesses with clock <= known[u] happen before its next ones.
+    uint32_t mbarrier_clock = 1;
+    uint32_t* mbarrier_known = nullptr;
     boost::context::stack_context stack{};
     // Trace recording: the access this lane announced last, until its value is captured.
     struct TracePending {
@@ -196,6 +202,8 @@ struct Block {
     std::unique_ptr<unsigned char[]> shared;
     std::vector<Thread> threads;
     std::vector<Warp> warps;
+    // Its mbarriers and bulk copies in flight (mbarrier_runtime.h), from its first mbarrier_init.
+    std::shared_ptr<BlockMbarriers> mbarriers;
     uintptr_t shared_base() const { return reinterpret_cast<uintptr_t>(shared_data); }
 };
 
@@ -243,6 +251,8 @@ class Engine final : public FindingSink {
     void poll_point(const void* site); // a read that may be spinning on another thread
     void note_progress() { polls_since_progress_ = 0; }
     void sleep_point(const void* site); // __nanosleep: give other warps a turn
+    // "full[2] of 's' (...)": the shared variable at `address` of the running thread's block.
+    std::string describe_shared_address(uintptr_t address) const;
     // A loop condition (the rewriter's loop tick) whose body ends at end_line, order end_order: a
     // scheduling point in lockstep, placed after the body (code_order.h).
     void loop_point(const void* site, int end_line, int end_order);

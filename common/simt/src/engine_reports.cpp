@@ -11,6 +11,7 @@
 #include "fault_format.h"
 #include "launch_recorder.h"
 #include "memory_registry.h"
+#include "mbarrier_runtime.h"
 #include "source_lines.h"
 
 namespace simt::detail {
@@ -139,6 +140,16 @@ void Engine::report_stack_overflow() {
           overflow_thread_);
 }
 
+std::string Engine::describe_shared_address(uintptr_t address) const {
+    const Block* b = current_ ? current_->block : nullptr;
+    if (!b) return "a shared-memory word";
+    const size_t storage = address - b->shared_base();
+    for (const SharedAllocation& v : b->shared_vars)
+        if (storage - v.storage < v.bytes)
+            return shared_.describe(b, v.offset + (storage - v.storage));
+    return "a shared-memory word outside every __shared__ variable";
+}
+
 void Engine::report_deadlock(const std::string& headline) {
     RuntimeScope scope(current_);
     // Each resident block's threads, grouped by what they wait at (state and code position);
@@ -224,6 +235,11 @@ void Engine::report_deadlock(const std::string& headline) {
             msg << " " << waiting_for(static_cast<ThreadState>(group.places[i].first)) << " at "
                 << resolve_source(group.places[i].second).to_string();
         }
+    }
+    for (const auto& block : resident_) {
+        const std::string lines = mbarrier_deadlock_lines(*block);
+        if (!lines.empty())
+            msg << "\n  block " << block_name(block->idx) << "'s mbarriers:" << lines;
     }
     const size_t waiting = dispatch_order_.size() - next_dispatch_;
     if (waiting > 0)

@@ -53,21 +53,22 @@ void SharedMemoryChecker::access(Thread& thread, size_t storage, size_t bytes, A
         if (s.writer != self) {
             if (s.writer == 0)
                 report_uninitialized(me, offset, bytes, site);
-            else if (!ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync))
+            else if (!ordered(me, b, w, s.writer, s.write_epoch, s.write_warp_sync, s.write_clock))
                 report_race(me, offset, bytes, kind, Race::read_after_write, site);
         }
-        record_read(s, self, b, w, site, kWholeWord);
+        record_read(s, me, b, w, site, kWholeWord);
     } else {
         if (s.writer != self && s.writer != 0 &&
-            !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync))
+            !ordered(me, b, w, s.writer, s.write_epoch, s.write_warp_sync, s.write_clock))
             report_race(me, offset, bytes, kind, Race::write_after_write, site);
         if (s.reader != self && s.reader != 0 &&
-            !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))
+            !ordered(me, b, w, s.reader, s.read_epoch, s.read_warp_sync, s.read_clock))
             report_race(me, offset, bytes, kind, Race::write_after_read, site);
         if (s.other_reader != self && s.other_reader != 0 &&
-            !ordered(b, w, s.other_reader, s.other_read_epoch, s.other_read_warp_sync))
+            !ordered(me, b, w, s.other_reader, s.other_read_epoch, s.other_read_warp_sync,
+                         s.other_read_clock))
             report_race(me, offset, bytes, kind, Race::write_after_other_read, site);
-        record_write(s, self, b, w, site, false, kWholeWord);
+        record_write(s, me, b, w, site, false, kWholeWord);
     }
 }
 
@@ -100,7 +101,7 @@ void SharedMemoryChecker::check_words(Thread* me, size_t offset, size_t bytes, A
         const size_t at = std::max(offset, word * 4); // its first byte in this word
         const bool unordered_write = s.writer != 0 && s.writer != self &&
                                      (s.write_bytes & mine) != 0 && !(atomic && s.write_atomic) &&
-                                     !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync);
+                                     !ordered(me, b, w, s.writer, s.write_epoch, s.write_warp_sync, s.write_clock);
         if (reads && unordered_write)
             report_race(me, at, std::min<size_t>(bytes, 4), kind, Race::read_after_write, site);
         if (writes) {
@@ -108,15 +109,16 @@ void SharedMemoryChecker::check_words(Thread* me, size_t offset, size_t bytes, A
                 report_race(me, at, std::min<size_t>(bytes, 4), kind, Race::write_after_write,
                             site);
             if (s.reader != 0 && s.reader != self && (s.read_bytes & mine) != 0 &&
-                !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync))
+                !ordered(me, b, w, s.reader, s.read_epoch, s.read_warp_sync, s.read_clock))
                 report_race(me, at, std::min<size_t>(bytes, 4), kind, Race::write_after_read, site);
             if (s.other_reader != 0 && s.other_reader != self && (s.other_read_bytes & mine) != 0 &&
-                !ordered(b, w, s.other_reader, s.other_read_epoch, s.other_read_warp_sync))
+                !ordered(me, b, w, s.other_reader, s.other_read_epoch, s.other_read_warp_sync,
+                         s.other_read_clock))
                 report_race(me, at, std::min<size_t>(bytes, 4), kind, Race::write_after_other_read,
                             site);
-            record_write(s, self, b, w, site, atomic, mine);
+            record_write(s, me, b, w, site, atomic, mine);
         } else {
-            record_read(s, self, b, w, site, mine);
+            record_read(s, me, b, w, site, mine);
         }
     }
 }

@@ -34,6 +34,10 @@ struct ShadowWord {
     uint32_t other_reader = 0;
     uint32_t other_read_epoch = 0;
     uint32_t other_read_warp_sync = 0;
+    // The accessing threads' mbarrier clocks (Thread::mbarrier_clock) at these accesses.
+    uint32_t write_clock = 0;
+    uint32_t read_clock = 0;
+    uint32_t other_read_clock = 0;
     const void* write_site = nullptr;
     const void* read_site = nullptr;
     const void* other_read_site = nullptr;
@@ -73,14 +77,15 @@ class SharedMemoryChecker {
     };
     // Two accesses of different threads are ordered by a barrier between them, or, for lanes of
     // one warp, by a warp-wide collective between them (or, in the pre-volta mode, by lockstep
-    // execution itself).
-    inline bool ordered(const Block* b, const Warp* w, uint32_t other, uint32_t epoch,
-                        uint32_t warp_sync) const;
+    // execution itself), or by mbarriers: `other`'s access (at its `clock`) came before an
+    // arrive whose phase `me` has waited for (mbarrier_runtime.h).
+    inline bool ordered(const Thread* me, const Block* b, const Warp* w, uint32_t other,
+                        uint32_t epoch, uint32_t warp_sync, uint32_t clock) const;
     static inline bool ordered_reads(const Warp* w, uint32_t other, uint32_t warp_sync);
     // `bytes`: the mask of the word's bytes accessed (kWholeWord on the fast path).
-    static inline void record_read(ShadowWord& s, uint32_t self, const Block* b, const Warp* w,
+    static inline void record_read(ShadowWord& s, const Thread* me, const Block* b, const Warp* w,
                                    const void* site, uint8_t bytes);
-    static inline void record_write(ShadowWord& s, uint32_t self, const Block* b, const Warp* w,
+    static inline void record_write(ShadowWord& s, const Thread* me, const Block* b, const Warp* w,
                                     const void* site, bool atomic, uint8_t bytes);
     [[noreturn, gnu::noinline, gnu::cold]] void report_out_of_bounds(Thread* me, size_t storage,
                                                                      size_t bytes, AccessKind kind,
@@ -89,6 +94,8 @@ class SharedMemoryChecker {
                                        const void* site);
     [[gnu::noinline, gnu::cold]] void report_uninitialized(Thread* me, size_t offset, size_t bytes,
                                                            const void* site);
+    std::string race_message(const Block* b, size_t offset, Race race, bool against_write,
+                             const Thread& other, const void* other_site, bool same_warp) const;
     [[gnu::noinline, gnu::cold]] void report_race(Thread* me, size_t offset, size_t bytes,
                                                   AccessKind kind, Race race, const void* site);
 

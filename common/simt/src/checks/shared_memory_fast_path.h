@@ -4,11 +4,13 @@
 
 namespace simt::detail {
 
-inline bool SharedMemoryChecker::ordered(const Block* b, const Warp* w, uint32_t other,
-                                         uint32_t epoch, uint32_t warp_sync) const {
+inline bool SharedMemoryChecker::ordered(const Thread* me, const Block* b, const Warp* w,
+                                         uint32_t other, uint32_t epoch, uint32_t warp_sync,
+                                         uint32_t clock) const {
     if (epoch != b->barrier_epoch) return true;
-    if ((other - 1) / 32 == w->index) return warp_synchronous_ || warp_sync != w->sync_epoch;
-    return false;
+    if ((other - 1) / 32 == w->index && (warp_synchronous_ || warp_sync != w->sync_epoch))
+        return true;
+    return me->mbarrier_known != nullptr && clock <= me->mbarrier_known[other - 1];
 }
 
 // For record_read (static): a read by `other` in this barrier epoch is ordered before the current
@@ -21,8 +23,9 @@ inline bool SharedMemoryChecker::ordered_reads(const Warp* w, uint32_t other, ui
 // What the shadow word remembers of the access that just passed the checks. A thread's accesses
 // to parts of one word with nothing ordering them in between add up (a char written after its
 // neighbour); a whole word replaces what came before (a constant store on the fast path).
-inline void SharedMemoryChecker::record_read(ShadowWord& s, uint32_t self, const Block* b,
+inline void SharedMemoryChecker::record_read(ShadowWord& s, const Thread* me, const Block* b,
                                              const Warp* w, const void* site, uint8_t bytes) {
+    const uint32_t self = me->linear + 1;
     const bool adds = bytes != kWholeWord && s.reader == self && s.read_epoch == b->barrier_epoch &&
                       s.read_warp_sync == w->sync_epoch;
     if (s.reader != self && s.reader != 0 && s.read_epoch == b->barrier_epoch &&
@@ -32,17 +35,20 @@ inline void SharedMemoryChecker::record_read(ShadowWord& s, uint32_t self, const
         s.other_read_warp_sync = s.read_warp_sync;
         s.other_read_site = s.read_site;
         s.other_read_bytes = s.read_bytes;
+        s.other_read_clock = s.read_clock;
     }
     s.read_bytes = adds ? static_cast<uint8_t>(s.read_bytes | bytes) : bytes;
     s.reader = self;
     s.read_epoch = b->barrier_epoch;
     s.read_warp_sync = w->sync_epoch;
     s.read_site = site;
+    s.read_clock = me->mbarrier_clock;
 }
 
-inline void SharedMemoryChecker::record_write(ShadowWord& s, uint32_t self, const Block* b,
+inline void SharedMemoryChecker::record_write(ShadowWord& s, const Thread* me, const Block* b,
                                               const Warp* w, const void* site, bool atomic,
                                               uint8_t bytes) {
+    const uint32_t self = me->linear + 1;
     const bool adds = bytes != kWholeWord && s.writer == self &&
                       s.write_epoch == b->barrier_epoch && s.write_warp_sync == w->sync_epoch;
     s.write_bytes = adds ? static_cast<uint8_t>(s.write_bytes | bytes) : bytes;
@@ -53,6 +59,7 @@ inline void SharedMemoryChecker::record_write(ShadowWord& s, uint32_t self, cons
     s.write_warp_sync = w->sync_epoch;
     s.write_site = site;
     s.write_atomic = atomic;
+    s.write_clock = me->mbarrier_clock;
 }
 
 inline bool SharedMemoryChecker::fast_access(Thread* me, Block* b, Warp* w, size_t in_var,
@@ -64,20 +71,21 @@ inline bool SharedMemoryChecker::fast_access(Thread* me, Block* b, Warp* w, size
     const uint32_t self = me->linear + 1;
     ShadowWord& s = b->last_shadow[in_var / 4];
     if (kind == AccessKind::read) {
-        if (s.writer != self && (s.writer == 0 || !ordered(b, w, s.writer, s.write_epoch,
-                                                           s.write_warp_sync))) [[unlikely]]
-            return false;
-        record_read(s, self, b, w, site, kWholeWord);
-    } else {
-        if ((s.writer != self && s.writer != 0 &&
-             !ordered(b, w, s.writer, s.write_epoch, s.write_warp_sync)) ||
-            (s.reader != self && s.reader != 0 &&
-             !ordered(b, w, s.reader, s.read_epoch, s.read_warp_sync)) ||
-            (s.other_reader != self && s.other_reader != 0 &&
-             !ordered(b, w, s.other_reader, s.other_read_epoch, s.other_read_warp_sync)))
+        if (s.writer != self && (s.writer == 0 || !ordered(me, b, w, s.writer, s.write_epoch,
+                                                           s.write_warp_sync, s.write_clock)))
             [[unlikely]]
             return false;
-        record_write(s, self, b, w, site, false, kWholeWord);
+        record_read(s, me, b, w, site, kWholeWord);
+    } else {
+        if ((s.writer != self && s.writer != 0 &&
+             !ordered(me, b, w, s.writer, s.write_epoch, s.write_warp_sync, s.write_clock)) ||
+            (s.reader != self && s.reader != 0 &&
+             !ordered(me, b, w, s.reader, s.read_epoch, s.read_warp_sync, s.read_clock)) ||
+            (s.other_reader != self && s.other_reader != 0 &&
+             !ordered(me, b, w, s.other_reader, s.other_read_epoch, s.other_read_warp_sync,
+                      s.other_read_clock))) [[unlikely]]
+            return false;
+        record_write(s, me, b, w, site, false, kWholeWord);
     }
     return true;
 }

@@ -9,6 +9,7 @@
 #include "../engine.h"
 #include "../source_lines.h"
 #include "shared_element_name.h"
+#include "../mbarrier_runtime.h"
 
 namespace simt::detail {
 
@@ -103,37 +104,43 @@ void SharedMemoryChecker::report_race(Thread* me, size_t offset, size_t bytes, A
                                                        : "waw:";
     const std::string key = tag + std::to_string(reinterpret_cast<uintptr_t>(other_site)) + ":" +
                             std::to_string(reinterpret_cast<uintptr_t>(site));
-    sink_.report(
-        FaultKind::shared_race, key,
-        [&] {
-            const std::string where = describe(b, offset);
-            const std::string them = sink_.describe_thread(other);
-            const std::string line = resolve_source(other_site).to_string();
-            if (!against_write)
-                return "shared memory race (write after read): " + where + " was read by " + them +
-                       " at " + line +
-                       " and is overwritten here with no __syncthreads() in between "
-                       "(double-buffer, or add a barrier between the read and the write)" +
-                       (same_warp ? "; the two threads are in one warp, whose lanes do not run in "
-                                    "lockstep either"
-                                  : "");
-            if (race == Race::read_after_write)
-                return "shared memory race (read after write): " + where + " was written by " +
-                       them + " at " + line +
-                       " and is read here with no __syncthreads() in between" +
-                       (same_warp ? " (the two threads are in one warp, whose lanes do not run in "
-                                    "lockstep either)"
-                                  : "");
-            return "shared memory race (write after write): " + where + " was written by " + them +
-                   " at " + line + " and is written again here with no __syncthreads() in between";
-        },
-        site, me,
-        {AccessRecord{me, 0, role_of(kind), true, offset, bytes, site, true},
-         AccessRecord{&other, 0,
-                      !against_write   ? AccessRole::load
-                      : s.write_atomic ? AccessRole::atomic
-                                       : AccessRole::store,
-                      true, offset, std::min<size_t>(bytes, 4), other_site, false}});
+    sink_.report(FaultKind::shared_race, key,
+                 [&] {
+                     return race_message(b, offset, race, against_write, other, other_site,
+                                         same_warp) +
+                            mbarrier_race_advice(*b, other_site, site, against_write);
+                 },
+                 site, me,
+                 {AccessRecord{me, 0, role_of(kind), true, offset, bytes, site, true},
+                  AccessRecord{&other, 0,
+                               !against_write   ? AccessRole::load
+                               : s.write_atomic ? AccessRole::atomic
+                                                : AccessRole::store,
+                               true, offset, std::min<size_t>(bytes, 4), other_site, false}});
+}
+
+std::string SharedMemoryChecker::race_message(const Block* b, size_t offset, Race race,
+                                              bool against_write, const Thread& other,
+                                              const void* other_site, bool same_warp) const {
+    const std::string where = describe(b, offset);
+    const std::string them = sink_.describe_thread(other);
+    const std::string line = resolve_source(other_site).to_string();
+    if (!against_write)
+        return "shared memory race (write after read): " + where + " was read by " + them + " at " +
+               line +
+               " and is overwritten here with no __syncthreads() in between "
+               "(double-buffer, or add a barrier between the read and the write)" +
+               (same_warp ? "; the two threads are in one warp, whose lanes do not run in "
+                            "lockstep either"
+                          : "");
+    if (race == Race::read_after_write)
+        return "shared memory race (read after write): " + where + " was written by " + them +
+               " at " + line + " and is read here with no __syncthreads() in between" +
+               (same_warp ? " (the two threads are in one warp, whose lanes do not run in "
+                            "lockstep either)"
+                          : "");
+    return "shared memory race (write after write): " + where + " was written by " + them + " at " +
+           line + " and is written again here with no __syncthreads() in between";
 }
 
 } // namespace simt::detail
