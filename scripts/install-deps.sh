@@ -2,7 +2,8 @@
 # Installs the Debian 12 / Ubuntu 24.04 packages Scan Lab needs, and only those that are missing
 # (the names are the same on both; on Ubuntu they are in the universe component).
 #   scripts/install-deps.sh            build + tests (emulator, labs, tools)
-#   scripts/install-deps.sh --all      also the visualizer, headless display, plots and fuzzing,
+#   scripts/install-deps.sh --all      also the visualizer, headless display, plots, fuzzing and
+#                                      ccache (CI's cache of compiles),
 #                                      and the benchmark's newest CUB (scripts/newest-cccl.sh,
 #                                      pip; headers only, into .deps/newest-cccl)
 #   scripts/install-deps.sh --view     the --all packages without the newest CUB (what
@@ -17,8 +18,9 @@ set -euo pipefail
 # bubblewrap: the grader's sandbox for submissions (tools/grader/scanlab_grader/sandbox.py)
 core=(cmake ninja-build g++ binutils python3 libboost-context-dev doctest-dev
       nlohmann-json3-dev libcli11-dev python3-jsonschema bubblewrap)
+# ccache: CI (.ci/run) compiles the same sources in several build folders of one run.
 extra=(libimgui-dev libglfw3-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri
-       mesa-utils python3-matplotlib clang libclang-rt-dev)
+       mesa-utils python3-matplotlib clang libclang-rt-dev ccache)
 
 # The arm64 Boost.Context comes from Debian's arm64 archive (multiarch, added below).
 platforms=(clang-16 libc++-16-dev libc++abi-16-dev g++-aarch64-linux-gnu qemu-user
