@@ -1,6 +1,6 @@
 // CUDA features that programs written for a GPU use and the emulator runs as a GPU does: kernel
 // default arguments, a file-scope extern __shared__ array used through casts, cooperative
-// launches with grid-wide sync, tiles of more than a warp, binary partitions, the
+// launches with grid-wide sync, tiles of more than a warp, binary partitions, coalesced_threads, the
 // directed-rounding intrinsics, zero-copy host memory, device limits, cache preferences and
 // stream access-policy hints. Built for both backends: on the cuda backend the same kernels run
 // on a GPU, with the same expectations.
@@ -10,8 +10,10 @@
 #include <cooperative_groups/reduce.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <vector>
 
 #include "device_vector.h"
@@ -270,6 +272,63 @@ TEST_CASE("cooperative groups: binary_partition of a warp tile, its ranks, shfl,
         CHECK(o[2] == size);
         CHECK(o[3] == first);
         CHECK(static_cast<unsigned>(o[4]) == ballot);
+    }
+}
+
+// ---- coalesced_threads: warp-aggregated atomics -----------------------------------------------
+
+namespace {
+
+// Threads with a positive value append it to `out` through a warp-aggregated atomic: the lanes
+// that reach coalesced_threads() together take one atomicAdd, made by their rank-0 thread. Each
+// thread also records its group's size and its rank (which lanes a GPU groups after the branch
+// is its choice: the test asks only what holds for every grouping).
+__global__ void filter_positive(const int* in, int n, int* out, int* count, int* ranks_and_sizes) {
+    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i >= n || in[i] <= 0) return;
+    const cg::coalesced_group active = cg::coalesced_threads();
+    int first = 0;
+    if (active.thread_rank() == 0) first = atomicAdd(count, static_cast<int>(active.size()));
+    first = active.shfl(first, 0);
+    out[first + static_cast<int>(active.thread_rank())] = in[i];
+    ranks_and_sizes[2 * i] = static_cast<int>(active.thread_rank());
+    ranks_and_sizes[2 * i + 1] = static_cast<int>(active.size());
+}
+
+} // namespace
+
+TEST_CASE("cooperative groups: coalesced_threads() aggregates a warp's atomics") {
+    constexpr int kThreads = 1000; // the last warp is partial
+    std::mt19937 random(20261128);
+    std::uniform_int_distribution<int> values(-50, 50);
+    std::vector<int> in(kThreads);
+    for (int& v : in) v = values(random);
+    in[0] = 5;   // a warp that is all positive...
+    in[1] = -1;  // ...but for one lane
+    DeviceVector<int> d_in(in), d_out(kThreads), d_count(1), d_ranks(2 * kThreads);
+    REQUIRE(cudaMemset(d_count.data(), 0, sizeof(int)) == cudaSuccess);
+    filter_positive<<<(kThreads + 127) / 128, 128>>>(d_in.data(), kThreads, d_out.data(),
+                                                       d_count.data(), d_ranks.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    std::vector<int> expected;
+    for (int v : in)
+        if (v > 0) expected.push_back(v);
+    const int count = d_count.download()[0];
+    REQUIRE(count == static_cast<int>(expected.size()));
+    std::vector<int> out = d_out.download();
+    out.resize(count);
+    std::sort(out.begin(), out.end());
+    std::sort(expected.begin(), expected.end());
+    CHECK(out == expected);
+    const std::vector<int> ranks = d_ranks.download();
+    for (int i = 0; i < kThreads; ++i) {
+        if (in[i] <= 0) continue;
+        CAPTURE(i);
+        int positive_in_warp = 0;
+        for (int l = i / 32 * 32; l < std::min(i / 32 * 32 + 32, kThreads); ++l)
+            positive_in_warp += in[l] > 0;
+        CHECK(ranks[2 * i] < ranks[2 * i + 1]);
+        CHECK(ranks[2 * i + 1] <= positive_in_warp);
     }
 }
 
