@@ -1,9 +1,9 @@
 // CUDA features that programs written for a GPU use and the emulator runs as a GPU does: kernel
 // default arguments, a file-scope extern __shared__ array used through casts, cooperative
-// launches with grid-wide sync, tiles of more than a warp, binary partitions, coalesced_threads, the
-// directed-rounding intrinsics, zero-copy host memory, device limits, cache preferences and
-// stream access-policy hints. Built for both backends: on the cuda backend the same kernels run
-// on a GPU, with the same expectations.
+// launches with grid-wide sync, tiles of more than a warp, binary partitions, coalesced_threads,
+// launches from several host threads, the directed-rounding intrinsics, zero-copy host memory,
+// device limits, cache preferences and stream access-policy hints. Built for both backends: on the
+// cuda backend the same kernels run on a GPU, with the same expectations.
 #include <doctest/doctest.h>
 
 #include <cooperative_groups.h>
@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "device_vector.h"
@@ -303,12 +304,12 @@ TEST_CASE("cooperative groups: coalesced_threads() aggregates a warp's atomics")
     std::uniform_int_distribution<int> values(-50, 50);
     std::vector<int> in(kThreads);
     for (int& v : in) v = values(random);
-    in[0] = 5;   // a warp that is all positive...
-    in[1] = -1;  // ...but for one lane
+    in[0] = 5;  // a warp that is all positive...
+    in[1] = -1; // ...but for one lane
     DeviceVector<int> d_in(in), d_out(kThreads), d_count(1), d_ranks(2 * kThreads);
     REQUIRE(cudaMemset(d_count.data(), 0, sizeof(int)) == cudaSuccess);
     filter_positive<<<(kThreads + 127) / 128, 128>>>(d_in.data(), kThreads, d_out.data(),
-                                                       d_count.data(), d_ranks.data());
+                                                     d_count.data(), d_ranks.data());
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     std::vector<int> expected;
     for (int v : in)
@@ -329,6 +330,56 @@ TEST_CASE("cooperative groups: coalesced_threads() aggregates a warp's atomics")
             positive_in_warp += in[l] > 0;
         CHECK(ranks[2 * i] < ranks[2 * i + 1]);
         CHECK(ranks[2 * i + 1] <= positive_in_warp);
+    }
+}
+
+// ---- Launches from several host threads ------------------------------------------------------
+
+namespace {
+
+__global__ void add_to_each(int* data, int n, int amount) {
+    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i < n) data[i] += amount;
+}
+
+constexpr int kHostThreads = 4, kElements = 3000, kRounds = 3;
+
+} // namespace
+
+TEST_CASE("host threads: each allocates, copies and launches on its own stream at the same time") {
+    std::vector<std::vector<int>> results(kHostThreads);
+    std::vector<cudaError_t> errors(kHostThreads, cudaSuccess);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kHostThreads; ++t) {
+        threads.emplace_back([t, &results, &errors] {
+            std::vector<int> host(kElements);
+            for (int i = 0; i < kElements; ++i) host[i] = i * (t + 1);
+            int* device = nullptr;
+            cudaStream_t stream = nullptr;
+            cudaError_t e = cudaStreamCreate(&stream);
+            if (e == cudaSuccess) e = cudaMalloc(&device, kElements * sizeof(int));
+            if (e == cudaSuccess)
+                e = cudaMemcpyAsync(device, host.data(), kElements * sizeof(int),
+                                    cudaMemcpyHostToDevice, stream);
+            for (int round = 0; round < kRounds && e == cudaSuccess; ++round) {
+                add_to_each<<<(kElements + 255) / 256, 256, 0, stream>>>(device, kElements, t + 1);
+                e = cudaGetLastError();
+            }
+            if (e == cudaSuccess)
+                e = cudaMemcpyAsync(host.data(), device, kElements * sizeof(int),
+                                    cudaMemcpyDeviceToHost, stream);
+            if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
+            cudaFree(device);
+            cudaStreamDestroy(stream);
+            errors[t] = e;
+            results[t] = host;
+        });
+    }
+    for (std::thread& thread : threads) thread.join();
+    for (int t = 0; t < kHostThreads; ++t) {
+        CAPTURE(t);
+        REQUIRE(errors[t] == cudaSuccess);
+        for (int i = 0; i < kElements; ++i) REQUIRE(results[t][i] == (i + kRounds) * (t + 1));
     }
 }
 
