@@ -1,13 +1,14 @@
 // CUDA features that programs written for a GPU use and the emulator runs as a GPU does: kernel
 // default arguments, a file-scope extern __shared__ array used through casts, cooperative
 // launches with grid-wide sync, tiles of more than a warp, binary partitions, coalesced_threads,
-// launches from several host threads, the directed-rounding intrinsics, zero-copy host memory,
-// device limits, cache preferences and stream access-policy hints. Built for both backends: on the
-// cuda backend the same kernels run on a GPU, with the same expectations.
+// launches from several host threads, half precision, the directed-rounding intrinsics, zero-copy
+// host memory, device limits, cache preferences and stream access-policy hints. Built for both
+// backends: on the cuda backend the same kernels run on a GPU, with the same expectations.
 #include <doctest/doctest.h>
 
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -380,6 +381,72 @@ TEST_CASE("host threads: each allocates, copies and launches on its own stream a
         CAPTURE(t);
         REQUIRE(errors[t] == cudaSuccess);
         for (int i = 0; i < kElements; ++i) REQUIRE(results[t][i] == (i + kRounds) * (t + 1));
+    }
+}
+
+// ---- Half precision (cuda_fp16.h) -------------------------------------------------------------
+
+namespace {
+
+// Per element: a+b, a*b, fma(a, b, c) through the half2 intrinsics, then a-b and a*b+c through
+// the operators, and the bits of the float-to-half conversion of `edges`.
+__global__ void half_arithmetic(const half2* a, const half2* b, const half2* c, half2* out,
+                                const float* edges, unsigned short* edge_bits, int n) {
+    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i < n) {
+        out[4 * i] = __hadd2(a[i], b[i]);
+        out[4 * i + 1] = __hmul2(a[i], b[i]);
+        out[4 * i + 2] = __hfma2(a[i], b[i], c[i]);
+        out[4 * i + 3] = __halves2half2(a[i].x - b[i].x, a[i].y * b[i].y + c[i].y);
+    }
+    if (i < 8) edge_bits[i] = __half_as_ushort(__float2half_rn(edges[i]));
+}
+
+} // namespace
+
+TEST_CASE("half precision: half2 intrinsics and operators round each result to half") {
+    constexpr int n = 300;
+    std::mt19937 random(1128);
+    std::uniform_int_distribution<int> eighths(-2000, 2000);
+    const auto random_half = [&] { return __float2half(static_cast<float>(eighths(random)) / 8); };
+    std::vector<half2> a(n), b(n), c(n);
+    for (int i = 0; i < n; ++i) {
+        a[i] = __halves2half2(random_half(), random_half());
+        b[i] = __halves2half2(random_half(), random_half());
+        c[i] = __halves2half2(random_half(), random_half());
+    }
+    // Round-to-nearest-even edges: a tie below 1 + 2^-10 (to 1), the largest finite half and the
+    // first float that rounds to infinity, the smallest subnormal and the tie below it, -0.1.
+    const std::vector<float> edges = {
+        1.0f + 1.0f / 2048,    1.0f + 3.0f / 2048,    65519.0f, 65520.0f,
+        std::ldexp(1.0f, -24), std::ldexp(1.0f, -25), -0.1f,    std::ldexp(3.0f, -26)};
+    const unsigned short expected_edges[8] = {0x3c00, 0x3c02, 0x7bff, 0x7c00,
+                                              0x0001, 0x0000, 0xae66, 0x0001};
+    DeviceVector<half2> d_a(a), d_b(b), d_c(c), d_out(4 * n);
+    DeviceVector<float> d_edges(edges);
+    DeviceVector<unsigned short> d_bits(8);
+    half_arithmetic<<<(n + 127) / 128, 128>>>(d_a.data(), d_b.data(), d_c.data(), d_out.data(),
+                                              d_edges.data(), d_bits.data(), n);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<half2> out = d_out.download();
+    const auto rounded = [](double v) { return __half2float(__float2half(static_cast<float>(v))); };
+    for (int i = 0; i < n; ++i) {
+        CAPTURE(i);
+        const float ax = __low2float(a[i]), ay = __high2float(a[i]);
+        const float bx = __low2float(b[i]), by = __high2float(b[i]);
+        const float cx = __low2float(c[i]), cy = __high2float(c[i]);
+        CHECK(__low2float(out[4 * i]) == rounded(double(ax) + bx));
+        CHECK(__high2float(out[4 * i]) == rounded(double(ay) + by));
+        CHECK(__low2float(out[4 * i + 1]) == rounded(double(ax) * bx));
+        CHECK(__high2float(out[4 * i + 2]) == rounded(double(ay) * by + cy));
+        CHECK(__low2float(out[4 * i + 2]) == rounded(double(ax) * bx + cx));
+        CHECK(__low2float(out[4 * i + 3]) == rounded(double(ax) - bx));
+        CHECK(__high2float(out[4 * i + 3]) == rounded(rounded(double(ay) * by) + cy));
+    }
+    const std::vector<unsigned short> bits = d_bits.download();
+    for (int i = 0; i < 8; ++i) {
+        CAPTURE(i);
+        CHECK(bits[i] == expected_edges[i]);
     }
 }
 
