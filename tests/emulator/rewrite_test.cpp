@@ -477,8 +477,9 @@ TEST_CASE("file-scope device symbols") {
         {"graphics interoperability", "cudaGraphicsResource_t r;", "",
          "1:1: error: cudaGraphicsResource_t: graphics interoperability (OpenGL, Direct3D, "
          "Vulkan) calls are not supported"},
-        {"names that only begin like them", "int texture2D; int surface2D; int tex;",
-         "int texture2D; int surface2D; int tex;"},
+        {"names that only begin like them",
+         "int texture2D; int surface2D; void cudaGraphsManual();",
+         "int texture2D; int surface2D; void cudaGraphsManual();"},
     });
 }
 

@@ -11,7 +11,10 @@ namespace simt::rewrite {
 namespace {
 
 struct Refused {
-    std::string_view name; // an identifier, or a prefix when it ends with '*'
+    // An identifier; a prefix when it ends with '*'; a prefix followed by an upper-case letter
+    // or '_' when it ends with '+' (cudaGraphCreate, cudaGraph_t, not a program's own
+    // cudaGraphsManual).
+    std::string_view name;
     std::string_view feature;
 };
 
@@ -43,19 +46,25 @@ constexpr std::array kRefused = {
     Refused{"cudaMemcpyToArray", kArrays},
     Refused{"cudaMemcpy2DToArray", kArrays},
     Refused{"cudaMemcpy3D", kArrays},
-    Refused{"cudaGraph*", kGraphs},
+    Refused{"cudaGraph+", kGraphs},
     Refused{"cudaStreamBeginCapture", kGraphs},
     Refused{"cudaStreamEndCapture", kGraphs},
     Refused{"cudaKernelNodeParams", kGraphs},
 };
 
+bool matches(std::string_view pattern, std::string_view identifier) {
+    const char kind = pattern.back();
+    if (kind != '*' && kind != '+') return identifier == pattern;
+    const std::string_view prefix = pattern.substr(0, pattern.size() - 1);
+    if (!identifier.starts_with(prefix)) return false;
+    if (kind == '*' || identifier.size() == prefix.size()) return true;
+    const char next = identifier[prefix.size()];
+    return next == '_' || (next >= 'A' && next <= 'Z');
+}
+
 const Refused* refused(std::string_view identifier) {
-    for (const Refused& r : kRefused) {
-        const bool prefix = r.name.ends_with('*');
-        if (prefix ? identifier.starts_with(r.name.substr(0, r.name.size() - 1))
-                   : identifier == r.name)
-            return &r;
-    }
+    for (const Refused& r : kRefused)
+        if (matches(r.name, identifier)) return &r;
     return nullptr;
 }
 
