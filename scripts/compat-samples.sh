@@ -9,7 +9,8 @@
 # OUTPUT: the table (default docs/compat-samples.txt). One line per sample: name, result, why.
 # Results: pass (exit 0 and the sample's own check passed), build fails, run fails, timeout.
 # Environment: COMPAT_LIMIT, seconds per sample run (default 600); COMPAT_ONLY, names of the
-# samples to run (space-separated; default all): the table then holds only those.
+# samples to run (space-separated; default all): the table then holds only those; COMPAT_LOGS, a
+# folder to keep each sample's build.log and run.log in (default: not kept).
 set -uo pipefail
 
 samples="${1:?usage: scripts/compat-samples.sh SAMPLES_CHECKOUT [BUILD_DIR] [OUTPUT]}"
@@ -72,9 +73,17 @@ list=(
 )
 
 # The first line that says why, from a log: a compiler error, an emulator report, a failed check.
+# The emulator's notes ("simt: note: ...") say what it did not check, never why a run failed.
 first_reason() {
-    grep -m1 -E "error:|#error|simt: |FAIL|[Ff]ailed|Assertion|terminate called|not supported|No such" "$1" |
+    grep -v "simt: note:" "$1" |
+        grep -m1 -E "error:|#error|simt: |FAIL|[Ff]ailed|Assertion|terminate called|not supported|No such" |
         sed -E "s#$work/[^ :]*/##g; s#$samples/##g; s#$root/##g; s/^[[:space:]]+//" | sed "s/[‘’]/'/g" | cut -c1-150
+}
+
+keep_logs() {
+    [[ -n "${COMPAT_LOGS:-}" ]] || return 0
+    mkdir -p "$COMPAT_LOGS"
+    for log in "$work/$1"/*.log; do cp "$log" "$COMPAT_LOGS/$1.${log##*/}"; done
 }
 
 : >"$work/table"
@@ -102,6 +111,7 @@ for entry in "${list[@]}"; do
         [[ -z "$why" ]] && why="$(tail -1 "$work/$name/build.log" | sed "s/[‘’]/'/g" | cut -c1-150)"
         echo "build fails: $why" >&2
         printf '%s|build fails|%s\n' "$name" "$why" >>"$work/table"
+        keep_logs "$name"
         continue
     fi
     # shellcheck disable=SC2086 # the arguments are words
@@ -123,6 +133,7 @@ for entry in "${list[@]}"; do
     [[ -n "$args" ]] && why="$why (run with: $args)"
     echo "$result: $why" >&2
     printf '%s|%s|%s\n' "$name" "$result" "$why" >>"$work/table"
+    keep_logs "$name"
 done
 
 {

@@ -1,17 +1,21 @@
 // CUDA features that programs written for a GPU use and the emulator runs as a GPU does: kernel
 // default arguments, a file-scope extern __shared__ array used through casts, cooperative
-// launches with grid-wide sync, tiles of more than a warp, binary partitions, the
-// directed-rounding intrinsics, zero-copy host memory, device limits, cache preferences and
-// stream access-policy hints. Built for both backends: on the cuda backend the same kernels run
-// on a GPU, with the same expectations.
+// launches with grid-wide sync, tiles of more than a warp, binary partitions, coalesced_threads,
+// launches from several host threads, half precision, the directed-rounding intrinsics, zero-copy
+// host memory, device limits, cache preferences and stream access-policy hints. Built for both
+// backends: on the cuda backend the same kernels run on a GPU, with the same expectations.
 #include <doctest/doctest.h>
 
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <random>
+#include <thread>
 #include <vector>
 
 #include "device_vector.h"
@@ -270,6 +274,184 @@ TEST_CASE("cooperative groups: binary_partition of a warp tile, its ranks, shfl,
         CHECK(o[2] == size);
         CHECK(o[3] == first);
         CHECK(static_cast<unsigned>(o[4]) == ballot);
+    }
+}
+
+// ---- coalesced_threads: warp-aggregated atomics -----------------------------------------------
+
+namespace {
+
+// Threads with a positive value append it to `out` through a warp-aggregated atomic: the lanes
+// that reach coalesced_threads() together take one atomicAdd, made by their rank-0 thread. Each
+// thread also records its group's size and its rank (which lanes a GPU groups after the branch
+// is its choice: the test asks only what holds for every grouping).
+__global__ void filter_positive(const int* in, int n, int* out, int* count, int* ranks_and_sizes) {
+    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i >= n || in[i] <= 0) return;
+    const cg::coalesced_group active = cg::coalesced_threads();
+    int first = 0;
+    if (active.thread_rank() == 0) first = atomicAdd(count, static_cast<int>(active.size()));
+    first = active.shfl(first, 0);
+    out[first + static_cast<int>(active.thread_rank())] = in[i];
+    ranks_and_sizes[2 * i] = static_cast<int>(active.thread_rank());
+    ranks_and_sizes[2 * i + 1] = static_cast<int>(active.size());
+}
+
+} // namespace
+
+TEST_CASE("cooperative groups: coalesced_threads() aggregates a warp's atomics") {
+    constexpr int kThreads = 1000; // the last warp is partial
+    std::mt19937 random(20261128);
+    std::uniform_int_distribution<int> values(-50, 50);
+    std::vector<int> in(kThreads);
+    for (int& v : in) v = values(random);
+    in[0] = 5;  // a warp that is all positive...
+    in[1] = -1; // ...but for one lane
+    DeviceVector<int> d_in(in), d_out(kThreads), d_count(1), d_ranks(2 * kThreads);
+    REQUIRE(cudaMemset(d_count.data(), 0, sizeof(int)) == cudaSuccess);
+    filter_positive<<<(kThreads + 127) / 128, 128>>>(d_in.data(), kThreads, d_out.data(),
+                                                     d_count.data(), d_ranks.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    std::vector<int> expected;
+    for (int v : in)
+        if (v > 0) expected.push_back(v);
+    const int count = d_count.download()[0];
+    REQUIRE(count == static_cast<int>(expected.size()));
+    std::vector<int> out = d_out.download();
+    out.resize(count);
+    std::sort(out.begin(), out.end());
+    std::sort(expected.begin(), expected.end());
+    CHECK(out == expected);
+    const std::vector<int> ranks = d_ranks.download();
+    for (int i = 0; i < kThreads; ++i) {
+        if (in[i] <= 0) continue;
+        CAPTURE(i);
+        int positive_in_warp = 0;
+        for (int l = i / 32 * 32; l < std::min(i / 32 * 32 + 32, kThreads); ++l)
+            positive_in_warp += in[l] > 0;
+        CHECK(ranks[2 * i] < ranks[2 * i + 1]);
+        CHECK(ranks[2 * i + 1] <= positive_in_warp);
+    }
+}
+
+// ---- Launches from several host threads ------------------------------------------------------
+
+namespace {
+
+__global__ void add_to_each(int* data, int n, int amount) {
+    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i < n) data[i] += amount;
+}
+
+constexpr int kHostThreads = 4, kElements = 3000, kRounds = 3;
+
+} // namespace
+
+TEST_CASE("host threads: each allocates, copies and launches on its own stream at the same time") {
+    std::vector<std::vector<int>> results(kHostThreads);
+    std::vector<cudaError_t> errors(kHostThreads, cudaSuccess);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kHostThreads; ++t) {
+        threads.emplace_back([t, &results, &errors] {
+            std::vector<int> host(kElements);
+            for (int i = 0; i < kElements; ++i) host[i] = i * (t + 1);
+            int* device = nullptr;
+            cudaStream_t stream = nullptr;
+            cudaError_t e = cudaStreamCreate(&stream);
+            if (e == cudaSuccess) e = cudaMalloc(&device, kElements * sizeof(int));
+            if (e == cudaSuccess)
+                e = cudaMemcpyAsync(device, host.data(), kElements * sizeof(int),
+                                    cudaMemcpyHostToDevice, stream);
+            for (int round = 0; round < kRounds && e == cudaSuccess; ++round) {
+                add_to_each<<<(kElements + 255) / 256, 256, 0, stream>>>(device, kElements, t + 1);
+                e = cudaGetLastError();
+            }
+            if (e == cudaSuccess)
+                e = cudaMemcpyAsync(host.data(), device, kElements * sizeof(int),
+                                    cudaMemcpyDeviceToHost, stream);
+            if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
+            cudaFree(device);
+            cudaStreamDestroy(stream);
+            errors[t] = e;
+            results[t] = host;
+        });
+    }
+    for (std::thread& thread : threads) thread.join();
+    for (int t = 0; t < kHostThreads; ++t) {
+        CAPTURE(t);
+        REQUIRE(errors[t] == cudaSuccess);
+        for (int i = 0; i < kElements; ++i) REQUIRE(results[t][i] == (i + kRounds) * (t + 1));
+    }
+}
+
+// ---- Half precision (cuda_fp16.h) -------------------------------------------------------------
+
+namespace {
+
+// Per element: a+b, a*b, fma(a, b, c) through the half2 intrinsics, then a-b and a*b+c through
+// the __half operators, and the bits of the float-to-half conversion of `edges`.
+__global__ void half_arithmetic(const half2* a, const half2* b, const half2* c, half2* out,
+                                const float* edges, unsigned short* edge_bits, int n) {
+    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i < n) {
+        out[4 * i] = __hadd2(a[i], b[i]);
+        out[4 * i + 1] = __hmul2(a[i], b[i]);
+        out[4 * i + 2] = __hfma2(a[i], b[i], c[i]);
+        out[4 * i + 3] = __halves2half2(a[i].x - b[i].x, a[i].y * b[i].y + c[i].y);
+    }
+    if (i < 8) edge_bits[i] = __half_as_ushort(__float2half_rn(edges[i]));
+}
+
+} // namespace
+
+TEST_CASE("half precision: half2 intrinsics and operators round each result to half") {
+    constexpr int n = 300;
+    std::mt19937 random(1128);
+    std::uniform_int_distribution<int> eighths(-2000, 2000);
+    const auto random_half = [&] { return __float2half(static_cast<float>(eighths(random)) / 8); };
+    std::vector<half2> a(n), b(n), c(n);
+    for (int i = 0; i < n; ++i) {
+        a[i] = __halves2half2(random_half(), random_half());
+        b[i] = __halves2half2(random_half(), random_half());
+        c[i] = __halves2half2(random_half(), random_half());
+    }
+    // Round-to-nearest-even edges: a tie below 1 + 2^-10 (to 1), the largest finite half and the
+    // first float that rounds to infinity, the smallest subnormal and the tie below it, -0.1.
+    const std::vector<float> edges = {
+        1.0f + 1.0f / 2048,    1.0f + 3.0f / 2048,    65519.0f, 65520.0f,
+        std::ldexp(1.0f, -24), std::ldexp(1.0f, -25), -0.1f,    std::ldexp(3.0f, -26)};
+    const unsigned short expected_edges[8] = {0x3c00, 0x3c02, 0x7bff, 0x7c00,
+                                              0x0001, 0x0000, 0xae66, 0x0001};
+    DeviceVector<half2> d_a(a), d_b(b), d_c(c), d_out(4 * n);
+    DeviceVector<float> d_edges(edges);
+    DeviceVector<unsigned short> d_bits(8);
+    half_arithmetic<<<(n + 127) / 128, 128>>>(d_a.data(), d_b.data(), d_c.data(), d_out.data(),
+                                              d_edges.data(), d_bits.data(), n);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<half2> out = d_out.download();
+    const auto rounded = [](double v) { return __half2float(__float2half(static_cast<float>(v))); };
+    for (int i = 0; i < n; ++i) {
+        CAPTURE(i);
+        const float ax = __low2float(a[i]), ay = __high2float(a[i]);
+        const float bx = __low2float(b[i]), by = __high2float(b[i]);
+        const float cx = __low2float(c[i]), cy = __high2float(c[i]);
+        CHECK(__low2float(out[4 * i]) == rounded(double(ax) + bx));
+        CHECK(__high2float(out[4 * i]) == rounded(double(ay) + by));
+        CHECK(__low2float(out[4 * i + 1]) == rounded(double(ax) * bx));
+        CHECK(__high2float(out[4 * i + 2]) == rounded(double(ay) * by + cy));
+        CHECK(__low2float(out[4 * i + 2]) == rounded(double(ax) * bx + cx));
+        CHECK(__low2float(out[4 * i + 3]) == rounded(double(ax) - bx));
+        // nvcc may contract the operators' a * b + c into one fma (__hmul_rn is the form it
+        // may not), so either rounding is what a GPU gives.
+        const float separate = rounded(rounded(double(ay) * by) + cy);
+        const float fused = rounded(double(ay) * by + cy);
+        const float got = __high2float(out[4 * i + 3]);
+        CHECK((got == separate || got == fused));
+    }
+    const std::vector<unsigned short> bits = d_bits.download();
+    for (int i = 0; i < 8; ++i) {
+        CAPTURE(i);
+        CHECK(bits[i] == expected_edges[i]);
     }
 }
 

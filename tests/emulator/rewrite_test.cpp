@@ -463,6 +463,23 @@ TEST_CASE("file-scope device symbols") {
          "2:3: error: __managed__ variables are not supported by the simt emulator"},
         {"__managed__ in a macro", "#define M __managed__", "",
          "1:11: error: __managed__ variables are not supported"},
+        {"a texture fetch", "__global__ void k(float* o) {\n  o[0] = tex2D<float>(t, 0, 0);\n}", "",
+         "2:10: error: tex2D: texture and surface objects are not supported by the simt "
+         "emulator"},
+        {"a texture object parameter", "__global__ void k(cudaTextureObject_t t);", "",
+         "1:19: error: cudaTextureObject_t: texture and surface objects are not supported"},
+        {"a CUDA array", "int a;\ncudaArray_t array;", "",
+         "2:1: error: cudaArray_t: CUDA arrays are not supported by the simt emulator"},
+        {"a graph", "void f() { cudaGraph_t g; cudaGraphCreate(&g, 0); }", "",
+         "1:12: error: cudaGraph_t: CUDA graphs are not supported by the simt emulator"},
+        {"stream capture in a macro", "#define CAPTURE(s) cudaStreamBeginCapture(s, m)", "",
+         "1:20: error: cudaStreamBeginCapture: CUDA graphs are not supported"},
+        {"graphics interoperability", "cudaGraphicsResource_t r;", "",
+         "1:1: error: cudaGraphicsResource_t: graphics interoperability (OpenGL, Direct3D, "
+         "Vulkan) calls are not supported"},
+        {"names that only begin like them",
+         "int texture2D; int surface2D; void cudaGraphsManual();",
+         "int texture2D; int surface2D; void cudaGraphsManual();"},
     });
 }
 
@@ -1003,8 +1020,9 @@ TEST_CASE("unsupported CUDA library headers fail to compile with the feature nam
          "groups) is not supported"},
         {"#include <cuda/ptx>\n__global__ void k() { cuda::ptx::cp_async_bulk_tensor(1); }",
          "cp_async_bulk_tensor (tensor copies, TMA descriptors) is not supported"},
-        {CG "cg::coalesced_threads(); }",
-         "cooperative_groups::coalesced_threads (coalesced_group) is not supported"},
+        {CG "cg::labeled_partition(cg::coalesced_threads(), 3); }",
+         "cooperative_groups::labeled_partition is not supported"},
+        {"#include <thrust/sort.h>\n", "Thrust is not available on the simt backend"},
         {CG "cg::this_multi_grid(); }", "cooperative_groups::this_multi_grid is not supported"},
         {CG "auto t = cg::tiled_partition<32>(cg::this_thread_block()); t.match_any(1); }",
          "thread_block_tile::match_any is not supported"},

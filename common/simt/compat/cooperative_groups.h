@@ -1,6 +1,6 @@
 // Cooperative groups on the simt emulator: the thread block, static tiles of 1 to 512 threads
 // (a power-of-two part of a warp, or whole warps), groups of either kind behind `thread_group`,
-// and the grid of a cooperative launch.
+// coalesced groups (binary_partition, coalesced_threads) and the grid of a cooperative launch.
 // Everything is built on the emulator's own barriers and warp intrinsics (__syncthreads,
 // __syncwarp(mask), __shfl*_sync(mask, ..., width), __ballot_sync, __any_sync, __all_sync), so the
 // checks see through the API: lanes of a tile are unordered until a tile operation, a tile
@@ -10,7 +10,7 @@
 // Not here, and loud: grid_group::sync() in a kernel not launched with
 // cudaLaunchCooperativeKernel (a run-time "unsupported feature" fault), and, as compile errors
 // that name them where they are used:
-// multi-grid groups, clusters, coalesced_threads(), labeled partitions, shuffles and votes of
+// multi-grid groups, clusters, labeled partitions, shuffles and votes of
 // tiles of more than 32 threads, tile match_any/match_all, memcpy_async/wait/
 // wait_prior, invoke_one. Reductions and scans: cooperative_groups/reduce.h, scan.h.
 #pragma once
@@ -364,7 +364,8 @@ auto this_multi_grid() {
     static_assert(details::always_false<U>,
                   "cooperative_groups::this_multi_grid is not supported by the simt emulator");
 }
-// Some lanes of one warp, by mask, ranked in lane order: what binary_partition makes. Its
+// Some lanes of one warp, by mask, ranked in lane order: what binary_partition and
+// coalesced_threads make. Its
 // collectives are the warp's over the group's lanes (__syncwarp, __shfl_sync with the mask).
 class coalesced_group {
   public:
@@ -412,6 +413,7 @@ class coalesced_group {
     template <unsigned Size, class Parent>
     friend coalesced_group binary_partition(const thread_block_tile<Size, Parent>&, bool);
     friend coalesced_group binary_partition(const coalesced_group&, bool);
+    friend coalesced_group coalesced_threads();
     explicit SIMT_CG_INLINE coalesced_group(unsigned mask) : mask_(mask) {}
     SIMT_CG_INLINE static unsigned lane() { return details::block_rank() % 32; }
     // The lane of the group's thread of rank `rank`.
@@ -443,12 +445,10 @@ SIMT_CG_INLINE coalesced_group binary_partition(const coalesced_group& parent, b
     return coalesced_group(predicate ? yes : whole & ~yes);
 }
 
-template <class U = void>
-coalesced_group coalesced_threads() {
-    static_assert(details::always_false<U>,
-                  "cooperative_groups::coalesced_threads (coalesced_group) is not supported by "
-                  "the simt emulator; use a thread_block_tile");
-    __builtin_unreachable();
+// The threads of the caller's warp that call it together: the lanes of __activemask(), which on
+// the emulator are those that reach this same call together (docs/emulator.md).
+SIMT_CG_INLINE coalesced_group coalesced_threads() {
+    return coalesced_group(__activemask());
 }
 template <class Group>
 auto labeled_partition(const Group&, int) {

@@ -1,2 +1,4 @@
+// Half precision: __half, __half2 and their arithmetic (simt/half.h says what is there).
 #pragma once
-#error "half precision (cuda_fp16.h) is not supported by the simt emulator"
+#include "cuda_runtime.h"
+#include "simt/half.h"

@@ -46,4 +46,8 @@ void redirect_quoted_includes(const SourceFile& src, const IncludeRedirect& redi
 // __shared__ and __managed__ inside #define bodies are errors.
 void reject_in_macros(const SourceFile& src);
 
+// Names of textures, surfaces, CUDA arrays, graphs and graphics interop are errors that name
+// the feature (unsupported_apis.cpp).
+void reject_unsupported_apis(const SourceFile& src);
+
 } // namespace simt::rewrite

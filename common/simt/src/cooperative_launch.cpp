@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cooperative_launch.h"
+#include "device_lock.h"
 #include "error_state.h"
 #include "simt/launch_api.h"
 #include "simt/options.h"
@@ -19,6 +20,7 @@ unsigned* g_grid_word = nullptr;
 } // namespace
 
 cudaError_t launch_by_pointer(bool cooperative, void (*launch)(void*), void* context) {
+    const DeviceLock device_lock; // the error state read before and after is this launch's
     ErrorState& s = error_state();
     if (s.sticky != cudaSuccess) return s.sticky;
     const cudaError_t before = s.last;

@@ -57,7 +57,7 @@ std::vector<AccessRecord> divergence_accesses(Thread* diverging, AccessRole role
 }
 } // namespace
 
-Engine* g_active_engine = nullptr;
+thread_local Engine* g_active_engine [[gnu::tls_model("initial-exec")]] = nullptr;
 
 const char* to_string(CollectiveKind kind) {
     switch (kind) {

@@ -462,8 +462,11 @@ class RuntimeScope {
     Thread* t_;
 };
 
-// The engine of the launch that is running, or nullptr (host code).
-extern Engine* g_active_engine;
+// The engine of the launch that this host thread is running, or nullptr (host code). Per host
+// thread: while one thread runs a launch, another's instrumented host code (the same .cu) is
+// host code, not the kernel's. Initial-exec: the runtime is linked into the program, so the
+// hot path reads it with one load.
+extern thread_local Engine* g_active_engine [[gnu::tls_model("initial-exec")]];
 
 // A kernel function was called from `caller` (a return address) or returned: kept per thread
 // for lockstep's code positions.

@@ -1,9 +1,9 @@
 // Checks a launch the way the CUDA runtime does, then runs the grid on an Engine.
-#include <atomic>
 #include <memory>
 #include <sstream>
 
 #include "cooperative_launch.h"
+#include "device_lock.h"
 #include "engine.h"
 #include "error_state.h"
 #include "fault_format.h"
@@ -34,36 +34,25 @@ void reject(cudaError_t error, const LaunchRequest& r, const std::string& why) {
 }
 } // namespace
 
-// One launch runs at a time, on the host thread that made it: the engine, the memory registry
-// and the error state are not shared between host threads.
-static std::atomic<bool> g_launch_running{false};
+// A launch runs on the host thread that made it, holding the device (device_lock.h): a launch
+// from a second host thread waits for the running one to end.
 static thread_local bool t_running_launch = false;
 
 void run_launch(const LaunchRequest& r) {
     const bool cooperative = take_cooperative_request();
-    ErrorState& state = error_state();
-    t_last_launch_error = state.sticky;
-    if (state.sticky != cudaSuccess) return; // a broken context runs nothing, as on a GPU
     if (t_running_launch) {
         reject(cudaErrorNotSupported, r,
                "launching a kernel from device code (dynamic parallelism) is not supported by the "
                "simt emulator");
         return;
     }
-    bool idle = false;
-    if (!g_launch_running.compare_exchange_strong(idle, true)) {
-        reject(cudaErrorNotSupported, r,
-               "this launch came from a second host thread while another kernel was running: "
-               "launches from several host threads at once are not supported by the simt "
-               "emulator");
-        return;
-    }
+    const DeviceLock device_lock;
+    ErrorState& state = error_state();
+    t_last_launch_error = state.sticky;
+    if (state.sticky != cudaSuccess) return; // a broken context runs nothing, as on a GPU
     struct Running {
         Running() { t_running_launch = true; }
-        ~Running() {
-            t_running_launch = false;
-            g_launch_running = false;
-        }
+        ~Running() { t_running_launch = false; }
     } running;
     const dim3 b = r.block, g = r.grid;
     const unsigned long long threads = 1ull * b.x * b.y * b.z;

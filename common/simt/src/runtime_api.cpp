@@ -12,6 +12,7 @@
 
 #include "checks/global_shadow.h"
 #include "data_flow.h"
+#include "device_lock.h"
 #include "error_state.h"
 #include "memory_registry.h"
 #include "provenance.h"
@@ -58,13 +59,14 @@ bool device_accessible(const Region* r) {
 
 using namespace simt::detail;
 
-#define SIMT_STICKY_GUARD()                                                                        \
-    do {                                                                                           \
-        if (error_state().sticky != cudaSuccess) return error_state().sticky;                      \
-    } while (0)
+// Every call that touches the device's state starts here: it takes the device for this host
+// thread (device_lock.h), then returns the sticky error of a faulted kernel, if any.
+#define SIMT_API_GUARD()                                                                           \
+    const DeviceLock device_lock;                                                                  \
+    if (error_state().sticky != cudaSuccess) return error_state().sticky
 
 static cudaError_t allocate(void** ptr, size_t bytes, RegionKind kind, const char* call) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (!ptr) return api_error(cudaErrorInvalidValue, call, "the pointer to the result is null");
     *ptr = nullptr;
     if (bytes == 0) return cudaSuccess; // CUDA returns success and a null pointer
@@ -105,7 +107,7 @@ cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned int flags) {
     return allocate(ptr, bytes, RegionKind::pinned_host, "cudaHostAlloc");
 }
 cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int flags) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (!device || flags != 0)
         return api_error(cudaErrorInvalidValue, "cudaHostGetDevicePointer",
                          device ? "flags must be 0" : "null pointer");
@@ -119,7 +121,7 @@ cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int fla
 }
 
 static cudaError_t release(void* ptr, bool host, const char* call) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (!ptr) return cudaSuccess;
     const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(ptr));
     const bool right_kind =
@@ -178,7 +180,7 @@ static bool is_device(const void* p) {
 // into the code that called the public entry point.
 static cudaError_t copy_memory(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind,
                                const char* name, const void* caller) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     const std::string call = "cudaMemcpy";
     if (bytes == 0) return cudaSuccess;
     if (!dst || !src) return api_error(cudaErrorInvalidValue, call, "null pointer");
@@ -251,7 +253,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpy
 
 static cudaError_t set_memory(void* dst, int value, size_t bytes, const char* name,
                               const void* caller) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (bytes == 0) return cudaSuccess;
     cudaError_t error = cudaSuccess;
     if (!check_device_range(dst, bytes, name, "destination", &error)) return error;
@@ -268,7 +270,7 @@ cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t) {
 }
 
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (!free_bytes || !total_bytes)
         return api_error(cudaErrorInvalidValue, "cudaMemGetInfo", "null pointer");
     *total_bytes = kGlobalMemoryBytes;
@@ -277,7 +279,7 @@ cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
 }
 
 cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void* ptr) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (!a) return api_error(cudaErrorInvalidValue, "cudaPointerGetAttributes", "null pointer");
     const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(ptr));
     *a = cudaPointerAttributes{cudaMemoryTypeUnregistered, 0, nullptr, nullptr};
@@ -317,7 +319,7 @@ static const Region* find_symbol(const void* symbol, const char* call, cudaError
 
 cudaError_t simt_memcpy_to_symbol(const void* symbol, const void* src, size_t bytes, size_t offset,
                                   cudaMemcpyKind) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     cudaError_t error = cudaSuccess;
     const Region* r = find_symbol(symbol, "cudaMemcpyToSymbol", &error);
     if (!r) return error;
@@ -331,7 +333,7 @@ cudaError_t simt_memcpy_to_symbol(const void* symbol, const void* src, size_t by
 }
 cudaError_t simt_memcpy_from_symbol(void* dst, const void* symbol, size_t bytes, size_t offset,
                                     cudaMemcpyKind) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     cudaError_t error = cudaSuccess;
     const Region* r = find_symbol(symbol, "cudaMemcpyFromSymbol", &error);
     if (!r) return error;
@@ -343,7 +345,7 @@ cudaError_t simt_memcpy_from_symbol(void* dst, const void* symbol, size_t bytes,
     return cudaSuccess;
 }
 cudaError_t simt_get_symbol_address(void** address, const void* symbol) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     cudaError_t error = cudaSuccess;
     const Region* r = find_symbol(symbol, "cudaGetSymbolAddress", &error);
     if (!r) return error;
@@ -352,20 +354,23 @@ cudaError_t simt_get_symbol_address(void** address, const void* symbol) {
 }
 
 cudaError_t cudaDeviceSynchronize() {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     return cudaSuccess;
 }
 cudaError_t cudaDeviceReset() {
+    const DeviceLock device_lock;
     simt::reset_device();
     return cudaSuccess;
 }
 cudaError_t cudaGetLastError() {
+    const DeviceLock device_lock;
     ErrorState& s = error_state();
     cudaError_t e = s.sticky != cudaSuccess ? s.sticky : s.last;
     s.last = cudaSuccess;
     return e;
 }
 cudaError_t cudaPeekAtLastError() {
+    const DeviceLock device_lock;
     ErrorState& s = error_state();
     return s.sticky != cudaSuccess ? s.sticky : s.last;
 }
@@ -460,7 +465,7 @@ cudaError_t cudaGetDevice(int* device) {
     return cudaSuccess;
 }
 cudaError_t cudaSetDevice(int device) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (device != 0)
         return api_error(cudaErrorInvalidDevice, "cudaSetDevice",
                          "the emulator has one device, number 0");
@@ -585,31 +590,32 @@ cudaError_t cudaStreamCreate(cudaStream_t* s) {
     return cudaStreamCreateWithFlags(s, 0);
 }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int flags) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (!s) return api_error(cudaErrorInvalidValue, "cudaStreamCreate", "null pointer");
     *s = new simt_stream{flags};
     return cudaSuccess;
 }
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     delete s;
     return cudaSuccess;
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     return cudaSuccess;
 }
 cudaError_t cudaEventQuery(cudaEvent_t e) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (!e) return api_error(cudaErrorInvalidResourceHandle, "cudaEventQuery", "null event");
     return cudaSuccess; // recorded work is done: launches and copies are synchronous
 }
 cudaError_t cudaStreamQuery(cudaStream_t) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     return cudaSuccess; // all its work is done: launches and copies are synchronous
 }
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
                                   void* user_data, unsigned int flags) {
+    const DeviceLock device_lock;
     if (!callback || flags != 0)
         return api_error(cudaErrorInvalidValue, "cudaStreamAddCallback",
                          !callback ? "null callback" : "flags must be 0");
@@ -617,7 +623,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
     return cudaSuccess;
 }
 cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t fn, void* user_data) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (!fn) return api_error(cudaErrorInvalidValue, "cudaLaunchHostFunc", "null function");
     fn(user_data);
     return cudaSuccess;
@@ -632,29 +638,30 @@ cudaError_t cudaEventCreate(cudaEvent_t* e) {
     return cudaEventCreateWithFlags(e, 0);
 }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned int) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (!e) return api_error(cudaErrorInvalidValue, "cudaEventCreate", "null pointer");
     *e = new simt_event{};
     return cudaSuccess;
 }
 cudaError_t cudaEventDestroy(cudaEvent_t e) {
+    const DeviceLock device_lock;
     delete e;
     return cudaSuccess;
 }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (!e) return api_error(cudaErrorInvalidResourceHandle, "cudaEventRecord", "null event");
     e->when = std::chrono::steady_clock::now();
     e->recorded = true;
     return cudaSuccess;
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t e) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (!e) return api_error(cudaErrorInvalidResourceHandle, "cudaEventSynchronize", "null event");
     return cudaSuccess;
 }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (!ms || !start || !end)
         return api_error(cudaErrorInvalidValue, "cudaEventElapsedTime", "null argument");
     if (!start->recorded || !end->recorded)
@@ -664,7 +671,7 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
 }
 
 cudaError_t simt_func_set_attribute(const void* kernel, cudaFuncAttribute attr, int value) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
         if (value < 0 || static_cast<size_t>(value) > kSharedPerBlockOptin)
             return api_error(cudaErrorInvalidValue, "cudaFuncSetAttribute",
@@ -678,7 +685,7 @@ cudaError_t simt_func_set_attribute(const void* kernel, cudaFuncAttribute attr, 
 
 cudaError_t simt_occupancy_max_active_blocks(int* blocks, const void*, int block_size,
                                              size_t dynamic_smem) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (!blocks || block_size <= 0 || block_size > 1024)
         return api_error(cudaErrorInvalidValue, "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
                          "bad arguments");
@@ -690,7 +697,7 @@ cudaError_t simt_occupancy_max_active_blocks(int* blocks, const void*, int block
 
 cudaError_t simt_occupancy_max_potential_block_size(int* min_grid, int* block_size,
                                                     size_t dynamic_smem, int block_size_limit) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (!min_grid || !block_size || block_size_limit < 0)
         return api_error(cudaErrorInvalidValue, "cudaOccupancyMaxPotentialBlockSize",
                          "bad arguments");
@@ -715,7 +722,7 @@ cudaError_t simt_occupancy_max_potential_block_size(int* min_grid, int* block_si
 }
 
 cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned int flags) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (!ptr || bytes == 0)
         return api_error(cudaErrorInvalidValue, "cudaHostRegister", "null pointer or no bytes");
     // The range becomes page-locked host memory that kernels may use (through the pointer
@@ -731,7 +738,7 @@ cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned int flags) {
     return cudaSuccess;
 }
 cudaError_t cudaHostUnregister(void* ptr) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     if (!ptr) return api_error(cudaErrorInvalidValue, "cudaHostUnregister", "null pointer");
     const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(ptr));
     if (!r || r->base != reinterpret_cast<uintptr_t>(ptr) || r->kind != RegionKind::pinned_host ||
@@ -745,7 +752,7 @@ cudaError_t cudaHostUnregister(void* ptr) {
 }
 static unsigned g_device_flags = 0;
 cudaError_t cudaSetDeviceFlags(unsigned int flags) {
-    SIMT_STICKY_GUARD();
+    SIMT_API_GUARD();
     g_device_flags = flags;
     return cudaSuccess;
 }

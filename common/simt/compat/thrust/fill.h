@@ -1,0 +1,2 @@
+#pragma once
+#error "Thrust is not available on the simt backend"
