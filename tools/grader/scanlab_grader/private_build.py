@@ -11,7 +11,8 @@ compiler and its programs never get to write there, nor to read it (a compiler r
    labs (the rewrites and compiles of the lab's sources, the archive) and the program's link;
 2. a private folder gets copies of what those commands read from the grader's folder (the
    emulator's rewriter and libraries, the worker's server objects; never a hidden test's object
-   or the cache), the staged labs, and the folders the commands write into;
+   or the cache), the staged lab folders the commands name (the lab's own: no other lab's
+   files), and the folders the commands write into;
 3. the commands run there, in the sandbox, as the submission's user, with the grader's folder's
    name replaced by the private folder's. The program they link is the private folder's.
 
