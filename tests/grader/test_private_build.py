@@ -102,6 +102,9 @@ class Cache(unittest.TestCase):
         changed_input = self.plan("input", self.lab_text)
         (changed_input.folder / "lib" / "libsimt_core.a").write_bytes(b"core 2")
         self.assertNotEqual(self.cache.key(changed_input), key)
+        # Another sandbox (the compile saw other files): another key.
+        elsewhere = build_cache.BuildCache(self.cache.root, "sandbox user")
+        self.assertNotEqual(elsewhere.key(again), key)
         # A header the compiler read has changed: the same key, but not reused.
         self.header.write_text("// another version\n")
         later = self.plan("later", self.lab_text)

@@ -14,18 +14,18 @@ folder once no process of the submission is left (sealed where the submission ha
 own). The compile of a submission runs none of its code, so what it produces depends only on
 what it reads; an entry is found by:
 
-* its key: the build's commands (the private folder's name left out), the SHA-256 of every input
-  copied from the grader's build folder (the emulator's libraries, the worker's server objects),
-  and of every file of the staged lab folders the commands name (the submission's files and the
-  lab's given ones);
+* its key: the sandbox's mode and the submission's user (what else the compilers could see
+  depends on them), the build's commands (the private folder's name left out), the SHA-256
+  of every input copied from the grader's build folder (the emulator's libraries, the worker's
+  server objects), and of every file of the staged lab folder the commands name (the
+  submission's files and the lab's given ones: the private folder holds no other lab's);
 * the files the compilers reported reading besides those (their depfiles: the project's and the
-  system's headers, another lab's staged file a relative `#include` reached), each checked again
-  by its SHA-256 before the entry is used.
+  system's headers), each checked again by its SHA-256 before the entry is used.
 
 What a compiler reads without reporting it (`.incbin` in inline assembly names a file only to
-the assembler) is not in the key: a program rebuilt from the same lab file could embed another
-version of such a file. Such a file is one the submission's own compile could read (its staged
-labs, the public sources), never the hidden tests or another submission's files."""
+the assembler) is not in the key: a program reused for the same lab file may hold an older
+version of such a file. Such a file is one the same compile could read (a public file of the
+tree or of the system), never a hidden test's or another lab's or submission's."""
 
 from __future__ import annotations
 
@@ -75,8 +75,11 @@ def _depfile_paths(text: str) -> list[str]:
 
 
 class BuildCache:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, setting: str = ""):
+        """`setting`: what else decides what a compile may see (the sandbox's mode and the
+        submission's user): a program is reused only under the same setting."""
         self.root = root
+        self.setting = setting
 
     def _staged_lab_files(self, plan) -> dict[str, str]:
         """Every file of the staged lab folders that the commands name, by its path in the
@@ -93,7 +96,7 @@ class BuildCache:
 
     def key(self, plan) -> str:
         """Computed before the build runs (the submission's build owns the folder while it runs)."""
-        digest = hashlib.sha256(b"scanlab private build 1\n")
+        digest = hashlib.sha256(f"scanlab private build 1\n{self.setting}\n".encode())
         for command in plan.commands:
             digest.update(command.replace(str(plan.folder), PRIVATE).encode() + b"\n")
         for rel in sorted(plan.copied):

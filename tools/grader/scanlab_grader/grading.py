@@ -642,7 +642,8 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
     replacements = {str(staging) + "/": "labs/", str(repo) + "/": ""}
     allowed = shown_file(repo, staging, hidden)
 
-    build_cache = BuildCache(opts.build / "_grader" / "private-builds")
+    build_cache = BuildCache(opts.build / "_grader" / "private-builds",
+                             f"sandbox {box.mode}, user {run_as}")
 
     def private_for(lab) -> Private:
         return Private(staging=staging, runs=runs, user=run_as,
