@@ -69,29 +69,22 @@ class Attacks(PlantedBase):
         for test in lab_tests(data, "01"):
             self.assertIn("before main()", test["output"])
 
-    def test_forged_report_before_main_in_lab04(self):
-        """forge_early in lab 04, whose functions take more than the scan's arguments: graded
-        through lab 04's harness and worker, it gains nothing there either."""
-        data, _, _, _ = self.grade("forge_early_lab04")
-        score, max_score = lab_score(data, "04")
-        self.assertEqual(score, 0.0)
-        self.assertAlmostEqual(max_score, 10.0, places=6)
-        tests = lab_tests(data, "04")
-        self.assertGreater(len(tests), 50)
+    def test_forged_report_before_main_in_labs_04_to_07(self):
+        """forge_early in each lab whose functions take more than the scan's arguments (lab 04:
+        a block size), are templates over a tile shape and take a Workspace
+        (tools/worker/remote_workspace.h; lab 07's keeps host state across calls) or are called
+        on the host too (lab 06's segmented operator), graded together in one submission:
+        through each lab's harness and worker every case fails, saying why."""
+        labs = ("04", "05", "06", "07")
+        data, _, _, _ = self.grade([f"forge_early_lab{number}" for number in labs])
         self.assertAlmostEqual(data["score"], 5.0, places=6)  # lab 00's solution only
-        for test in tests:
-            self.assertEqual(test["status"], "failed")
-            self.assertIn("before main()", test["output"])
-
-    def test_forged_report_before_main_in_labs_05_to_07(self):
-        """forge_early in each lab whose functions are templates over a tile shape and take a
-        Workspace (tools/worker/remote_workspace.h): every case fails, saying why."""
-        for number in ("05", "06", "07"):
+        for number in labs:
             with self.subTest(lab=number):
-                data, _, _, _ = self.grade(f"forge_early_lab{number}")
                 score, max_score = lab_score(data, number)
                 self.assertEqual(score, 0.0)
                 self.assertGreater(max_score, 0.0)
+                if number == "04":
+                    self.assertAlmostEqual(max_score, 10.0, places=6)
                 tests = lab_tests(data, number)
                 self.assertGreater(len(tests), 50)
                 for test in tests:

@@ -24,19 +24,23 @@ from support import FAST_RUBRIC, LAB00_SOLUTION, failed_names, lab_score, lab_te
 class PlantedBase(support.GradesInSharedBuild):
     """Grades lab 00's solution plus a planted lab 01 in a shared build folder."""
 
-    def grade(self, planted: str, *extra: str, lab01: bool = True, name: str | None = None,
-              substitute: dict[str, str] | None = None, rubric: Path = FAST_RUBRIC,
-              hidden: str = "no"):
+    def grade(self, planted: str | list[str], *extra: str, lab01: bool = True,
+              name: str | None = None, substitute: dict[str, str] | None = None,
+              rubric: Path = FAST_RUBRIC, hidden: str = "no"):
         """`substitute`: placeholders in the planted .cu (@REPO@, ...) and their values. Grades
-        lab 00 and the planted submission's lab (its recipe's `lab`; 01 without a planted one)."""
-        name = name or planted
+        lab 00 and the planted submission's lab (its recipe's `lab`; 01 without a planted one).
+        Several recipes of different labs (a list) are graded together, in one submission."""
+        recipes = [planted] if isinstance(planted, str) else planted
+        name = name or "+".join(recipes)
         sub = self.root / name / "labs"
         shutil.copytree(LAB00_SOLUTION, sub / "00_sequential")
         if lab01:
-            support.assemble.assemble(planted, sub, substitute)
+            for recipe in recipes:
+                support.assemble.assemble(recipe, sub, substitute)
         out = self.root / name / "out"
         start = time.monotonic()
-        labs = "00," + (support.assemble.lab_of(planted) if lab01 else "01")
+        labs = ",".join(["00"] + ([support.assemble.lab_of(r) for r in recipes] if lab01
+                                  else ["01"]))
         proc = support.run_tool(
             "grade.py", str(sub), "--labs", labs, "--hidden", hidden, "--seed", "7",
             "--rubric", str(rubric), "--build-dir", str(self.build),

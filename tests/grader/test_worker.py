@@ -18,6 +18,11 @@ import support
 from support import FAST_RUBRIC
 
 
+# The visible cases only: the grader compiles the hidden tests in whenever the tree has them
+# (lab 01's hidden cases go through its worker end to end in test_attacks_sandboxes.py).
+VISIBLE = ["--test-suite-exclude=hidden"]
+
+
 class Worker(support.GradesInSharedBuild):
     tmp_prefix = "scanlab-worker-test-"
 
@@ -54,7 +59,7 @@ class Worker(support.GradesInSharedBuild):
         if worker is not None:
             env["SCANLAB_WORKER_ARGV"] = str(self.program(worker))
             env["SCANLAB_WORKER_CALL_TIMEOUT_S"] = "30"
-        return subprocess.run([str(self.program(f"lab{number}_harness_simt")), *args],
+        return subprocess.run([str(self.program(f"lab{number}_harness_simt")), *VISIBLE, *args],
                               capture_output=True, text=True, timeout=300, env=env)
 
     @staticmethod
@@ -70,7 +75,8 @@ class Worker(support.GradesInSharedBuild):
 
     def listed_cases(self, number: str) -> int:
         """How many graded cases the lab's listing program (the one-program path's list) has."""
-        proc = subprocess.run([str(self.program(f"lab{number}_listing_simt")), "--count"],
+        proc = subprocess.run([str(self.program(f"lab{number}_listing_simt")), *VISIBLE,
+                               "--count"],
                               capture_output=True, text=True, timeout=120)
         match = re.search(r"test cases passing the current filters: (\d+)", proc.stdout)
         assert match, proc.stdout[-2000:] + proc.stderr[-2000:]

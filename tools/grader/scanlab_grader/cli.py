@@ -69,8 +69,9 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--rubric", type=Path, help="the rubric (default: grading/rubric.toml)")
     p.add_argument("--labs", help="grade only these labs, e.g. 00,01 (default: all)")
     p.add_argument("--hidden", choices=("auto", "yes", "no"), default="auto",
-                   help="compile grading/hidden/labNN_*.cpp into the tests: auto = when that "
-                        "folder exists (default)")
+                   help="grade the hidden tests, grading/hidden/labNN_*.cpp: auto = when that "
+                        "folder has some (default); they are compiled in whenever it has some, "
+                        "and 'no' only leaves their cases out")
     p.add_argument("--hidden-dir", type=Path, metavar="DIR",
                    help="take the hidden tests (labNN_*.cpp) from DIR instead of grading/hidden")
     p.add_argument("--seed", type=int, help="SCANLAB_SEED for every test (default: random, "
@@ -142,9 +143,8 @@ def main(argv: list[str] | None = None) -> int:
             run_as = procs.lookup_user(args.run_as)
         # Refused here (exit 2) rather than graded with less isolation than asked for.
         from . import sandbox
-        hidden_dir = args.hidden_dir if args.hidden != "no" else None
         sandbox.choose(args.sandbox, run_as, args.run_as,
-                       grading.secret_paths(repo, hidden_dir))
+                       grading.secret_paths(repo, args.hidden_dir))
         if args.labs:
             tree.select_labs(tree.discover_labs(repo), args.labs)
     except (rubric_mod.RubricError, ValueError, argparse.ArgumentTypeError) as error:

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from . import cmake, doctest_xml, procs, review, rubric as rubric_mod, sandbox as sandbox_mod, tree
 from . import speed as speed_mod
+from .build_cache import BuildCache
 from .lab_build import Private, build_lab_target
 from .lab_context import Context, memory_limit_mb, sha256_of, test_env
 from .model import Grade, LabResult, Progress, TestResult
@@ -214,6 +215,8 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
             continue
         seen.add(info.name)
         hidden = _inside(info.filename, hidden_dirs) or info.suite == "hidden"
+        if hidden and not ctx.run_hidden:
+            continue  # compiled in (the build folder's configuration), not graded (--hidden no)
         cases.append(TestResult(name=info.name, hidden=hidden))
         infos.append(info)
     if not cases:
@@ -522,8 +525,12 @@ def grade_submission(opts: Options, grade: Grade, say: Progress) -> None:
     if box.mode != "namespaces":
         grade.notes.append(grade.sandbox)
 
-    hidden = hidden_dir_for(repo, opts.hidden, opts.hidden_dir)
-    grade.hidden = hidden is not None
+    graded_hidden = hidden_dir_for(repo, opts.hidden, opts.hidden_dir)
+    grade.hidden = graded_hidden is not None
+    # The hidden tests are compiled in whenever the tree has them, also with --hidden no, which
+    # only leaves their cases out: one configuration, so that switching does not rebuild every
+    # lab's trusted programs.
+    hidden = graded_hidden or hidden_dir_for(repo, "auto", opts.hidden_dir)
     logs = opts.out / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     opts.work.mkdir(parents=True, exist_ok=True)
@@ -628,15 +635,19 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
             if artifact.is_file() and os.access(artifact, os.X_OK):
                 trusted_hashes[artifact.resolve()] = sha256_of(artifact)
     ctx = Context(repo=repo, rubric=opts.rubric, runs=runs, logs=logs,
-                  seed=grade.seed, hidden_dir=hidden, backend=opts.backend, jobs=opts.jobs,
+                  seed=grade.seed, hidden_dir=hidden, run_hidden=grade.hidden,
+                  backend=opts.backend, jobs=opts.jobs,
                   env=opts.env, progress=say, sandbox=box, deadline=deadline,
                   build=opts.build, trusted=trusted_hashes)
     replacements = {str(staging) + "/": "labs/", str(repo) + "/": ""}
     allowed = shown_file(repo, staging, hidden)
 
+    build_cache = BuildCache(opts.build / "_grader" / "private-builds",
+                             f"sandbox {box.mode}, user {run_as}")
+
     def private_for(lab) -> Private:
         return Private(staging=staging, runs=runs, user=run_as,
-                       view=lambda folder: build_view(repo, folder))
+                       view=lambda folder: build_view(repo, folder), cache=build_cache)
     for result in grade.labs:
         lab = result.lab
         lab_rubric = opts.rubric.lab(lab.number)

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from . import cmake, private_build, tree
+from . import cmake, private_build, procs, tree
+from .build_cache import BuildCache
 from .model import Progress
 
 
@@ -22,6 +23,7 @@ class Private:
     runs: Path
     user: tuple[int, int] | None
     view: Callable[[Path], Any]
+    cache: BuildCache | None = None  # programs of earlier identical builds (build_cache.py)
 
 
 def build_lab_target(target: str, lab: tree.Lab, targets: dict[str, cmake.Target],
@@ -46,11 +48,18 @@ def build_lab_target(target: str, lab: tree.Lab, targets: dict[str, cmake.Target
     if private is not None:
         folder = private.runs / f"{target}-build"
         plan = private_build.plan(build, target, folder, private.staging)
-        private_build.hand_over(folder, private.user)
         staged = str(plan.folder / private.staging.resolve().relative_to(build.resolve()))
         replacements = {staged + "/": "labs/", **replacements}
-        proc = private_build.run(plan, sandbox, private.view(folder), timeout_s, log,
-                                 memory_mb, say.heartbeat(f"{lab.title}: still building"))
+        programs = [plan.relative(a) for a in targets[target].artifacts]
+        key = private.cache.key(plan) if private.cache else ""
+        if private.cache and private.cache.lookup(plan, key, programs):
+            say(f"{lab.title}: the same lab code was built before: its program is reused")
+            log.write_text(f"reused the program of an identical earlier build ({key})\n")
+            proc = procs.ProcResult([], 0, None, False, 0.0, log)
+        else:
+            private_build.hand_over(folder, private.user)
+            proc = private_build.run(plan, sandbox, private.view(folder), timeout_s, log,
+                                     memory_mb, say.heartbeat(f"{lab.title}: still building"))
         base_allowed = allowed
 
         def allowed(path: str, _staged=staged) -> bool:
@@ -64,6 +73,8 @@ def build_lab_target(target: str, lab: tree.Lab, targets: dict[str, cmake.Target
                     if plan.artifact(a).exists()), None)
         if proc.stopped:  # past the submission's disk budget: what it wrote goes
             private_build.remove(folder)
+        elif private.cache and proc.exited and proc.returncode == 0 and exe and proc.command:
+            private.cache.store(plan, key, programs)
     else:
         proc = cmake.build_target(build, target, jobs, timeout_s, log,
                                   heartbeat=say.heartbeat(f"{lab.title}: still building"),

@@ -21,7 +21,8 @@ class Context:
     runs: Path  # scratch folder for reports and working directories
     logs: Path  # logs that are kept (the output folder's logs/)
     seed: int
-    hidden_dir: Path | None
+    hidden_dir: Path | None  # the hidden tests compiled into the lab's programs
+    run_hidden: bool = True  # whether their cases are graded (not with --hidden no)
     backend: str = "simt"
     jobs: int | None = None
     env: dict[str, str] = field(default_factory=dict)

@@ -11,7 +11,8 @@ compiler and its programs never get to write there, nor to read it (a compiler r
    labs (the rewrites and compiles of the lab's sources, the archive) and the program's link;
 2. a private folder gets copies of what those commands read from the grader's folder (the
    emulator's rewriter and libraries, the worker's server objects; never a hidden test's object
-   or the cache), the staged labs, and the folders the commands write into;
+   or the cache), the staged lab folders the commands name (the lab's own: no other lab's
+   files), and the folders the commands write into;
 3. the commands run there, in the sandbox, as the submission's user, with the grader's folder's
    name replaced by the private folder's. The program they link is the private folder's.
 
@@ -48,10 +49,14 @@ class Plan:
     folder: Path
     commands: list[str]
     copied: list[Path] = field(default_factory=list)  # relative to build
+    staging_rel: Path = Path("_grader/labs")  # the staged labs, relative to build and folder
 
     def artifact(self, path: Path) -> Path:
         """Where a file of the grader's folder (the target's program) is in the private one."""
-        return self.folder / Path(path).resolve().relative_to(self.build.resolve())
+        return self.folder / self.relative(path)
+
+    def relative(self, path: Path) -> Path:
+        return Path(path).resolve().relative_to(self.build.resolve())
 
     def script(self) -> str:
         # Each in a shell of its own, in the folder, as ninja runs them (a `cd DIR &&` stays in
@@ -159,9 +164,24 @@ def plan(build: Path, target: str, folder: Path, staging: Path) -> Plan:
     for rel in out_dirs:
         if rel:
             (folder / rel).mkdir(parents=True, exist_ok=True)
-    shutil.copytree(staging, folder / staging_rel, symlinks=False, dirs_exist_ok=True)
+    # Only the lab folders the commands name: nothing of another lab's files can get into the
+    # program (build_cache.py keys a program by these folders' files).
+    for lab in named_labs(commands, build / staging_rel):
+        shutil.copytree(staging / lab, folder / staging_rel / lab, symlinks=False,
+                        dirs_exist_ok=True)
     replaced = [c.replace(str(build), str(folder)) for c in commands]
-    return Plan(target, build, folder, replaced, copied)
+    return Plan(target, build, folder, replaced, copied, staging_rel)
+
+
+def named_labs(commands: list[str], staging: Path) -> list[str]:
+    """The staged lab folders (`01_naive`) that the commands name a file or folder of."""
+    prefix = str(staging) + "/"
+    labs = set()
+    for command in commands:
+        for word in _tokens(command):
+            if word.startswith(prefix) and len(word) > len(prefix):
+                labs.add(word[len(prefix):].split("/")[0])
+    return sorted(labs)
 
 
 def seal(folder: Path) -> None:
