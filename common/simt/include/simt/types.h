@@ -37,15 +37,20 @@ struct dim3 {
 };
 
 // Vector types with CUDA's sizes and alignments.
+// The make_* functions are always inlined, at -O0 too: GCC's thread sanitizer, through which the
+// emulator sees accesses, instruments no struct returned by a call and stored straight into
+// memory (`words[i] = make_uint4(0, 0, 0, 0)`); inlined, that store is a plain one, seen and
+// reported at its own line (tests/emulator/call_results_test.cu, built at -O0 and -O2).
+#define SIMT_MAKE [[gnu::always_inline]]
 #define SIMT_VECTOR_TYPES(T, name)                                                                 \
     struct alignas(sizeof(T)) name##1 { T x; };                                                    \
     struct alignas(2 * sizeof(T)) name##2 { T x, y; };                                             \
     struct name##3 { T x, y, z; };                                                                 \
     struct alignas(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)) name##4 { T x, y, z, w; };            \
-    inline constexpr name##1 make_##name##1(T x) { return {x}; }                                   \
-    inline constexpr name##2 make_##name##2(T x, T y) { return {x, y}; }                           \
-    inline constexpr name##3 make_##name##3(T x, T y, T z) { return {x, y, z}; }                   \
-    inline constexpr name##4 make_##name##4(T x, T y, T z, T w) { return {x, y, z, w}; }
+    SIMT_MAKE inline constexpr name##1 make_##name##1(T x) { return {x}; }                         \
+    SIMT_MAKE inline constexpr name##2 make_##name##2(T x, T y) { return {x, y}; }                 \
+    SIMT_MAKE inline constexpr name##3 make_##name##3(T x, T y, T z) { return {x, y, z}; }         \
+    SIMT_MAKE inline constexpr name##4 make_##name##4(T x, T y, T z, T w) { return {x, y, z, w}; }
 SIMT_VECTOR_TYPES(signed char, char)
 SIMT_VECTOR_TYPES(unsigned char, uchar)
 SIMT_VECTOR_TYPES(short, short)
@@ -65,11 +70,14 @@ struct alignas(8) uint2 {
 struct alignas(16) uint4 {
     unsigned int x, y, z, w;
 };
-inline constexpr uint2 make_uint2(unsigned x, unsigned y) { return {x, y}; }
-inline constexpr uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return {x, y, z}; }
-inline constexpr uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) {
+SIMT_MAKE inline constexpr uint2 make_uint2(unsigned x, unsigned y) { return {x, y}; }
+SIMT_MAKE inline constexpr uint3 make_uint3(unsigned x, unsigned y, unsigned z) {
+    return {x, y, z};
+}
+SIMT_MAKE inline constexpr uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) {
     return {x, y, z, w};
 }
+#undef SIMT_MAKE
 
 enum cudaError_t : int {
     cudaSuccess = 0,
