@@ -112,9 +112,9 @@ class Handout(unittest.TestCase):
             for kept in ("labs/CMakeLists.txt", "common/scanlab/include/scanlab/operators.h",
                          "tools/grader/grade.py", "docs/how-you-are-graded.md"):
                 self.assertIn(kept, names)
-        proc = run("--list", "--labs", "01,9")
+        proc = run("--list", "--labs", "01,42")
         self.assertEqual(proc.returncode, 1)
-        self.assertIn("there is no lab '9' in labs/", proc.stderr)
+        self.assertIn("there is no lab '42' in labs/", proc.stderr)
 
     def test_help(self):
         proc = run("--help")

@@ -206,6 +206,7 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
     cases: list[TestResult] = []
     infos: list[doctest_xml.CaseInfo] = []
     seen: set[str] = set()
+    skipped_hidden = False  # hidden cases compiled in, left out by --hidden no
     notes: list[str] = []
     for info in graded:
         if not _inside(info.filename, graded_dirs):
@@ -216,6 +217,7 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
         seen.add(info.name)
         hidden = _inside(info.filename, hidden_dirs) or info.suite == "hidden"
         if hidden and not ctx.run_hidden:
+            skipped_hidden = True
             continue  # compiled in (the build folder's configuration), not graded (--hidden no)
         cases.append(TestResult(name=info.name, hidden=hidden))
         infos.append(info)
@@ -237,7 +239,9 @@ def run_lab_tests(exe: Path, lab: tree.Lab, lab_rubric: rubric_mod.LabRubric, ct
     for g, group in enumerate(groups):
         kind = "hidden" if cases[group[0]].hidden else "visible"
         filters = []
-        if len(groups) > 1:
+        # Named cases whenever the program holds cases that are not run here: hidden ones
+        # beside visible ones, or hidden ones compiled in but not graded (--hidden no).
+        if len(groups) > 1 or skipped_hidden:
             filters = ["--case-sensitive=true", "--test-case=" + ",".join(
                 _escape_filter(cases[i].name) for i in group)]
             if kind == "visible":  # whatever a name's wildcards match, never a hidden case
