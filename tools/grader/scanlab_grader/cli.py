@@ -107,6 +107,10 @@ def make_parser() -> argparse.ArgumentParser:
                         "or dist/), else refused when the grader is root; require = stop (exit "
                         "2) without namespaces; user = the user sandbox (needs --run-as); none "
                         "= no isolation, for trusted code (refused with --run-as)")
+    p.add_argument("--support-build-timeout", type=float, default=3600.0, metavar="S",
+                   help="time limit in seconds for building the emulator and every trusted "
+                        "test program before any submission code runs (default: 3600; a cold "
+                        "build on a slow or busy machine needs most of it, a warm one seconds)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines, no table")
     return p
 
@@ -162,7 +166,8 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed, jobs=args.jobs,
         backend=args.backend, cmake_args=args.cmake_arg, env=env, speed=args.speed,
         speed_backend=args.speed_backend, quiet=args.quiet, run_as=args.run_as,
-        sandbox=args.sandbox, results_path=results_path)
+        sandbox=args.sandbox, results_path=results_path,
+        support_build_timeout_s=args.support_build_timeout)
     status = 0
     try:
         if not args.submission.exists():

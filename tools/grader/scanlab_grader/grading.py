@@ -363,6 +363,7 @@ class Options:
     speed_backend: str = "cuda"
     quiet: bool = False
     configure_timeout_s: float = 600.0
+    support_build_timeout_s: float = 3600.0  # the emulator and the trusted programs, cold
     run_as: str | None = None  # user name for the test programs (grader running as root)
     sandbox: str = "auto"  # auto, require, none (sandbox.choose)
     results_path: Path | None = None  # where results.json goes (kept out of the sandbox)
@@ -611,8 +612,13 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
     trusted = list(dict.fromkeys(trusted))
     say(f"building the emulator and the graded tests ({len(trusted)} targets)")
     proc = cmake.build_target(opts.build, " ".join(trusted), opts.jobs,
-                              opts.configure_timeout_s * 2, logs / "support-build.log",
+                              opts.support_build_timeout_s, logs / "support-build.log",
                               say.heartbeat("still building the emulator and the tests"))
+    if proc.timed_out:
+        raise RuntimeError(f"building the emulator and the graded tests took longer than "
+                           f"{opts.support_build_timeout_s:g} s (not the submission's fault; a "
+                           f"cold build on a slow or busy machine: raise "
+                           f"--support-build-timeout, or build once beforehand)")
     if not proc.exited or proc.returncode != 0:
         raise RuntimeError("the emulator or the graded tests did not build (not the "
                            "submission's fault; see logs/support-build.log):\n" +
