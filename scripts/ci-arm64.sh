@@ -50,9 +50,14 @@ fi
 
 echo "=== configure ($build, aarch64 cross)"
 # qemu runs the tests several times slower than the host: longer limits per test program.
+# Debian 12's qemu-user (7.2) hangs in any program that starts a thread (a four-line std::thread
+# program never gets to clone()), so emulator.semantics runs without its one case that launches
+# from several host threads; the g++ and clang jobs run that case natively.
+host_threads_case='host threads: *'
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake \
       -DSCANLAB_CUDA=OFF -DSCANLAB_LAB_TEST_TIMEOUT=1200 -DSCANLAB_EMULATOR_TEST_TIMEOUT=1200 \
+      "-DSCANLAB_EMULATOR_SEMANTICS_EXCLUDE=$host_threads_case" \
       "${launcher[@]}" "${rewriter[@]}" >/dev/null
 
 # Only what the tests below need (not the tools, the tracer, the visualizer or the students'
@@ -66,10 +71,7 @@ cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 built=$SECONDS
 
 echo "=== tests under qemu-aarch64"
-# emulator.semantics is left out under qemu for now: after this stop's merges (host threads, half
-# precision, coalesced_threads, mbarrier clocks) it ran over 13 minutes of CPU under qemu with one
-# busy thread, where natively it takes 0.2 s; the g++ and clang jobs run it. To be understood.
-tests='^(emulator\.(faults|planted_bugs)\.simt|emulator\.(rewrite|simtcc)'
+tests='^(emulator\.(semantics|faults|planted_bugs)\.simt|emulator\.(rewrite|simtcc)'
 tests+="|example\\.tile_scan\\.simt|$platform_lab_tests)\$"
 status=0
 ctest --test-dir "$build" -R "$tests" -j "$jobs" --output-on-failure || status=$?

@@ -264,13 +264,15 @@ def check_handout(tarball_or_dir: Path, labs: str | None, jobs: int | None) -> N
 
 
 def check_gradescope(bundle: Path, labs: str | None, submission: Path | None,
-                     jobs: int | None) -> None:
+                     jobs: int | None, sandbox_mode: str = "auto") -> None:
     """Unpacks the bundle like Gradescope (into <tmp>/autograder/source) and runs its
     run_autograder on a submission (default: the stubs) with AUTOGRADER_ROOT pointing there.
     setup.sh is not run (it installs packages and adds a user); the build happens in
     run_autograder instead. As root (like Gradescope) the submission runs as setup.sh's
     scanlab-student, or as `nobody` where that user does not exist, and the check fails unless
-    the grader really ran it unprivileged; without root it says that this path went untried."""
+    the grader really ran it unprivileged; without root it says that this path went untried.
+    sandbox_mode "user" grades in the fallback sandbox (what run_autograder's --sandbox auto
+    chooses where namespaces are forbidden), as root only."""
     with tempfile.TemporaryDirectory(prefix="scanlab-gradescope-check-") as tmp:
         os.chmod(tmp, 0o755)  # like /autograder: the unprivileged user must get through
         ag = Path(tmp) / "autograder"
@@ -305,6 +307,11 @@ def check_gradescope(bundle: Path, labs: str | None, submission: Path | None,
                 "Gradescope) is NOT exercised; run this check as root to try it")
         args = ["--seed", "1"] + (["--labs", labs] if labs else []) + \
             (["--jobs", str(jobs)] if jobs else [])
+        if sandbox_mode == "user":
+            if not as_root:
+                raise SystemExit("make_handout: --check-sandbox user needs root (the user "
+                                 "sandbox runs the submission as another user)")
+            args += ["--sandbox", "user"]  # after run_autograder's own --sandbox auto: it wins
         say(f"running run_autograder in {ag}")
         proc = subprocess.run([str(ag / "run_autograder"), *args], env=env)
         results = ag / "results" / "results.json"
@@ -320,6 +327,8 @@ def check_gradescope(bundle: Path, labs: str | None, submission: Path | None,
             raise SystemExit("make_handout: not every lab was built and run")
         sandbox = data["extra_data"].get("sandbox", "")
         say(f"the submission's code ran with sandbox: {sandbox}")
+        if sandbox_mode == "user" and sandbox != "user":
+            raise SystemExit(f"make_handout: --check-sandbox user, but the grader used {sandbox}")
         if as_root and sandbox not in ("namespaces", "user"):
             raise SystemExit("make_handout: as root, run_autograder did not run the submission "
                              "as an unprivileged user")
@@ -346,6 +355,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="unpack the Gradescope zip and run its run_autograder on the stubs "
                         "(or --submission) in a local stand-in for /autograder")
     p.add_argument("--submission", type=Path, help="submission for --check-gradescope")
+    p.add_argument("--check-sandbox", choices=("auto", "user"), default="auto",
+                   help="the sandbox --check-gradescope grades in: auto (run_autograder's own "
+                        "choice: namespaces where the machine allows them) or user, the "
+                        "fallback Gradescope's container may leave (needs root)")
     p.add_argument("--labs", help="release only these labs, e.g. 00,01: the others (their "
                                   "stubs, lessons, graded and hidden tests) are left out of "
                                   "the handout and the bundle, and the checks run on these")
@@ -406,7 +419,8 @@ def main(argv: list[str] | None = None) -> int:
                       args.jobs)
     if args.check_gradescope:
         check_gradescope(args.gradescope.resolve(), labs_arg,
-                         args.submission.resolve() if args.submission else None, args.jobs)
+                         args.submission.resolve() if args.submission else None, args.jobs,
+                         args.check_sandbox)
     return 0
 
 
