@@ -98,6 +98,7 @@ RadixPassModel build_radix_pass_model(const trace::Trace& trace, std::uint32_t b
     std::vector<std::size_t> mine; // the block's instructions, in order
     for (std::size_t i = 0; i < trace.instructions.size(); ++i)
         if (trace.instructions[i].block == block) mine.push_back(i);
+    if (mine.empty() && trace.truncated) cut_short(trace, block, "first access");
     if (mine.empty())
         throw RadixPassError(block_name(block) + " was not recorded (record it with --blocks " +
                              std::to_string(block) + " or --blocks all)");
