@@ -106,7 +106,8 @@ TEST_CASE("radix model: every tile of the four passes of a recorded lab 09 sort"
         std::vector<std::uint32_t> output(keys.size(), 0);
         std::vector<bool> written(keys.size(), false);
         std::size_t reads_of_a = 0;
-        for (const auto& [tile, model] : by_tile) {
+        for (const auto& [tile_number, model] : by_tile) {
+            const std::uint32_t tile = tile_number; // a variable CAPTURE can take (not a binding)
             CAPTURE(tile);
             const std::vector<std::uint32_t> tile_keys(
                 keys.begin() + std::int64_t{tile} * kRadixTileKeys,
