@@ -445,9 +445,8 @@ void App::draw_controls() {
 void App::draw_views(ImVec2 size) {
     ImGui::BeginChild("views", size);
     if (ImGui::BeginTabBar("view-tabs")) {
-        for (ViewKind view :
-             {ViewKind::array, ViewKind::bank, ViewKind::timeline, ViewKind::shuffles,
-              ViewKind::radix}) {
+        for (ViewKind view : {ViewKind::array, ViewKind::bank, ViewKind::timeline,
+                              ViewKind::shuffles, ViewKind::radix}) {
             // The shuffle view only where the trace has shuffles (format 3), the radix view only
             // for lab 09's one-sweep pass.
             if (view == ViewKind::shuffles && loaded_->trace.shuffles.empty()) continue;

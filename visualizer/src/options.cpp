@@ -21,7 +21,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& options) {
                                                 {"timeline", ViewKind::timeline},
                                                 {"shuffles", ViewKind::shuffles},
                                                 {"radix", ViewKind::radix}};
-    cli.add_option("--view", options.view, "view to show: array, bank, timeline, shuffles or radix (lab 09)")
+    cli.add_option("--view", options.view,
+                   "view to show: array, bank, timeline, shuffles or radix (lab 09)")
         ->transform(CLI::CheckedTransformer(views, CLI::ignore_case))
         ->option_text("array|bank|timeline|shuffles|radix");
     cli.add_option("--step", options.step, "show the end of this step of the block (from 0)");
