@@ -121,8 +121,8 @@ void RadixView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
                 key_tip(k);
         }
     };
-    draw_grid(origin.x, "loaded: the tile's keys in load order", false);
-    draw_grid(second_x, "after the local rank: by digit, stable", true);
+    draw_grid(origin.x, "loaded: in load order", false);
+    draw_grid(second_x, "ranked: by digit, stable", true);
 
     // The selected digit's look-back, beside the grids.
     const DigitLookBack& look = m->digits[digit];
