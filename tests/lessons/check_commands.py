@@ -273,7 +273,8 @@ class Checker:
                     self.problem(where, f"`{command}`: the viewer has no option {option}")
                 elif option not in self.viewer_flags and "=" not in arg:
                     rest = rest[1:]  # its value
-            elif not re.fullmatch(r"traces/lab\d\d(-[a-z-]+)?(\.\d+)?\.trace\.json", arg):
+            # The tracer writes a call's later launches as labNN.trace.1.json, .2 ...
+            elif not re.fullmatch(r"traces/lab\d\d(-[a-z-]+)?\.trace(\.\d+)?\.json", arg):
                 self.problem(where, f"`{command}`: '{arg}' is not a file `./scanlab trace` "
                                     f"writes (traces/labNN....trace.json)")
 

@@ -4,12 +4,16 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <string>
 
 #include "loaded_trace.h"
 #include "scanlab/trace/expected_check.h"
+#include "radix_pass_model.h"
+#include "radix_view.h"
+#include "scanlab/trace/reader.h"
 #include "shuffle_view.h"
 #include "palette.h"
 #include "picture.h"
@@ -275,6 +279,33 @@ TEST_CASE("headless: the shuffle view draws each warp shuffle's lanes from their
                                         " --view shuffles --size 800x300",
                                     "no_shuffles.png");
     CHECK(count_colour(none, palette::kStaleCell) == 0);
+}
+
+TEST_CASE("headless: the radix view of a lab 09 pass; refused for another kernel") {
+    const auto pass = recorded("lab09.trace.3.json");
+    if (!have_recorded(pass)) return;
+    const trace::Trace trace = trace::read_trace_file(pass, viewer_limits());
+    const RadixPassModel model = build_radix_pass_model(trace, 1);
+    const std::uint32_t digit = model.keys.front().digit;
+    const Picture picture = picture_of(quoted(pass) + " --view radix --block 1 --digit " +
+                                           std::to_string(digit) + " --size 1300x760",
+                                       "lab09_radix.png");
+    // Every digit of the tile is drawn in its colour (the ranked grid and the scatter strips).
+    std::size_t digits_drawn = 0;
+    for (std::uint32_t d = 0; d < kRadixDigits; ++d)
+        if (model.digits[d].keys > 0 && count_colour(picture, digit_colour(d)) > 0) ++digits_drawn;
+    CHECK(digits_drawn == static_cast<std::size_t>(std::count_if(
+                              model.digits.begin(), model.digits.end(),
+                              [](const DigitLookBack& look) { return look.keys > 0; })));
+    // The selected digit's keys are framed; the look-back's P read is drawn.
+    CHECK(count_colour(picture, palette::kHighlight) > 0);
+    CHECK(count_colour(picture, palette::kLookP) > 0);
+
+    CHECK(view(quoted(recorded("lab09.trace.json")) + " --view radix --png " +
+               quoted(scratch("refused.png"))) == 2);
+    CHECK(last_stderr().find("onesweep_kernel") != std::string::npos);
+    CHECK(view(quoted(pass) + " --view radix --digit 256 --png " +
+               quoted(scratch("refused.png"))) == 2);
 }
 
 TEST_CASE("headless: requests out of range are refused with a message") {

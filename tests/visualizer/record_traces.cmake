@@ -1,7 +1,8 @@
 # Records the traces the visualizer tests open, from the example programs in visualizer/examples:
 #   cmake -DOUT=<dir> -DHILLIS_STEELE=<exe> -DBLELLOCH=<exe> -DLOOKBACK=<exe> -DWARP_SCAN=<exe>
-#         -P record_traces.cmake
+#         [-DLAB_TRACER=<scanlab_trace_solution>] -P record_traces.cmake
 # Each launch of a program is written to NAME.trace.json, NAME.trace.1.json, ...
+# With LAB_TRACER, lab 09's sort on random keys too (lab09.trace.2.json to .5.json: its passes).
 foreach(var OUT HILLIS_STEELE BLELLOCH LOOKBACK WARP_SCAN)
     if(NOT DEFINED ${var})
         message(FATAL_ERROR "record_traces.cmake: -D${var}=... is missing")
@@ -42,4 +43,28 @@ execute_process(
 if(NOT result EQUAL 1 OR NOT output MATCHES "lookback_scan: out\\[")
     message(FATAL_ERROR "recording lookback_double: expected wrong output (exit 1), got "
                         "${result}:\n${output}")
+endif()
+
+# Lab 09's sort of 3 tiles of random keys, every block, blocks started in shuffled order (so that
+# a block's tile differs from its index): the radix view's model is checked against it. The seed
+# is new each run and printed; lab09.seed keeps it for the test's messages.
+if(DEFINED LAB_TRACER)
+    string(RANDOM LENGTH 8 ALPHABET 123456789 seed)
+    file(WRITE ${OUT}/lab09.seed "${seed}")
+    message(STATUS "lab09: --seed ${seed}")
+    execute_process(
+        COMMAND ${LAB_TRACER} 09 --blocks all --seed ${seed} --simt-dispatch=shuffled
+                --simt-seed=${seed} --out ${OUT}/lab09.trace.json
+        RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
+    if(NOT result EQUAL 0)
+        message(FATAL_ERROR "recording lab09 (seed ${seed}) failed (${result}):\n${output}")
+    endif()
+    # Cut short: the passes' traces end before some blocks' scatter.
+    execute_process(
+        COMMAND ${LAB_TRACER} 09 --blocks all --seed ${seed} --max-instructions 3000
+                --out ${OUT}/lab09_cut.trace.json
+        RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
+    if(NOT result EQUAL 0)
+        message(FATAL_ERROR "recording lab09_cut (seed ${seed}) failed (${result}):\n${output}")
+    endif()
 endif()

@@ -291,4 +291,26 @@ TEST_CASE("window: every kind of trace opens and replays in every view") {
     }
 }
 
+TEST_CASE("window: a lab 09 pass shows in the radix tab; another lab's trace has no such tab") {
+    const auto pass = recorded("lab09.trace.4.json");
+    if (!have_recorded(pass)) return;
+    Harness h;
+    h.app.open(pass);
+    h.wait_for_load();
+    REQUIRE(h.app.loaded() != nullptr);
+    h.app.show(ViewKind::radix);
+    const Picture picture = h.screenshot("window_lab09_radix.png");
+    CHECK(h.app.selection().view == ViewKind::radix);
+    const RadixPassModel* model = h.app.radix_view().model(*h.app.loaded(), h.app.selection());
+    REQUIRE(model != nullptr);
+    CHECK(model->shift == 16);
+    CHECK(count_colour(picture, digit_colour(model->keys.front().digit)) > 0);
+    // Another lab's trace: no radix tab, the view falls back to another one.
+    h.app.open(fixture("hillis_steele_16.trace.json"));
+    h.wait_for_load();
+    h.screenshot("window_not_radix.png");
+    CHECK(h.app.selection().view != ViewKind::radix);
+    CHECK(h.app.error().empty());
+}
+
 } // namespace scanlab::view::test

@@ -35,6 +35,8 @@ const char* view_name(ViewKind view) {
         return "Timeline";
     case ViewKind::shuffles:
         return "Shuffles";
+    case ViewKind::radix:
+        return "Radix pass";
     }
     return "?";
 }
@@ -89,6 +91,7 @@ void App::adopt(LoadResult result) {
     bank_.canvas().reset();
     timeline_.canvas().reset();
     shuffles_.canvas().reset();
+    radix_.canvas().reset();
 }
 
 const BlockIndex* App::block() const {
@@ -174,6 +177,8 @@ Canvas& App::canvas(ViewKind view) {
         return timeline_.canvas();
     case ViewKind::shuffles:
         return shuffles_.canvas();
+    case ViewKind::radix:
+        return radix_.canvas();
     }
     return array_.canvas();
 }
@@ -440,10 +445,12 @@ void App::draw_controls() {
 void App::draw_views(ImVec2 size) {
     ImGui::BeginChild("views", size);
     if (ImGui::BeginTabBar("view-tabs")) {
-        for (ViewKind view :
-             {ViewKind::array, ViewKind::bank, ViewKind::timeline, ViewKind::shuffles}) {
-            // The shuffle view only where the trace has shuffles (format 3).
+        for (ViewKind view : {ViewKind::array, ViewKind::bank, ViewKind::timeline,
+                              ViewKind::shuffles, ViewKind::radix}) {
+            // The shuffle view only where the trace has shuffles (format 3), the radix view only
+            // for lab 09's one-sweep pass.
             if (view == ViewKind::shuffles && loaded_->trace.shuffles.empty()) continue;
+            if (view == ViewKind::radix && !is_radix_pass(loaded_->trace)) continue;
             const ImGuiTabItemFlags flags =
                 select_tab_ && selection_.view == view ? ImGuiTabItemFlags_SetSelected : 0;
             if (ImGui::BeginTabItem(view_name(view), nullptr, flags)) {
@@ -479,6 +486,9 @@ void App::draw_view(ViewKind view, ImVec2 size) {
         break;
     case ViewKind::shuffles:
         shuffles_.draw(*loaded_, selection_, size);
+        break;
+    case ViewKind::radix:
+        radix_.draw(*loaded_, selection_, size);
         break;
     }
 }
@@ -526,6 +536,10 @@ void App::draw_picture(ImVec2 size) {
             caption += ",  " + object_label(trace.memory[*selection_.object]);
         if (selection_.view == ViewKind::timeline && selection_.tile)
             caption += ",  look-back of tile " + std::to_string(*selection_.tile);
+        if (selection_.view == ViewKind::radix)
+            if (const RadixPassModel* model = radix_.model(*loaded_, selection_))
+                caption += ",  tile " + std::to_string(model->tile) + ", digit bits " +
+                           std::to_string(model->shift) + ".." + std::to_string(model->shift + 7);
         ImGui::TextUnformatted(caption.c_str());
         if (selection_.finding && *selection_.finding < trace.findings.size()) {
             const std::string line = "finding " + std::to_string(*selection_.finding) + ": " +

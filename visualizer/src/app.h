@@ -15,6 +15,7 @@
 #include "bank_view.h"
 #include "loaded_trace.h"
 #include "playback.h"
+#include "radix_view.h"
 #include "selection.h"
 #include "shortcuts.h"
 #include "shuffle_view.h"
@@ -46,6 +47,7 @@ class App {
     Selection& selection() { return selection_; }
     Playback& playback() { return playback_; }
     ArrayView& array_view() { return array_; }
+    RadixView& radix_view() { return radix_; }
     bool help_visible() const { return show_help_; }
 
     // Actions, shared by buttons, shortcuts and tests.
@@ -91,6 +93,7 @@ class App {
     BankView bank_;
     TimelineView timeline_;
     ShuffleView shuffles_;
+    RadixView radix_;
     SourcePanel source_;
     bool show_help_ = false;
     bool show_legend_ = true;

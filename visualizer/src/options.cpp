@@ -19,10 +19,12 @@ std::optional<int> parse_options(int argc, char** argv, Options& options) {
     const std::map<std::string, ViewKind> views{{"array", ViewKind::array},
                                                 {"bank", ViewKind::bank},
                                                 {"timeline", ViewKind::timeline},
-                                                {"shuffles", ViewKind::shuffles}};
-    cli.add_option("--view", options.view, "view to show: array, bank, timeline or shuffles")
+                                                {"shuffles", ViewKind::shuffles},
+                                                {"radix", ViewKind::radix}};
+    cli.add_option("--view", options.view,
+                   "view to show: array, bank, timeline, shuffles or radix (lab 09)")
         ->transform(CLI::CheckedTransformer(views, CLI::ignore_case))
-        ->option_text("array|bank|timeline|shuffles");
+        ->option_text("array|bank|timeline|shuffles|radix");
     cli.add_option("--step", options.step, "show the end of this step of the block (from 0)");
     cli.add_option("--instruction", options.instruction,
                    "show the state just after this instruction (its index in the trace)");
@@ -32,6 +34,9 @@ std::optional<int> parse_options(int argc, char** argv, Options& options) {
                    "timeline: show this tile's look-back and the block that took it");
     cli.add_option("--finding", options.finding,
                    "select this finding of the trace (from 0): jump to it and mark its cells");
+    cli.add_option("--digit", options.digit,
+                   "radix view: the digit (0..255) whose look-back is shown")
+        ->check(CLI::Range(0, 255));
     std::string size;
     cli.add_option("--size", size, "picture size WxH (default 1200x700)");
     cli.add_flag("--by-warp", options.by_warp, "colour by warp instead of by thread");

@@ -21,6 +21,7 @@ struct Options {
     std::optional<std::string> object;        // memory object name (array view)
     std::optional<std::uint32_t> tile;        // timeline: the tile whose look-back is shown
     std::optional<std::uint32_t> finding;     // a finding to select: jump there and mark it
+    std::optional<std::uint32_t> digit;       // radix view: the digit whose look-back is shown
     int width = 1200;
     int height = 700;
     bool by_warp = false;

@@ -11,7 +11,7 @@
 
 namespace scanlab::view {
 
-enum class ViewKind { array, bank, timeline, shuffles };
+enum class ViewKind { array, bank, timeline, shuffles, radix };
 
 struct Selection {
     std::uint32_t block = 0; // position in TraceIndex::blocks()
@@ -22,6 +22,7 @@ struct Selection {
     ArraySettings array;
     std::optional<std::uint32_t> tile;    // the timeline's tile whose look-back is shown
     std::optional<std::uint32_t> finding; // the finding whose cells and lanes are marked
+    std::optional<std::uint32_t> digit;   // the radix view's digit; empty: its longest look-back
 };
 
 } // namespace scanlab::view

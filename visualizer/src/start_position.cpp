@@ -72,6 +72,9 @@ std::string apply_start_position(App& app, const Options& options) {
             if (auto worst = worst_instruction_in_step(*loaded, selection.block, *options.step))
                 selection.cursor = cursor_after_instruction(block, *worst);
     }
+    if (options.digit) selection.digit = *options.digit;
+    if (options.view == ViewKind::radix && !app.radix_view().model(*loaded, selection))
+        return "--view radix: " + app.radix_view().error();
     if (options.finding) {
         if (!app.select_finding(*options.finding))
             return "--finding " + std::to_string(*options.finding) + ": the trace has " +
