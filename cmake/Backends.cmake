@@ -25,6 +25,12 @@ function(scanlab_link_backend target scope backend)
         endif()
         target_link_libraries(${target} ${scope} CUDA::cudart)
         target_compile_definitions(${target} ${scope} SCANLAB_BACKEND_CUDA)
+        if(SCANLAB_CUDA_COMPILE_ONLY)
+            # Nothing here runs it (CMakeLists.txt): the host C++ of what calls the cuda backend
+            # (the tests, the main job, the benchmark) unoptimized too, as its .cu files are.
+            target_compile_options(${target} ${scope}
+                                   "$<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-O0;-g0>")
+        endif()
     elseif(backend STREQUAL "simt")
         target_link_libraries(${target} ${scope} simt_api)
         target_compile_definitions(${target} ${scope} SCANLAB_BACKEND_SIMT)
