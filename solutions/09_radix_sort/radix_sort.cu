@@ -221,10 +221,10 @@ __device__ inline unsigned look_back(const unsigned* descriptors, int tile, int 
 // by digit, finds where each digit's keys go from the pass's histogram scan and the look-back,
 // and writes them there. keys_in holds keys as they are in the first pass (First), sort-order
 // bits after it; keys_out gets sort-order bits except in the last pass (Last).
-// Five blocks per SM (1280 threads, at most 51 registers each), as lab 07's scan: while some
-// blocks wait in their look-back the others keep the SM busy. Without the bound the compiler
-// takes 64 registers and four blocks fit: 0.86 of CUB's sort became 0.64 at 2^28 keys on an
-// H200 (six blocks: 0.67, with spills).
+// Five blocks per SM (1280 threads, 48 registers each), as lab 07's scan: while some blocks
+// wait in their look-back the others keep the SM busy. Without the bound the compiler takes 64
+// registers and four blocks fit: with no spills, the sort was still 7 % slower at 2^28 keys on
+// an H200 (0.650 of CUB's speed against 0.696).
 inline constexpr int kMinBlocksPerSm = 5;
 
 template <KeyOrder Order, bool Pairs>
