@@ -148,7 +148,7 @@ __device__ inline unsigned lanes_with_same_digit(int digit) {
 // keys[i] (in input order: item by item, lane by lane within an item) with the same digit, and
 // counts[d] the number of the warp's keys with digit d. counts must be zero on entry.
 __device__ inline void rank_in_warp(const Bits (&keys)[kItemsPerThread], int shift,
-                                    unsigned (&rank)[kItemsPerThread], unsigned* counts) {
+                                    unsigned short (&rank)[kItemsPerThread], unsigned* counts) {
     // TODO(student): for each item i in order: the digit of keys[i]; its peers
     //   (lanes_with_same_digit, above); rank[i] = counts[digit] + the number of peers in lower
     //   lanes. Then, once every peer has read counts[digit] (__syncwarp()), the highest peer adds
@@ -198,10 +198,10 @@ __device__ inline unsigned look_back(const unsigned* descriptors, int tile, int 
 // by digit, finds where each digit's keys go from the pass's histogram scan and the look-back,
 // and writes them there. keys_in holds keys as they are in the first pass (First), sort-order
 // bits after it; keys_out gets sort-order bits except in the last pass (Last).
-// Five blocks per SM (1280 threads, at most 51 registers each), as lab 07's scan: while some
-// blocks wait in their look-back the others keep the SM busy. Without the bound the compiler
-// takes 64 registers and four blocks fit: 0.86 of CUB's sort became 0.64 at 2^28 keys on an
-// H200 (six blocks: 0.67, with spills).
+// Five blocks per SM (1280 threads, 48 registers each), as lab 07's scan: while some blocks
+// wait in their look-back the others keep the SM busy. Without the bound the compiler takes 64
+// registers and four blocks fit: with no spills, the sort was still 7 % slower at 2^28 keys on
+// an H200 (0.650 of CUB's speed against 0.696).
 inline constexpr int kMinBlocksPerSm = 5;
 
 template <KeyOrder Order, bool Pairs>
@@ -212,7 +212,7 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
     __shared__ int tile_id;
     __shared__ unsigned warp_counts[kWarps][kDigits]; // per warp, then before each warp
     __shared__ unsigned digit_tile_start[kDigits];    // where each digit starts in the tile
-    __shared__ long long digit_shift[kDigits];        // tile position -> output position
+    __shared__ unsigned digit_shift[kDigits];         // tile position -> output position
     __shared__ Bits staged_keys[kTileKeys];           // the tile, sorted by digit
     __shared__ Bits staged_values[Pairs ? kTileKeys : 1];
 
@@ -225,22 +225,26 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
     for (int d = lane; d < kDigits; d += kWarpSize) warp_counts[warp][d] = 0;
     __syncthreads();
     const int tile = tile_id;
-    const long long tile_base = static_cast<long long>(tile) * kTileKeys;
+    // Positions in 32 bits (n <= kMaxKeys < 2^30): 64-bit ones took registers that five blocks per
+    // SM cannot spare (2-4 % of the sort's time on an H200, with the 16-bit ranks below).
+    const unsigned key_count = static_cast<unsigned>(n);
+    const unsigned tile_base = static_cast<unsigned>(tile) * kTileKeys;
 
     // Each warp loads kItemsPerThread * 32 consecutive keys, 32 at a time (coalesced). Past the
     // end of the input, the largest key: it ranks after every real key of the tile.
-    const long long warp_base =
-        tile_base + static_cast<long long>(warp) * kItemsPerThread * kWarpSize;
+    const unsigned warp_base =
+        tile_base + static_cast<unsigned>(warp) * kItemsPerThread * kWarpSize;
     Bits keys[kItemsPerThread];
     Bits values[kItemsPerThread];
     for (int i = 0; i < kItemsPerThread; ++i) {
-        const long long index = warp_base + i * kWarpSize + lane;
-        keys[i] =
-            index < n ? (first ? to_sort_order<Order>(keys_in[index]) : keys_in[index]) : ~Bits{0};
-        if constexpr (Pairs) values[i] = index < n ? values_in[index] : 0u;
+        const unsigned index = warp_base + i * kWarpSize + lane;
+        keys[i] = index < key_count
+                      ? (first ? to_sort_order<Order>(keys_in[index]) : keys_in[index])
+                      : ~Bits{0};
+        if constexpr (Pairs) values[i] = index < key_count ? values_in[index] : 0u;
     }
 
-    unsigned rank[kItemsPerThread];
+    unsigned short rank[kItemsPerThread]; // below 32 * kItemsPerThread: 16 bits are enough
     rank_in_warp(keys, shift, rank, warp_counts[warp]);
     __syncthreads();
 
@@ -264,7 +268,8 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
     //   before_tile + tile_count.
     (void)descriptor;
     // The digit's keys of this tile go to digit_starts[digit] + before_tile onwards.
-    digit_shift[digit] = static_cast<long long>(digit_starts[digit]) + before_tile - start_in_tile;
+    // (This can wrap below 0; adding the place wraps back: unsigned arithmetic is modulo 2^32.)
+    digit_shift[digit] = digit_starts[digit] + before_tile - start_in_tile;
     __syncthreads();
 
     // Sort the tile in shared memory: a key's place is its digit's start, then the keys of its
