@@ -1,5 +1,8 @@
-// How lab 07's Workspace travels between the harness and the worker (remote_argument.h,
-// Described), for the description at the end of tools/lab_descriptors/lab07.cpp (README.md).
+// How the Workspace of labs 07 and 08 travels between the harness and the worker
+// (remote_argument.h, Described), for the descriptions at the end of
+// tools/lab_descriptors/lab07.cpp and lab08.cpp (README.md). Both labs' headers declare the same
+// class (each lab is one self-contained header): a Workspace whose device memory is in two
+// halves, the one a call uses and the one it clears for the next call.
 //
 // It keeps state from one call to the next: the descriptor memory (which the last call left
 // half cleared for the next) and, on the host, the memory's layout and which half the next call
@@ -9,15 +12,14 @@
 // instantiation (PrivateMember below).
 #pragma once
 
-#include "lookback_scan.h"
 #include "remote_workspace.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
-namespace scanlab::remote {
-namespace lab07_workspace {
+namespace scanlab::remote::halved_workspace {
 
 // PrivateMember<&C::m, Tag> makes member(Tag{}) return &C::m: names in an explicit
 // instantiation are not access checked.
@@ -25,43 +27,23 @@ template <auto Member, class Tag>
 struct PrivateMember {
     friend constexpr auto member(Tag) { return Member; }
 };
-struct MemoryTag {
-    friend constexpr auto member(MemoryTag);
-};
-struct LayoutTag {
-    friend constexpr auto member(LayoutTag);
-};
-struct NextHalfTag {
-    friend constexpr auto member(NextHalfTag);
-};
 
-} // namespace lab07_workspace
-
-// Explicit instantiations: this header belongs in one file of a program (lab07.cpp).
-template struct lab07_workspace::PrivateMember<&lab07::Workspace::memory_,
-                                               lab07_workspace::MemoryTag>;
-template struct lab07_workspace::PrivateMember<&lab07::Workspace::layout_,
-                                               lab07_workspace::LayoutTag>;
-template struct lab07_workspace::PrivateMember<&lab07::Workspace::next_half_,
-                                               lab07_workspace::NextHalfTag>;
-
-using lab07_workspace::LayoutTag;
-using lab07_workspace::MemoryTag;
-using lab07_workspace::NextHalfTag;
-
-template <>
-struct Described<lab07::Workspace> {
-    static ObjectState save(lab07::Workspace& workspace) {
+/// Described<W> for a halved Workspace W whose private members memory_, layout_ and next_half_
+/// member(MemoryTag{}), member(LayoutTag{}) and member(NextHalfTag{}) name.
+template <class W, class MemoryTag, class LayoutTag, class NextHalfTag>
+struct Description {
+    static ObjectState save(W& workspace) {
         ObjectState state = Described<scanlab::Workspace>::save(workspace.*member(MemoryTag{}));
         state.numbers = {static_cast<std::int64_t>(workspace.*member(LayoutTag{})),
                          workspace.*member(NextHalfTag{})};
         return state;
     }
-    static void restore(lab07::Workspace& workspace, const ObjectState& state) {
+    static void restore(W& workspace, const ObjectState& state, const char* lab) {
         if (state.numbers.size() != 2 || state.blocks.size() > 1 || state.numbers[0] < 0 ||
             (state.numbers[1] != 0 && state.numbers[1] != 1))
-            throw std::invalid_argument("a lab 07 Workspace is one block of device memory, a "
-                                        "layout and a half (0 or 1)");
+            throw std::invalid_argument(std::string("a ") + lab +
+                                        " Workspace is one block of device memory, a layout and "
+                                        "a half (0 or 1)");
         ObjectState memory = state;
         memory.numbers.clear();
         Described<scanlab::Workspace>::restore(workspace.*member(MemoryTag{}), memory);
@@ -70,4 +52,39 @@ struct Described<lab07::Workspace> {
     }
 };
 
-} // namespace scanlab::remote
+} // namespace scanlab::remote::halved_workspace
+
+/// Described<NS::Workspace>, in one file of a program (the lab's descriptor): the tags, the
+/// explicit instantiations that reach the private members, and the description. LAB names the
+/// lab in errors ("lab 07").
+#define SCANLAB_REMOTE_HALVED_WORKSPACE(NS, LAB)                                                   \
+    namespace scanlab::remote {                                                                    \
+    namespace NS##_workspace {                                                                     \
+    struct MemoryTag {                                                                             \
+        friend constexpr auto member(MemoryTag);                                                   \
+    };                                                                                             \
+    struct LayoutTag {                                                                             \
+        friend constexpr auto member(LayoutTag);                                                   \
+    };                                                                                             \
+    struct NextHalfTag {                                                                           \
+        friend constexpr auto member(NextHalfTag);                                                 \
+    };                                                                                             \
+    }                                                                                              \
+    template struct halved_workspace::PrivateMember<&NS::Workspace::memory_,                       \
+                                                    NS##_workspace::MemoryTag>;                    \
+    template struct halved_workspace::PrivateMember<&NS::Workspace::layout_,                       \
+                                                    NS##_workspace::LayoutTag>;                    \
+    template struct halved_workspace::PrivateMember<&NS::Workspace::next_half_,                    \
+                                                    NS##_workspace::NextHalfTag>;                  \
+    template <>                                                                                    \
+    struct Described<NS::Workspace> {                                                              \
+        using Description =                                                                        \
+            halved_workspace::Description<NS::Workspace, NS##_workspace::MemoryTag,                \
+                                          NS##_workspace::LayoutTag, NS##_workspace::NextHalfTag>; \
+        static ObjectState save(NS::Workspace& workspace) { return Description::save(workspace); } \
+        static void restore(NS::Workspace& workspace, const ObjectState& state) {                  \
+            Description::restore(workspace, state, LAB);                                           \
+        }                                                                                          \
+    };                                                                                             \
+    }                                                                                              \
+    static_assert(true)
