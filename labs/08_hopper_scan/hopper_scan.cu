@@ -227,10 +227,8 @@ __device__ void produce(SharedState<T, Shape>& s, const T* in, long long n, int 
         }
         if (tile == kNoMoreTiles) {
             // One end marker for each look-back warp: each waits only for its own slots.
-            if (lane == 0) {
-                s.stage_tile[stage] = kNoMoreTiles;
-                ptx::mbarrier_arrive(&s.full[stage]);
-            }
+            if (lane == 0) s.stage_tile[stage] = kNoMoreTiles;
+            ptx::mbarrier_arrive(&s.full[stage]); // every lane (see hopper_scan_kernel)
             if (++ended == Shape::kLookBackWarps) return;
             continue;
         }
@@ -238,23 +236,24 @@ __device__ void produce(SharedState<T, Shape>& s, const T* in, long long n, int 
         const int count = n - start < kTile ? static_cast<int>(n - start) : kTile;
         const T* source = in + start;
         if (count == kTile && reinterpret_cast<std::uintptr_t>(source) % 16 == 0) {
-            // TODO(student) 2: the bulk copy of a whole tile, by ONE thread (lane 0): record the
+            // TODO(student) 2: the bulk copy of a whole tile, by one thread (lane 0): record the
             //   tile in s.stage_tile[stage]; arrive on s.full[stage] announcing the bytes its
             //   phase must wait for (ptx::mbarrier_arrive_expect_tx, sem_release, scope_cta,
             //   space_shared, kTile * sizeof(T) bytes); then start the copy of those bytes from
             //   `source` into s.stage[stage] (ptx::cp_async_bulk, shared from global), which
-            //   completes the phase when its bytes have landed.
+            //   completes the phase when its bytes have landed. The other 31 lanes arrive on
+            //   s.full[stage] without bytes (ptx::mbarrier_arrive): it expects every lane.
             (void)source;
         } else {
             // The last, partial tile (or an input not 16-byte aligned): the warp copies it with
-            // ordinary loads, the identity past its end, and lane 0 arrives after the warp. It is
-            // the block's last tile (or every tile is copied so), so no bulk copy writes the
-            // stage after these ordinary stores: no proxy fence is needed between them.
+            // ordinary loads, the identity past its end, and every lane arrives after its own
+            // stores (an arrive releases only what its own thread wrote). It is the block's last
+            // tile (or every tile is copied so), so no bulk copy writes the stage after these
+            // ordinary stores: no proxy fence is needed between them.
             for (int j = lane; j < kTile; j += kWarpSize)
                 s.stage[stage][j] = j < count ? source[j] : fill;
             if (lane == 0) s.stage_tile[stage] = tile;
-            __syncwarp();
-            if (lane == 0) ptx::mbarrier_arrive(&s.full[stage]);
+            ptx::mbarrier_arrive(&s.full[stage]);
         }
     }
 }
@@ -441,7 +440,9 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocksPerSm)
     // Shared memory only: this may run while the previous kernel still does (PDL).
     if (threadIdx.x == 0) {
         for (int i = 0; i < Shape::kStages; ++i) {
-            ptx::mbarrier_init(&s.full[i], 1); // the producer's one arrival (and the bytes)
+            // Every producer lane arrives (and lane 0 announces the bytes): an arrive releases
+            // only its own thread's stores, and the lanes of a partial tile each store a part.
+            ptx::mbarrier_init(&s.full[i], kWarpSize);
             ptx::mbarrier_init(&s.reduced[i], 1);
             ptx::mbarrier_init(&s.prefixed[i], 1);
             ptx::mbarrier_init(&s.empty[i], Shape::kScannerWarps * kWarpSize);
