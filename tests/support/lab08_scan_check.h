@@ -43,6 +43,9 @@ class EmulatorChecksOff {
 
   private:
     bool saved_ = simt::options().checks;
+#else
+    EmulatorChecksOff() {} // (user-provided: a scope object, not an unused variable)
+    ~EmulatorChecksOff() {}
 #endif
 };
 
