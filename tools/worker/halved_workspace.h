@@ -28,29 +28,15 @@ struct PrivateMember {
     friend constexpr auto member(Tag) { return Member; }
 };
 
-/// Described<W> for a halved Workspace W whose private members memory_, layout_ and next_half_
-/// member(MemoryTag{}), member(LayoutTag{}) and member(NextHalfTag{}) name.
-template <class W, class MemoryTag, class LayoutTag, class NextHalfTag>
-struct Description {
-    static ObjectState save(W& workspace) {
-        ObjectState state = Described<scanlab::Workspace>::save(workspace.*member(MemoryTag{}));
-        state.numbers = {static_cast<std::int64_t>(workspace.*member(LayoutTag{})),
-                         workspace.*member(NextHalfTag{})};
-        return state;
-    }
-    static void restore(W& workspace, const ObjectState& state, const char* lab) {
-        if (state.numbers.size() != 2 || state.blocks.size() > 1 || state.numbers[0] < 0 ||
-            (state.numbers[1] != 0 && state.numbers[1] != 1))
-            throw std::invalid_argument(std::string("a ") + lab +
-                                        " Workspace is one block of device memory, a layout and "
-                                        "a half (0 or 1)");
-        ObjectState memory = state;
-        memory.numbers.clear();
-        Described<scanlab::Workspace>::restore(workspace.*member(MemoryTag{}), memory);
-        workspace.*member(LayoutTag{}) = static_cast<std::size_t>(state.numbers[0]);
-        workspace.*member(NextHalfTag{}) = static_cast<int>(state.numbers[1]);
-    }
-};
+/// Whether `state` is one a halved Workspace can be given: one block of memory, a layout and a
+/// half (0 or 1). Throws std::invalid_argument naming `lab` ("lab 07") if not.
+inline void check_state(const ObjectState& state, const char* lab) {
+    if (state.numbers.size() != 2 || state.blocks.size() > 1 || state.numbers[0] < 0 ||
+        (state.numbers[1] != 0 && state.numbers[1] != 1))
+        throw std::invalid_argument(std::string("a ") + lab +
+                                    " Workspace is one block of device memory, a layout and a "
+                                    "half (0 or 1)");
+}
 
 } // namespace scanlab::remote::halved_workspace
 
@@ -59,31 +45,38 @@ struct Description {
 /// lab in errors ("lab 07").
 #define SCANLAB_REMOTE_HALVED_WORKSPACE(NS, LAB)                                                   \
     namespace scanlab::remote {                                                                    \
-    namespace NS##_workspace {                                                                     \
-    struct MemoryTag {                                                                             \
-        friend constexpr auto member(MemoryTag);                                                   \
+    namespace halved_workspace { /* the tags live beside PrivateMember, whose friend defines */    \
+    struct NS##_memory { /* the function each declares */                                          \
+        friend constexpr auto member(NS##_memory);                                                 \
     };                                                                                             \
-    struct LayoutTag {                                                                             \
-        friend constexpr auto member(LayoutTag);                                                   \
+    struct NS##_layout {                                                                           \
+        friend constexpr auto member(NS##_layout);                                                 \
     };                                                                                             \
-    struct NextHalfTag {                                                                           \
-        friend constexpr auto member(NextHalfTag);                                                 \
+    struct NS##_next_half {                                                                        \
+        friend constexpr auto member(NS##_next_half);                                              \
     };                                                                                             \
+    template struct PrivateMember<&NS::Workspace::memory_, NS##_memory>;                           \
+    template struct PrivateMember<&NS::Workspace::layout_, NS##_layout>;                           \
+    template struct PrivateMember<&NS::Workspace::next_half_, NS##_next_half>;                     \
     }                                                                                              \
-    template struct halved_workspace::PrivateMember<&NS::Workspace::memory_,                       \
-                                                    NS##_workspace::MemoryTag>;                    \
-    template struct halved_workspace::PrivateMember<&NS::Workspace::layout_,                       \
-                                                    NS##_workspace::LayoutTag>;                    \
-    template struct halved_workspace::PrivateMember<&NS::Workspace::next_half_,                    \
-                                                    NS##_workspace::NextHalfTag>;                  \
     template <>                                                                                    \
     struct Described<NS::Workspace> {                                                              \
-        using Description =                                                                        \
-            halved_workspace::Description<NS::Workspace, NS##_workspace::MemoryTag,                \
-                                          NS##_workspace::LayoutTag, NS##_workspace::NextHalfTag>; \
-        static ObjectState save(NS::Workspace& workspace) { return Description::save(workspace); } \
+        static ObjectState save(NS::Workspace& workspace) {                                        \
+            using namespace halved_workspace;                                                      \
+            ObjectState state =                                                                    \
+                Described<scanlab::Workspace>::save(workspace.*member(NS##_memory{}));             \
+            state.numbers = {static_cast<std::int64_t>(workspace.*member(NS##_layout{})),          \
+                             workspace.*member(NS##_next_half{})};                                 \
+            return state;                                                                          \
+        }                                                                                          \
         static void restore(NS::Workspace& workspace, const ObjectState& state) {                  \
-            Description::restore(workspace, state, LAB);                                           \
+            using namespace halved_workspace;                                                      \
+            check_state(state, LAB);                                                               \
+            ObjectState memory = state;                                                            \
+            memory.numbers.clear();                                                                \
+            Described<scanlab::Workspace>::restore(workspace.*member(NS##_memory{}), memory);      \
+            workspace.*member(NS##_layout{}) = static_cast<std::size_t>(state.numbers[0]);         \
+            workspace.*member(NS##_next_half{}) = static_cast<int>(state.numbers[1]);              \
         }                                                                                          \
     };                                                                                             \
     }                                                                                              \
