@@ -80,6 +80,16 @@ inline std::string fault_hint() {
         return "an mbarrier got more arrivals than it was initialized for (the report above "
                "names it): `full`, `reduced` and `prefixed` take one arrival per phase (lane 0), "
                "`empty` one from every scanner thread";
+    if (fault.is("global memory race"))
+        return "the report above names two accesses to one word of global memory with nothing "
+               "ordering them: the descriptors are written and read through `volatile` "
+               "pointers, one 64-bit word (or lab 07's tagged pair) at a time";
+    if (fault.is("illegal address"))
+        return "an access outside every allocation (the report above names the line). Where that "
+               "line's address comes from a stage's tile number (s.stage_tile), the stage was "
+               "read before its barrier phase completed: each role waits for its barrier "
+               "(wait_for_phase) before it reads anything of the stage; otherwise, the last, "
+               "partial tile's bounds";
     if (fault.is("spin on a plain load"))
         return "the report above names a descriptor polled through a plain pointer: the "
                "compiler may load it once and spin on the register forever (nvcc does). Read "
