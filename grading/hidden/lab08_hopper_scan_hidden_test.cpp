@@ -46,9 +46,8 @@ TEST_SUITE("hidden") {
         if (!check_sizes<Sum<float>, SmallShape>(ScanKind::inclusive, {9 * 256 + 3}, false,
                                                  &workspace))
             return;
-        if (!check_sizes<Affine<std::int32_t>>(ScanKind::exclusive, {7}, false, &workspace))
-            return;
-        (void)check_sizes<Sum<std::int64_t>, SmallShape>(ScanKind::inclusive, {21 * 128 + 2},
-                                                         false, &workspace);
+        if (!check_sizes<Affine<std::int32_t>>(ScanKind::exclusive, {7}, false, &workspace)) return;
+        (void)check_sizes<Sum<std::int64_t>, SmallShape>(ScanKind::inclusive, {21 * 128 + 2}, false,
+                                                         &workspace);
     }
 }

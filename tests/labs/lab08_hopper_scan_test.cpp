@@ -66,11 +66,9 @@ TEST_CASE("scan under every schedule") {
             if (!check_sizes<Affine<std::uint32_t>, SmallShape>(ScanKind::inclusive,
                                                                 {40 * 256 + 11}))
                 return;
-            if (!check_sizes<Affine<std::int64_t>, SmallShape>(ScanKind::exclusive,
-                                                               {40 * 128 + 5}))
+            if (!check_sizes<Affine<std::int64_t>, SmallShape>(ScanKind::exclusive, {40 * 128 + 5}))
                 return;
-            if (!check_sizes<Sum<double>, SmallShape>(ScanKind::inclusive, {30 * 128 + 1}))
-                return;
+            if (!check_sizes<Sum<double>, SmallShape>(ScanKind::inclusive, {30 * 128 + 1})) return;
         }
     }
 }
@@ -118,8 +116,7 @@ TEST_CASE("back-to-back scans, each reading the last one's output") {
     DeviceBuffer<int> d_out(std::vector<int>(in.size(), scanlab::test::poison_value<int>()));
     lab08::Workspace workspace;
     try {
-        lab08::scan<Op, SmallShape>(d_in.data(), d_mid.data(), kN, ScanKind::inclusive,
-                                    &workspace);
+        lab08::scan<Op, SmallShape>(d_in.data(), d_mid.data(), kN, ScanKind::inclusive, &workspace);
         lab08::scan<Op, SmallShape>(d_mid.data(), d_out.data(), kN, ScanKind::inclusive,
                                     &workspace);
         lab08::scan<Op, SmallShape>(d_out.data(), d_mid.data(), kN, ScanKind::inclusive,
@@ -162,8 +159,8 @@ TEST_CASE("argument checks") {
     CHECK_THROWS_AS(lab08::scan<Sum<int>>(in.data(), nullptr, kN, inclusive),
                     std::invalid_argument);
     // More tiles than a grid can have: rejected before anything is touched.
-    CHECK_THROWS_AS((lab08::scan<Sum<int>, SmallShape>(in.data(), out.data(),
-                                                       std::int64_t(1) << 40, inclusive)),
+    CHECK_THROWS_AS((lab08::scan<Sum<int>, SmallShape>(in.data(), out.data(), std::int64_t(1) << 40,
+                                                       inclusive)),
                     std::invalid_argument);
     // n == 0: nothing launched (null data pointers allowed).
     CHECK_NOTHROW(lab08::scan<Sum<int>>(nullptr, nullptr, 0, inclusive));

@@ -22,6 +22,7 @@
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace scanlab::test::lab08_scan {
 
@@ -38,8 +39,12 @@ inline constexpr int kTile = Shape::template kTileItems<T>;
 class EmulatorChecksOff {
   public:
 #ifdef SCANLAB_BACKEND_SIMT
-    EmulatorChecksOff() { simt::options().checks = false; }
-    ~EmulatorChecksOff() { simt::options().checks = saved_; }
+    EmulatorChecksOff() {
+        simt::options().checks = false;
+    }
+    ~EmulatorChecksOff() {
+        simt::options().checks = saved_;
+    }
 
   private:
     bool saved_ = simt::options().checks;
@@ -135,11 +140,10 @@ template <class Op, class Shape>
 ScanCheck run_scan(int n, ScanKind kind, bool in_place = false,
                    lab08::Workspace* workspace = nullptr, int misalign = 0) {
     using T = typename Op::value_type;
-    const std::string what = std::string("lab08::scan<") +
-                             (std::is_same_v<Shape, lab08::SmallShape> ? "SmallShape"
-                                                                       : "DefaultShape") +
-                             ">" + (in_place ? " in place" : "") +
-                             (misalign != 0 ? " from an input not 16-byte aligned" : "");
+    const std::string what =
+        std::string("lab08::scan<") +
+        (std::is_same_v<Shape, lab08::SmallShape> ? "SmallShape" : "DefaultShape") + ">" +
+        (in_place ? " in place" : "") + (misalign != 0 ? " from an input not 16-byte aligned" : "");
     CheckOptions check;
     check.block_size = kTile<Shape, T>;
     check.lab_hint_follows = true;

@@ -45,8 +45,8 @@ inline void check_state(const ObjectState& state, const char* lab) {
 /// lab in errors ("lab 07").
 #define SCANLAB_REMOTE_HALVED_WORKSPACE(NS, LAB)                                                   \
     namespace scanlab::remote {                                                                    \
-    namespace halved_workspace { /* the tags live beside PrivateMember, whose friend defines */    \
-    struct NS##_memory { /* the function each declares */                                          \
+    namespace halved_workspace { /* the tags beside PrivateMember: its friend defines theirs */    \
+    struct NS##_memory {                                                                           \
         friend constexpr auto member(NS##_memory);                                                 \
     };                                                                                             \
     struct NS##_layout {                                                                           \
