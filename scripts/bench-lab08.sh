@@ -17,7 +17,7 @@ cli=()
 
 flags=(-std=c++20 -O3 -arch="sm_$arch" --expt-relaxed-constexpr -DSCANLAB_BACKEND_CUDA
     -Icommon/scanlab/include -Ibench -Itools/lab_descriptors -Ilabs/07_decoupled_lookback
-    -Isolutions/08_hopper_scan "${cli[@]}" -Xcompiler=-Wall,-Wextra)
+    -Ilabs/08_hopper_scan "${cli[@]}" -Xcompiler=-Wall,-Wextra)
 compile() { # OBJECT SOURCE [more flags]
     local object=$1 source=$2
     shift 2

@@ -222,10 +222,8 @@ __device__ void produce(SharedState<T, Shape>& s, const T* in, long long n, int 
         }
         if (tile == kNoMoreTiles) {
             // One end marker for each look-back warp: each waits only for its own slots.
-            if (lane == 0) {
-                s.stage_tile[stage] = kNoMoreTiles;
-                ptx::mbarrier_arrive(&s.full[stage]);
-            }
+            if (lane == 0) s.stage_tile[stage] = kNoMoreTiles;
+            ptx::mbarrier_arrive(&s.full[stage]); // every lane (see hopper_scan_kernel)
             if (++ended == Shape::kLookBackWarps) return;
             continue;
         }
@@ -235,6 +233,8 @@ __device__ void produce(SharedState<T, Shape>& s, const T* in, long long n, int 
         if (count == kTile && reinterpret_cast<std::uintptr_t>(source) % 16 == 0) {
             // One thread: announce the bytes this phase waits for (and arrive), then start the
             // copy, which adds its bytes to the phase when they have landed in shared memory.
+            // The other lanes arrive without bytes: the phase cannot complete before lane 0 has
+            // arrived, and with it announced the bytes.
             if (lane == 0) {
                 s.stage_tile[stage] = tile;
                 constexpr std::uint32_t kBytes = kTile * sizeof(T);
@@ -242,17 +242,19 @@ __device__ void produce(SharedState<T, Shape>& s, const T* in, long long n, int 
                                                &s.full[stage], kBytes);
                 ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, s.stage[stage], source,
                                    kBytes, &s.full[stage]);
+            } else {
+                ptx::mbarrier_arrive(&s.full[stage]);
             }
         } else {
             // The last, partial tile (or an input not 16-byte aligned): the warp copies it with
-            // ordinary loads, the identity past its end, and lane 0 arrives after the warp. It is
-            // the block's last tile (or every tile is copied so), so no bulk copy writes the
-            // stage after these ordinary stores: no proxy fence is needed between them.
+            // ordinary loads, the identity past its end, and every lane arrives after its own
+            // stores (an arrive releases only what its own thread wrote). It is the block's last
+            // tile (or every tile is copied so), so no bulk copy writes the stage after these
+            // ordinary stores: no proxy fence is needed between them.
             for (int j = lane; j < kTile; j += kWarpSize)
                 s.stage[stage][j] = j < count ? source[j] : fill;
             if (lane == 0) s.stage_tile[stage] = tile;
-            __syncwarp();
-            if (lane == 0) ptx::mbarrier_arrive(&s.full[stage]);
+            ptx::mbarrier_arrive(&s.full[stage]);
         }
     }
 }
@@ -443,7 +445,9 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocksPerSm)
     // Shared memory only: this may run while the previous kernel still does (PDL).
     if (threadIdx.x == 0) {
         for (int i = 0; i < Shape::kStages; ++i) {
-            ptx::mbarrier_init(&s.full[i], 1); // the producer's one arrival (and the bytes)
+            // Every producer lane arrives (and lane 0 announces the bytes): an arrive releases
+            // only its own thread's stores, and the lanes of a partial tile each store a part.
+            ptx::mbarrier_init(&s.full[i], kWarpSize);
             ptx::mbarrier_init(&s.reduced[i], 1);
             ptx::mbarrier_init(&s.prefixed[i], 1);
             ptx::mbarrier_init(&s.empty[i], Shape::kScannerWarps * kWarpSize);

@@ -67,7 +67,8 @@ RegisterLab lab07{describe()};
 
 // The graded functions, for the grader's harness and worker (lab_remote.h).
 #ifdef SCANLAB_REMOTE
-#include "lab07_workspace.h" // how its Workspace travels (Described<lab07::Workspace>)
+#include "halved_workspace.h"
+SCANLAB_REMOTE_HALVED_WORKSPACE(lab07, "lab 07"); // how its Workspace travels
 #endif
 
 using lab07::LookbackOptions;

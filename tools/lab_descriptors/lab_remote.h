@@ -25,4 +25,6 @@ using Value = typename Op::value_type;
 #define SCANLAB_REMOTE_TYPED_FUNCTION(NS, FN, TEMPLATE, TYPES, PARAMETERS, ARGUMENTS)              \
     static_assert(true)
 #define SCANLAB_REMOTE_TYPES(NS, FN, TYPES) static_assert(true)
+#define SCANLAB_REMOTE_SHAPED_FUNCTION(NS, FN, PARAMETERS, ARGUMENTS) static_assert(true)
+#define SCANLAB_REMOTE_SHAPES(NS, FN, OPERATORS, SHAPE) static_assert(true)
 #endif

@@ -37,6 +37,12 @@
 // reference to it, in the build of the trusted programs), and the worker answers a call of an
 // instance it does not have with an error that names it: neither falls back to another.
 //
+// A function templated over a shape type as well, template <class Op, class Shape> (lab 08's
+// PipelineShape), is described once and then each shape the graded tests call is named, for an
+// operator set; its calls are keyed by the shape's mangled type name (the same on both sides):
+//   SCANLAB_REMOTE_SHAPED_FUNCTION(lab08, scan, (const Value<Op>* d_in, ...), (d_in, ...));
+//   SCANLAB_REMOTE_SHAPES(lab08, scan, Graded, lab08::SmallShape);
+//
 // A function templated over the element type instead (lab 07's select_greater<T>) names the
 // type where the operator goes; its calls are keyed by the type's name.
 //
@@ -54,6 +60,7 @@
 #include <scanlab/type_name.h>
 
 #include <string>
+#include <typeinfo>
 
 namespace scanlab::remote {
 
@@ -111,6 +118,13 @@ std::string types_key() {
 inline std::string tiled_name(const char* function, int block_threads, int items_per_thread) {
     return std::string(function) + "<" + std::to_string(block_threads) + " threads, " +
            std::to_string(items_per_thread) + " items>";
+}
+
+/// How a call names an instance of a function with a shape type ("lab08::scan<N5lab0813...>"):
+/// the same on both sides, which are built by one compiler.
+template <class Shape>
+std::string shaped_name(const char* function) {
+    return std::string(function) + "<" + typeid(Shape).name() + ">";
 }
 
 /// One instance of a described function, `function` for the operator (or element type) `key`:
@@ -176,6 +190,17 @@ void provide([[maybe_unused]] const std::string& function, [[maybe_unused]] cons
     SCANLAB_REMOTE_INSTANCES_(OPERATORS,                                                           \
                               ::scanlab::remote::tiled_name(#NS "::" #FN, BLOCK_THREADS, ITEMS),   \
                               &NS::FN<Op, BLOCK_THREADS, ITEMS>)
+
+#define SCANLAB_REMOTE_SHAPED_FUNCTION(NS, FN, PARAMETERS, ARGUMENTS)                              \
+    SCANLAB_REMOTE_PROXY_(template <class Op, class Shape> void NS::FN PARAMETERS {                \
+        using ::scanlab::remote::host_range;                                                       \
+        ::scanlab::remote::Proxy<>{::scanlab::remote::shaped_name<Shape>(#NS "::" #FN),            \
+                                   ::scanlab::remote::instance_key<Op>()} ARGUMENTS;               \
+    })
+
+#define SCANLAB_REMOTE_SHAPES(NS, FN, OPERATORS, SHAPE)                                            \
+    SCANLAB_REMOTE_INSTANCES_(OPERATORS, ::scanlab::remote::shaped_name<SHAPE>(#NS "::" #FN),      \
+                              &NS::FN<Op, SHAPE>)
 
 #define SCANLAB_REMOTE_UNPAREN_(...) __VA_ARGS__
 

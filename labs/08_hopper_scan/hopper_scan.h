@@ -1,6 +1,4 @@
-// Lab 08 interface (kept beside the solution until the lab has all its parts: then it moves to
-// labs/08_hopper_scan/, tests/tree/check_labs.py). The graded tests compile against these
-// declarations.
+// Lab 08 interface. DO NOT EDIT: the graded tests are compiled against these declarations.
 #pragma once
 
 #include <scanlab/scan_kind.h>
