@@ -28,6 +28,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using scanlab::Affine;
@@ -50,6 +51,7 @@ struct Size {
 };
 
 constexpr int kDefaultTile = 2 * lab04::kDefaultBlockThreads;
+constexpr int kManyTiles = 20000;
 constexpr int kSmallThreads = 32;
 constexpr int kSmallTile = 2 * kSmallThreads;
 
@@ -61,7 +63,7 @@ constexpr Size kSizes[] = {
     {kDefaultTile, lab04::kDefaultBlockThreads},         // exactly one tile
     {kDefaultTile + 1, lab04::kDefaultBlockThreads},     // a second tile of one element
     {3 * kDefaultTile + 5, lab04::kDefaultBlockThreads}, // 4 tiles, the last one partial
-    {20000, lab04::kDefaultBlockThreads},                // 20 tiles, not a multiple of anything
+    {kManyTiles, lab04::kDefaultBlockThreads},           // 20 tiles, not a multiple of anything
     {kSmallTile - 1, kSmallThreads},                     // 32-thread blocks: one partial tile
     {kSmallTile + 1, kSmallThreads},                     // two tiles
     {200, kSmallThreads},                                // 4 tiles
@@ -204,9 +206,17 @@ void check_sizes(Variant variant, ScanKind kind, std::initializer_list<Size> siz
     check_sizes<Op>(variant, kind, std::span<const Size>(sizes.begin(), sizes.size()));
 }
 
+// The 20 tiles take the path of the 4 before them (one level: the tile totals fit in one tile)
+// with more blocks, and cost the emulator more than all the other sizes together: they run for
+// the 32-bit integer of each operator only (its other element types are checked at every other
+// size, and at 2^20 + 3 elements for float sums).
 template <class Op>
 void check_all_sizes(Variant variant, ScanKind kind) {
-    check_sizes<Op>(variant, kind, std::span<const Size>(kSizes));
+    std::vector<Size> sizes;
+    for (const Size size : kSizes)
+        if (size.n != kManyTiles || std::is_same_v<typename Op::value_type, std::int32_t>)
+            sizes.push_back(size);
+    check_sizes<Op>(variant, kind, std::span<const Size>(sizes));
 }
 
 } // namespace

@@ -486,6 +486,10 @@ bool check_global(SegmentedMethod method, ScanKind kind, std::initializer_list<i
     return check_cases<Op>(what, sizes, shapes, kind, 0, Threads * Items, Items, fn);
 }
 
+// Long segments (a carry across many tiles) at 30 tiles for the 32-bit integer of each operator
+// only: that path does not depend on the element type, the other types' values are checked with
+// the random shape, and the 140-tile case below runs long segments for three more operators.
+// Running them for every type cost a third of the lab's tests.
 template <class Op>
 void check_global_all(ScanKind kind) {
     constexpr int kTile =
@@ -493,9 +497,10 @@ void check_global_all(ScanKind kind) {
     for (const SegmentedMethod method :
          {SegmentedMethod::operator_transform, SegmentedMethod::conditional_index}) {
         if (!check_global<Op>(method, kind, {1, 2 * kTile + 5}, {Shape::random})) return;
-        if (!check_global<Op, 64, 3>(method, kind, {30 * 192 + 7},
-                                     {Shape::random, Shape::long_segments}))
-            return;
+        if (!check_global<Op, 64, 3>(method, kind, {30 * 192 + 7}, {Shape::random})) return;
+        if constexpr (std::is_same_v<typename Op::value_type, std::int32_t>)
+            if (!check_global<Op, 64, 3>(method, kind, {30 * 192 + 7}, {Shape::long_segments}))
+                return;
     }
 }
 

@@ -24,10 +24,14 @@ FlowWordSpan flow_words_of(uintptr_t address, size_t bytes) {
 
 } // namespace
 
+void DataFlow::forget_cached_pages() {
+    cached_keys_.fill(~uintptr_t{0});
+    cached_pages_.fill(nullptr);
+}
+
 void DataFlow::begin() {
     pages_.clear();
-    cached_key_ = ~uintptr_t{0};
-    cached_page_ = nullptr;
+    forget_cached_pages();
     on_ = false;
 }
 
@@ -37,15 +41,14 @@ void DataFlow::end() {
 
 DataFlow::Page* DataFlow::page(uintptr_t address, bool create) {
     const uintptr_t key = address >> kPageShift;
-    if (key == cached_key_) return cached_page_;
+    const size_t slot = key % kCachedPages;
+    // A cached null page stays right until the page is made, which happens here, in this slot.
+    if (cached_keys_[slot] == key && (cached_pages_[slot] || !create)) return cached_pages_[slot];
     auto it = pages_.find(key);
-    if (it == pages_.end()) {
-        if (!create) return nullptr;
-        it = pages_.emplace(key, Page{}).first;
-    }
-    cached_key_ = key;
-    cached_page_ = &it->second;
-    return cached_page_;
+    if (it == pages_.end() && create) it = pages_.emplace(key, Page{}).first;
+    cached_keys_[slot] = key;
+    cached_pages_[slot] = it == pages_.end() ? nullptr : &it->second;
+    return cached_pages_[slot];
 }
 
 const DataFlow::Page* DataFlow::find_page(uintptr_t address) const {

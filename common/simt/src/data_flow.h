@@ -19,6 +19,7 @@ namespace simt::detail {
 
 class DataFlow {
   public:
+    DataFlow() { forget_cached_pages(); }
     // On while a provenance watch with at least one input is on: kernels launched then follow
     // the data (engine.cpp), others pay nothing.
     bool on() const { return on_; }
@@ -57,8 +58,13 @@ class DataFlow {
 
     bool on_ = false;
     std::unordered_map<uintptr_t, Page> pages_;
-    mutable uintptr_t cached_key_ = ~uintptr_t{0};
-    mutable Page* cached_page_ = nullptr;
+    // The pages found last, by page number modulo kCachedPages (a null page: none there yet): a
+    // kernel that loads in[i] and stores out[i] alternates between two pages, which one cached
+    // page would miss on every access.
+    static constexpr size_t kCachedPages = 16;
+    void forget_cached_pages();
+    std::array<uintptr_t, kCachedPages> cached_keys_;
+    std::array<Page*, kCachedPages> cached_pages_;
 };
 
 DataFlow& data_flow();
