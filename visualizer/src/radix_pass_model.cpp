@@ -127,10 +127,11 @@ RadixPassModel build_radix_pass_model(const trace::Trace& trace, std::uint32_t b
         if (w.kind != trace::AccessKind::store) continue;
         if (w.memory == *tile_id && !w.lanes.empty())
             tile = w.lanes.front().value.as<std::uint32_t>();
-        if (digit_shift && w.memory == *digit_shift)
-            for (const trace::LaneAccess& lane : w.lanes)
-                shift_of_digit[static_cast<std::uint32_t>(lane.offset / 8)] =
-                    lane.value.as<std::int64_t>();
+        if (digit_shift && w.memory == *digit_shift && (w.width == 4 || w.width == 8))
+            for (const trace::LaneAccess& lane : w.lanes) // 32- or 64-bit entries
+                shift_of_digit[static_cast<std::uint32_t>(lane.offset / w.width)] =
+                    w.width == 4 ? static_cast<std::int64_t>(lane.value.as<std::uint32_t>())
+                                 : lane.value.as<std::int64_t>();
         if (w.memory != *staged) continue;
         first_stage = std::min(first_stage, i);
         if (w.warp >= items.size() || items[w.warp] >= kRadixItemsPerThread)
