@@ -67,6 +67,11 @@ void KernelWorkWatch::watch_output(const void* device_ptr, std::size_t bytes) {
     simt::provenance_output(device_ptr, bytes);
     in_force().ranges.push_back({true, device_ptr, bytes});
 }
+void watch_copy_of_input_bytes(const void* device_ptr, std::size_t bytes) {
+    if (!in_force().on) return;
+    simt::provenance_input(device_ptr, bytes);
+    in_force().ranges.push_back({false, device_ptr, bytes});
+}
 std::string KernelWorkWatch::verdict(std::string_view what) {
     if (!open_) return "";
     open_ = false;
@@ -83,6 +88,7 @@ KernelWorkWatch::KernelWorkWatch() = default;
 KernelWorkWatch::~KernelWorkWatch() = default;
 void KernelWorkWatch::watch_input(const void*, std::size_t) {}
 void KernelWorkWatch::watch_output(const void*, std::size_t) {}
+void watch_copy_of_input_bytes(const void*, std::size_t) {}
 std::string KernelWorkWatch::verdict(std::string_view) {
     open_ = false;
     return "";

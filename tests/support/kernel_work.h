@@ -44,6 +44,15 @@ class KernelWorkWatch {
     bool open_ = true;
 };
 
+/// A device copy of a graded input that the test itself makes during the call (the input moved
+/// to another alignment, say): the watch in force counts it as an input too, here and in a
+/// worker process, which does not see the test's own copy. Nothing when no watch is on.
+void watch_copy_of_input_bytes(const void* device_ptr, std::size_t bytes);
+template <class T>
+void watch_copy_of_input(const T* device_ptr, std::size_t count) {
+    watch_copy_of_input_bytes(device_ptr, count * sizeof(T));
+}
+
 /// A range the watch in force watches, for the proxies of a harness whose lab code runs in a
 /// worker process (tools/worker): the worker's emulator watches the same ranges during the call.
 struct WatchedRange {

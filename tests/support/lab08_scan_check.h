@@ -165,6 +165,9 @@ ScanCheck run_scan(int n, ScanKind kind, bool in_place = false,
                     SCANLAB_CUDA_CHECK(cudaMemcpy(shifted.data() + misalign, in,
                                                   sizeof(T) * static_cast<std::size_t>(count),
                                                   cudaMemcpyDeviceToDevice));
+                    // Graded by a harness, the lab's code runs in a worker process that did not
+                    // see this copy: it must know the copy is the input.
+                    watch_copy_of_input(shifted.data() + misalign, static_cast<std::size_t>(count));
                     lab08::scan<Op, Shape>(shifted.data() + misalign, out, count, k, workspace);
                     SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
                 },
