@@ -69,11 +69,9 @@ std::vector<Entry> lab_entries() {
     // The sweep: tile size (scanner warps x vectors per lane), stages, look-back warps, the
     // register cap (blocks per SM).
     all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 1, 4>>(".w4s5v4b4"));
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 1, 4, 600>>(".w4s5v4b4p600"));
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 1, 4, 0>>(".w4s5v4b4p0"));
+    all.push_back(lab08_entry<lab08::PipelineShape<2, 5, 8, 1, 5>>(".w2s5v8b5"));
+    all.push_back(lab08_entry<lab08::PipelineShape<1, 5, 16, 1, 4>>(".w1s5v16b4"));
     all.push_back(lab08_entry<lab08::PipelineShape<4, 5, 4, 1, 5>>(".w4s5v4b5"));
-    all.push_back(lab08_entry<lab08::PipelineShape<2, 5, 8, 1, 4>>(".w2s5v8b4"));
-    all.push_back(lab08_entry<lab08::PipelineShape<4, 4, 4, 1, 5>>(".w4s4v4b5"));
     return all;
 }
 

@@ -386,13 +386,20 @@ __device__ void scan_tiles(SharedState<typename Op::value_type, Shape>& s, int w
         for (int w = 0; w < warp; ++w) running = Op::apply(running, s.part_total[stage][w]);
         const uint4* vectors =
             reinterpret_cast<const uint4*>(s.stage[stage]) + warp * kWarpSize * kVectors;
+        uint4 held[kVectors];
+        for (int k = 0; k < kVectors; ++k) held[k] = vectors[k * kWarpSize + lane];
+        // TODO(student) 5: release the stage: every scanner thread has read what it needs of it
+        //   now (its part is in registers), and each arrives on s.empty[stage] (its count is
+        //   every scanner thread), so that the producer's next copy into the stage overlaps this
+        //   warp's scan and stores.
+
         const long long start = static_cast<long long>(tile) * kTile;
         const int count = n - start < kTile ? static_cast<int>(n - start) : kTile;
         T* tile_out = out + start;
         const bool whole = count == kTile && reinterpret_cast<std::uintptr_t>(tile_out) % 16 == 0;
         for (int k = 0; k < kVectors; ++k) {
             // Chunk k: lane l's vector k * 32 + l, scanned in place, then the lanes' totals.
-            const uint4 v = vectors[k * kWarpSize + lane];
+            const uint4 v = held[k];
             T items[kPer];
             memcpy(items, &v, sizeof v);
             for (int c = 1; c < kPer; ++c) items[c] = Op::apply(items[c - 1], items[c]);
@@ -414,9 +421,6 @@ __device__ void scan_tiles(SharedState<typename Op::value_type, Shape>& s, int w
                     if (vector * kPer + c < count) tile_out[vector * kPer + c] = result[c];
             }
         }
-        // TODO(student) 5: release the stage: every scanner thread has read it now, and each
-        //   arrives on s.empty[stage] (its count is every scanner thread), so that the producer
-        //   may refill it.
     }
 }
 

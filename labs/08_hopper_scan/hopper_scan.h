@@ -47,7 +47,7 @@ struct PipelineShape {
 };
 
 /// The shape used unless told otherwise (chosen by measurement on an H200: README.md).
-using DefaultShape = PipelineShape<4, 5, 4, 1, 4>;
+using DefaultShape = PipelineShape<2, 5, 8, 1, 4>;
 /// A small tile (256 int32) that the tests use to have many tiles in few elements.
 using SmallShape = PipelineShape<2, 3, 1, 2>;
 

@@ -392,13 +392,19 @@ __device__ void scan_tiles(SharedState<typename Op::value_type, Shape>& s, int w
         for (int w = 0; w < warp; ++w) running = Op::apply(running, s.part_total[stage][w]);
         const uint4* vectors =
             reinterpret_cast<const uint4*>(s.stage[stage]) + warp * kWarpSize * kVectors;
+        uint4 held[kVectors];
+        for (int k = 0; k < kVectors; ++k) held[k] = vectors[k * kWarpSize + lane];
+        // Every thread has read what it needs of the stage (its part is in registers): release it
+        // now, so that the producer's next copy into it overlaps this warp's scan and stores.
+        ptx::mbarrier_arrive(&s.empty[stage]);
+
         const long long start = static_cast<long long>(tile) * kTile;
         const int count = n - start < kTile ? static_cast<int>(n - start) : kTile;
         T* tile_out = out + start;
         const bool whole = count == kTile && reinterpret_cast<std::uintptr_t>(tile_out) % 16 == 0;
         for (int k = 0; k < kVectors; ++k) {
             // Chunk k: lane l's vector k * 32 + l, scanned in place, then the lanes' totals.
-            const uint4 v = vectors[k * kWarpSize + lane];
+            const uint4 v = held[k];
             T items[kPer];
             memcpy(items, &v, sizeof v);
             for (int c = 1; c < kPer; ++c) items[c] = Op::apply(items[c - 1], items[c]);
@@ -420,8 +426,6 @@ __device__ void scan_tiles(SharedState<typename Op::value_type, Shape>& s, int w
                     if (vector * kPer + c < count) tile_out[vector * kPer + c] = result[c];
             }
         }
-        // Every thread has read the stage: the producer may refill it.
-        ptx::mbarrier_arrive(&s.empty[stage]);
     }
 }
 

@@ -1,5 +1,5 @@
 // Lab 08 (the Hopper scan: bulk copies into a ring of mbarrier-guarded stages, warp roles,
-// decoupled look-back): lab08::scan with its default pipeline shape (4 scanner warps, 5 stages,
+// decoupled look-back): lab08::scan with its default pipeline shape (2 scanner warps, 5 stages,
 // tiles of 2048 int32). The benchmark's types table has the same scan on float, int64 and double.
 // Repeated calls keep a lab08::Workspace (descriptors and tile counter) per variant.
 #include "hopper_scan.h"
