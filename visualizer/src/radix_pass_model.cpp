@@ -11,7 +11,7 @@ namespace scanlab::view {
 
 namespace {
 
-constexpr std::uint32_t kWarpKeys = kRadixItemsPerThread * trace::kWarpSize; // 512 per warp
+constexpr std::uint32_t kWarpKeys = kRadixItemsPerThread * trace::kWarpSize; // 1024 per warp
 constexpr std::uint32_t kNoKey = UINT32_MAX;
 // A descriptor: the status in the top 2 bits (0 X, 1 A, 2 P), the count in the low 30.
 constexpr std::uint32_t kCountMask = (1u << 30) - 1;
