@@ -116,7 +116,7 @@ void RadixView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
                 continue;
             const RadixKey& key = m->keys[k];
             list->AddRectFilled({x, y}, {x + cell, y + cell}, digit_colour(key.digit).u32());
-            if (key.digit == digit && cell >= 4)
+            if (key.digit == digit && cell >= 3) // a frame needs a cell of 3 pixels
                 list->AddRect({x, y}, {x + cell, y + cell}, palette::kHighlight.u32());
             if (canvas_.hovered() && mouse.x >= x && mouse.x < x + cell && mouse.y >= y &&
                 mouse.y < y + cell)
