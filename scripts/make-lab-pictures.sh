@@ -123,7 +123,7 @@ picture lab07-lookback-waits.png lab07-spin.trace.json --view timeline --size 12
 
 # Lab 09: the second pass (digit bits 8..15, the sort's fourth launch: lab09.trace.3.json) of a
 # sort of 3 tiles, blocks started in shuffled order; block 2 took tile 2, so its digits look back
-# across tiles 1 and 0 (X while tile 1 had not published, its A, tile 0's P). The lesson quotes
+# across tiles 1 and 0 (tile 1's A, tile 0's P). The lesson quotes
 # the commands.
 env SIMT_DISPATCH=shuffled SIMT_SEED=7 "$tracer" 09 --blocks all --out "$work/lab09.trace.json" \
     >/dev/null

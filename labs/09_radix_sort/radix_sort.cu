@@ -20,6 +20,15 @@ static_assert(kBlockThreads == kDigits, "the look-back gives each thread one dig
 
 using Bits = std::uint32_t; // every key and value is moved as its 32 bits
 
+// Loops over a thread's keys are unrolled on the GPU: nvcc keeps a register array in registers
+// only when every index is a constant, and it unrolls 32 iterations only when told. (The
+// emulator's C++ compiler does not know the pragma, and needs none.)
+#if defined(__CUDACC__)
+#define LAB09_UNROLL _Pragma("unroll")
+#else
+#define LAB09_UNROLL
+#endif
+
 __device__ inline int lane_id() {
     return static_cast<int>(threadIdx.x) % kWarpSize;
 }
@@ -144,20 +153,22 @@ __device__ inline unsigned lanes_with_same_digit(int digit) {
     return peers;
 }
 
-// Ranks the warp's keys by digit: on return rank[i] is the number of the warp's keys before
-// keys[i] (in input order: item by item, lane by lane within an item) with the same digit, and
-// counts[d] the number of the warp's keys with digit d. counts must be zero on entry.
-__device__ inline void rank_in_warp(const Bits (&keys)[kItemsPerThread], int shift,
-                                    unsigned short (&rank)[kItemsPerThread], unsigned* counts) {
-    // TODO(student): for each item i in order: the digit of keys[i]; its peers
-    //   (lanes_with_same_digit, above); rank[i] = counts[digit] + the number of peers in lower
-    //   lanes. Then, once every peer has read counts[digit] (__syncwarp()), the highest peer adds
-    //   the number of peers to it; __syncwarp() again before the next item reads.
-    //   (atomicAdd on counts would count, but in no particular lane order: not stable.)
-    (void)keys;
-    (void)shift;
+// The place in the tile of this lane's key of `digit`, for one item of the warp: the keys are
+// ranked in input order (item by item, lane by lane within an item), so equal digits keep their
+// order. counts[d] is the place of the warp's next key of digit d (it starts where the warp's
+// first such key goes: Part 5). A digit's peers share it: the highest peer reads it and moves it
+// on by the number of peers, and the others get what it read from it (__shfl_sync); each adds
+// its peers in lower lanes. Every lane of the warp must call it (the ballots and the shuffle).
+__device__ inline unsigned place_in_tile(int digit, unsigned* counts) {
+    // TODO(student): the digit's peers (lanes_with_same_digit, above); the highest peer
+    //   (kWarpSize - 1 - __clz(peers)) reads counts[digit] and adds the number of peers to it;
+    //   every lane gets what it read with __shfl_sync(kFullMask, value, highest); __syncwarp()
+    //   before the next item; return that value plus the number of peers in lower lanes.
+    //   (atomicAdd on counts[digit] by every lane would count, but in no particular lane order:
+    //   not stable.)
+    (void)digit;
     (void)counts;
-    for (int i = 0; i < kItemsPerThread; ++i) rank[i] = 0;
+    return 0;
 }
 
 // =============================================================================================
@@ -198,11 +209,13 @@ __device__ inline unsigned look_back(const unsigned* descriptors, int tile, int 
 // by digit, finds where each digit's keys go from the pass's histogram scan and the look-back,
 // and writes them there. keys_in holds keys as they are in the first pass (First), sort-order
 // bits after it; keys_out gets sort-order bits except in the last pass (Last).
-// Five blocks per SM (1280 threads, 48 registers each), as lab 07's scan: while some blocks
-// wait in their look-back the others keep the SM busy. Without the bound the compiler takes 64
-// registers and four blocks fit: with no spills, the sort was still 7 % slower at 2^28 keys on
-// an H200 (0.650 of CUB's speed against 0.696).
-inline constexpr int kMinBlocksPerSm = 5;
+// Three blocks per SM (768 threads, up to 80 registers each) with tiles of 8192 keys (32 per
+// thread). A large tile pays less per key for what a tile does once (the digit counts, the block
+// scan, 256 look-backs), and its runs of one digit are longer (32 keys on average), so the
+// scatter writes fewer partial 32-byte sectors. Measured on an H200 at 2^24 / 2^28 keys, as a
+// fraction of CUB's speed: 16 keys a thread and five blocks per SM, 0.87 / 0.80; 24 and four,
+// 0.89 / 0.84; 32 and three, 0.89 / 0.86.
+inline constexpr int kMinBlocksPerSm = 3;
 
 template <KeyOrder Order, bool Pairs>
 __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
@@ -210,11 +223,11 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
                     long long n, int shift, bool first, bool last, const unsigned* digit_starts,
                     unsigned* descriptors, unsigned* tile_counter) {
     __shared__ int tile_id;
-    __shared__ unsigned warp_counts[kWarps][kDigits]; // per warp, then before each warp
-    __shared__ unsigned digit_tile_start[kDigits];    // where each digit starts in the tile
+    __shared__ unsigned warp_counts[kWarps][kDigits]; // per warp, then its places per digit
     __shared__ unsigned digit_shift[kDigits];         // tile position -> output position
     __shared__ Bits staged_keys[kTileKeys];           // the tile, sorted by digit
-    __shared__ Bits staged_values[Pairs ? kTileKeys : 1];
+    // The values (Pairs) in dynamic shared memory: 32 KB more than the 48 KB a block may declare.
+    extern __shared__ Bits staged_values[];
 
     const int lane = lane_id();
     const int warp = warp_id();
@@ -225,8 +238,7 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
     for (int d = lane; d < kDigits; d += kWarpSize) warp_counts[warp][d] = 0;
     __syncthreads();
     const int tile = tile_id;
-    // Positions in 32 bits (n <= kMaxKeys < 2^30): 64-bit ones took registers that five blocks per
-    // SM cannot spare (2-4 % of the sort's time on an H200, with the 16-bit ranks below).
+    // Positions in 32 bits (n <= kMaxKeys < 2^30): 64-bit ones take registers the tile's keys need.
     const unsigned key_count = static_cast<unsigned>(n);
     const unsigned tile_base = static_cast<unsigned>(tile) * kTileKeys;
 
@@ -236,6 +248,7 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
         tile_base + static_cast<unsigned>(warp) * kItemsPerThread * kWarpSize;
     Bits keys[kItemsPerThread];
     Bits values[kItemsPerThread];
+    LAB09_UNROLL
     for (int i = 0; i < kItemsPerThread; ++i) {
         const unsigned index = warp_base + i * kWarpSize + lane;
         keys[i] = index < key_count
@@ -244,42 +257,50 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
         if constexpr (Pairs) values[i] = index < key_count ? values_in[index] : 0u;
     }
 
-    unsigned short rank[kItemsPerThread]; // below 32 * kItemsPerThread: 16 bits are enough
-    rank_in_warp(keys, shift, rank, warp_counts[warp]);
+    // Count the tile's digits first, each warp its own (shared atomics): the tile's count of
+    // each digit is then known before the rank, and is published at once, so that later tiles'
+    // look-backs find an A here rather than wait on an X while this tile ranks.
+    LAB09_UNROLL
+    for (int i = 0; i < kItemsPerThread; ++i)
+        atomicAdd(&warp_counts[warp][digit_of(keys[i], shift)], 1u);
     __syncthreads();
 
-    // Thread d handles digit d: the warps' counts become the counts before each warp, their sum
-    // is the tile's count, and a block scan over the digits places each digit in the tile.
+    // Thread d handles digit d: the warps' counts add up to the tile's count, which is published
+    // (A; tile 0 knows its prefix: P), and a block scan over the digits places each digit in the
+    // tile. Each warp's counter of the digit then starts where the warp's first such key goes:
+    // after the keys of smaller digits and the digit's keys in earlier warps.
     const int digit = thread;
     unsigned tile_count = 0;
+    for (int w = 0; w < kWarps; ++w) tile_count += warp_counts[w][digit];
+    unsigned* descriptor = descriptors + static_cast<long long>(tile) * kDigits + digit;
+    // TODO(student): publish this tile's count of the digit: P for tile 0 (no tiles before it),
+    //   A for any other tile.
+    (void)descriptor;
+    const unsigned start_in_tile = block_exclusive_sum(tile_count);
+    unsigned start = start_in_tile;
     for (int w = 0; w < kWarps; ++w) {
         const unsigned count = warp_counts[w][digit];
-        warp_counts[w][digit] = tile_count;
-        tile_count += count;
+        warp_counts[w][digit] = start;
+        start += count;
     }
-    const unsigned start_in_tile = block_exclusive_sum(tile_count);
-    digit_tile_start[digit] = start_in_tile;
-
-    // Publish this tile's count first (others may use it at once), then look back.
-    unsigned* descriptor = descriptors + static_cast<long long>(tile) * kDigits + digit;
-    unsigned before_tile = 0; // the digit's keys in the tiles before this one
-    // TODO(student): tile 0 publishes P with tile_count. Any other tile publishes A with
-    //   tile_count, looks back (before_tile = look_back(...)) and publishes P with
-    //   before_tile + tile_count.
-    (void)descriptor;
-    // The digit's keys of this tile go to digit_starts[digit] + before_tile onwards.
-    // (This can wrap below 0; adding the place wraps back: unsigned arithmetic is modulo 2^32.)
-    digit_shift[digit] = digit_starts[digit] + before_tile - start_in_tile;
     __syncthreads();
 
-    // Sort the tile in shared memory: a key's place is its digit's start, then the keys of its
-    // digit in earlier warps, then its rank in the warp.
+    // Rank: each key goes straight to its place in the tile sorted by digit, in shared memory
+    // (no array of places to keep: the 32 keys already fill most of a thread's registers).
+    LAB09_UNROLL
     for (int i = 0; i < kItemsPerThread; ++i) {
-        const int d = digit_of(keys[i], shift);
-        const unsigned place = digit_tile_start[d] + warp_counts[warp][d] + rank[i];
+        const unsigned place = place_in_tile(digit_of(keys[i], shift), warp_counts[warp]);
         staged_keys[place] = keys[i];
         if constexpr (Pairs) staged_values[place] = values[i];
     }
+
+    // Then the look-back, by which time the tiles before have mostly published.
+    unsigned before_tile = 0; // the digit's keys in the tiles before this one
+    // TODO(student): every tile but tile 0 looks back (before_tile = look_back(...)) and then
+    //   publishes P with before_tile + tile_count.
+    // The digit's keys of this tile go to digit_starts[digit] + before_tile onwards.
+    // (This can wrap below 0; adding the place wraps back: unsigned arithmetic is modulo 2^32.)
+    digit_shift[digit] = digit_starts[digit] + before_tile - start_in_tile;
     __syncthreads();
 
     // Write the sorted tile out: consecutive threads take consecutive places, which are mostly
@@ -354,13 +375,22 @@ void radix_sort(const Bits* keys_in, Bits* keys_out, const Bits* values_in, Bits
     // Passes alternate between the other buffer and the output, ending in the output (4 passes).
     const Bits* from_keys = keys_in;
     const Bits* from_values = values_in;
+    // Pairs stage their values in 32 KB of dynamic shared memory, beyond the 48 KB a block gets
+    // unasked: the limit is raised to the block's whole use, at most 48 KB static plus the values
+    // (CUDA counts the limit against the dynamic part only, the emulator against all of it).
+    const int staged_values_bytes = Pairs ? kTileKeys * static_cast<int>(sizeof(Bits)) : 0;
+    if constexpr (Pairs)
+        SCANLAB_CUDA_CHECK(cudaFuncSetAttribute(onesweep_kernel<Order, Pairs>,
+                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                48 * 1024 + staged_values_bytes));
     for (int pass = 0; pass < kPasses; ++pass) {
         Bits* to_keys = pass % 2 == 0 ? other_keys : keys_out;
         Bits* to_values = pass % 2 == 0 ? other_values : values_out;
-        onesweep_kernel<Order, Pairs><<<static_cast<unsigned>(tiles), kBlockThreads>>>(
-            from_keys, to_keys, from_values, to_values, n, pass * kDigitBits, pass == 0,
-            pass == kPasses - 1, histograms + pass * kDigits, descriptors + pass * tiles * kDigits,
-            tile_counters + pass);
+        onesweep_kernel<Order, Pairs>
+            <<<static_cast<unsigned>(tiles), kBlockThreads, staged_values_bytes>>>(
+                from_keys, to_keys, from_values, to_values, n, pass * kDigitBits, pass == 0,
+                pass == kPasses - 1, histograms + pass * kDigits,
+                descriptors + pass * tiles * kDigits, tile_counters + pass);
         SCANLAB_CUDA_CHECK(cudaGetLastError());
         from_keys = to_keys;
         from_values = to_values;

@@ -16,9 +16,9 @@ inline constexpr int kDigits = 1 << kDigitBits; // 256 possible values of a digi
 inline constexpr int kPasses = 32 / kDigitBits;
 
 /// A tile is what one thread block ranks and scatters in a pass: 256 threads (one per digit in
-/// the look-back) with 16 keys each.
+/// the look-back) with 32 keys each.
 inline constexpr int kBlockThreads = 256;
-inline constexpr int kItemsPerThread = 16;
+inline constexpr int kItemsPerThread = 32;
 inline constexpr int kTileKeys = kBlockThreads * kItemsPerThread;
 
 /// The most keys one call sorts: a tile descriptor holds a count in 30 bits beside its 2-bit

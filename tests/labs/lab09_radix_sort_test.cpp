@@ -1,5 +1,5 @@
 // Graded tests for lab 09 (one-sweep radix sort: keys, and keys with values), with the checks
-// of tests/support/lab09_sort_check.h. Sizes are chosen for the emulator: a tile is 4096 keys, so
+// of tests/support/lab09_sort_check.h. Sizes are chosen for the emulator: a tile is 8192 keys, so
 // a few tiles are tens of thousands of keys.
 #include "radix_sort.h"
 

@@ -198,10 +198,10 @@ inline std::string fault_hint() {
                    "write: two threads read the same count and one increment is lost)";
         return "two threads touched one word of shared memory with nothing ordering them (the "
                "report above names the line). On staged_keys: two keys of a tile got the same "
-               "place, so rank_in_warp gave two keys of one digit the same rank (a rank is "
-               "counts[digit], the digit's keys in earlier items, plus the peers in lower lanes). "
-               "On counts, in rank_in_warp: only the highest peer updates counts[digit], after a "
-               "__syncwarp() that follows every peer's read, and another before the next item";
+               "place, so place_in_tile gave two keys the same place (a place is counts[digit] "
+               "as the digit's highest peer read it, plus the peers in lower lanes). On counts, "
+               "in place_in_tile: only the highest peer reads and updates counts[digit], and a "
+               "__syncwarp() follows before the next item's highest peer reads it";
     }
     if (fault.is("spin on a plain load"))
         return "the report above names a descriptor polled through a plain pointer: the compiler "

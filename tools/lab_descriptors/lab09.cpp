@@ -17,7 +17,7 @@ void sort_int_keys(const ScanCall& c, lab09::Workspace* space) {
 }
 
 LabDescriptor describe() {
-    // Three tiles of 4096 keys: tiles that look back across one and two tiles.
+    // Three tiles of 8192 keys: tiles that look back across one and two tiles.
     LabDescriptor lab{.number = "09", .input = Input::keys, .trace_n = 3 * lab09::kTileKeys};
     lab.variants.push_back(with_workspace<lab09::Workspace>(
         {.trace_caption = "one-sweep radix sort, int32 keys (4 passes of 8 bits)",

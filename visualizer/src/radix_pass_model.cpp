@@ -11,7 +11,7 @@ namespace scanlab::view {
 
 namespace {
 
-constexpr std::uint32_t kWarpKeys = kRadixItemsPerThread * trace::kWarpSize; // 512 per warp
+constexpr std::uint32_t kWarpKeys = kRadixItemsPerThread * trace::kWarpSize; // 1024 per warp
 constexpr std::uint32_t kNoKey = UINT32_MAX;
 // A descriptor: the status in the top 2 bits (0 X, 1 A, 2 P), the count in the low 30.
 constexpr std::uint32_t kCountMask = (1u << 30) - 1;
@@ -180,11 +180,19 @@ RadixPassModel build_radix_pass_model(const trace::Trace& trace, std::uint32_t b
     }
 
     // Descriptors: publish() by thread `digit` into element tile * 256 + digit of the
-    // descriptors, before the staging; the look-back reads earlier tiles' elements there.
+    // descriptors (A before the rank, P after it), before the scatter's first read of the staged
+    // keys; the look-back reads earlier tiles' elements there.
+    std::size_t first_scatter = SIZE_MAX;
+    for (std::size_t i : mine)
+        if (trace.instructions[i].kind == trace::AccessKind::load &&
+            trace.instructions[i].memory == *staged) {
+            first_scatter = i;
+            break;
+        }
     std::optional<std::uint32_t> descriptors;
     std::int64_t descriptor_base = 0; // the element of tile 0, digit 0 in that object
     for (std::size_t i : mine) {
-        if (i >= first_stage) break;
+        if (i >= first_scatter) break;
         const trace::WarpInstruction& w = trace.instructions[i];
         if (w.kind != trace::AccessKind::store || w.space != trace::MemorySpace::global ||
             w.width != 4)
@@ -209,10 +217,10 @@ RadixPassModel build_radix_pass_model(const trace::Trace& trace, std::uint32_t b
     if (!descriptors) {
         if (trace.truncated) cut_short(trace, block, "look-back");
         throw RadixPassError(block_name(block) +
-                             " published no descriptor before its staging (publish(), Part 4)");
+                             " published no descriptor before its scatter (publish(), Part 4)");
     }
     for (std::size_t i : mine) {
-        if (i >= first_stage) break;
+        if (i >= first_scatter) break;
         const trace::WarpInstruction& w = trace.instructions[i];
         if (w.kind != trace::AccessKind::load || w.memory != *descriptors || w.width != 4) continue;
         for (const trace::LaneAccess& lane : w.lanes) {

@@ -24,8 +24,8 @@ namespace scanlab::view {
 // The lab's constants (labs/09_radix_sort/radix_sort.h).
 inline constexpr std::uint32_t kRadixDigits = 256;
 inline constexpr std::uint32_t kRadixDigitBits = 8;
-inline constexpr std::uint32_t kRadixItemsPerThread = 16;
-inline constexpr std::uint32_t kRadixTileKeys = 4096;
+inline constexpr std::uint32_t kRadixItemsPerThread = 32;
+inline constexpr std::uint32_t kRadixTileKeys = 8192;
 
 // Why a trace (or a block of it) cannot be shown as a one-sweep pass; the message says what to do.
 struct RadixPassError : std::runtime_error {

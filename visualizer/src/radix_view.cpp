@@ -10,7 +10,8 @@
 namespace scanlab::view {
 
 namespace {
-constexpr std::uint32_t kGridSide = 64; // a tile of 4096 keys as 64 x 64 cells
+constexpr std::uint32_t kGridColumns = 128; // a tile of 8192 keys as 128 x 64 cells
+constexpr std::uint32_t kGridRows = kRadixTileKeys / kGridColumns;
 constexpr float kMargin = 12.0f;
 constexpr float kGap = 28.0f;
 constexpr float kPanelWidth = 330.0f;
@@ -73,11 +74,12 @@ void RadixView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
     const float zoom = canvas_.zoom();
     // The layout at zoom 1 fits the canvas: two grids, the look-back panel beside them, the
     // reads strip and the scatter below.
-    const float fit_cell =
-        std::floor(std::min((canvas_.size().x - 2 * kMargin - kGap - kPanelWidth) / 128.0f,
-                            (canvas_.size().y - 5 * font - 2 * kStripHeight - 150.0f) / 64.0f));
+    const float fit_cell = std::floor(std::min(
+        (canvas_.size().x - 2 * kMargin - kGap - kPanelWidth) / (2.0f * kGridColumns),
+        (canvas_.size().y - 5 * font - 2 * kStripHeight - 150.0f) / static_cast<float>(kGridRows)));
     const float cell = std::max(2.0f, fit_cell) * zoom;
-    const float grid = cell * kGridSide;
+    const float grid = cell * kGridColumns; // a grid's width
+    const float grid_height = cell * kGridRows;
     const ImVec2 origin{canvas_.min().x + kMargin + canvas_.pan().x,
                         canvas_.min().y + kMargin + canvas_.pan().y};
     const float grids_top = origin.y + font + 4;
@@ -100,21 +102,21 @@ void RadixView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
                             : "\nnot scattered (past the input's end)");
         if (canvas_.clicked()) clicked_digit = key.digit;
     };
-    // A grid of the tile: cell (row, col) shows the key at index row * 64 + col of `order`.
+    // A grid of the tile: cell (row, col) shows the key at index row * 128 + col of `order`.
     const auto draw_grid = [&](float x0, const char* title, bool ranked) {
         list->AddText({x0, origin.y}, palette::kText.u32(), title);
         const std::vector<std::uint32_t> order =
             ranked ? m->by_place() : std::vector<std::uint32_t>{};
         for (std::uint32_t i = 0; i < kRadixTileKeys; ++i) {
             const std::uint32_t k = ranked ? order[i] : i;
-            const float x = x0 + (i % kGridSide) * cell;
-            const float y = grids_top + (i / kGridSide) * cell;
+            const float x = x0 + (i % kGridColumns) * cell;
+            const float y = grids_top + (i / kGridColumns) * cell;
             if (x > canvas_.max().x || y > canvas_.max().y || x + cell < canvas_.min().x ||
                 y + cell < canvas_.min().y)
                 continue;
             const RadixKey& key = m->keys[k];
             list->AddRectFilled({x, y}, {x + cell, y + cell}, digit_colour(key.digit).u32());
-            if (key.digit == digit && cell >= 4)
+            if (key.digit == digit && cell >= 3) // a frame needs a cell of 3 pixels
                 list->AddRect({x, y}, {x + cell, y + cell}, palette::kHighlight.u32());
             if (canvas_.hovered() && mouse.x >= x && mouse.x < x + cell && mouse.y >= y &&
                 mouse.y < y + cell)
@@ -172,7 +174,7 @@ void RadixView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
 
     // Every digit's reads: a column per digit, a row per tile looked at (nearest on top).
     const float strip_width = grid * 2 + kGap * zoom;
-    float strip_y = grids_top + grid + kGap * zoom * 0.6f;
+    float strip_y = grids_top + grid_height + kGap * zoom * 0.6f;
     const std::uint32_t rows = std::min(m->tile, kMostReadRows);
     if (rows > 0) {
         list->AddText({origin.x, strip_y}, palette::kDimText.u32(),
