@@ -402,14 +402,14 @@ void radix_sort(const Bits* keys_in, Bits* keys_out, const Bits* values_in, Bits
     // Passes alternate between the other buffer and the output, ending in the output (4 passes).
     const Bits* from_keys = keys_in;
     const Bits* from_values = values_in;
-    // Pairs stage their values in 32 KB of dynamic shared memory, beyond the 48 KB a block gets
-    // unasked: the limit is raised to the block's whole use, at most 48 KB static plus the values
-    // (CUDA counts the limit against the dynamic part only, the emulator against all of it).
+    // Pairs stage their values in 32 KB of dynamic shared memory. Without the attribute a block's
+    // static and dynamic shared memory together must fit in 48 KB; the attribute raises the limit
+    // of the dynamic part, and the two together may then pass 48 KB.
     const int staged_values_bytes = Pairs ? kTileKeys * static_cast<int>(sizeof(Bits)) : 0;
     if constexpr (Pairs)
         SCANLAB_CUDA_CHECK(cudaFuncSetAttribute(onesweep_kernel<Order, Pairs>,
                                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                48 * 1024 + staged_values_bytes));
+                                                staged_values_bytes));
     for (int pass = 0; pass < kPasses; ++pass) {
         Bits* to_keys = pass % 2 == 0 ? other_keys : keys_out;
         Bits* to_values = pass % 2 == 0 ? other_values : values_out;

@@ -582,3 +582,47 @@ TEST_CASE("limits, cache preferences and a stream's access-policy window are acc
     CHECK(config == cudaFuncCachePreferShared);
     CHECK(cudaDeviceSetCacheConfig(cudaFuncCachePreferNone) == cudaSuccess);
 }
+
+// ---- Static and dynamic shared memory together over 48 KiB
+// ----------------------------------------
+
+namespace {
+
+constexpr int kStaticInts = 10 * 1024; // 40 KiB of static __shared__
+constexpr int kDynamicInts = 6 * 1024; // 24 KiB of dynamic: 64 KiB in all
+
+// Each block writes every slot of both arrays, then reads them back in reverse order.
+__global__ void static_and_dynamic(int* out) {
+    __shared__ int fixed[kStaticInts];
+    extern __shared__ int extra[];
+    for (int i = threadIdx.x; i < kStaticInts; i += blockDim.x) fixed[i] = i;
+    for (int i = threadIdx.x; i < kDynamicInts; i += blockDim.x) extra[i] = -i;
+    __syncthreads();
+    int sum = 0;
+    for (int i = threadIdx.x; i < kStaticInts; i += blockDim.x) sum += fixed[kStaticInts - 1 - i];
+    for (int i = threadIdx.x; i < kDynamicInts; i += blockDim.x) sum += extra[kDynamicInts - 1 - i];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+} // namespace
+
+TEST_CASE("cudaFuncAttributeMaxDynamicSharedMemorySize bounds the dynamic part alone") {
+    // CUDA: the attribute limits the dynamic bytes; static and dynamic together may then pass
+    // 48 KiB (up to the opt-in limit). 40 KiB static + 24 KiB dynamic runs once the attribute
+    // allows 24 KiB of dynamic shared memory.
+    constexpr int blocks = 3, threads = 128;
+    REQUIRE(cudaFuncSetAttribute(static_and_dynamic, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 kDynamicInts * static_cast<int>(sizeof(int))) == cudaSuccess);
+    DeviceVector<int> out(blocks * threads);
+    static_and_dynamic<<<blocks, threads, kDynamicInts * sizeof(int)>>>(out.data());
+    REQUIRE(cudaGetLastError() == cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> got = out.download();
+    for (int b = 0; b < blocks; ++b)
+        for (int t = 0; t < threads; ++t) {
+            int expected = 0;
+            for (int i = t; i < kStaticInts; i += threads) expected += kStaticInts - 1 - i;
+            for (int i = t; i < kDynamicInts; i += threads) expected -= kDynamicInts - 1 - i;
+            CHECK(got[b * threads + t] == expected);
+        }
+}

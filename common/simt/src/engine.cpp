@@ -1,4 +1,5 @@
 #include "engine.h"
+#include "shared_limits.h"
 #include "mbarrier_runtime.h"
 #include "stack_guard.h"
 
@@ -1096,6 +1097,16 @@ void* Engine::shared_variable(const SharedSite& site, size_t bytes, size_t align
             return b->shared_data + v->storage;
     align = std::max<size_t>(align, 16);
     size_t offset = (b->shared_used + align - 1) / align * align;
+    const size_t dynamic_part = (b->dynamic_bytes + 15) / 16 * 16;
+    if (offset + bytes - dynamic_part > kStaticSharedPerBlock) {
+        std::ostringstream msg;
+        msg << "__shared__ variable '" << site.name << "' (" << bytes
+            << " bytes) does not fit: the block's static __shared__ variables would take "
+            << offset + bytes - dynamic_part << " bytes, more than the " << kStaticSharedPerBlock
+            << " bytes CUDA allows them (more must be dynamic shared memory, with "
+               "cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize))";
+        fault(FaultKind::invalid_launch, cudaErrorLaunchOutOfResources, msg.str(), nullptr);
+    }
     if (offset + bytes > shared_limit_) {
         std::ostringstream msg;
         msg << "__shared__ variable '" << site.name << "' (" << bytes

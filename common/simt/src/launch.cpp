@@ -9,10 +9,9 @@
 #include "fault_format.h"
 #include "memory_registry.h"
 #include "launch_recorder.h"
+#include "shared_limits.h"
 
 namespace simt::detail {
-
-size_t shared_limit_for(const void* kernel);
 
 namespace {
 std::string dims(dim3 d) {
@@ -65,15 +64,16 @@ void run_launch(const LaunchRequest& r) {
     if (g.x > 2147483647u || g.y > 65535 || g.z > 65535)
         return reject(cudaErrorInvalidConfiguration, r,
                       "grid dimensions are limited to (2^31-1, 65535, 65535)");
-    const size_t limit = shared_limit_for(r.kernel);
+    const SharedLimits limits = shared_limits_for(r.kernel);
+    const size_t limit = limits.dynamic;
     if (r.dynamic_shared_bytes > limit)
-        return reject(cudaErrorInvalidValue, r,
-                      std::to_string(r.dynamic_shared_bytes) +
-                          " bytes of dynamic shared memory requested, the limit is " +
-                          std::to_string(limit) +
-                          (limit == 48 * 1024 ? " (raise it with cudaFuncSetAttribute("
-                                                "cudaFuncAttributeMaxDynamicSharedMemorySize))"
-                                              : ""));
+        return reject(
+            cudaErrorInvalidValue, r,
+            std::to_string(r.dynamic_shared_bytes) +
+                " bytes of dynamic shared memory requested, the limit is " + std::to_string(limit) +
+                (limits.block == 48 * 1024 ? " (raise it with cudaFuncSetAttribute("
+                                             "cudaFuncAttributeMaxDynamicSharedMemorySize))"
+                                           : ""));
 
     // A cooperative grid runs all its blocks at once: the engine's window of resident blocks
     // holds co_resident_blocks() of them, so every grid that fits is wholly resident.
@@ -102,7 +102,7 @@ void run_launch(const LaunchRequest& r) {
                           RegionKind::parameters, "kernel parameters", false);
     FaultReport result;
     {
-        Engine engine(r, opts, limit);
+        Engine engine(r, opts, limits.block);
         engine.set_recorder(recorder.get());
         result = engine.run();
     }

@@ -20,6 +20,7 @@
 #include "simt/options.h"
 #include "simt/runtime_api.h"
 #include "simt/shared.h"
+#include "shared_limits.h"
 
 using simt::detail::api_error;
 using simt::detail::data_flow;
@@ -39,9 +40,13 @@ std::map<const void*, size_t>& dynamic_shared_limits() {
     static std::map<const void*, size_t> limits;
     return limits;
 }
-size_t shared_limit_for(const void* kernel) {
+// CUDA's rule: without cudaFuncAttributeMaxDynamicSharedMemorySize a block's static and dynamic
+// shared memory together fit in 48 KiB (the attribute's default is 48 KiB less the static part).
+// The attribute bounds the dynamic part alone; the sum may then reach the opt-in limit.
+SharedLimits shared_limits_for(const void* kernel) {
     auto it = dynamic_shared_limits().find(kernel);
-    return it == dynamic_shared_limits().end() ? kSharedPerBlock : it->second;
+    if (it == dynamic_shared_limits().end()) return {kSharedPerBlock, kSharedPerBlock};
+    return {it->second, kSharedPerBlockOptin};
 }
 
 namespace {
@@ -677,7 +682,7 @@ cudaError_t simt_func_set_attribute(const void* kernel, cudaFuncAttribute attr, 
             return api_error(cudaErrorInvalidValue, "cudaFuncSetAttribute",
                              "at most " + std::to_string(kSharedPerBlockOptin) +
                                  " bytes of dynamic shared memory per block");
-        dynamic_shared_limits()[kernel] = std::max(kSharedPerBlock, static_cast<size_t>(value));
+        dynamic_shared_limits()[kernel] = static_cast<size_t>(value);
         return cudaSuccess;
     }
     return cudaSuccess; // carveout preferences do not change behaviour
