@@ -251,6 +251,7 @@ class MistakeRun:
     build_s: float = 0.0
     run_s: float = 0.0
     operators: list[str] | None = None  # compiled for these graded operators only; None: all
+    builds: int = 1  # builds it took (for fewer operators first, then for more)
 
 
 def run_tests(binary: Path, arguments: list[str], timeout: float) -> tuple[str, int | None]:
@@ -292,14 +293,24 @@ def build_and_run(m: dict, build: Path, replay: Replay, timeout: float,
     Compiled for as few operators as give the run that every operator would give (the docstring
     at the top says how); when that run does not show the mistake as the catalog says, it is
     built again for every operator and judged on that run alone."""
+    runs: list[MistakeRun] = []
+
+    def built_for(operators: list[str] | None) -> MistakeRun:
+        runs.append(build_and_run_for(m, build, replay, timeout, operators))
+        return runs[-1]
+
+    def counted(done: MistakeRun) -> MistakeRun:
+        """The last run, with the time of every build and run it took to get there."""
+        return dataclasses.replace(done, build_s=sum(r.build_s for r in runs),
+                                   run_s=sum(r.run_s for r in runs), builds=len(runs))
+
     if every_operator or for_operators(patched_solution(m), []) is None:
-        return build_and_run_for(m, build, replay, timeout, None)
+        return counted(built_for(None))
     if "operators" in m:
-        operators = operators_of(m)
-        done = build_and_run_for(m, build, replay, timeout, operators)
+        done = built_for(operators_of(m))
         if not check(m, done.output, done.code):
-            return done
-        return build_and_run_for(m, build, replay, timeout, None)
+            return counted(done)
+        return counted(built_for(None))
     cases = listed_cases(build / "bin" / solution_tests(m["lab"]), m["cases"])
     # The cases made per family are compiled for the family's first type, where they stop when
     # they fail there: a run in which each of them failed is the whole run. One that passed
@@ -308,14 +319,14 @@ def build_and_run(m: dict, build: Path, replay: Replay, timeout: float,
     done = None
     while (operators := operators_named(cases, first_type_only)) is not None:
         if done is None or operators != done.operators:
-            done = build_and_run_for(m, build, replay, timeout, operators)
+            done = built_for(operators)
         went_on = first_type_only - failed_cases(done.output)
         if not went_on:
             if not check(m, done.output, done.code):
-                return done
+                return counted(done)
             break
         first_type_only -= went_on
-    return build_and_run_for(m, build, replay, timeout, None)
+    return counted(built_for(None))
 
 
 def build_and_run_for(m: dict, build: Path, replay: Replay, timeout: float,
@@ -430,8 +441,9 @@ def run_simt(args, mistakes) -> int:
             return "FAIL", f"{label}: {why}\n--- output (end) ---\n{done.output[-4000:]}"
         compiled = ("every operator" if done.operators is None
                     else ", ".join(op.removeprefix("scanlab::") for op in done.operators))
-        text = [f"ok: {label}: {m['kind']}, diagnosed (build {done.build_s:.0f} s for "
-                f"{compiled}, run {done.run_s:.0f} s)"]
+        builds = f", {done.builds} builds" if done.builds > 1 else ""
+        text = [f"ok: {label}: {m['kind']}, diagnosed (build {done.build_s:.0f} s{builds}, the "
+                f"last for {compiled}, run {done.run_s:.0f} s)"]
         report = first_report(done.output, m["kind"])
         if report:
             text.append("    " + report.replace("\n", "\n    "))
