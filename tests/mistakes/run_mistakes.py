@@ -8,8 +8,13 @@ A mistake's cases usually scan with one operator (`inclusive sum int32`), while 
 instantiates its templates for all 23 graded operators: most of a mistake's build. So the patched
 copy is compiled for the operators its cases name (common/scanlab/include/scanlab/
 graded_operators.h), or those of its `operators` where the names do not say, and linked before a
-copy of the solution's library whose symbols are made weak, which supplies the other operators. If the tests then do not show the mistake as the
-catalog says, it is built again for every operator and judged on that run alone.
+copy of the solution's library whose symbols are made weak, which supplies the other operators.
+A case made per operator family (`warp scan shuffle: inclusive sum`; tests/support/
+scan_matrix.h) walks the family's types and stops at the first that fails, so it is compiled for
+the family's first type only: when it fails there, no other type runs, and the run is the one
+that every operator would give. A case that passed there is compiled again with its whole family.
+If the tests then do not show the mistake as the catalog says, it is built again for every
+operator and judged on that run alone.
 
 On the emulator (the default) it reuses a configured Ninja build folder (--build-dir, by default
 ./build): it builds the lab's solution tests there once, then replays the commands Ninja would
@@ -167,10 +172,12 @@ def graded_operators() -> dict[str, tuple[str, str]]:
     return {operator: (family.lower(), element) for operator, family, element in found}
 
 
-def operators_named(case_names: list[str]) -> list[str] | None:
+def operators_named(case_names: list[str],
+                    first_type_only: set[str] = frozenset()) -> list[str] | None:
     """The graded operators these test cases scan with, read from their names: `inclusive sum
-    int32` is one, `inclusive sum` every element type of sum. None when a case names no operator
-    (it may use any)."""
+    int32` is one, `inclusive sum` every element type of sum, or only the family's first type for
+    a case in `first_type_only` (one made per family: FAMILY_CASES). None when a case names no
+    operator (it may use any) or when they name every operator."""
     operators = graded_operators()
     families = "|".join(sorted({family for family, _ in operators.values()}))
     elements = "|".join(sorted({element for _, element in operators.values()}))
@@ -180,17 +187,31 @@ def operators_named(case_names: list[str]) -> list[str] | None:
         if not named:
             return None
         for family, element in named:
-            wanted |= {op for op, words in operators.items()
-                       if words[0] == family and element in ("", words[1])}
+            members = [op for op, words in operators.items()
+                       if words[0] == family and element in ("", words[1])]
+            wanted |= set(members[:1] if element == "" and case in first_type_only else members)
     return [op for op in operators if op in wanted] if wanted != set(operators) else None
 
 
-def operators_of(m: dict, build: Path) -> list[str] | None:
-    """The graded operators a mistake's cases scan with: the catalog's `operators`, else what
-    the names of the cases say (operators_named); None: all of them."""
-    if "operators" not in m:
-        return operators_named(listed_cases(build / "bin" / solution_tests(m["lab"]),
-                                            m["cases"]))
+# A test file's cases made per operator family (tests/support/scan_matrix.h): each is named
+# "<prefix><kind> <family>" and walks the family's types with for_each_type_of, which stops at
+# the first type that fails.
+FAMILY_CASES = re.compile(r'SCANLAB_CASE_PER_FAMILY_AND_KIND\(\s*"([^"]*)"')
+
+
+def family_case_prefixes(lab: str) -> tuple[str, ...]:
+    """The prefixes of the lab's cases made per operator family (FAMILY_CASES)."""
+    return tuple(prefix for test in sorted((ROOT / "tests" / "labs").glob(f"lab{lab[:2]}_*.cpp"))
+                 for prefix in FAMILY_CASES.findall(test.read_text()))
+
+
+def failed_cases(output: str) -> set[str]:
+    """The test cases that doctest's output names as failed (`TEST CASE:  name`)."""
+    return set(re.findall(r"^TEST CASE:  (.*)$", output, re.M))
+
+
+def operators_of(m: dict) -> list[str]:
+    """The graded operators of the mistake's `operators` (for cases whose names say none)."""
     known = graded_operators()
     named = [f"scanlab::{op}" for op in m["operators"]]
     unknown = [op for op in m["operators"] if f"scanlab::{op}" not in known]
@@ -230,6 +251,7 @@ class MistakeRun:
     build_s: float = 0.0
     run_s: float = 0.0
     operators: list[str] | None = None  # compiled for these graded operators only; None: all
+    builds: int = 1  # builds it took (for fewer operators first, then for more)
 
 
 def run_tests(binary: Path, arguments: list[str], timeout: float) -> tuple[str, int | None]:
@@ -268,14 +290,43 @@ def build_and_run(m: dict, build: Path, replay: Replay, timeout: float,
                   every_operator: bool = False) -> MistakeRun:
     """Builds the lab's tests with the mistake into <build>/mistakes/<id>, runs the catalog's
     cases there and records the output (output.txt) and what it was made from (made_from.json).
-    First for the operators the cases name; when that run does not show the mistake as the
-    catalog says, for every operator (the docstring at the top says why)."""
-    operators = None if every_operator else operators_of(m, build)
-    if operators is not None and for_operators(patched_solution(m), operators) is not None:
-        done = build_and_run_for(m, build, replay, timeout, operators)
+    Compiled for as few operators as give the run that every operator would give (the docstring
+    at the top says how); when that run does not show the mistake as the catalog says, it is
+    built again for every operator and judged on that run alone."""
+    runs: list[MistakeRun] = []
+
+    def built_for(operators: list[str] | None) -> MistakeRun:
+        runs.append(build_and_run_for(m, build, replay, timeout, operators))
+        return runs[-1]
+
+    def counted(done: MistakeRun) -> MistakeRun:
+        """The last run, with the time of every build and run it took to get there."""
+        return dataclasses.replace(done, build_s=sum(r.build_s for r in runs),
+                                   run_s=sum(r.run_s for r in runs), builds=len(runs))
+
+    if every_operator or for_operators(patched_solution(m), []) is None:
+        return counted(built_for(None))
+    if "operators" in m:
+        done = built_for(operators_of(m))
         if not check(m, done.output, done.code):
-            return done
-    return build_and_run_for(m, build, replay, timeout, None)
+            return counted(done)
+        return counted(built_for(None))
+    cases = listed_cases(build / "bin" / solution_tests(m["lab"]), m["cases"])
+    # The cases made per family are compiled for the family's first type, where they stop when
+    # they fail there: a run in which each of them failed is the whole run. One that passed
+    # there goes on to the family's other types, so the run is made again with all of them.
+    first_type_only = {case for case in cases if case.startswith(family_case_prefixes(m["lab"]))}
+    done = None
+    while (operators := operators_named(cases, first_type_only)) is not None:
+        if done is None or operators != done.operators:
+            done = built_for(operators)
+        went_on = first_type_only - failed_cases(done.output)
+        if not went_on:
+            if not check(m, done.output, done.code):
+                return counted(done)
+            break
+        first_type_only -= went_on
+    return counted(built_for(None))
 
 
 def build_and_run_for(m: dict, build: Path, replay: Replay, timeout: float,
@@ -390,8 +441,9 @@ def run_simt(args, mistakes) -> int:
             return "FAIL", f"{label}: {why}\n--- output (end) ---\n{done.output[-4000:]}"
         compiled = ("every operator" if done.operators is None
                     else ", ".join(op.removeprefix("scanlab::") for op in done.operators))
-        text = [f"ok: {label}: {m['kind']}, diagnosed (build {done.build_s:.0f} s for "
-                f"{compiled}, run {done.run_s:.0f} s)"]
+        builds = f", {done.builds} builds" if done.builds > 1 else ""
+        text = [f"ok: {label}: {m['kind']}, diagnosed (build {done.build_s:.0f} s{builds}, the "
+                f"last for {compiled}, run {done.run_s:.0f} s)"]
         report = first_report(done.output, m["kind"])
         if report:
             text.append("    " + report.replace("\n", "\n    "))
