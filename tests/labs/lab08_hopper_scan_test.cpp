@@ -76,16 +76,11 @@ TEST_CASE("scan under every schedule") {
 TEST_CASE("scan in place and with a reused workspace") {
     using Op = Affine<std::int32_t>;
     constexpr int kN = 40 * kTile<SmallShape, int> + 3;
-    {
-        // In place, a tile's input is read by the producer's copy and its output written by the
-        // scanners over the same words, ordered by the chain of mbarrier phases between them.
-        // The emulator's global-memory race check does not follow mbarrier phases yet (its
-        // shared-memory check does: docs/emulator.md), so it would report that order as a race:
-        // on the emulator this case compares the values with the checks off.
-        scanlab::test::lab08_scan::EmulatorChecksOff scope;
-        if (!check_sizes<Op, SmallShape>(ScanKind::exclusive, {kN}, true)) return;
-        if (!check_sizes<Sum<double>, SmallShape>(ScanKind::inclusive, {kN}, true)) return;
-    }
+    // In place, a tile's input is read by the producer's copy and its output written by the
+    // scanners over the same words, ordered by the chain of mbarrier phases between them (the
+    // emulator's race checks follow it: a scanner that wrote before its wait would be reported).
+    if (!check_sizes<Op, SmallShape>(ScanKind::exclusive, {kN}, true)) return;
+    if (!check_sizes<Sum<double>, SmallShape>(ScanKind::inclusive, {kN}, true)) return;
     // The workspace is reused: the descriptors and the tile counter must be clear when every call
     // starts. Calls of the same size one after another take the path where each launch clears
     // the next call's half.
