@@ -8,6 +8,7 @@
 // them afterwards.
 #include "hopper_scan.h"
 
+#include "back_to_back_scans.h"
 #include "emulator_schedule.h"
 #include "lab08_scan_check.h"
 #include "scan_matrix.h"
@@ -103,35 +104,13 @@ TEST_CASE("scan of an input not 16-byte aligned") {
 // dependent launch right behind the one before (scanlab/pdl.h), scans its output and uses the
 // Workspace half that the one before cleared.
 TEST_CASE("back-to-back scans, each reading the last one's output") {
-    using Op = Sum<std::int32_t>;
-    constexpr int kN = 30 * kTile<SmallShape, int> + 3;
-    const std::vector<int> in = scanlab::test::make_input<Op>(kN, ScanKind::inclusive);
-    DeviceBuffer<int> d_in(in);
-    DeviceBuffer<int> d_mid(std::vector<int>(in.size(), scanlab::test::poison_value<int>()));
-    DeviceBuffer<int> d_out(std::vector<int>(in.size(), scanlab::test::poison_value<int>()));
     lab08::Workspace workspace;
-    try {
-        lab08::scan<Op, SmallShape>(d_in.data(), d_mid.data(), kN, ScanKind::inclusive, &workspace);
-        lab08::scan<Op, SmallShape>(d_mid.data(), d_out.data(), kN, ScanKind::inclusive,
-                                    &workspace);
-        lab08::scan<Op, SmallShape>(d_out.data(), d_mid.data(), kN, ScanKind::inclusive,
-                                    &workspace);
-        SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
-    } catch (const std::exception& error) {
-        FAIL(scanlab::test::kernel_failure_report(error.what(), "08", fault_hint()));
-    }
-    // The reference: the same three scans on the host (wrapping as the GPU's int32 does).
-    std::vector<int> expected = in;
-    for (int pass = 0; pass < 3; ++pass) {
-        std::uint32_t running = 0;
-        for (int& x : expected) x = static_cast<int>(running += static_cast<std::uint32_t>(x));
-    }
-    const std::vector<int> got = d_mid.download();
-    const auto wrong = std::mismatch(got.begin(), got.end(), expected.begin());
-    REQUIRE_MESSAGE(wrong.first == got.end(), "three back-to-back scans: element "
-                                                  << (wrong.first - got.begin()) << " is "
-                                                  << *wrong.first << ", expected "
-                                                  << *wrong.second);
+    scanlab::test::check_back_to_back_scans(
+        30 * kTile<SmallShape, int> + 3, "08",
+        [&](const int* in, int* out, int n) {
+            lab08::scan<Sum<int>, SmallShape>(in, out, n, ScanKind::inclusive, &workspace);
+        },
+        fault_hint);
 }
 
 // A large array with the default shape: hundreds of tiles over the persistent blocks.
