@@ -34,7 +34,6 @@ TEST_SUITE("hidden") {
     }
 
     TEST_CASE("hidden: in place, every stage refilled many times") {
-        scanlab::test::lab08_scan::EmulatorChecksOff scope; // (lab08_scan_check.h says why)
         if (!check_sizes<Affine<std::uint32_t>, SmallShape>(ScanKind::inclusive, {64 * 256 + 1},
                                                             true))
             return;

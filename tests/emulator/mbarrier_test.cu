@@ -2,7 +2,9 @@
 // mbarrier_runtime.h): a ring of shared-memory stages that one thread fills with bulk copies and
 // two warps consume, run clean, and the mistakes that this style of code invites, each planted
 // in the same kernel: the report must name the mistake's line (marked `// BUG: name`) and, for
-// a race, the bulk copy's line too. simt backend only.
+// a race, the bulk copy's line too. In place (out == in) the copy's read of a tile in global
+// memory and the consumers' writes of it are ordered by the phase they wait for, and a write
+// that no phase orders is still a race. simt backend only.
 #include <doctest/doctest.h>
 
 #include <cuda/ptx>
@@ -31,7 +33,14 @@ constexpr auto cta = ptx::scope_cta;
 constexpr auto smem = ptx::space_shared;
 constexpr auto gmem = ptx::space_global;
 
-enum Mistake : int { none, read_before_wait, bytes_mismatch, refill_before_release, wrong_parity };
+enum Mistake : int {
+    none,
+    read_before_wait,
+    bytes_mismatch,
+    refill_before_release,
+    wrong_parity,
+    store_before_wait
+};
 
 // A wait for the wrong parity is reported at the wait that passed at once (here).
 __device__ void wait_for_phase(std::uint64_t* barrier, unsigned parity) {
@@ -40,7 +49,8 @@ __device__ void wait_for_phase(std::uint64_t* barrier, unsigned parity) {
     }
 }
 
-// Copies `tiles` tiles of kItems ints from `in` to `out` through the ring.
+// Copies `tiles` tiles of kItems ints from `in` to `out` through the ring (in place if they are
+// one array).
 __global__ void ring_copy(const int* in, int* out, int tiles, int mistake) {
     __shared__ alignas(16) int stage[kStages][kItems];
     __shared__ std::uint64_t full[kStages];  // the stage's copy has landed
@@ -75,6 +85,10 @@ __global__ void ring_copy(const int* in, int* out, int tiles, int mistake) {
         const int s = t % kStages;
         unsigned parity = (t / kStages) & 1;
         if (mistake == wrong_parity) parity ^= 1;
+        // In place, the copy of this tile may not have read the element yet: the phases this
+        // thread waited for so far (those of the tiles before) do not order it after that read.
+        // BUG: store_before_wait
+        if (mistake == store_before_wait && t > 0) out[t * kItems + c] = 0;
         if (mistake != read_before_wait || t == 0) wait_for_phase(&full[s], parity);
         // BUG: read_before_wait
         out[t * kItems + c] = stage[s][c];
@@ -86,15 +100,16 @@ struct Run {
     std::vector<int> in, out;
 };
 
-Run run_ring(int tiles, Mistake mistake) {
+Run run_ring(int tiles, Mistake mistake, bool in_place = false) {
     Run run;
     std::mt19937 random(std::random_device{}());
     run.in.resize(static_cast<size_t>(tiles) * kItems);
     for (int& x : run.in) x = static_cast<int>(random());
-    DeviceVector<int> in(run.in), out(run.in.size());
-    ring_copy<<<1, kThreads>>>(in.data(), out.data(), tiles, mistake);
+    DeviceVector<int> in(run.in), out(in_place ? 1 : run.in.size());
+    DeviceVector<int>& result = in_place ? in : out;
+    ring_copy<<<1, kThreads>>>(in.data(), result.data(), tiles, mistake);
     // After a report the launch's error is sticky: nothing to download then.
-    if (cudaDeviceSynchronize() == cudaSuccess) run.out = out.download();
+    if (cudaDeviceSynchronize() == cudaSuccess) run.out = result.download();
     return run;
 }
 
@@ -112,6 +127,16 @@ TEST_CASE("a ring of bulk copies guarded by mbarriers runs clean and copies ever
     for (const int tiles : {1, 2, 3, 8, 13}) {
         Run run;
         expect_clean("ring_copy", [&] { run = run_ring(tiles, none); });
+        CHECK(run.out == run.in);
+    }
+}
+
+// The copy reads a tile of global memory at its issue; the consumers overwrite those words after
+// their wait for the phase the copy completes (lab 08's scan in place): no race.
+TEST_CASE("in place, the phase a consumer waited for orders its write after the copy's read") {
+    for (const int tiles : {1, 3, 13}) {
+        Run run;
+        expect_clean("ring_copy in place", [&] { run = run_ring(tiles, none, true); });
         CHECK(run.out == run.in);
     }
 }
@@ -153,6 +178,16 @@ TEST_CASE("refilling a stage before its consumers released it: both lines and th
     // The copy reported at its issue, or the read of the refilled stage: each says what to do.
     CHECK((contains(message, "refills a stage") ||
            contains(message, "writes it when its bytes land")));
+}
+
+TEST_CASE("in place, a store before the wait races the copy's read of the word: both lines") {
+    const std::string message = finding(simt::FaultKind::global_race, "store_before_wait",
+                                        [] { run_ring(6, store_before_wait, true); });
+    // The copy, as the earlier read of the word or as the read after the store, in whichever
+    // order they ran, and what orders the two.
+    CHECK(contains(message, line_of("refill_before_release")));
+    CHECK((contains(message, "reads it: write it only after a wait") ||
+           contains(message, "this bulk copy reads what was written at")));
 }
 
 TEST_CASE("waiting on the wrong parity: the first wait asks for parity 1") {

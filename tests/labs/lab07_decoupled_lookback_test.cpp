@@ -6,6 +6,7 @@
 // block dispatch order (in order, shuffled) themselves, and restore them afterwards.
 #include "lookback_scan.h"
 
+#include "back_to_back_scans.h"
 #include "emulator_schedule.h"
 #include "kernel_failure.h"
 #include "scan_matrix.h"
@@ -524,42 +525,21 @@ TEST_CASE("scan in place and with a reused workspace") {
     CHECK(workspace.capacity() > 0);
 }
 
-// Two calls back to back, no host work between them: the second kernel is launched with
-// programmatic dependent launch right behind the first (scanlab/pdl.h, launch_after_previous),
-// scans the first one's output and uses the Workspace half that the first one cleared. On a GPU
-// it may start while the first still runs; the emulator runs them one after the other and reports
-// any access the second makes before cudaGridDependencySynchronize() to what the first wrote.
+// Three calls back to back, no host work between them: each kernel is launched with
+// programmatic dependent launch right behind the one before (scanlab/pdl.h,
+// launch_after_previous), scans its output and uses the Workspace half that it cleared. On a GPU
+// it may start while the one before still runs; the emulator runs them one after the other and
+// reports any access a kernel makes before cudaGridDependencySynchronize() to what the one
+// before wrote.
 TEST_CASE("back-to-back scans, each reading the last one's output") {
-    using Op = Sum<std::int32_t>;
-    constexpr int kN = 40 * kSmallTile + 3;
-    const std::vector<int> in = scanlab::test::make_input<Op>(kN, ScanKind::inclusive);
-    DeviceBuffer<int> d_in(in);
-    DeviceBuffer<int> d_mid(std::vector<int>(in.size(), scanlab::test::poison_value<int>()));
-    DeviceBuffer<int> d_out(std::vector<int>(in.size(), scanlab::test::poison_value<int>()));
     lab07::Workspace workspace;
-    try {
-        lab07::scan<Op, kSmallThreads, kSmallItems>(d_in.data(), d_mid.data(), kN,
-                                                    ScanKind::inclusive, {}, &workspace);
-        lab07::scan<Op, kSmallThreads, kSmallItems>(d_mid.data(), d_out.data(), kN,
-                                                    ScanKind::inclusive, {}, &workspace);
-        lab07::scan<Op, kSmallThreads, kSmallItems>(d_out.data(), d_mid.data(), kN,
-                                                    ScanKind::inclusive, {}, &workspace);
-        SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
-    } catch (const std::exception& error) {
-        FAIL(scanlab::test::kernel_failure_report(error.what(), "07", fault_hint()));
-    }
-    // The reference: the same three scans on the host (wrapping as the GPU's int32 does).
-    std::vector<int> expected = in;
-    for (int pass = 0; pass < 3; ++pass) {
-        std::uint32_t running = 0;
-        for (int& x : expected) x = static_cast<int>(running += static_cast<std::uint32_t>(x));
-    }
-    const std::vector<int> got = d_mid.download();
-    const auto wrong = std::mismatch(got.begin(), got.end(), expected.begin());
-    REQUIRE_MESSAGE(wrong.first == got.end(), "three back-to-back scans: element "
-                                                  << (wrong.first - got.begin()) << " is "
-                                                  << *wrong.first << ", expected "
-                                                  << *wrong.second);
+    scanlab::test::check_back_to_back_scans(
+        40 * kSmallTile + 3, "07",
+        [&](const int* in, int* out, int n) {
+            lab07::scan<Sum<int>, kSmallThreads, kSmallItems>(in, out, n, ScanKind::inclusive, {},
+                                                              &workspace);
+        },
+        fault_hint);
 }
 
 // A large array with the default tile shape.

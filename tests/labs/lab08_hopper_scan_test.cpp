@@ -8,6 +8,7 @@
 // them afterwards.
 #include "hopper_scan.h"
 
+#include "back_to_back_scans.h"
 #include "emulator_schedule.h"
 #include "lab08_scan_check.h"
 #include "scan_matrix.h"
@@ -76,16 +77,11 @@ TEST_CASE("scan under every schedule") {
 TEST_CASE("scan in place and with a reused workspace") {
     using Op = Affine<std::int32_t>;
     constexpr int kN = 40 * kTile<SmallShape, int> + 3;
-    {
-        // In place, a tile's input is read by the producer's copy and its output written by the
-        // scanners over the same words, ordered by the chain of mbarrier phases between them.
-        // The emulator's global-memory race check does not follow mbarrier phases yet (its
-        // shared-memory check does: docs/emulator.md), so it would report that order as a race:
-        // on the emulator this case compares the values with the checks off.
-        scanlab::test::lab08_scan::EmulatorChecksOff scope;
-        if (!check_sizes<Op, SmallShape>(ScanKind::exclusive, {kN}, true)) return;
-        if (!check_sizes<Sum<double>, SmallShape>(ScanKind::inclusive, {kN}, true)) return;
-    }
+    // In place, a tile's input is read by the producer's copy and its output written by the
+    // scanners over the same words, ordered by the chain of mbarrier phases between them (the
+    // emulator's race checks follow it: a scanner that wrote before its wait would be reported).
+    if (!check_sizes<Op, SmallShape>(ScanKind::exclusive, {kN}, true)) return;
+    if (!check_sizes<Sum<double>, SmallShape>(ScanKind::inclusive, {kN}, true)) return;
     // The workspace is reused: the descriptors and the tile counter must be clear when every call
     // starts. Calls of the same size one after another take the path where each launch clears
     // the next call's half.
@@ -108,35 +104,13 @@ TEST_CASE("scan of an input not 16-byte aligned") {
 // dependent launch right behind the one before (scanlab/pdl.h), scans its output and uses the
 // Workspace half that the one before cleared.
 TEST_CASE("back-to-back scans, each reading the last one's output") {
-    using Op = Sum<std::int32_t>;
-    constexpr int kN = 30 * kTile<SmallShape, int> + 3;
-    const std::vector<int> in = scanlab::test::make_input<Op>(kN, ScanKind::inclusive);
-    DeviceBuffer<int> d_in(in);
-    DeviceBuffer<int> d_mid(std::vector<int>(in.size(), scanlab::test::poison_value<int>()));
-    DeviceBuffer<int> d_out(std::vector<int>(in.size(), scanlab::test::poison_value<int>()));
     lab08::Workspace workspace;
-    try {
-        lab08::scan<Op, SmallShape>(d_in.data(), d_mid.data(), kN, ScanKind::inclusive, &workspace);
-        lab08::scan<Op, SmallShape>(d_mid.data(), d_out.data(), kN, ScanKind::inclusive,
-                                    &workspace);
-        lab08::scan<Op, SmallShape>(d_out.data(), d_mid.data(), kN, ScanKind::inclusive,
-                                    &workspace);
-        SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
-    } catch (const std::exception& error) {
-        FAIL(scanlab::test::kernel_failure_report(error.what(), "08", fault_hint()));
-    }
-    // The reference: the same three scans on the host (wrapping as the GPU's int32 does).
-    std::vector<int> expected = in;
-    for (int pass = 0; pass < 3; ++pass) {
-        std::uint32_t running = 0;
-        for (int& x : expected) x = static_cast<int>(running += static_cast<std::uint32_t>(x));
-    }
-    const std::vector<int> got = d_mid.download();
-    const auto wrong = std::mismatch(got.begin(), got.end(), expected.begin());
-    REQUIRE_MESSAGE(wrong.first == got.end(), "three back-to-back scans: element "
-                                                  << (wrong.first - got.begin()) << " is "
-                                                  << *wrong.first << ", expected "
-                                                  << *wrong.second);
+    scanlab::test::check_back_to_back_scans(
+        30 * kTile<SmallShape, int> + 3, "08",
+        [&](const int* in, int* out, int n) {
+            lab08::scan<Sum<int>, SmallShape>(in, out, n, ScanKind::inclusive, &workspace);
+        },
+        fault_hint);
 }
 
 // A large array with the default shape: hundreds of tiles over the persistent blocks.

@@ -14,10 +14,6 @@
 
 #include <doctest/doctest.h>
 
-#ifdef SCANLAB_BACKEND_SIMT
-#include "simt/options.h"
-#endif
-
 #include <cstdint>
 #include <initializer_list>
 #include <stdexcept>
@@ -31,28 +27,6 @@ using lab08::ScanKind;
 /// Elements per tile of a shape, for values of type T.
 template <class Shape, class T>
 inline constexpr int kTile = Shape::template kTileItems<T>;
-
-/// Turns the emulator's checks off for its lifetime (simt backend; nothing on a GPU), for the
-/// in-place scans only: the emulator's global-memory race check does not follow mbarrier phases
-/// (docs/emulator.md), so it reports the copy's read of a tile and the scanners' later write of
-/// the same words, which the chain of phases orders, as a race.
-class EmulatorChecksOff {
-  public:
-#ifdef SCANLAB_BACKEND_SIMT
-    EmulatorChecksOff() {
-        simt::options().checks = false;
-    }
-    ~EmulatorChecksOff() {
-        simt::options().checks = saved_;
-    }
-
-  private:
-    bool saved_ = simt::options().checks;
-#else
-    EmulatorChecksOff() {} // (user-provided: a scope object, not an unused variable)
-    ~EmulatorChecksOff() {}
-#endif
-};
 
 /// The hint for a kernel that failed, from the emulator's report (on a GPU only the error).
 inline std::string fault_hint() {

@@ -88,10 +88,9 @@ struct alignas(64) Thread {
     // It has loaded data that came from a watched input (data_flow.h): what it stores is too.
     bool derived = false;
     bool comparing = false; // in an atomicCAS (Engine::note_compare_and_swap)
-    // The mbarrier ordering (mbarrier_runtime.h): the thread's own clock, which each arrive and
-    // bulk copy advances, and what it knows of the others' clocks (null until its block inits
-    // an mbarrier): thread u's accesses with clock <= known[u] happen before its next ones.
-    uint32_t mbarrier_clock = 1;
+    // The mbarrier ordering (mbarrier_runtime.h): what the thread knows of the others' clocks
+    // (Block::clock at their accesses; null until its block inits an mbarrier): thread u's
+    // accesses with clock <= known[u] happen before the thread's next ones.
     uint32_t* mbarrier_known = nullptr;
     boost::context::stack_context stack{};
     // Trace recording: the access this lane announced last, until its value is captured.
@@ -159,7 +158,13 @@ struct Block {
     int barrier_reduce = 0; // __syncthreads_count/and/or accumulator
     int barrier_result = 0;
     uint32_t barrier_epoch = 1; // counts completed __syncthreads()
-    BlockSync* sync = nullptr;  // the global-memory checker's state of the block
+    // The clock that the race checks (shared and global) record with every access: it advances
+    // at each completed __syncthreads() and device-scope fence (the global-memory checker), and
+    // at each mbarrier release (an arrive, a bulk copy's issue, a warp collective of a block
+    // with mbarriers: mbarrier_runtime.h). Read as one thread's clock it is monotone and moves
+    // past every release of that thread, so one counter serves as every thread's clock.
+    uint32_t clock = 1;
+    BlockSync* sync = nullptr; // the global-memory checker's state of the block
     // Shared memory: dynamic part first, then static variables in order of first use, each
     // after a guard zone (see SharedAllocation). Offsets into the buffer (storage) except
     // shared_used, which counts what a GPU would use.

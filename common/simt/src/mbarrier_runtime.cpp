@@ -30,7 +30,7 @@ struct BlockMbarriers {
         uintptr_t destination;
         std::vector<unsigned char> bytes;
         uint32_t issuer; // linear index
-        uint32_t clock;  // the issuer's clock that the copy's writes carry
+        uint32_t clock;  // the block clock that the copy's reads and writes carry
     };
     std::map<uintptr_t, Barrier> barriers;
     std::vector<Copy> in_flight;
@@ -103,8 +103,8 @@ std::uint64_t arrive(const void* bar, std::uint32_t count, std::uint32_t tx_byte
     auto& barrier = barrier_at(e, bar, op, site);
     // Release what this thread did, and what it had acquired, into the phase.
     join(barrier.accumulating, me.mbarrier_known);
-    barrier.accumulating[me.linear] = std::max(barrier.accumulating[me.linear], me.mbarrier_clock);
-    ++me.mbarrier_clock;
+    barrier.accumulating[me.linear] = std::max(barrier.accumulating[me.linear], me.block->clock);
+    ++me.block->clock;
     const std::uint64_t before = barrier.model.completed_phases();
     if (tx_bytes != 0) {
         barrier.model.expect_tx(tx_bytes);
@@ -138,6 +138,10 @@ bool wait_parity(const void* bar, std::uint32_t parity, const char* op, const vo
         auto& barrier = barrier_at(e, bar, op, site);
         Mbarrier::Finding finding;
         if (barrier.model.test_wait_parity(parity, me.linear, finding)) {
+            // A first wait for parity 1 passes at once: what the thread reads next, nothing has
+            // filled. The report ends the launch, before the garbage read is reported instead.
+            if (finding && barrier.model.completed_phases() == 0)
+                e.fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, *finding, site, &me);
             report_finding(e, finding, "mbarrier-parity:", site);
             for (size_t i = 0; i < barrier.released.size(); ++i)
                 me.mbarrier_known[i] = std::max(me.mbarrier_known[i], barrier.released[i]);
@@ -205,8 +209,8 @@ void bulk_copy_to_shared(void* dst, const void* src, std::uint32_t size, std::ui
     RuntimeScope scope(&me);
     BlockMbarriers& state = block_state(me);
     state.in_flight.push_back(BlockMbarriers::Copy{reinterpret_cast<uintptr_t>(bar), to,
-                                                   std::move(bytes), me.linear, me.mbarrier_clock});
-    ++me.mbarrier_clock; // the copy's writes carry a clock of their own
+                                                   std::move(bytes), me.linear, me.block->clock});
+    ++me.block->clock; // what the issuer does next is not part of the copy
 }
 
 } // namespace
@@ -218,13 +222,13 @@ void mbarrier_warp_synchronized(Warp& warp, uint32_t participants) {
     for (uint32_t m = participants; m != 0; m &= m - 1) {
         const Thread& t = *warp.lanes[__builtin_ctz(m)];
         join(joined, t.mbarrier_known);
-        joined[t.linear] = std::max(joined[t.linear], t.mbarrier_clock);
+        joined[t.linear] = std::max(joined[t.linear], b.clock);
     }
     for (uint32_t m = participants; m != 0; m &= m - 1) {
         Thread& t = *warp.lanes[__builtin_ctz(m)];
         std::copy(joined.begin(), joined.end(), t.mbarrier_known);
-        ++t.mbarrier_clock; // what it does next is not covered by this join
     }
+    ++b.clock; // what the lanes do next is not covered by this join
 }
 
 std::string mbarrier_deadlock_lines(const Block& block) {
@@ -256,6 +260,23 @@ std::string mbarrier_race_advice(const Block& block, const void* other_site, con
         return "; this bulk copy refills a stage that was read at " + line_of(other_site) +
                " and not yet released: wait for the phase of the barrier its readers arrive on "
                "after reading (the stage's empty barrier) before the copy";
+    return "; with mbarriers: arrive after the first access and wait for that phase before the "
+           "second";
+}
+
+std::string mbarrier_global_race_advice(const Block& block, const void* other_site,
+                                        const void* site, bool against_write) {
+    if (!block.mbarriers) return {};
+    const auto& sites = block.mbarriers->copy_sites;
+    if (!against_write && sites.count(other_site))
+        return "; the bulk copy at " + line_of(other_site) +
+               " reads it: write it only after a wait (mbarrier_try_wait_parity) for the phase "
+               "of the barrier that copy completes (or a later phase of the chain) has returned "
+               "true";
+    if (against_write && sites.count(site))
+        return "; this bulk copy reads what was written at " + line_of(other_site) +
+               ": the writer arrives on a barrier after its write, and the copy is issued after "
+               "a wait for that phase";
     return "; with mbarriers: arrive after the first access and wait for that phase before the "
            "second";
 }

@@ -4,10 +4,11 @@
 // it is issued (its source read, its destination written, as the issuing thread) and lands later:
 // its bytes are written at a waiter's poll of its barrier, completing their transaction bytes.
 //
-// The ordering a barrier gives the shared-memory checks is point to point, so it is kept as
-// vector clocks (Thread::mbarrier_clock / mbarrier_known): an arrive releases what the thread
-// (and what it had acquired) did before it into the phase; a copy's bytes are released when they
-// land; a wait that passes acquires the completed phase. Internal to the runtime.
+// The ordering a barrier gives the race checks (shared and global memory) is point to point, so
+// it is kept as vector clocks over the block's threads (Thread::mbarrier_known, in units of
+// Block::clock, which every access records): an arrive releases what the thread (and what it
+// had acquired) did before it into the phase; a copy's reads and writes are released when its
+// bytes land; a wait that passes acquires the completed phase. Internal to the runtime.
 #pragma once
 
 #include <cstdint>
@@ -31,5 +32,10 @@ std::string mbarrier_deadlock_lines(const Block& block);
 // one is a bulk copy, and how to order them (empty when neither is).
 std::string mbarrier_race_advice(const Block& block, const void* other_site, const void* site,
                                  bool against_write);
+
+// The same for a global-memory race between two threads of such a block, where a bulk copy is the
+// side that reads (its source): `against_write` when the earlier access is a write.
+std::string mbarrier_global_race_advice(const Block& block, const void* other_site,
+                                        const void* site, bool against_write);
 
 } // namespace simt::detail

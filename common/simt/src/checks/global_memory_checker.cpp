@@ -121,9 +121,10 @@ void GlobalMemoryChecker::acquire(Thread& t) {
 void GlobalMemoryChecker::release(Thread& t) {
     BlockSync& b = *t.block->sync;
     VectorClock& known = own(b.known);
-    known.set(t.block->linear, b.clock);
+    known.set(t.block->linear, t.block->clock);
     sync_of(t).release = b.known; // shared until the block's clock changes again
-    b.clock++;
+    b.fence_clock = ++t.block->clock;
+    ++b.fences;
 }
 
 void GlobalMemoryChecker::fence(Thread& t, MemoryScope scope, const void* site) {
@@ -148,8 +149,8 @@ void GlobalMemoryChecker::fence(Thread& t, MemoryScope scope, const void* site) 
 
 void GlobalMemoryChecker::barrier_completed(Block& b) {
     if (!b.sync) return;
-    b.sync->clock++;
-    b.sync->barrier_clock = b.sync->clock;
+    b.sync->barrier_clock = b.sync->fence_clock = ++b.clock;
+    ++b.sync->fences;
 }
 
 void GlobalMemoryChecker::show_old_value(uintptr_t word, uint32_t old_value) {
@@ -247,7 +248,7 @@ void GlobalMemoryChecker::observe(Thread& t, uintptr_t word, const GlobalWrite& 
     }
     const uint32_t writer_block = block_of(e.writer);
     if (writer_block == t.block->linear) return;
-    note_seen(*t.block->sync, e.writer, e.write_clock, s.observed);
+    note_seen(*t.block->sync, e.writer, s.fence_clock, s.observed);
     ThreadSync::Observation& o = ts.seen[ts.next_seen++ % ThreadSync::kObservations];
     o.word = word;
     o.writer_block = writer_block;
@@ -423,9 +424,16 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
                     carried = st.release;
                 }
             }
-            StrongStore next{
-                self,        now_,     std::move(carried), ts.last_fence_site, ts.last_fence_scope,
-                bs.observed, bs.clock, st.writer,          st.write_clock,     st.observed};
+            StrongStore next{self,
+                             now_,
+                             std::move(carried),
+                             ts.last_fence_site,
+                             ts.last_fence_scope,
+                             bs.observed,
+                             bs.fence_clock,
+                             st.writer,
+                             st.fence_clock,
+                             st.observed};
             st = std::move(next);
         } else if (last_store_strong) {
             strong_stores_.erase(w);
@@ -498,7 +506,7 @@ void GlobalMemoryChecker::remember_history(Thread& t, uintptr_t w, GlobalShadow:
         h.plain = StrongWriter{e.writer, e.write_clock, e.write_site, e.write_warp_sync,
                                e.write_strength};
     }
-    const StrongWriter mine{grid_thread(t), t.block->sync->clock, site,
+    const StrongWriter mine{grid_thread(t), t.block->clock, site,
                             static_cast<uint16_t>(t.warp->sync_epoch), strength};
     if (!h.strong.empty() && block_of(h.strong.back().writer) == t.block->linear) {
         h.strong.back() = mine;
@@ -577,7 +585,7 @@ void GlobalMemoryChecker::check_torn_load(Thread& t, const Region& r, uintptr_t 
         const bool same_store = e.writer == first->writer && e.write_time == first->write_time;
         // Stores of one block with a device fence (or barrier) between them are ordered.
         const bool fenced =
-            block_of(e.writer) == block_of(first->writer) && e.write_clock != first->write_clock;
+            block_of(e.writer) == block_of(first->writer) && e.write_fences != first->write_fences;
         if (!same_store && !fenced) {
             report_torn_store(t, r, address, bytes, *first, e, site);
             return;

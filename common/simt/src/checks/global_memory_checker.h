@@ -13,7 +13,11 @@
 //   Block-scope fences and *_block atomics order nothing for other blocks.
 // Blocks carry vector clocks (one entry per block of the grid); a release stores a snapshot of
 // the releasing block's clock with the word it wrote, an acquire joins the snapshots its thread
-// saw. Within a block, ordering is decided per thread pair as for shared memory.
+// saw. Within a block, ordering is decided per thread pair as for shared memory: a barrier, a
+// warp-wide collective, or mbarrier phases (a bulk copy's read of a tile orders before a write
+// by a thread that waited for the phase the copy completed: an in-place scan).
+// A block's clock is Block::clock, which mbarrier operations advance too; where "a barrier or
+// device-scope fence between" matters, BlockSync::fence_clock and GlobalWrite::write_fences say.
 #pragma once
 
 #include <memory>
@@ -61,17 +65,19 @@ class AddressList {
 };
 
 struct BlockSync {
-    Block* block = nullptr;             // the engine's block (its threads)
-    uint32_t clock = 1;                 // advances at every barrier and device-scope fence
-    uint32_t barrier_clock = 1;         // the clock right after the block's last __syncthreads()
+    Block* block = nullptr;     // the engine's block (its threads)
+    uint32_t barrier_clock = 1; // Block::clock right after the block's last __syncthreads()
+    uint32_t fence_clock = 1;   // right after its last __syncthreads() or device-scope fence
+    uint32_t fences = 0;        // its __syncthreads() and device-scope fences so far
     std::shared_ptr<VectorClock> known; // what the block has acquired (copied on write)
     // What the block has seen through strong loads of other blocks' strong stores, fenced or
-    // not (each block's clock at its store), and what those blocks had seen: a block's reads
-    // before such a store fed what it published, and hardware keeps them before it (a write
-    // after them by a block that saw the store is ordered: in-place compaction).
+    // not (each block's fence_clock at its store), and what those blocks had seen: a block's
+    // reads before a barrier or fence and a strong store after it fed what it published, and
+    // hardware keeps them before it (a write after them by a block that saw the store is
+    // ordered: in-place compaction).
     std::shared_ptr<VectorClock> observed;
     // Its stores not yet visible to other blocks (relaxed visibility); a device-scope fence of
-    // any of its threads publishes them (the block's clock is the block's, not each thread's).
+    // any of its threads publishes them (for the whole block, not only that thread's stores).
     AddressList unpublished;
     std::vector<std::unique_ptr<ThreadSync>> threads; // made when a thread first needs one
 };
@@ -167,7 +173,9 @@ class GlobalMemoryChecker final : public Checker {
         const void* writer_fence_site = nullptr;
         MemoryScope writer_fence_scope = MemoryScope::block;
         ClockSnapshot observed; // what the writer's block had seen (BlockSync::observed)
-        uint32_t write_clock = 0;
+        // The writer block's fence_clock at the store: its accesses before a barrier or fence
+        // that came before the store (what a block that sees the store may take as before it).
+        uint32_t fence_clock = 0;
         // The strong store before it (relaxed visibility may still show its value to others).
         uint32_t previous_writer = 0;
         uint32_t previous_clock = 0;

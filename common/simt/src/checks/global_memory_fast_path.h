@@ -25,10 +25,12 @@ inline bool GlobalMemoryChecker::ordered(const Thread& t, uint32_t other, uint32
     const BlockSync& mine = *t.block->sync;
     if (local < threads_per_block_) {
         if (other_clock < mine.barrier_clock) return true; // a __syncthreads() since
-        if (local / 32 == t.warp->index)
-            return warp_synchronous_ ||
-                   other_warp_sync != static_cast<uint16_t>(t.warp->sync_epoch);
-        return false;
+        if (local / 32 == t.warp->index &&
+            (warp_synchronous_ || other_warp_sync != static_cast<uint16_t>(t.warp->sync_epoch)))
+            return true;
+        // mbarrier phases: `other` arrived after the access, and this thread waited for that
+        // phase (or one after it), directly or through a chain of phases (mbarrier_runtime.h).
+        return t.mbarrier_known != nullptr && other_clock <= t.mbarrier_known[local];
     }
     if (!check_ordering_) return true;
     return mine.known && mine.known->get(block_of(other)) >= other_clock;
@@ -68,7 +70,7 @@ inline void GlobalMemoryChecker::record_read(const Thread& t, uint32_t self,
                                              uint32_t site, bool polled, uint8_t bytes) {
     GlobalRead& e = word.read();
     e.reader = self;
-    e.read_clock = t.block->sync->clock;
+    e.read_clock = t.block->clock;
     e.read_site = site;
     e.read_warp_sync = static_cast<uint16_t>(t.warp->sync_epoch);
     e.read_strength = strength;
@@ -83,7 +85,8 @@ inline void GlobalMemoryChecker::record_write(const Thread& t, uint32_t self,
                                               uint8_t store_index) {
     GlobalWrite& e = word.write();
     e.writer = self;
-    e.write_clock = t.block->sync->clock;
+    e.write_clock = t.block->clock;
+    e.write_fences = static_cast<uint8_t>(t.block->sync->fences);
     e.write_time = now_;
     e.write_site = site;
     e.write_warp_sync = static_cast<uint16_t>(t.warp->sync_epoch);

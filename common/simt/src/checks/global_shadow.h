@@ -55,7 +55,12 @@ struct alignas(32) GlobalWrite {
     // The checker keeps a history of this word (strong stores wrote it in this launch: see
     // GlobalMemoryChecker::WordHistory): only such words need the history looked up.
     bool has_history;
+    // The writing block's barriers and device fences so far, mod 256 (BlockSync::fences): two
+    // stores of one block with one between them are ordered (write_clock also moves at mbarrier
+    // operations, which order nothing for other blocks).
+    uint8_t write_fences;
 };
+static_assert(sizeof(GlobalWrite) == 32, "a write record is half a cache line");
 
 // The last read of a word in the running launch (atomics count as writes only).
 struct alignas(16) GlobalRead {

@@ -34,7 +34,7 @@ struct ShadowWord {
     uint32_t other_reader = 0;
     uint32_t other_read_epoch = 0;
     uint32_t other_read_warp_sync = 0;
-    // The accessing threads' mbarrier clocks (Thread::mbarrier_clock) at these accesses.
+    // The block's clock (Block::clock) at these accesses, for the mbarrier ordering.
     uint32_t write_clock = 0;
     uint32_t read_clock = 0;
     uint32_t other_read_clock = 0;

@@ -42,7 +42,7 @@ inline void SharedMemoryChecker::record_read(ShadowWord& s, const Thread* me, co
     s.read_epoch = b->barrier_epoch;
     s.read_warp_sync = w->sync_epoch;
     s.read_site = site;
-    s.read_clock = me->mbarrier_clock;
+    s.read_clock = b->clock;
 }
 
 inline void SharedMemoryChecker::record_write(ShadowWord& s, const Thread* me, const Block* b,
@@ -59,7 +59,7 @@ inline void SharedMemoryChecker::record_write(ShadowWord& s, const Thread* me, c
     s.write_warp_sync = w->sync_epoch;
     s.write_site = site;
     s.write_atomic = atomic;
-    s.write_clock = me->mbarrier_clock;
+    s.write_clock = b->clock;
 }
 
 inline bool SharedMemoryChecker::fast_access(Thread* me, Block* b, Warp* w, size_t in_var,
