@@ -44,13 +44,10 @@ bool Mbarrier::test_wait_parity(unsigned parity, std::uint32_t waiter, Finding& 
     finding.reset();
     const unsigned current = static_cast<unsigned>(completed_ & 1);
     if ((parity & 1) == current) return false; // the phase with this parity is the current one
+    // No phase has completed: a wait for parity 1 passes at once, for the phase "before" the first.
+    // PTX defines it so, and a producer's first wait on its ring's empty barriers relies on it.
+    if (completed_ == 0) return true;
     // The phase waited for: the last completed one, number completed_ - 1.
-    if (completed_ == 0) {
-        finding = name_ + ": a wait for parity " + std::to_string(parity & 1) +
-                  " passes at once, but no phase has completed yet: the first phase (number 0) "
-                  "has parity 0, so a first wait must ask for parity 0";
-        return true;
-    }
     const std::uint64_t phase = completed_ - 1;
     std::uint64_t& last = consumed_[waiter];
     if (last == phase + 1) {

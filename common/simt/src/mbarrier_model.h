@@ -35,10 +35,10 @@ class Mbarrier {
     void complete_tx(std::uint32_t bytes);
 
     /// mbarrier.test_wait.parity / try_wait.parity by `waiter` (a thread id): true once the phase
-    /// with parity `parity` has completed. `finding` gets a report when the wait passes for a
-    /// phase the waiter cannot have meant: the parity of the phase before the first one (no phase
-    /// has completed yet), or a phase this waiter already waited for (it kept its parity after
-    /// its last wait instead of flipping it).
+    /// with parity `parity` has completed; before any phase has, a wait for parity 1 passes (the
+    /// phase before the first counts as completed, as PTX says). `finding` gets a report when the
+    /// wait passes for a phase this waiter already waited for (it kept its parity after its last
+    /// wait instead of flipping it).
     bool test_wait_parity(unsigned parity, std::uint32_t waiter, Finding& finding);
 
     /// Why the current phase cannot complete when nothing else can happen (no thread runs, no

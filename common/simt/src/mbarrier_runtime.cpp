@@ -138,10 +138,6 @@ bool wait_parity(const void* bar, std::uint32_t parity, const char* op, const vo
         auto& barrier = barrier_at(e, bar, op, site);
         Mbarrier::Finding finding;
         if (barrier.model.test_wait_parity(parity, me.linear, finding)) {
-            // A first wait for parity 1 passes at once: what the thread reads next, nothing has
-            // filled. The report ends the launch, before the garbage read is reported instead.
-            if (finding && barrier.model.completed_phases() == 0)
-                e.fault(FaultKind::barrier_divergence, cudaErrorLaunchFailure, *finding, site, &me);
             report_finding(e, finding, "mbarrier-parity:", site);
             for (size_t i = 0; i < barrier.released.size(); ++i)
                 me.mbarrier_known[i] = std::max(me.mbarrier_known[i], barrier.released[i]);
