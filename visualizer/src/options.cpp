@@ -20,11 +20,13 @@ std::optional<int> parse_options(int argc, char** argv, Options& options) {
                                                 {"bank", ViewKind::bank},
                                                 {"timeline", ViewKind::timeline},
                                                 {"shuffles", ViewKind::shuffles},
-                                                {"radix", ViewKind::radix}};
+                                                {"radix", ViewKind::radix},
+                                                {"pipeline", ViewKind::pipeline}};
     cli.add_option("--view", options.view,
-                   "view to show: array, bank, timeline, shuffles or radix (lab 09)")
+                   "view to show: array, bank, timeline, shuffles, radix (lab 09) or pipeline "
+                   "(lab 08)")
         ->transform(CLI::CheckedTransformer(views, CLI::ignore_case))
-        ->option_text("array|bank|timeline|shuffles|radix");
+        ->option_text("array|bank|timeline|shuffles|radix|pipeline");
     cli.add_option("--step", options.step, "show the end of this step of the block (from 0)");
     cli.add_option("--instruction", options.instruction,
                    "show the state just after this instruction (its index in the trace)");
