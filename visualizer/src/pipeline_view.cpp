@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 namespace scanlab::view {
 
@@ -73,7 +74,10 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
     float y = canvas_.min().y + kMargin + canvas_.pan().y;
     const std::string title = "block " + std::to_string(m->block) + ": ticks " +
                               ticks(m->begin) + ".." + ticks(m->end) +
-                              (m->ended ? "" : " (no end: the block did not finish)") + ", " +
+                              (m->ended                     ? ""
+                               : loaded.trace.truncated ? " (the recording was cut before its end)"
+                                                        : " (no end: the block did not finish)") +
+                              ", " +
                               std::to_string(m->stages.size()) + " stages, " +
                               std::to_string(m->stalls()) + " stalled waits";
     list->AddText({canvas_.min().x + kMargin, y}, palette::kText.u32(), title.c_str());
@@ -90,9 +94,8 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
             const std::uint64_t began = f.copy ? *f.copy : f.full ? *f.full : m->end;
             const float x0 = x_of(began);
             const float xf = x_of(f.full ? *f.full : m->end);
-            const float x1 = x_of(f.released ? *f.released : f.full ? m->end : m->end);
-            list->AddRectFilled({x0, y + 4}, {xf, y + kRowHeight - 4},
-                                Rgb{colour.r, colour.g, colour.b}.u32(), 0.0f);
+            const float x1 = x_of(f.released ? *f.released : m->end);
+            list->AddRectFilled({x0, y + 4}, {xf, y + kRowHeight - 4}, colour.u32());
             list->AddRect({xf, y + 2}, {std::max(x1, xf + 1), y + kRowHeight - 2}, colour.u32());
             if (f.landed)
                 list->AddLine({x_of(*f.landed), y + 1}, {x_of(*f.landed), y + kRowHeight - 1},
@@ -190,10 +193,15 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
         "descriptor reads (A-coloured: publishes); pink triangles = findings";
     list->AddText(nullptr, 0.0f, {canvas_.min().x + kMargin, y}, palette::kDimText.u32(),
                   legend.c_str(), nullptr, canvas_.size().x - 2 * kMargin);
-    for (std::size_t f = 0; f < m->marks.size() && f < 4; ++f) {
+    // The block's findings, each once (a finding marks each of its accesses).
+    std::vector<std::uint32_t> listed;
+    for (const PipelineMark& mark : m->marks)
+        if (std::find(listed.begin(), listed.end(), mark.finding) == listed.end())
+            listed.push_back(mark.finding);
+    for (std::size_t k = 0; k < listed.size() && k < 4; ++k) {
         y += 2 * font + 4;
         list->AddText(nullptr, 0.0f, {canvas_.min().x + kMargin, y}, palette::kFindingText.u32(),
-                      loaded.trace.findings[m->marks[f].finding].message.c_str(), nullptr,
+                      loaded.trace.findings[listed[k]].message.c_str(), nullptr,
                       canvas_.size().x - 2 * kMargin);
     }
     list->PopClipRect();
