@@ -42,8 +42,8 @@ Trace with_mbarriers() {
     poll.count = 3;
     MbarrierEvent land = event(3, MbarrierOp::land);
     land.bytes = 8;
-    trace.mbarriers = {init, arrive, copy, poll, land, event(3, MbarrierOp::complete),
-                       event(4, MbarrierOp::wait)};
+    trace.mbarriers = {
+        init, arrive, copy, poll, land, event(3, MbarrierOp::complete), event(4, MbarrierOp::wait)};
     return trace;
 }
 
@@ -91,12 +91,14 @@ TEST_CASE("malformed mbarrier events are refused with what is wrong") {
     CHECK(error_after([](Json& j) { j["mbarriers"][0]["barrier"]["memory"] = 0; })
               .starts_with("mbarriers[0].barrier.memory: memory object 0 (in) is not a shared "
                            "object of block 0"));
-    CHECK(error_after([](Json& j) { j["mbarriers"][4]["source"] = {{"file", 0}, {"line", 5}}; }) ==
-          "mbarriers[4].source: land events have no statement (source is null)");
+    CHECK(error_after([](Json& j) {
+              j["mbarriers"][4]["source"] = {{"file", 0}, {"line", 5}};
+          }) == "mbarriers[4].source: land events have no statement (source is null)");
     CHECK(error_after([](Json& j) { j["mbarriers"][1]["time"] = 0; }) ==
           "mbarriers[1].time: 0 is earlier than the previous mbarrier event's time 1");
-    CHECK(error_after([](Json& j) { j["mbarriers"][0]["event"] = "bogus"; })
-              .starts_with("mbarriers[0].event: "));
+    CHECK(error_after([](Json& j) {
+              j["mbarriers"][0]["event"] = "bogus";
+          }).starts_with("mbarriers[0].event: "));
     CHECK(error_after([](Json& j) { j["mbarriers"][0]["phase"] = 1; }) ==
           "mbarriers[0].phase: only complete events have a phase number");
 }

@@ -63,6 +63,7 @@ TEST_CASE("pipeline model: every fill of every stage of a recorded lab 08 scan")
     for (std::uint32_t i = 0; i < trace.memory.size(); ++i)
         if (trace.memory[i].name.starts_with("argument 1")) output = i;
     std::size_t tiles_in_all = 0;
+    std::size_t refills = 0; // how many refills were checked (none when no block took enough tiles)
     for (std::uint32_t block = 0; block < 2; ++block) {
         CAPTURE(block);
         const PipelineModel m = build_pipeline_model(trace, block);
@@ -78,9 +79,14 @@ TEST_CASE("pipeline model: every fill of every stage of a recorded lab 08 scan")
         CHECK(count_role(PipelineRole::scanner) >= 1);
         REQUIRE(m.stages.size() >= 2);
         const std::uint32_t tile_bytes = m.stages.front().bytes;
-        for (const Stage& s : m.stages) {
-            CHECK(s.bytes == tile_bytes);
-            REQUIRE(s.release_barrier.has_value());
+        // A stage's release is known from its refills: the producer waited on it before.
+        for (std::uint32_t s = 0; s < m.stages.size(); ++s) {
+            CAPTURE(s);
+            // A stage only ever passed an end marker holds no bytes the trace shows.
+            CHECK((m.stages[s].bytes == tile_bytes || m.stages[s].bytes == 0));
+            const auto fills = std::count_if(m.fills.begin(), m.fills.end(),
+                                             [&](const StageFill& f) { return f.stage == s; });
+            CHECK(m.stages[s].release_barrier.has_value() == (fills > 1));
         }
         std::size_t read_fills = 0;
         for (std::size_t i = 0; i < m.fills.size(); ++i) {
@@ -98,15 +104,19 @@ TEST_CASE("pipeline model: every fill of every stage of a recorded lab 08 scan")
             if (f.first_read) {
                 ++read_fills;
                 CHECK(*f.first_read > *f.full);
-                // Released only after the last read, and refilled only after the release.
-                REQUIRE(f.released.has_value());
-                CHECK(*f.last_read < *f.released);
+                // Released only after the last read.
+                if (m.stages[f.stage].release_barrier) {
+                    REQUIRE(f.released.has_value());
+                    CHECK(*f.last_read < *f.released);
+                }
             }
+            // Refilled only after the release.
             if (i + 1 < m.fills.size() && m.fills[i + 1].stage == f.stage) {
                 const StageFill& next = m.fills[i + 1];
                 REQUIRE(f.released.has_value());
                 const std::uint64_t refill = next.copy ? *next.copy : *next.full;
                 CHECK(*f.released < refill);
+                ++refills;
             }
         }
         // Each tile the block's scanners stored was one fill that they read.
@@ -115,6 +125,7 @@ TEST_CASE("pipeline model: every fill of every stage of a recorded lab 08 scan")
         tiles_in_all += tiles.size();
     }
     CHECK(tiles_in_all >= 2);
+    MESSAGE("lab 08 pipeline: " << tiles_in_all << " tiles, " << refills << " refills checked");
 }
 
 TEST_CASE("pipeline model: a trace without mbarriers, and a tampered one, say what they lack") {

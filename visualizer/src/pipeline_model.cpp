@@ -1,6 +1,8 @@
 #include "pipeline_model.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <tuple>
@@ -36,6 +38,45 @@ bool touches(const trace::WarpInstruction& w, const trace::MemoryPlace& place,
     });
 }
 
+// A stage the producer filled with plain stores: the bytes of its most repeated shared store
+// statement (the copy loop; a lone store of the stage's tile number is not it; the bulk copies'
+// own writes, at `copy_lines`, are not either) between its last wait or arrive before its first
+// arrive on the stage's barrier and that arrive. None when there is no such statement (a phase
+// that only passes an end marker).
+void stage_from_stores(const trace::Trace& trace, const PipelineModel& m, Stage& stage,
+                       const std::set<std::uint32_t>& producers,
+                       const std::set<std::pair<std::uint32_t, std::uint32_t>>& copy_lines) {
+    std::optional<std::uint64_t> arrive;
+    for (const PipelineArrive& a : m.arrives)
+        if (producers.count(a.warp) && a.barrier == stage.fill_barrier && !arrive) arrive = a.time;
+    if (!arrive) return;
+    std::uint64_t after = m.begin;
+    for (const PipelineWait& w : m.waits)
+        if (producers.count(w.warp) && w.end <= *arrive) after = std::max(after, w.end);
+    for (const PipelineArrive& a : m.arrives)
+        if (producers.count(a.warp) && a.time < *arrive) after = std::max(after, a.time);
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<const trace::WarpInstruction*>>
+        by_line;
+    for (const trace::WarpInstruction& w : trace.instructions)
+        if (w.block == m.block && producers.count(w.warp) &&
+            w.space == trace::MemorySpace::shared && w.kind == trace::AccessKind::store &&
+            w.time > after && w.time < *arrive && !copy_lines.count({w.source.file, w.source.line}))
+            by_line[{w.source.file, w.source.line}].push_back(&w);
+    const std::vector<const trace::WarpInstruction*>* most = nullptr;
+    for (const auto& [line, list] : by_line)
+        if (!most || list.size() > most->size()) most = &list;
+    if (!most || most->size() < 2) return;
+    std::uint64_t low = UINT64_MAX;
+    std::uint64_t high = 0;
+    for (const trace::WarpInstruction* w : *most)
+        for (const trace::LaneAccess& lane : w->lanes) {
+            low = std::min(low, lane.offset);
+            high = std::max(high, lane.offset + w->width);
+        }
+    stage.data = {most->front()->memory, low};
+    stage.bytes = static_cast<std::uint32_t>(high - low);
+}
+
 } // namespace
 
 const char* role_name(PipelineRole role) {
@@ -59,8 +100,8 @@ const PipelineWarp* PipelineModel::warp(std::uint32_t index) const {
 }
 
 std::size_t PipelineModel::stalls() const {
-    return static_cast<std::size_t>(
-        std::count_if(waits.begin(), waits.end(), [](const PipelineWait& w) { return !w.completed; }));
+    return static_cast<std::size_t>(std::count_if(
+        waits.begin(), waits.end(), [](const PipelineWait& w) { return !w.completed; }));
 }
 
 bool has_pipeline(const trace::Trace& trace) {
@@ -100,6 +141,7 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
         trace::MemoryPlace destination;
         std::uint32_t warp;
     };
+    std::set<std::pair<std::uint32_t, std::uint32_t>> copy_lines; // the copies' statements
     std::vector<Copy> copies;
     std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> landings; // barrier, round
     std::size_t events = 0;
@@ -142,6 +184,7 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
             warps_seen.insert(warp);
             producers.insert(warp);
             copies.push_back({index, round, e.time, e.bytes, *e.destination, warp});
+            copy_lines.insert({e.source->file, e.source->line});
             break;
         case MbarrierOp::land:
             landings.emplace_back(index, round, e.time);
@@ -205,11 +248,16 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
         return std::tie(a.begin, a.warp) < std::tie(b.begin, b.warp);
     });
 
-    // Stages: the barriers copies complete on, by place.
+    // Stages: the barriers copies complete on, and the others the producer arrives on (a stage
+    // it filled only with plain stores: a last, partial tile), by place.
     std::vector<std::uint32_t> fill_barriers;
     for (const Copy& c : copies)
         if (std::find(fill_barriers.begin(), fill_barriers.end(), c.barrier) == fill_barriers.end())
             fill_barriers.push_back(c.barrier);
+    for (const PipelineArrive& a : m.arrives)
+        if (producers.count(a.warp) &&
+            std::find(fill_barriers.begin(), fill_barriers.end(), a.barrier) == fill_barriers.end())
+            fill_barriers.push_back(a.barrier);
     std::sort(fill_barriers.begin(), fill_barriers.end(), [&](std::uint32_t a, std::uint32_t b) {
         const auto& pa = m.barriers[a].place;
         const auto& pb = m.barriers[b].place;
@@ -224,21 +272,27 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
                 if (stage.bytes == 0) stage.data = c.destination;
                 stage.bytes = std::max(stage.bytes, c.bytes);
             }
+        if (stage.bytes == 0) stage_from_stores(trace, m, stage, producers, copy_lines);
         m.stages.push_back(stage);
     }
-    // A stage's release: what the producer waited on last before each refill of it.
-    for (const Copy& c : copies) {
+    // A stage's release: what the producer waited on last before it refilled the stage (its
+    // first arrive on the stage's barrier for a later phase: a copy's, or a fill by plain stores).
+    for (const PipelineArrive& a : m.arrives) {
+        if (!producers.count(a.warp) || !m.barriers[a.barrier].fills) continue;
+        const std::uint32_t s = *m.barriers[a.barrier].fills;
+        const bool refill =
+            std::any_of(m.arrives.begin(), m.arrives.end(), [&](const PipelineArrive& b) {
+                return b.warp == a.warp && b.barrier == a.barrier && b.time < a.time;
+            });
+        if (!refill || m.stages[s].release_barrier) continue;
         const PipelineWait* before = nullptr;
         for (const PipelineWait& w : m.waits)
-            if (w.warp == c.warp && w.completed && w.end <= c.time &&
+            if (w.warp == a.warp && w.completed && w.end <= a.time &&
                 !m.barriers[w.barrier].fills && (!before || w.end >= before->end))
                 before = &w;
-        if (!before || c.round == 0) continue;
-        Stage& stage = m.stages[*m.barriers[c.barrier].fills];
-        if (!stage.release_barrier) {
-            stage.release_barrier = before->barrier;
-            m.barriers[before->barrier].releases = *m.barriers[c.barrier].fills;
-        }
+        if (!before) continue;
+        m.stages[s].release_barrier = before->barrier;
+        m.barriers[before->barrier].releases = s;
     }
 
     // Warp roles, from what each warp did.
@@ -264,7 +318,8 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
             role = PipelineRole::producer;
         else if (look_back.count(warp))
             role = PipelineRole::look_back;
-        else if (const auto it = publishes_only.find(warp); it != publishes_only.end() && it->second)
+        else if (const auto it = publishes_only.find(warp);
+                 it != publishes_only.end() && it->second)
             role = PipelineRole::reducer;
         m.warps.push_back({warp, role});
     }

@@ -52,9 +52,9 @@ struct PipelineWait {
     std::uint32_t barrier = 0; // index into PipelineModel::barriers
     std::uint32_t parity = 0;
     std::uint64_t begin = 0;
-    std::uint64_t end = 0;    // the last success; the trace's end for a wait that never ended
-    bool completed = true;    // false: a lane's wait never returned true (a stall)
-    std::uint64_t polls = 0;  // failed polls of all its lanes
+    std::uint64_t end = 0;   // the last success; the trace's end for a wait that never ended
+    bool completed = true;   // false: a lane's wait never returned true (a stall)
+    std::uint64_t polls = 0; // failed polls of all its lanes
 };
 
 struct PipelineArrive {
@@ -100,12 +100,12 @@ struct PipelineMark {
 
 struct PipelineModel {
     std::uint32_t block = 0;
-    std::uint64_t begin = 0; // the block's start (or its first event)
-    std::uint64_t end = 0;   // its end, or the trace's last event
-    bool ended = false;      // the block's end is in the trace
+    std::uint64_t begin = 0;         // the block's start (or its first event)
+    std::uint64_t end = 0;           // its end, or the trace's last event
+    bool ended = false;              // the block's end is in the trace
     std::vector<PipelineWarp> warps; // the warps that used a barrier, by warp index
     std::vector<PipelineBarrier> barriers;
-    std::vector<Stage> stages; // by the fill barrier's place
+    std::vector<Stage> stages;    // by the fill barrier's place
     std::vector<StageFill> fills; // by stage, then round
     std::vector<PipelineWait> waits;
     std::vector<PipelineArrive> arrives;

@@ -72,13 +72,12 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
                mouse.y <= y1;
     };
     float y = canvas_.min().y + kMargin + canvas_.pan().y;
-    const std::string title = "block " + std::to_string(m->block) + ": ticks " +
-                              ticks(m->begin) + ".." + ticks(m->end) +
-                              (m->ended                     ? ""
+    const std::string title = "block " + std::to_string(m->block) + ": ticks " + ticks(m->begin) +
+                              ".." + ticks(m->end) +
+                              (m->ended                 ? ""
                                : loaded.trace.truncated ? " (the recording was cut before its end)"
                                                         : " (no end: the block did not finish)") +
-                              ", " +
-                              std::to_string(m->stages.size()) + " stages, " +
+                              ", " + std::to_string(m->stages.size()) + " stages, " +
                               std::to_string(m->stalls()) + " stalled waits";
     list->AddText({canvas_.min().x + kMargin, y}, palette::kText.u32(), title.c_str());
     y += font + 8;
@@ -86,8 +85,8 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
     // A band per stage: fill (copy issued .. readable), then held (readable .. released).
     for (std::uint32_t s = 0; s < m->stages.size(); ++s) {
         const Rgb colour = stage_colour(s);
-        const std::string label = "stage " + std::to_string(s) + " (" +
-                                  m->barriers[m->stages[s].fill_barrier].name + ")";
+        const std::string label =
+            "stage " + std::to_string(s) + " (" + m->barriers[m->stages[s].fill_barrier].name + ")";
         list->AddText({canvas_.min().x + kMargin, y + 3}, colour.u32(), label.c_str());
         for (const StageFill& f : m->fills) {
             if (f.stage != s) continue;
@@ -100,8 +99,7 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
             if (f.landed)
                 list->AddLine({x_of(*f.landed), y + 1}, {x_of(*f.landed), y + kRowHeight - 1},
                               palette::kText.u32());
-            if (!f.full)
-                list->AddText({x0 + 2, y + 3}, kStall.u32(), "never readable");
+            if (!f.full) list->AddText({x0 + 2, y + 3}, kStall.u32(), "never readable");
             if (hovered(x0, y, std::max(x1, xf + 1), y + kRowHeight))
                 tip = "stage " + std::to_string(s) + ", fill " + std::to_string(f.round) +
                       (f.copy ? "\nbulk copy of " + std::to_string(f.bytes) + " bytes issued at " +
@@ -110,8 +108,7 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
                       (f.landed ? "\nbytes landed at " + ticks(*f.landed) : "") +
                       (f.full ? "\nphase completed (readable) at " + ticks(*f.full)
                               : "\nits phase never completed") +
-                      (f.first_read ? "\nread " + ticks(*f.first_read) + ".." +
-                                          ticks(*f.last_read)
+                      (f.first_read ? "\nread " + ticks(*f.first_read) + ".." + ticks(*f.last_read)
                                     : "\nits bytes were not read") +
                       (f.released ? "\nreleased at " + ticks(*f.released)
                                   : "\nnot released in the trace");
@@ -138,7 +135,7 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
             if (hovered(x0, mid - half, x1, mid + half)) {
                 const PipelineBarrier& b = m->barriers[wait.barrier];
                 tip = "wait on " + b.name +
-                      (b.fills ? " (stage " + std::to_string(*b.fills) + " filled)"
+                      (b.fills      ? " (stage " + std::to_string(*b.fills) + " filled)"
                        : b.releases ? " (stage " + std::to_string(*b.releases) + " released)"
                                     : std::string()) +
                       " for parity " + std::to_string(wait.parity) + "\nticks " +
