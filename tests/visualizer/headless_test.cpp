@@ -315,8 +315,8 @@ TEST_CASE("headless: the pipeline view of a lab 08 scan; refused without mbarrie
     if (!have_recorded(scan)) return;
     const trace::Trace trace = trace::read_trace_file(scan, viewer_limits());
     const PipelineModel model = build_pipeline_model(trace, 0);
-    const Picture picture =
-        picture_of(quoted(scan) + " --view pipeline --block 0 --size 1500x640", "lab08_pipeline.png");
+    const Picture picture = picture_of(quoted(scan) + " --view pipeline --block 0 --size 1500x640",
+                                       "lab08_pipeline.png");
     // Every stage's fills are drawn in its colour.
     for (std::uint32_t s = 0; s < model.stages.size(); ++s) {
         CAPTURE(s);

@@ -154,6 +154,29 @@ TEST_CASE("pipeline model: a trace without mbarriers, and a tampered one, say wh
     REQUIRE(phase != skipped.mbarriers.end());
     skipped.mbarriers.erase(phase);
     CHECK(error_of(skipped, 0).find("completed after") != std::string::npos);
+    // A thread whose wait never succeeded (its later waits on that barrier removed): a stall of
+    // its warp.
+    trace::Trace stalled = trace;
+    const auto poll = std::find_if(stalled.mbarriers.begin(), stalled.mbarriers.end(),
+                                   [](const trace::MbarrierEvent& e) {
+                                       return e.block == 0 && e.op == trace::MbarrierOp::poll;
+                                   });
+    REQUIRE(poll != stalled.mbarriers.end());
+    const trace::MbarrierEvent spun = *poll;
+    std::erase_if(stalled.mbarriers, [&](const trace::MbarrierEvent& e) {
+        return e.block == 0 && e.thread == spun.thread && e.barrier == spun.barrier &&
+               e.time > spun.time &&
+               (e.op == trace::MbarrierOp::wait || e.op == trace::MbarrierOp::poll);
+    });
+    CHECK(build_pipeline_model(trace, 0).stalls() == 0);
+    const PipelineModel with_stall = build_pipeline_model(stalled, 0);
+    REQUIRE(with_stall.stalls() == 1);
+    for (const PipelineWait& w : with_stall.waits)
+        if (!w.completed) {
+            CHECK(w.warp == spun.thread / trace::kWarpSize);
+            CHECK(w.end == with_stall.end);
+            CHECK(w.polls >= spun.count);
+        }
     // No bulk copies: no ring of stages.
     trace::Trace no_copies = trace;
     std::erase_if(no_copies.mbarriers, [](const trace::MbarrierEvent& e) {

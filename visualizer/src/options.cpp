@@ -16,12 +16,10 @@ std::optional<int> parse_options(int argc, char** argv, Options& options) {
     cli.add_option("--png", options.png,
                    "headless: render one frame to this PNG file and exit (needs a display; "
                    "use xvfb-run)");
-    const std::map<std::string, ViewKind> views{{"array", ViewKind::array},
-                                                {"bank", ViewKind::bank},
-                                                {"timeline", ViewKind::timeline},
-                                                {"shuffles", ViewKind::shuffles},
-                                                {"radix", ViewKind::radix},
-                                                {"pipeline", ViewKind::pipeline}};
+    const std::map<std::string, ViewKind> views{
+        {"array", ViewKind::array},       {"bank", ViewKind::bank},
+        {"timeline", ViewKind::timeline}, {"shuffles", ViewKind::shuffles},
+        {"radix", ViewKind::radix},       {"pipeline", ViewKind::pipeline}};
     cli.add_option("--view", options.view,
                    "view to show: array, bank, timeline, shuffles, radix (lab 09) or pipeline "
                    "(lab 08)")

@@ -132,7 +132,7 @@ void TraceRecorder::barrier_released(const Block* block, const void* site) {
 }
 
 std::optional<std::pair<size_t, uint64_t>> TraceRecorder::shared_allocation_at(const Block* b,
-                                                                             uintptr_t address) {
+                                                                               uintptr_t address) {
     const size_t at = address - b->shared_base();
     if (at >= b->shared_capacity) return std::nullopt;
     std::optional<std::pair<size_t, uint64_t>> found;

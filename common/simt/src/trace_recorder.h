@@ -71,7 +71,7 @@ class TraceRecorder final : public LaunchRecorder {
     // The shared allocation of `b` that holds `address` (the last one that does, as before), and
     // the offset in it; none outside all.
     std::optional<std::pair<size_t, uint64_t>> shared_allocation_at(const Block* b,
-                                                                     uintptr_t address);
+                                                                    uintptr_t address);
     // The same as a memory object of the trace.
     std::optional<scanlab::trace::MemoryPlace> shared_place(const Block* b, uintptr_t address);
     AccessRef locate_access(const AccessRecord& access);
@@ -92,9 +92,9 @@ class TraceRecorder final : public LaunchRecorder {
     std::vector<const void*> shuffle_sites_;
     std::vector<const void*> mbarrier_sites_;
     std::map<std::pair<unsigned, unsigned>, size_t> last_mbarrier_; // (block, thread) -> event
-    std::map<unsigned, uint32_t> current_step_;                  // block -> step index
-    std::map<std::pair<unsigned, size_t>, uint32_t> shared_ids_; // (block, allocation) -> object
-    std::map<uint64_t, uint32_t> global_ids_;                    // region serial -> object
+    std::map<unsigned, uint32_t> current_step_;                     // block -> step index
+    std::map<std::pair<unsigned, size_t>, uint32_t> shared_ids_;    // (block, allocation) -> object
+    std::map<uint64_t, uint32_t> global_ids_;                       // region serial -> object
     std::map<uint64_t, uintptr_t> global_bases_;
     std::unordered_map<uint64_t, std::deque<Open>> open_; // per (block, warp)
     // How often each lane has reached each access site in the current step: the k-th execution

@@ -389,9 +389,8 @@ MbarrierEvent read_mbarrier_event(const Json& json, const Path& path) {
     event.thread = read_u32(fields.required("thread"), path / "thread");
     event.op = read_enum<MbarrierOp>(fields.required("event"), path / "event");
     event.barrier = read_memory_place(fields.required("barrier"), path / "barrier");
-    event.source = read_nullable(fields.required("source"), [&](const Json& j) {
-        return read_location(j, path / "source");
-    });
+    event.source = read_nullable(fields.required("source"),
+                                 [&](const Json& j) { return read_location(j, path / "source"); });
     event.count = read_u32(fields.required("count"), path / "count");
     event.bytes = read_u32(fields.required("bytes"), path / "bytes");
     event.parity = read_u32(fields.required("parity"), path / "parity");

@@ -12,9 +12,9 @@ namespace scanlab::trace::detail {
 using FieldList = std::span<const std::string_view>;
 
 inline constexpr std::string_view kTopLevelFields[] = {
-    "format",       "version",      "launch",        "truncated", "sources",  "memory",  "steps",
-    "instructions", "block_events", "shared_totals", "findings",  "shuffles", "expected",
-    "mbarriers"};
+    "format",   "version",  "launch",       "truncated",    "sources",
+    "memory",   "steps",    "instructions", "block_events", "shared_totals",
+    "findings", "shuffles", "expected",     "mbarriers"};
 inline constexpr std::string_view kLaunchFields[] = {
     "kernel", "grid", "block", "dynamic_shared_bytes", "mode", "dispatch", "seed"};
 inline constexpr std::string_view kTruncationFields[] = {"limit", "value", "message"};

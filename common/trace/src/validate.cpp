@@ -435,9 +435,9 @@ class Validator {
             if (const auto run = runs_.find(event.block); run != runs_.end()) {
                 const BlockRun& r = run->second;
                 if (event.time < r.start || (r.ended && event.time > r.end))
-                    fail(path / "time", cat(event.time, " is outside block ", event.block,
-                                            "'s run (ticks ", r.start, "..",
-                                            r.ended ? cat(r.end) : std::string("end"), ')'));
+                    fail(path / "time",
+                         cat(event.time, " is outside block ", event.block, "'s run (ticks ",
+                             r.start, "..", r.ended ? cat(r.end) : std::string("end"), ')'));
             }
             check_shared_place(path / "barrier", event.barrier, event.block, 8);
             if (event.barrier.offset % 8 != 0)
@@ -451,8 +451,8 @@ class Validator {
                                                 : cat(to_string(op), " events have no statement "
                                                                      "(source is null)"));
             if (event.source) location(path / "source", *event.source);
-            const bool counts = op == MbarrierOp::init || op == MbarrierOp::arrive ||
-                                op == MbarrierOp::poll;
+            const bool counts =
+                op == MbarrierOp::init || op == MbarrierOp::arrive || op == MbarrierOp::poll;
             if (counts ? event.count == 0 : event.count != 0)
                 fail(path / "count", counts ? cat("a ", to_string(op), " event counts at least 1")
                                             : cat("only init, arrive and poll events count (",
@@ -460,13 +460,13 @@ class Validator {
             if (op == MbarrierOp::init && event.count >= (1u << 20))
                 fail(path / "count", cat(event.count, " arrivals; an mbarrier counts at most "
                                                       "2^20 - 1"));
-            const bool sized = op == MbarrierOp::expect_tx || op == MbarrierOp::copy ||
-                               op == MbarrierOp::land;
+            const bool sized =
+                op == MbarrierOp::expect_tx || op == MbarrierOp::copy || op == MbarrierOp::land;
             if (sized && event.bytes == 0)
                 fail(path / "bytes", cat("a ", to_string(op), " event moves at least 1 byte"));
             if (!sized && op != MbarrierOp::arrive && event.bytes != 0)
-                fail(path / "bytes", cat("a ", to_string(op), " event has no bytes (",
-                                         event.bytes, ')'));
+                fail(path / "bytes",
+                     cat("a ", to_string(op), " event has no bytes (", event.bytes, ')'));
             const bool waits = op == MbarrierOp::wait || op == MbarrierOp::poll;
             if (event.parity > 1 || (!waits && event.parity != 0))
                 fail(path / "parity", waits ? cat(event.parity, " is not a parity (0 or 1)")
@@ -474,9 +474,9 @@ class Validator {
             if (op != MbarrierOp::complete && event.phase != 0)
                 fail(path / "phase", "only complete events have a phase number");
             if ((op == MbarrierOp::copy) != event.destination.has_value())
-                fail(path / "destination", op == MbarrierOp::copy
-                                               ? std::string("a copy names its destination")
-                                               : std::string("only copy events have a destination"));
+                fail(path / "destination",
+                     op == MbarrierOp::copy ? std::string("a copy names its destination")
+                                            : std::string("only copy events have a destination"));
             if (event.destination)
                 check_shared_place(path / "destination", *event.destination, event.block,
                                    event.bytes);

@@ -41,8 +41,8 @@ struct EnumNames<TileFlag> {
 };
 template <>
 struct EnumNames<MbarrierOp> {
-    static constexpr std::array<std::string_view, 8> names{
-        "init", "arrive", "expect_tx", "copy", "land", "complete", "wait", "poll"};
+    static constexpr std::array<std::string_view, 8> names{"init", "arrive",   "expect_tx", "copy",
+                                                           "land", "complete", "wait",      "poll"};
 };
 template <>
 struct EnumNames<TruncationLimit> {

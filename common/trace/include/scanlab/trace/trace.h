@@ -328,18 +328,19 @@ struct MemoryPlace {
 //   init: `count` arrivals expected per phase; arrive: `count` arrivals, `bytes` announced with
 //   them (arrive_expect_tx; 0: none); expect_tx: `bytes` announced; copy: a bulk copy of `bytes`
 //   to `destination` that completes on the barrier was issued; land: its `bytes` landed (`thread`
-//   is the issuer); complete: phase number `phase` (0, 1, ...) completed; wait: a try_wait/test_wait
-//   for `parity` returned true; poll: `count` such waits in a row by the thread returned false.
+//   is the issuer); complete: phase number `phase` (0, 1, ...) completed; wait: a
+//   try_wait/test_wait for `parity` returned true; poll: `count` such waits in a row by the thread
+//   returned false.
 struct MbarrierEvent {
     std::uint64_t time = 0; // scheduler tick; non-decreasing along Trace::mbarriers
     std::uint32_t block = 0;
     std::uint32_t thread = 0; // linear thread index in the block
     MbarrierOp op = MbarrierOp::init;
-    MemoryPlace barrier;                   // a shared object of the block, 8-byte aligned
-    std::optional<SourceLocation> source;  // the statement; empty for land and complete
+    MemoryPlace barrier;                  // a shared object of the block, 8-byte aligned
+    std::optional<SourceLocation> source; // the statement; empty for land and complete
     std::uint32_t count = 0;
     std::uint32_t bytes = 0;
-    std::uint32_t parity = 0;              // 0 or 1
+    std::uint32_t parity = 0; // 0 or 1
     std::uint64_t phase = 0;
     std::optional<MemoryPlace> destination; // copy: where the bytes go (a shared object)
 
@@ -354,9 +355,9 @@ struct Trace {
     std::vector<Step> steps;
     std::vector<WarpInstruction> instructions;
     std::vector<BlockEvent> block_events;
-    std::vector<Finding> findings;     // version 2; none in a version 1 document
-    std::vector<WarpShuffle> shuffles; // version 3: warp shuffles, in execution order
-    std::optional<Expected> expected;  // version 3: what the results should be, when known
+    std::vector<Finding> findings;        // version 2; none in a version 1 document
+    std::vector<WarpShuffle> shuffles;    // version 3: warp shuffles, in execution order
+    std::optional<Expected> expected;     // version 3: what the results should be, when known
     std::vector<MbarrierEvent> mbarriers; // version 4: mbarrier operations, in time order
 
     bool operator==(const Trace&) const = default;
