@@ -184,7 +184,7 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
             warps_seen.insert(warp);
             producers.insert(warp);
             copies.push_back({index, round, e.time, e.bytes, *e.destination, warp});
-            copy_lines.insert({e.source->file, e.source->line});
+            if (e.source) copy_lines.insert({e.source->file, e.source->line});
             break;
         case MbarrierOp::land:
             landings.emplace_back(index, round, e.time);
