@@ -35,7 +35,7 @@ mkdir -p "$corpus"
 cp "$root"/tests/trace/fixtures/*.trace.json "$corpus/"
 sed -n '/<!-- example: trace_make_fixtures --example -->/,/^```$/p' "$root/docs/trace-format.md" |
     sed '1,2d;$d' > "$corpus/example.trace.json"
-python3 - "$corpus" <<'PY' || true
+python3 - "$corpus" "$root" <<'PY' || true
 import json, pathlib, sys
 corpus = pathlib.Path(sys.argv[1])
 for path in sorted(corpus.glob("*.trace.json")):
@@ -49,6 +49,12 @@ for path in sorted(corpus.glob("*.trace.json")):
             if w and w["instruction"] >= keep:
                 lane.pop("writer")
     (corpus / (path.stem + ".small.json")).write_text(json.dumps(small))
+# The example with version 4's mbarrier events (tests/trace/trace_documents.py).
+sys.path.insert(0, str(pathlib.Path(sys.argv[2]) / "tests" / "trace"))
+from trace_documents import MBARRIER_EVENTS
+example = json.loads((corpus / "example.trace.json").read_text())
+example["mbarriers"] = MBARRIER_EVENTS
+(corpus / "example_mbarriers.trace.json").write_text(json.dumps(example))
 PY
 
 echo "fuzzing the trace reader for ${seconds}s in $work"

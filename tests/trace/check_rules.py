@@ -38,7 +38,7 @@ except ImportError:
     print("jsonschema is not installed (Debian: python3-jsonschema); skipping")
     sys.exit(77)
 
-from trace_documents import FINDING, doc_example, fixtures
+from trace_documents import FINDING, MBARRIER_EVENTS, doc_example, fixtures
 
 SCHEMA_NAME = "docs/trace.schema.json"
 DOC_NAME = "docs/trace-format.md"
@@ -65,6 +65,8 @@ FIELD_POINTERS = {
     "kExpectedFields": "/$defs/expected",
     "kExpectedObjectFields": "/$defs/expectedObject",
     "kExpectedTileFields": "/$defs/expectedTile",
+    "kMbarrierEventFields": "/$defs/mbarrierEvent",
+    "kMemoryPlaceFields": "/$defs/memoryPlace",
 }
 # Derived objects: the reader accepts them without reading them (it recomputes them).
 DERIVED_POINTERS = ["/$defs/conflictTotals", "/$defs/sharedTotals", "/$defs/bankConflicts"]
@@ -82,6 +84,7 @@ ENUM_POINTERS = {
     "FindingKind": ["/$defs/finding/properties/kind"],
     "FindingRole": ["/$defs/findingAccess/properties/role"],
     "ValueType": ["/$defs/valueType"],
+    "MbarrierOp": ["/$defs/mbarrierEvent/properties/event"],
 }
 
 # Each section of the documentation and the schema definition it describes.
@@ -102,6 +105,8 @@ DOC_SECTIONS = {
     "`expected` (version 3)": "/$defs/expected",
     "Each expected object": "/$defs/expectedObject",
     "Each expected tile": "/$defs/expectedTile",
+    "`mbarriers` (version 4)": "/$defs/mbarrierEvent",
+    "Each memory place": "/$defs/memoryPlace",
 }
 
 # Derived fields: the reader accepts and ignores them (it recomputes them).
@@ -110,7 +115,8 @@ DERIVED_FIELDS = {"shared_totals", "bank_conflicts", "bank"}
 SHAPE_FIELDS = {"event", "kind", "space", "role", "flag"}
 UNKNOWN_FIELD = "unknown_field"
 VALUE_PROBES = [None, "no_such_value", -1, 1.5, {}]
-SECTIONS = ["sources", "memory", "steps", "instructions", "block_events", "findings", "shuffles"]
+SECTIONS = ["sources", "memory", "steps", "instructions", "block_events", "findings", "shuffles",
+            "mbarriers"]
 
 
 class Report:
@@ -309,6 +315,9 @@ def base_documents(fixtures_dir, doc_text):
     version_1["version"] = 1
     del version_1["findings"]
     documents["the example as version 1"] = version_1
+    with_mbarriers = copy.deepcopy(example)
+    with_mbarriers["mbarriers"] = MBARRIER_EVENTS
+    documents["the example with mbarrier events"] = with_mbarriers
     unrecorded = copy.deepcopy(example)
     unrecorded["instructions"][0]["value_type"] = None
     for lane in unrecorded["instructions"][0]["lanes"]:

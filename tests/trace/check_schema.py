@@ -15,7 +15,7 @@ except ImportError:
     print("jsonschema is not installed (Debian: python3-jsonschema); skipping")
     sys.exit(77)
 
-from trace_documents import ACCESS, FINDING, doc_example, fixtures
+from trace_documents import ACCESS, FINDING, MBARRIER_EVENTS, doc_example, fixtures
 
 
 def main():
@@ -36,7 +36,8 @@ def main():
         print(f"{name}: {'INVALID' if errors else 'valid'}")
 
     # The schema must also refuse: a lane index of 40, a missing field, an unknown field, a store
-    # with a writer, an unknown version, a version 2 or 3 document without findings, a version 1
+    # with a writer, an unknown version, mbarrier events in version 3 or with a destination
+    # without an offset, a version 2 or 3 document without findings, a version 1
     # document with them, a finding access with an unknown role, a lane without an instruction.
     example = documents["trace-format.md example"]
     # ...and accept a finding that is right.
@@ -45,14 +46,23 @@ def main():
     if not validator.is_valid(with_finding):
         print("the schema refuses a valid finding")
         failures += 1
+    # ...and version 4's mbarrier events.
+    with_mbarriers = copy.deepcopy(example)
+    with_mbarriers["mbarriers"] = MBARRIER_EVENTS
+    if not validator.is_valid(with_mbarriers):
+        print("the schema refuses valid mbarrier events")
+        failures += 1
     broken = []
     for edit in (
         lambda d: d["instructions"][1]["lanes"][3].update(lane=40),
         lambda d: d["launch"].pop("kernel"),
         lambda d: d["launch"].update(colour="red"),
         lambda d: d["instructions"][3]["lanes"][0].update(writer={"instruction": 1, "thread": 0}),
-        lambda d: d.update(version=4),
+        lambda d: d.update(version=5),
         lambda d: d.pop("findings"),
+        # mbarrier events are version 4's: refused in version 3, and a copy needs its place
+        lambda d: d.update(version=3, mbarriers=MBARRIER_EVENTS),
+        lambda d: d.update(mbarriers=[dict(MBARRIER_EVENTS[2], destination={"memory": 2})]),
         lambda d: d.update(version=1),
         lambda d: d["findings"].append(dict(FINDING, accesses=[dict(ACCESS, role="reads")])),
         lambda d: d["findings"].append(dict(FINDING, accesses=[dict(ACCESS, instruction=None)])),

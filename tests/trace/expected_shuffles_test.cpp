@@ -89,7 +89,7 @@ std::string write_error(const Trace& trace) {
 TEST_CASE("shuffles and expected values round-trip, and only in version 3") {
     const Trace trace = with_version3_sections();
     const std::string text = text_of(trace);
-    CHECK(text.find("\"version\": 3") != std::string::npos);
+    CHECK(text.find("\"version\": 4") != std::string::npos);
     CHECK(text.find("\"shuffles\": [") != std::string::npos);
     CHECK(text.find("\"expected\": {") != std::string::npos);
     const Trace back = read_trace_text(text);

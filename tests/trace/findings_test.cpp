@@ -80,7 +80,7 @@ std::string error_after(const std::function<void(Json&)>& edit) {
 TEST_CASE("findings round-trip with their accesses and references") {
     const Trace trace = with_race();
     const std::string text = text_of(trace);
-    CHECK(text.find("\"version\": 3") != std::string::npos);
+    CHECK(text.find("\"version\": 4") != std::string::npos);
     CHECK(text.find("\"kind\": \"shared_race\"") != std::string::npos);
     CHECK(read_trace_text(text) == trace);
     // Random message text survives (the report is printed as it is).
@@ -165,8 +165,8 @@ TEST_CASE("the reader: findings' fields, and versions 1 and 2") {
     const Trace old = read_trace_text(v1.dump());
     CHECK(old.findings.empty());
     CHECK(old.instructions == with_race().instructions);
-    CHECK(error_after([](Json& j) { j["version"] = 4; }) ==
-          "version: unsupported version 4; this reader supports versions 1 to 3");
+    CHECK(error_after([](Json& j) { j["version"] = 5; }) ==
+          "version: unsupported version 5; this reader supports versions 1 to 4");
     // Nor look events, which version 2 added too.
     Json v1_look = v1;
     v1_look["block_events"].push_back(Json::parse(

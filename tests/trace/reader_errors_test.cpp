@@ -113,12 +113,12 @@ TEST_CASE("documents that are not scanlab traces") {
 }
 
 TEST_CASE("versions") {
-    CHECK(error_of(R"({"format": "scanlab-trace", "version": 4})") ==
-          "version: unsupported version 4; this reader supports versions 1 to 3");
+    CHECK(error_of(R"({"format": "scanlab-trace", "version": 5})") ==
+          "version: unsupported version 5; this reader supports versions 1 to 4");
     CHECK(error_of(R"({"format": "scanlab-trace", "version": 0})") ==
-          "version: unsupported version 0; this reader supports versions 1 to 3");
+          "version: unsupported version 0; this reader supports versions 1 to 4");
     CHECK(error_of(R"({"format": "scanlab-trace", "version": -1})") ==
-          "version: unsupported version -1; this reader supports versions 1 to 3");
+          "version: unsupported version -1; this reader supports versions 1 to 4");
     CHECK(error_of(R"({"format": "scanlab-trace", "version": "1"})") ==
           "version: expected an integer, got the string \"1\"");
     CHECK(error_of(R"({"format": "scanlab-trace"})") == "missing field \"version\"");
@@ -147,7 +147,7 @@ TEST_CASE("missing, unknown and duplicate fields") {
     CHECK(error_of(
               replaced(text, "\"kernel\": \"reverse4\"", "\"kernel\": \"a\", \"kernel\": \"b\"")) ==
           "launch.kernel: duplicate field");
-    CHECK(error_of(replaced(text, "\"version\": 3,", "\"version\": 3, \"version\": 3,")) ==
+    CHECK(error_of(replaced(text, "\"version\": 4,", "\"version\": 4, \"version\": 4,")) ==
           "version: duplicate field");
 }
 

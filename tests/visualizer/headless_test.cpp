@@ -11,6 +11,8 @@
 
 #include "loaded_trace.h"
 #include "scanlab/trace/expected_check.h"
+#include "pipeline_model.h"
+#include "pipeline_view.h"
 #include "radix_pass_model.h"
 #include "radix_view.h"
 #include "scanlab/trace/reader.h"
@@ -306,6 +308,23 @@ TEST_CASE("headless: the radix view of a lab 09 pass; refused for another kernel
     CHECK(last_stderr().find("onesweep_kernel") != std::string::npos);
     CHECK(view(quoted(pass) + " --view radix --digit 256 --png " +
                quoted(scratch("refused.png"))) == 2);
+}
+
+TEST_CASE("headless: the pipeline view of a lab 08 scan; refused without mbarriers") {
+    const auto scan = recorded("lab08.trace.json");
+    if (!have_recorded(scan)) return;
+    const trace::Trace trace = trace::read_trace_file(scan, viewer_limits());
+    const PipelineModel model = build_pipeline_model(trace, 0);
+    const Picture picture = picture_of(quoted(scan) + " --view pipeline --block 0 --size 1500x640",
+                                       "lab08_pipeline.png");
+    // Every stage's fills are drawn in its colour.
+    for (std::uint32_t s = 0; s < model.stages.size(); ++s) {
+        CAPTURE(s);
+        CHECK(count_colour(picture, stage_colour(s)) > 0);
+    }
+    CHECK(view(quoted(fixture("hillis_steele_16.trace.json")) + " --view pipeline --png " +
+               quoted(scratch("refused.png"))) == 2);
+    CHECK(last_stderr().find("no mbarrier events") != std::string::npos);
 }
 
 TEST_CASE("headless: requests out of range are refused with a message") {

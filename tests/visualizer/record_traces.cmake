@@ -2,7 +2,8 @@
 #   cmake -DOUT=<dir> -DHILLIS_STEELE=<exe> -DBLELLOCH=<exe> -DLOOKBACK=<exe> -DWARP_SCAN=<exe>
 #         [-DLAB_TRACER=<scanlab_trace_solution>] -P record_traces.cmake
 # Each launch of a program is written to NAME.trace.json, NAME.trace.1.json, ...
-# With LAB_TRACER, lab 09's sort on random keys too (lab09.trace.2.json to .5.json: its passes).
+# With LAB_TRACER, lab 09's sort on random keys too (lab09.trace.2.json to .5.json: its passes),
+# and lab 08's scan of a random number of random elements (lab08.trace.json, blocks 0 and 1).
 foreach(var OUT HILLIS_STEELE BLELLOCH LOOKBACK WARP_SCAN)
     if(NOT DEFINED ${var})
         message(FATAL_ERROR "record_traces.cmake: -D${var}=... is missing")
@@ -66,5 +67,18 @@ if(DEFINED LAB_TRACER)
         RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
     if(NOT result EQUAL 0)
         message(FATAL_ERROR "recording lab09_cut (seed ${seed}) failed (${result}):\n${output}")
+    endif()
+    # Lab 08: n between 20000 and 29999 elements (a partial last tile most of the time), blocks
+    # 0 and 1 recorded; the pipeline view's model is checked against it. lab08.n keeps n.
+    string(RANDOM LENGTH 4 ALPHABET 0123456789 digits)
+    math(EXPR n "20000 + 1${digits} - 10000")
+    file(WRITE ${OUT}/lab08.n "${n}")
+    message(STATUS "lab08: --seed ${seed} --n ${n}")
+    execute_process(
+        COMMAND ${LAB_TRACER} 08 --blocks 0,1 --seed ${seed} --n ${n} --simt-seed=${seed}
+                --out ${OUT}/lab08.trace.json
+        RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
+    if(NOT result EQUAL 0)
+        message(FATAL_ERROR "recording lab08 (seed ${seed}, n ${n}) failed (${result}):\n${output}")
     endif()
 endif()

@@ -37,6 +37,8 @@ const char* view_name(ViewKind view) {
         return "Shuffles";
     case ViewKind::radix:
         return "Radix pass";
+    case ViewKind::pipeline:
+        return "Pipeline";
     }
     return "?";
 }
@@ -92,6 +94,7 @@ void App::adopt(LoadResult result) {
     timeline_.canvas().reset();
     shuffles_.canvas().reset();
     radix_.canvas().reset();
+    pipeline_.canvas().reset();
 }
 
 const BlockIndex* App::block() const {
@@ -179,6 +182,8 @@ Canvas& App::canvas(ViewKind view) {
         return shuffles_.canvas();
     case ViewKind::radix:
         return radix_.canvas();
+    case ViewKind::pipeline:
+        return pipeline_.canvas();
     }
     return array_.canvas();
 }
@@ -446,11 +451,12 @@ void App::draw_views(ImVec2 size) {
     ImGui::BeginChild("views", size);
     if (ImGui::BeginTabBar("view-tabs")) {
         for (ViewKind view : {ViewKind::array, ViewKind::bank, ViewKind::timeline,
-                              ViewKind::shuffles, ViewKind::radix}) {
+                              ViewKind::shuffles, ViewKind::radix, ViewKind::pipeline}) {
             // The shuffle view only where the trace has shuffles (format 3), the radix view only
-            // for lab 09's one-sweep pass.
+            // for lab 09's one-sweep pass, the pipeline view where it has mbarriers (format 4).
             if (view == ViewKind::shuffles && loaded_->trace.shuffles.empty()) continue;
             if (view == ViewKind::radix && !is_radix_pass(loaded_->trace)) continue;
+            if (view == ViewKind::pipeline && !has_pipeline(loaded_->trace)) continue;
             const ImGuiTabItemFlags flags =
                 select_tab_ && selection_.view == view ? ImGuiTabItemFlags_SetSelected : 0;
             if (ImGui::BeginTabItem(view_name(view), nullptr, flags)) {
@@ -489,6 +495,9 @@ void App::draw_view(ViewKind view, ImVec2 size) {
         break;
     case ViewKind::radix:
         radix_.draw(*loaded_, selection_, size);
+        break;
+    case ViewKind::pipeline:
+        pipeline_.draw(*loaded_, selection_, size);
         break;
     }
 }

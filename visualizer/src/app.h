@@ -15,6 +15,7 @@
 #include "bank_view.h"
 #include "loaded_trace.h"
 #include "playback.h"
+#include "pipeline_view.h"
 #include "radix_view.h"
 #include "selection.h"
 #include "shortcuts.h"
@@ -48,6 +49,7 @@ class App {
     Playback& playback() { return playback_; }
     ArrayView& array_view() { return array_; }
     RadixView& radix_view() { return radix_; }
+    PipelineView& pipeline_view() { return pipeline_; }
     bool help_visible() const { return show_help_; }
 
     // Actions, shared by buttons, shortcuts and tests.
@@ -94,6 +96,7 @@ class App {
     TimelineView timeline_;
     ShuffleView shuffles_;
     RadixView radix_;
+    PipelineView pipeline_;
     SourcePanel source_;
     bool show_help_ = false;
     bool show_legend_ = true;

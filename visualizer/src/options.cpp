@@ -16,15 +16,15 @@ std::optional<int> parse_options(int argc, char** argv, Options& options) {
     cli.add_option("--png", options.png,
                    "headless: render one frame to this PNG file and exit (needs a display; "
                    "use xvfb-run)");
-    const std::map<std::string, ViewKind> views{{"array", ViewKind::array},
-                                                {"bank", ViewKind::bank},
-                                                {"timeline", ViewKind::timeline},
-                                                {"shuffles", ViewKind::shuffles},
-                                                {"radix", ViewKind::radix}};
+    const std::map<std::string, ViewKind> views{
+        {"array", ViewKind::array},       {"bank", ViewKind::bank},
+        {"timeline", ViewKind::timeline}, {"shuffles", ViewKind::shuffles},
+        {"radix", ViewKind::radix},       {"pipeline", ViewKind::pipeline}};
     cli.add_option("--view", options.view,
-                   "view to show: array, bank, timeline, shuffles or radix (lab 09)")
+                   "view to show: array, bank, timeline, shuffles, radix (lab 09) or pipeline "
+                   "(lab 08)")
         ->transform(CLI::CheckedTransformer(views, CLI::ignore_case))
-        ->option_text("array|bank|timeline|shuffles|radix");
+        ->option_text("array|bank|timeline|shuffles|radix|pipeline");
     cli.add_option("--step", options.step, "show the end of this step of the block (from 0)");
     cli.add_option("--instruction", options.instruction,
                    "show the state just after this instruction (its index in the trace)");

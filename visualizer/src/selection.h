@@ -11,7 +11,7 @@
 
 namespace scanlab::view {
 
-enum class ViewKind { array, bank, timeline, shuffles, radix };
+enum class ViewKind { array, bank, timeline, shuffles, radix, pipeline };
 
 struct Selection {
     std::uint32_t block = 0; // position in TraceIndex::blocks()

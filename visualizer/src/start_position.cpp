@@ -75,6 +75,8 @@ std::string apply_start_position(App& app, const Options& options) {
     if (options.digit) selection.digit = *options.digit;
     if (options.view == ViewKind::radix && !app.radix_view().model(*loaded, selection))
         return "--view radix: " + app.radix_view().error();
+    if (options.view == ViewKind::pipeline && !app.pipeline_view().model(*loaded, selection))
+        return "--view pipeline: " + app.pipeline_view().error();
     if (options.finding) {
         if (!app.select_finding(*options.finding))
             return "--finding " + std::to_string(*options.finding) + ": the trace has " +

@@ -25,6 +25,20 @@ namespace simt::detail {
 struct LaunchRequest;
 struct Warp;
 
+// An mbarrier operation, or what happened to a barrier (mbarrier_runtime.cpp tells them).
+enum class MbarrierNoteKind : uint8_t { init, arrive, expect_tx, copy, land, complete, wait, poll };
+struct MbarrierNote {
+    MbarrierNoteKind kind = MbarrierNoteKind::init;
+    const Thread* thread = nullptr; // who did it; a landing: the copy's issuer
+    uintptr_t barrier = 0;          // the barrier's address
+    uint32_t count = 0;             // init: expected arrivals; arrive: arrivals
+    uint32_t bytes = 0;             // arrive, expect_tx: announced; copy, land: the copy's
+    uint32_t parity = 0;            // wait, poll: the parity waited for
+    uint64_t phase = 0;             // phase: the number of the phase that completed
+    uintptr_t destination = 0;      // copy: where its bytes go
+    const void* site = nullptr;     // the call site; null for a landing and a phase
+};
+
 class LaunchRecorder {
   public:
     virtual ~LaunchRecorder() = default;
@@ -42,6 +56,8 @@ class LaunchRecorder {
     // sources[lane] (its coll_result). `site`: the shuffle's call site.
     virtual void shuffled(const Warp& warp, unsigned participants,
                           const std::array<uint8_t, 32>& sources, const void* site) = 0;
+    // An mbarrier operation or event (the trace's version 4 mbarrier events).
+    virtual void mbarrier_event(const MbarrierNote&) {}
     // The engine found something (finding number `index` of the launch).
     virtual void note_finding(size_t index, const void* site,
                               const std::vector<AccessRecord>& accesses) = 0;

@@ -11,6 +11,7 @@
 #include "../compat/cuda/ptx"
 
 #include "engine.h"
+#include "launch_recorder.h"
 #include "mbarrier_model.h"
 #include "source_lines.h"
 
@@ -79,6 +80,17 @@ BlockMbarriers::Barrier& barrier_at(Engine& e, const void* bar, const char* op, 
     return it->second;
 }
 
+// The trace's hook: what happened to a barrier, for the launch's recorder if it has one.
+void tell_recorder(Engine& e, const MbarrierNote& note) {
+    if (LaunchRecorder* recorder = e.recorder()) recorder->mbarrier_event(note);
+}
+
+void tell_phase(Engine& e, const Thread& by, uintptr_t address, const Mbarrier& model,
+                std::uint64_t before) {
+    if (model.completed_phases() != before)
+        tell_recorder(e, {MbarrierNoteKind::complete, &by, address, 0, 0, 0, before});
+}
+
 void phase_may_have_completed(BlockMbarriers::Barrier& barrier, std::uint64_t before) {
     if (barrier.model.completed_phases() == before) return;
     barrier.released = barrier.accumulating;
@@ -110,7 +122,10 @@ std::uint64_t arrive(const void* bar, std::uint32_t count, std::uint32_t tx_byte
         barrier.model.expect_tx(tx_bytes);
         barrier.announce_site = site;
     }
+    const auto address = reinterpret_cast<uintptr_t>(bar);
+    tell_recorder(e, {MbarrierNoteKind::arrive, &me, address, count, tx_bytes, 0, 0, 0, site});
     report_finding(e, barrier.model.arrive(count), "mbarrier-arrivals:", site);
+    tell_phase(e, me, address, barrier.model, before);
     phase_may_have_completed(barrier, before);
     e.note_progress();
     return 0;
@@ -118,14 +133,18 @@ std::uint64_t arrive(const void* bar, std::uint32_t count, std::uint32_t tx_byte
 
 // A copy's bytes land: written to shared memory, released with the issuer's clock, counted
 // as transaction bytes of the barrier's current phase.
-void land(BlockMbarriers& state, BlockMbarriers::Copy& copy) {
+void land(Engine& e, BlockMbarriers& state, BlockMbarriers::Copy& copy) {
     std::memcpy(reinterpret_cast<void*>(copy.destination), copy.bytes.data(), copy.bytes.size());
     auto it = state.barriers.find(copy.barrier);
     if (it == state.barriers.end()) return; // re-initialized meanwhile: nothing to complete
     auto& barrier = it->second;
     barrier.accumulating[copy.issuer] = std::max(barrier.accumulating[copy.issuer], copy.clock);
     const std::uint64_t before = barrier.model.completed_phases();
-    barrier.model.complete_tx(static_cast<std::uint32_t>(copy.bytes.size()));
+    const Thread& issuer = e.current()->block->threads[copy.issuer];
+    const auto bytes = static_cast<std::uint32_t>(copy.bytes.size());
+    tell_recorder(e, {MbarrierNoteKind::land, &issuer, copy.barrier, 0, bytes});
+    barrier.model.complete_tx(bytes);
+    tell_phase(e, issuer, copy.barrier, barrier.model, before);
     phase_may_have_completed(barrier, before);
 }
 
@@ -137,22 +156,24 @@ bool wait_parity(const void* bar, std::uint32_t parity, const char* op, const vo
         BlockMbarriers& state = block_state(me);
         auto& barrier = barrier_at(e, bar, op, site);
         Mbarrier::Finding finding;
+        const auto address = reinterpret_cast<uintptr_t>(bar);
         if (barrier.model.test_wait_parity(parity, me.linear, finding)) {
+            tell_recorder(e, {MbarrierNoteKind::wait, &me, address, 0, 0, parity & 1, 0, 0, site});
             report_finding(e, finding, "mbarrier-parity:", site);
             for (size_t i = 0; i < barrier.released.size(); ++i)
                 me.mbarrier_known[i] = std::max(me.mbarrier_known[i], barrier.released[i]);
             barrier.waiters.erase(me.linear);
             return true;
         }
+        tell_recorder(e, {MbarrierNoteKind::poll, &me, address, 0, 0, parity & 1, 0, 0, site});
         barrier.waiters.insert(me.linear);
         barrier.last_parity = parity & 1;
         // The copies in flight on this barrier land now, at this poll: the waiter sees them at
         // its next one, after the other threads have had a turn.
-        const auto address = reinterpret_cast<uintptr_t>(bar);
         bool landed = false;
         for (auto& copy : state.in_flight)
             if (copy.barrier == address) {
-                land(state, copy);
+                land(e, state, copy);
                 landed = true;
             }
         if (landed) {
@@ -203,6 +224,8 @@ void bulk_copy_to_shared(void* dst, const void* src, std::uint32_t size, std::ui
     for (std::uint32_t at = 0; at < size; at += 16)
         e.on_memory_access(to + at, 16, AccessKind::write, false, site);
     RuntimeScope scope(&me);
+    tell_recorder(e, {MbarrierNoteKind::copy, &me, reinterpret_cast<uintptr_t>(bar), 0, size, 0, 0,
+                      to, site});
     BlockMbarriers& state = block_state(me);
     state.in_flight.push_back(BlockMbarriers::Copy{reinterpret_cast<uintptr_t>(bar), to,
                                                    std::move(bytes), me.linear, me.block->clock});
@@ -315,6 +338,7 @@ void ptx::mbarrier_init(std::uint64_t* bar, const std::uint32_t& count) {
                                          std::vector<uint32_t>(n, 0),
                                          {},
                                          0});
+    tell_recorder(e, {MbarrierNoteKind::init, &me, address, count, 0, 0, 0, 0, site});
 }
 
 std::uint64_t ptx::mbarrier_arrive(std::uint64_t* bar) {
@@ -338,6 +362,8 @@ void ptx::mbarrier_expect_tx(sem_relaxed_t, scope_cta_t, space_shared_t, std::ui
     auto& barrier = barrier_at(e, bar, op, site);
     barrier.model.expect_tx(tx_count);
     barrier.announce_site = site;
+    tell_recorder(e, {MbarrierNoteKind::expect_tx, e.current(), reinterpret_cast<uintptr_t>(bar), 0,
+                      tx_count, 0, 0, 0, site});
 }
 bool ptx::mbarrier_try_wait_parity(const std::uint64_t* bar, const std::uint32_t& parity) {
     return wait_parity(bar, parity, "cuda::ptx::mbarrier_try_wait_parity",

@@ -131,6 +131,23 @@ void TraceRecorder::barrier_released(const Block* block, const void* site) {
     step_sites_.push_back(nullptr);
 }
 
+std::optional<std::pair<size_t, uint64_t>> TraceRecorder::shared_allocation_at(const Block* b,
+                                                                               uintptr_t address) {
+    const size_t at = address - b->shared_base();
+    if (at >= b->shared_capacity) return std::nullopt;
+    std::optional<std::pair<size_t, uint64_t>> found;
+    for (size_t i = 0; i < b->shared_vars.size(); ++i)
+        if (at - b->shared_vars[i].storage < b->shared_vars[i].bytes)
+            found = std::pair<size_t, uint64_t>{i, at - b->shared_vars[i].storage};
+    return found;
+}
+
+std::optional<st::MemoryPlace> TraceRecorder::shared_place(const Block* b, uintptr_t address) {
+    const auto at = shared_allocation_at(b, address);
+    if (!at) return std::nullopt;
+    return st::MemoryPlace{shared_object(b, at->first), at->second};
+}
+
 uint32_t TraceRecorder::shared_object(const Block* b, size_t allocation) {
     auto key = std::make_pair(b->linear, allocation);
     auto it = shared_ids_.find(key);
@@ -205,14 +222,11 @@ void TraceRecorder::announce(Thread* t, uintptr_t address, size_t bytes, AccessK
     if (address - shared_lo < b->shared_capacity) {
         // Found by where it lies in the block's buffer; recorded at the offset a GPU gives it
         // (SharedAllocation::offset, the memory object's base), so banks are the GPU's.
-        const size_t at = address - shared_lo;
-        size_t index = b->shared_vars.size();
-        for (size_t i = 0; i < b->shared_vars.size(); ++i)
-            if (at - b->shared_vars[i].storage < b->shared_vars[i].bytes) index = i;
-        if (index == b->shared_vars.size()) return; // the checks report this access
-        memory = shared_object(b, index);
-        offset = at - b->shared_vars[index].storage;
-        element = b->shared_vars[index].element;
+        const auto at = shared_allocation_at(b, address);
+        if (!at) return; // the checks report this access
+        memory = shared_object(b, at->first);
+        offset = at->second;
+        element = b->shared_vars[at->first].element;
     } else {
         const Region* r = memory_registry().find_range(address, bytes);
         if (!r || r->kind == RegionKind::parameters) return;
@@ -346,6 +360,48 @@ void TraceRecorder::shuffled(const Warp& warp, unsigned participants,
     }
     trace_.shuffles.push_back(std::move(shuffle));
     shuffle_sites_.push_back(site);
+}
+
+void TraceRecorder::mbarrier_event(const MbarrierNote& note) {
+    const Block* b = note.thread->block;
+    if (!records(b) || cut_) return;
+    const auto barrier = shared_place(b, note.barrier);
+    if (!barrier) return; // the runtime faults on a barrier outside shared memory
+    const std::pair<unsigned, unsigned> who{b->linear, note.thread->linear};
+    if (note.kind == MbarrierNoteKind::poll)
+        if (auto last = last_mbarrier_.find(who); last != last_mbarrier_.end()) {
+            st::MbarrierEvent& previous = trace_.mbarriers[last->second];
+            if (previous.op == st::MbarrierOp::poll && previous.barrier == *barrier &&
+                previous.parity == note.parity) {
+                ++previous.count;
+                return;
+            }
+        }
+    if (trace_.mbarriers.size() >= settings_.max_instructions) {
+        cut_ = true;
+        trace_.truncated = st::Truncation{
+            st::TruncationLimit::max_instructions, settings_.max_instructions,
+            "the recording stopped after " + std::to_string(settings_.max_instructions) +
+                " mbarrier events; later accesses and events are not in the trace"};
+        return;
+    }
+    st::MbarrierEvent event;
+    event.time = tick_++;
+    event.block = b->linear;
+    event.thread = note.thread->linear;
+    event.op = static_cast<st::MbarrierOp>(note.kind); // the same order (launch_recorder.h)
+    event.barrier = *barrier;
+    event.count = note.kind == MbarrierNoteKind::poll ? 1 : note.count;
+    event.bytes = note.bytes;
+    event.parity = note.parity;
+    event.phase = note.phase;
+    if (note.kind == MbarrierNoteKind::copy) {
+        event.destination = shared_place(b, note.destination);
+        if (!event.destination) return; // the runtime faults on it
+    }
+    last_mbarrier_[who] = trace_.mbarriers.size();
+    trace_.mbarriers.push_back(event);
+    mbarrier_sites_.push_back(note.site);
 }
 
 void TraceRecorder::attach_expected() {
@@ -704,6 +760,7 @@ st::Trace TraceRecorder::take_trace(const FaultReport& report) {
     std::vector<const void*> pcs = instruction_sites_;
     pcs.insert(pcs.end(), step_sites_.begin(), step_sites_.end());
     pcs.insert(pcs.end(), shuffle_sites_.begin(), shuffle_sites_.end());
+    pcs.insert(pcs.end(), mbarrier_sites_.begin(), mbarrier_sites_.end());
     for (const auto& [index, refs] : finding_refs_) {
         pcs.push_back(refs.site);
         for (const AccessRef& a : refs.accesses) pcs.push_back(a.site);
@@ -741,7 +798,8 @@ st::Trace TraceRecorder::take_trace(const FaultReport& report) {
         auto [file, line] = where.at(pc);
         return st::SourceLocation{file_ids.at(file), line};
     };
-    if (trace_.sources.empty() && !(trace_.instructions.empty() && trace_.shuffles.empty()))
+    if (trace_.sources.empty() &&
+        !(trace_.instructions.empty() && trace_.shuffles.empty() && trace_.mbarriers.empty()))
         trace_.sources.push_back(st::SourceFile{"<unknown>", {st::SourceLine{1, ""}}});
     for (size_t i = 0; i < trace_.instructions.size(); ++i)
         trace_.instructions[i].source =
@@ -751,6 +809,8 @@ st::Trace TraceRecorder::take_trace(const FaultReport& report) {
     for (size_t i = 0; i < trace_.shuffles.size(); ++i)
         trace_.shuffles[i].source =
             shuffle_sites_[i] ? location(shuffle_sites_[i]) : st::SourceLocation{0, 1};
+    for (size_t i = 0; i < trace_.mbarriers.size(); ++i)
+        if (mbarrier_sites_[i]) trace_.mbarriers[i].source = location(mbarrier_sites_[i]);
     attach_expected();
     // Every finding of the launch, recorded blocks or not; references only where the trace has
     // what they point at.

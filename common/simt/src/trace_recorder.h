@@ -35,6 +35,9 @@ class TraceRecorder final : public LaunchRecorder {
     // A warp shuffle of a recorded block: one entry of the trace's shuffles.
     void shuffled(const Warp& warp, unsigned participants, const std::array<uint8_t, 32>& sources,
                   const void* site) override;
+    // An mbarrier operation of a recorded block: one entry of the trace's mbarriers; a thread's
+    // failed polls of one barrier in a row are one entry that counts them.
+    void mbarrier_event(const MbarrierNote& note) override;
     // The engine found something (finding number `index` of the launch): where the accesses it
     // names lie in the trace, taken now while their blocks are resident.
     void note_finding(size_t index, const void* site,
@@ -65,6 +68,12 @@ class TraceRecorder final : public LaunchRecorder {
         std::vector<AccessRef> accesses;
     };
     uint32_t shared_object(const Block* b, size_t allocation);
+    // The shared allocation of `b` that holds `address` (the last one that does, as before), and
+    // the offset in it; none outside all.
+    std::optional<std::pair<size_t, uint64_t>> shared_allocation_at(const Block* b,
+                                                                    uintptr_t address);
+    // The same as a memory object of the trace.
+    std::optional<scanlab::trace::MemoryPlace> shared_place(const Block* b, uintptr_t address);
     AccessRef locate_access(const AccessRecord& access);
     // Returns each instruction's index after fusing (old index -> new index).
     std::vector<uint64_t> fuse_vector_pairs();
@@ -81,9 +90,11 @@ class TraceRecorder final : public LaunchRecorder {
     std::vector<const void*> instruction_sites_;
     std::vector<const void*> step_sites_;
     std::vector<const void*> shuffle_sites_;
-    std::map<unsigned, uint32_t> current_step_;                  // block -> step index
-    std::map<std::pair<unsigned, size_t>, uint32_t> shared_ids_; // (block, allocation) -> object
-    std::map<uint64_t, uint32_t> global_ids_;                    // region serial -> object
+    std::vector<const void*> mbarrier_sites_;
+    std::map<std::pair<unsigned, unsigned>, size_t> last_mbarrier_; // (block, thread) -> event
+    std::map<unsigned, uint32_t> current_step_;                     // block -> step index
+    std::map<std::pair<unsigned, size_t>, uint32_t> shared_ids_;    // (block, allocation) -> object
+    std::map<uint64_t, uint32_t> global_ids_;                       // region serial -> object
     std::map<uint64_t, uintptr_t> global_bases_;
     std::unordered_map<uint64_t, std::deque<Open>> open_; // per (block, warp)
     // How often each lane has reached each access site in the current step: the k-th execution

@@ -371,4 +371,34 @@ std::optional<Expected> read_expected(const Json& json, const Path& path) {
     return expected;
 }
 
+namespace {
+
+MemoryPlace read_memory_place(const Json& json, const Path& path) {
+    const Fields fields(json, path, kMemoryPlaceFields);
+    return {read_u32(fields.required("memory"), path / "memory"),
+            read_u64(fields.required("offset"), path / "offset")};
+}
+
+} // namespace
+
+MbarrierEvent read_mbarrier_event(const Json& json, const Path& path) {
+    const Fields fields(json, path, kMbarrierEventFields);
+    MbarrierEvent event;
+    event.time = read_u64(fields.required("time"), path / "time");
+    event.block = read_u32(fields.required("block"), path / "block");
+    event.thread = read_u32(fields.required("thread"), path / "thread");
+    event.op = read_enum<MbarrierOp>(fields.required("event"), path / "event");
+    event.barrier = read_memory_place(fields.required("barrier"), path / "barrier");
+    event.source = read_nullable(fields.required("source"),
+                                 [&](const Json& j) { return read_location(j, path / "source"); });
+    event.count = read_u32(fields.required("count"), path / "count");
+    event.bytes = read_u32(fields.required("bytes"), path / "bytes");
+    event.parity = read_u32(fields.required("parity"), path / "parity");
+    event.phase = read_u64(fields.required("phase"), path / "phase");
+    event.destination = read_nullable(fields.required("destination"), [&](const Json& j) {
+        return read_memory_place(j, path / "destination");
+    });
+    return event;
+}
+
 } // namespace scanlab::trace::detail

@@ -25,5 +25,7 @@ Finding read_finding(const Json& json, const Path& path);
 // Version 3: one element of "shuffles", and the "expected" object (null: none).
 WarpShuffle read_shuffle(const Json& json, const Path& path);
 std::optional<Expected> read_expected(const Json& json, const Path& path);
+// Version 4: one element of "mbarriers".
+MbarrierEvent read_mbarrier_event(const Json& json, const Path& path);
 
 } // namespace scanlab::trace::detail

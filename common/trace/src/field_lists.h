@@ -12,8 +12,9 @@ namespace scanlab::trace::detail {
 using FieldList = std::span<const std::string_view>;
 
 inline constexpr std::string_view kTopLevelFields[] = {
-    "format",       "version",      "launch",        "truncated", "sources",  "memory",  "steps",
-    "instructions", "block_events", "shared_totals", "findings",  "shuffles", "expected"};
+    "format",   "version",  "launch",       "truncated",    "sources",
+    "memory",   "steps",    "instructions", "block_events", "shared_totals",
+    "findings", "shuffles", "expected",     "mbarriers"};
 inline constexpr std::string_view kLaunchFields[] = {
     "kernel", "grid", "block", "dynamic_shared_bytes", "mode", "dispatch", "seed"};
 inline constexpr std::string_view kTruncationFields[] = {"limit", "value", "message"};
@@ -35,6 +36,10 @@ inline constexpr std::string_view kExpectedFields[] = {"reference", "value_type"
                                                        "tiles"};
 inline constexpr std::string_view kExpectedObjectFields[] = {"memory", "first", "values"};
 inline constexpr std::string_view kExpectedTileFields[] = {"tile", "prefix", "inclusive"};
+inline constexpr std::string_view kMbarrierEventFields[] = {
+    "time",  "block", "thread", "event", "barrier",    "source",
+    "count", "bytes", "parity", "phase", "destination"};
+inline constexpr std::string_view kMemoryPlaceFields[] = {"memory", "offset"};
 inline constexpr std::string_view kWriterFields[] = {"instruction", "thread"};
 // All kinds of block event together; which kind has which is the converter's business.
 inline constexpr std::string_view kBlockEventFields[] = {

@@ -30,7 +30,17 @@ constexpr std::size_t kMaxFields = 32;
 
 constexpr std::string_view kNotATrace = "this is not a scanlab trace";
 
-enum class Section { none, sources, memory, steps, instructions, block_events, findings, shuffles };
+enum class Section {
+    none,
+    sources,
+    memory,
+    steps,
+    instructions,
+    block_events,
+    findings,
+    shuffles,
+    mbarriers
+};
 
 Section section_of(std::string_view key) {
     if (key == "sources") return Section::sources;
@@ -40,6 +50,7 @@ Section section_of(std::string_view key) {
     if (key == "block_events") return Section::block_events;
     if (key == "findings") return Section::findings;
     if (key == "shuffles") return Section::shuffles;
+    if (key == "mbarriers") return Section::mbarriers;
     return Section::none;
 }
 
@@ -203,6 +214,8 @@ void DocumentParser::check_top_level_value(const Json* value, bool is_array) {
         fail_here(cat("findings are a field of version 2; this document says version ", version_));
     } else if ((key == "shuffles" || key == "expected") && version_ < 3) {
         fail_here(cat(key, " is a field of version 3; this document says version ", version_));
+    } else if (key == "mbarriers" && version_ < 4) {
+        fail_here(cat("mbarriers is a field of version 4; this document says version ", version_));
     }
 }
 
@@ -252,6 +265,11 @@ void DocumentParser::convert_element(const Json& element) {
     case Section::shuffles:
         check_count(trace_.shuffles.size() + 1, limits_.max_shuffles, "shuffles", "max_shuffles");
         trace_.shuffles.push_back(detail::read_shuffle(element, path));
+        break;
+    case Section::mbarriers:
+        check_count(trace_.mbarriers.size() + 1, limits_.max_mbarrier_events, "mbarrier events",
+                    "max_mbarrier_events");
+        trace_.mbarriers.push_back(detail::read_mbarrier_event(element, path));
         break;
     case Section::none:
         break;
@@ -328,6 +346,9 @@ Trace DocumentParser::parse(bool validate) {
     // Version 3's optional sections: shuffles were converted while parsing.
     if (const auto it = root.find("shuffles"); it != root.end())
         detail::read_array(*it, Path("shuffles"));
+    // Version 4's optional section, converted while parsing.
+    if (const auto it = root.find("mbarriers"); it != root.end())
+        detail::read_array(*it, Path("mbarriers"));
     if (const auto it = root.find("expected"); it != root.end())
         trace_.expected = detail::read_expected(*it, Path("expected"));
     if (version_ < 2)

@@ -48,6 +48,7 @@ class Validator {
         findings();
         shuffles();
         expected();
+        mbarriers();
     }
 
   private:
@@ -396,6 +397,89 @@ class Validator {
                 fail(path / "time",
                      cat(what.time, " is outside block ", what.block, "'s run (ticks ", r.start,
                          "..", r.ended ? cat(r.end) : std::string("end"), ')'));
+        }
+    }
+
+    // Version 4: a place in shared memory of `block` (the object, and `bytes` inside it).
+    void check_shared_place(const Path& path, const MemoryPlace& place, std::uint32_t block,
+                            std::uint64_t bytes) const {
+        if (place.memory >= trace_.memory.size())
+            fail(path / "memory", cat(place.memory, " is not a memory object id (",
+                                      id_range(trace_.memory.size()), ')'));
+        const MemoryObject& object = trace_.memory[place.memory];
+        if (object.space != MemorySpace::shared || object.block != block)
+            fail(path / "memory", cat("memory object ", place.memory, " (", object.name,
+                                      ") is not a shared object of block ", block));
+        if (place.offset > object.size || object.size - place.offset < bytes)
+            fail(path / "offset", cat(place.offset, " + ", bytes, " bytes lies outside ",
+                                      object.name, " (", object.size, " bytes)"));
+    }
+
+    // Version 4: mbarrier operations. Each op has its own fields; the others are zero.
+    void mbarriers() const {
+        const Path section("mbarriers");
+        check_limit(section, trace_.mbarriers.size(), limits_.max_mbarrier_events,
+                    "mbarrier events", "max_mbarrier_events");
+        std::uint64_t previous_time = 0;
+        for (std::size_t i = 0; i < trace_.mbarriers.size(); ++i) {
+            const MbarrierEvent& event = trace_.mbarriers[i];
+            const Path path = section[i];
+            check_time_order(path, event.time, previous_time, "mbarrier event");
+            check_enum(path / "event", event.op);
+            if (event.block >= blocks_)
+                fail(path / "block",
+                     cat(event.block, " is not a block of the grid (", id_range(blocks_), ')'));
+            if (event.thread >= threads_)
+                fail(path / "thread", cat(event.thread, " is not a thread of a ", threads_,
+                                          "-thread block (", id_range(threads_), ')'));
+            if (const auto run = runs_.find(event.block); run != runs_.end()) {
+                const BlockRun& r = run->second;
+                if (event.time < r.start || (r.ended && event.time > r.end))
+                    fail(path / "time",
+                         cat(event.time, " is outside block ", event.block, "'s run (ticks ",
+                             r.start, "..", r.ended ? cat(r.end) : std::string("end"), ')'));
+            }
+            check_shared_place(path / "barrier", event.barrier, event.block, 8);
+            if (event.barrier.offset % 8 != 0)
+                fail(path / "barrier" / "offset",
+                     cat(event.barrier.offset, " is not 8-byte aligned (an mbarrier is a 64-bit "
+                                               "word)"));
+            const MbarrierOp op = event.op;
+            const bool statement = op != MbarrierOp::land && op != MbarrierOp::complete;
+            if (statement != event.source.has_value())
+                fail(path / "source", statement ? cat(to_string(op), " events name their statement")
+                                                : cat(to_string(op), " events have no statement "
+                                                                     "(source is null)"));
+            if (event.source) location(path / "source", *event.source);
+            const bool counts =
+                op == MbarrierOp::init || op == MbarrierOp::arrive || op == MbarrierOp::poll;
+            if (counts ? event.count == 0 : event.count != 0)
+                fail(path / "count", counts ? cat("a ", to_string(op), " event counts at least 1")
+                                            : cat("only init, arrive and poll events count (",
+                                                  event.count, " on ", to_string(op), ')'));
+            if (op == MbarrierOp::init && event.count >= (1u << 20))
+                fail(path / "count", cat(event.count, " arrivals; an mbarrier counts at most "
+                                                      "2^20 - 1"));
+            const bool sized =
+                op == MbarrierOp::expect_tx || op == MbarrierOp::copy || op == MbarrierOp::land;
+            if (sized && event.bytes == 0)
+                fail(path / "bytes", cat("a ", to_string(op), " event moves at least 1 byte"));
+            if (!sized && op != MbarrierOp::arrive && event.bytes != 0)
+                fail(path / "bytes",
+                     cat("a ", to_string(op), " event has no bytes (", event.bytes, ')'));
+            const bool waits = op == MbarrierOp::wait || op == MbarrierOp::poll;
+            if (event.parity > 1 || (!waits && event.parity != 0))
+                fail(path / "parity", waits ? cat(event.parity, " is not a parity (0 or 1)")
+                                            : cat("only wait and poll events have a parity"));
+            if (op != MbarrierOp::complete && event.phase != 0)
+                fail(path / "phase", "only complete events have a phase number");
+            if ((op == MbarrierOp::copy) != event.destination.has_value())
+                fail(path / "destination",
+                     op == MbarrierOp::copy ? std::string("a copy names its destination")
+                                            : std::string("only copy events have a destination"));
+            if (event.destination)
+                check_shared_place(path / "destination", *event.destination, event.block,
+                                   event.bytes);
         }
     }
 

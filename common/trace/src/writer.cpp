@@ -297,6 +297,32 @@ void write_shuffles(JsonWriter& out, const std::vector<WarpShuffle>& shuffles) {
     });
 }
 
+void write_memory_place(JsonWriter& out, const MemoryPlace& place) {
+    out.begin_object();
+    out.key("memory").number(place.memory);
+    out.key("offset").exact(place.offset);
+    out.end_object();
+}
+
+void write_mbarriers(JsonWriter& out, const std::vector<MbarrierEvent>& events) {
+    write_objects(out, events, [&](const MbarrierEvent& event, std::size_t) {
+        out.key("time").exact(event.time);
+        out.key("block").number(event.block);
+        out.key("thread").number(event.thread);
+        write_enum(out.key("event"), event.op);
+        write_memory_place(out.key("barrier"), event.barrier);
+        write_optional_location(out.key("source"), event.source);
+        out.key("count").number(event.count);
+        out.key("bytes").number(event.bytes);
+        out.key("parity").number(event.parity);
+        out.key("phase").exact(event.phase);
+        if (event.destination)
+            write_memory_place(out.key("destination"), *event.destination);
+        else
+            out.key("destination").null();
+    });
+}
+
 void write_expected(JsonWriter& out, const Expected& expected) {
     const std::uint32_t size = value_type_size(expected.value_type);
     out.begin_object(Layout::lines);
@@ -346,6 +372,8 @@ void write_trace(const Trace& trace, std::ostream& out, const Limits& limits) {
     // Version 3's sections are written when there is something in them.
     if (!trace.shuffles.empty()) write_shuffles(json.key("shuffles"), trace.shuffles);
     if (trace.expected) write_expected(json.key("expected"), *trace.expected);
+    // So is version 4's.
+    if (!trace.mbarriers.empty()) write_mbarriers(json.key("mbarriers"), trace.mbarriers);
     write_totals(json.key("shared_totals"), analysis.launch);
     json.end_object();
     json.finish();

@@ -19,6 +19,7 @@ struct Limits {
     std::uint64_t max_block_events = std::uint64_t{1} << 22;
     std::uint64_t max_findings = 4096; // the emulator reports at most 17 per launch
     std::uint64_t max_shuffles = std::uint64_t{1} << 22;
+    std::uint64_t max_mbarrier_events = std::uint64_t{1} << 22;
     std::uint64_t max_expected_values = std::uint64_t{1} << 24; // over all objects
 };
 

@@ -40,6 +40,11 @@ struct EnumNames<TileFlag> {
     static constexpr std::array<std::string_view, 3> names{"X", "A", "P"};
 };
 template <>
+struct EnumNames<MbarrierOp> {
+    static constexpr std::array<std::string_view, 8> names{"init", "arrive",   "expect_tx", "copy",
+                                                           "land", "complete", "wait",      "poll"};
+};
+template <>
 struct EnumNames<TruncationLimit> {
     static constexpr std::array<std::string_view, 5> names{"max_instructions", "max_blocks",
                                                            "max_steps", "max_time", "other"};

@@ -17,9 +17,9 @@
 namespace scanlab::trace {
 
 inline constexpr std::string_view kFormatName = "scanlab-trace";
-inline constexpr std::uint32_t kFormatVersion = 3;
+inline constexpr std::uint32_t kFormatVersion = 4;
 // The oldest version the reader still accepts (version 1 has no findings and no look events;
-// versions 1 and 2 have no shuffles and no expected values).
+// versions 1 and 2 have no shuffles and no expected values; versions 1 to 3 no mbarrier events).
 inline constexpr std::uint32_t kOldestFormatVersion = 1;
 inline constexpr std::uint32_t kWarpSize = 32;
 // CUDA's limits on a launch configuration, which a trace's launch must respect.
@@ -39,6 +39,8 @@ enum class AccessKind : std::uint8_t { load, store, atomic };
 enum class ShuffleKind : std::uint8_t { index, up, down, xor_ };
 // Tile status of a decoupled look-back scan: X no value yet, A aggregate, P inclusive prefix.
 enum class TileFlag : std::uint8_t { X, A, P };
+// What happened to an mbarrier (version 4): see MbarrierEvent.
+enum class MbarrierOp : std::uint8_t { init, arrive, expect_tx, copy, land, complete, wait, poll };
 enum class TruncationLimit : std::uint8_t {
     max_instructions,
     max_blocks,
@@ -313,6 +315,38 @@ struct Expected {
     bool operator==(const Expected&) const = default;
 };
 
+// A place in memory: a memory object and a byte offset into it.
+struct MemoryPlace {
+    std::uint32_t memory = 0; // index into Trace::memory
+    std::uint64_t offset = 0;
+
+    bool operator==(const MemoryPlace&) const = default;
+};
+
+// One operation on an mbarrier in shared memory, or one thing that happened to it (version 4).
+// Fields that do not apply to the op are zero (destination: empty).
+//   init: `count` arrivals expected per phase; arrive: `count` arrivals, `bytes` announced with
+//   them (arrive_expect_tx; 0: none); expect_tx: `bytes` announced; copy: a bulk copy of `bytes`
+//   to `destination` that completes on the barrier was issued; land: its `bytes` landed (`thread`
+//   is the issuer); complete: phase number `phase` (0, 1, ...) completed; wait: a
+//   try_wait/test_wait for `parity` returned true; poll: `count` such waits in a row by the thread
+//   returned false.
+struct MbarrierEvent {
+    std::uint64_t time = 0; // scheduler tick; non-decreasing along Trace::mbarriers
+    std::uint32_t block = 0;
+    std::uint32_t thread = 0; // linear thread index in the block
+    MbarrierOp op = MbarrierOp::init;
+    MemoryPlace barrier;                  // a shared object of the block, 8-byte aligned
+    std::optional<SourceLocation> source; // the statement; empty for land and complete
+    std::uint32_t count = 0;
+    std::uint32_t bytes = 0;
+    std::uint32_t parity = 0; // 0 or 1
+    std::uint64_t phase = 0;
+    std::optional<MemoryPlace> destination; // copy: where the bytes go (a shared object)
+
+    bool operator==(const MbarrierEvent&) const = default;
+};
+
 struct Trace {
     LaunchInfo launch;
     std::optional<Truncation> truncated;
@@ -321,9 +355,10 @@ struct Trace {
     std::vector<Step> steps;
     std::vector<WarpInstruction> instructions;
     std::vector<BlockEvent> block_events;
-    std::vector<Finding> findings;     // version 2; none in a version 1 document
-    std::vector<WarpShuffle> shuffles; // version 3: warp shuffles, in execution order
-    std::optional<Expected> expected;  // version 3: what the results should be, when known
+    std::vector<Finding> findings;        // version 2; none in a version 1 document
+    std::vector<WarpShuffle> shuffles;    // version 3: warp shuffles, in execution order
+    std::optional<Expected> expected;     // version 3: what the results should be, when known
+    std::vector<MbarrierEvent> mbarriers; // version 4: mbarrier operations, in time order
 
     bool operator==(const Trace&) const = default;
 };

@@ -1,0 +1,208 @@
+#include "pipeline_view.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace scanlab::view {
+
+namespace {
+constexpr float kMargin = 12.0f;
+constexpr float kLabelWidth = 170.0f;
+constexpr float kRowHeight = 22.0f;
+constexpr Rgb kSpun{240, 150, 40};
+constexpr Rgb kStall{230, 50, 50};
+constexpr Rgb kWaitQuick{120, 122, 132};
+constexpr Rgb kArrive{235, 235, 240};
+
+std::string ticks(std::uint64_t t) {
+    return std::to_string(t);
+}
+} // namespace
+
+Rgb stage_colour(std::uint32_t stage) {
+    float r = 0, g = 0, b = 0;
+    ImGui::ColorConvertHSVtoRGB(0.55f + 0.13f * static_cast<float>(stage % 8), 0.55f, 0.9f, r, g,
+                                b);
+    return {static_cast<std::uint8_t>(r * 255), static_cast<std::uint8_t>(g * 255),
+            static_cast<std::uint8_t>(b * 255)};
+}
+
+const PipelineModel* PipelineView::model(const LoadedTrace& loaded, const Selection& selection) {
+    const std::uint32_t block = loaded.index.block(selection.block).block;
+    if (trace_ != &loaded.trace || block_ != block) {
+        trace_ = &loaded.trace;
+        block_ = block;
+        model_.reset();
+        error_.clear();
+        try {
+            model_ = build_pipeline_model(loaded.trace, block);
+        } catch (const PipelineError& e) {
+            error_ = e.what();
+        }
+    }
+    return model_ ? &*model_ : nullptr;
+}
+
+void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 size) {
+    const PipelineModel* m = model(loaded, selection);
+    canvas_.begin("##pipeline", size, false);
+    ImDrawList* list = ImGui::GetWindowDrawList();
+    list->PushClipRect(canvas_.min(), canvas_.max(), true);
+    list->AddRectFilled(canvas_.min(), canvas_.max(), palette::kBackground.u32());
+    if (!m) {
+        list->AddText(nullptr, 0.0f, {canvas_.min().x + 12, canvas_.min().y + 12},
+                      palette::kWrongText.u32(), error_.c_str(), nullptr, canvas_.size().x - 24);
+        list->PopClipRect();
+        return;
+    }
+    const float font = ImGui::GetFontSize();
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    std::string tip;
+    const float left = canvas_.min().x + kMargin + kLabelWidth;
+    const float width = std::max(50.0f, canvas_.size().x - 2 * kMargin - kLabelWidth);
+    const double span = static_cast<double>(std::max<std::uint64_t>(1, m->end - m->begin));
+    const auto x_of = [&](std::uint64_t t) {
+        return left + canvas_.pan().x +
+               static_cast<float>((static_cast<double>(t) - m->begin) / span) * width *
+                   canvas_.zoom();
+    };
+    const auto hovered = [&](float x0, float y0, float x1, float y1) {
+        return canvas_.hovered() && mouse.x >= x0 - 2 && mouse.x <= x1 + 2 && mouse.y >= y0 &&
+               mouse.y <= y1;
+    };
+    float y = canvas_.min().y + kMargin + canvas_.pan().y;
+    const std::string title = "block " + std::to_string(m->block) + ": ticks " + ticks(m->begin) +
+                              ".." + ticks(m->end) +
+                              (m->ended                 ? ""
+                               : loaded.trace.truncated ? " (the recording was cut before its end)"
+                                                        : " (no end: the block did not finish)") +
+                              ", " + std::to_string(m->stages.size()) + " stages, " +
+                              std::to_string(m->stalls()) + " stalled waits";
+    list->AddText({canvas_.min().x + kMargin, y}, palette::kText.u32(), title.c_str());
+    y += font + 8;
+
+    // A band per stage: fill (copy issued .. readable), then held (readable .. released).
+    for (std::uint32_t s = 0; s < m->stages.size(); ++s) {
+        const Rgb colour = stage_colour(s);
+        const std::string label =
+            "stage " + std::to_string(s) + " (" + m->barriers[m->stages[s].fill_barrier].name + ")";
+        list->AddText({canvas_.min().x + kMargin, y + 3}, colour.u32(), label.c_str());
+        for (const StageFill& f : m->fills) {
+            if (f.stage != s) continue;
+            const std::uint64_t began = f.copy ? *f.copy : f.full ? *f.full : m->end;
+            const float x0 = x_of(began);
+            const float xf = x_of(f.full ? *f.full : m->end);
+            const float x1 = x_of(f.released ? *f.released : m->end);
+            list->AddRectFilled({x0, y + 4}, {xf, y + kRowHeight - 4}, colour.u32());
+            list->AddRect({xf, y + 2}, {std::max(x1, xf + 1), y + kRowHeight - 2}, colour.u32());
+            if (f.landed)
+                list->AddLine({x_of(*f.landed), y + 1}, {x_of(*f.landed), y + kRowHeight - 1},
+                              palette::kText.u32());
+            if (!f.full) list->AddText({x0 + 2, y + 3}, kStall.u32(), "never readable");
+            if (hovered(x0, y, std::max(x1, xf + 1), y + kRowHeight))
+                tip = "stage " + std::to_string(s) + ", fill " + std::to_string(f.round) +
+                      (f.copy ? "\nbulk copy of " + std::to_string(f.bytes) + " bytes issued at " +
+                                    ticks(*f.copy)
+                              : "\nno bulk copy (filled by plain stores, or an end marker)") +
+                      (f.landed ? "\nbytes landed at " + ticks(*f.landed) : "") +
+                      (f.full ? "\nphase completed (readable) at " + ticks(*f.full)
+                              : "\nits phase never completed") +
+                      (f.first_read ? "\nread " + ticks(*f.first_read) + ".." + ticks(*f.last_read)
+                                    : "\nits bytes were not read") +
+                      (f.released ? "\nreleased at " + ticks(*f.released)
+                                  : "\nnot released in the trace");
+        }
+        y += kRowHeight;
+    }
+    y += 6;
+
+    // A row per warp.
+    for (const PipelineWarp& w : m->warps) {
+        const std::string label = "warp " + std::to_string(w.warp) + ": " + role_name(w.role);
+        list->AddText({canvas_.min().x + kMargin, y + 3}, palette::kText.u32(), label.c_str());
+        list->AddLine({left, y + kRowHeight - 1}, {canvas_.max().x, y + kRowHeight - 1},
+                      palette::kGrid.u32());
+        const float mid = y + kRowHeight / 2;
+        for (const PipelineWait& wait : m->waits) {
+            if (wait.warp != w.warp) continue;
+            const float x0 = x_of(wait.begin);
+            const float x1 = std::max(x_of(wait.end), x0 + 2);
+            const bool spun = wait.polls > 0;
+            const Rgb colour = !wait.completed ? kStall : spun ? kSpun : kWaitQuick;
+            const float half = spun || !wait.completed ? 5.0f : 2.0f;
+            list->AddRectFilled({x0, mid - half}, {x1, mid + half}, colour.u32());
+            if (hovered(x0, mid - half, x1, mid + half)) {
+                const PipelineBarrier& b = m->barriers[wait.barrier];
+                tip = "wait on " + b.name +
+                      (b.fills      ? " (stage " + std::to_string(*b.fills) + " filled)"
+                       : b.releases ? " (stage " + std::to_string(*b.releases) + " released)"
+                                    : std::string()) +
+                      " for parity " + std::to_string(wait.parity) + "\nticks " +
+                      ticks(wait.begin) + ".." + ticks(wait.end) + ", " +
+                      std::to_string(wait.polls) + " failed polls of its lanes" +
+                      (wait.completed ? "" : "\nNEVER COMPLETED: a lane still waited at the end");
+            }
+        }
+        for (const PipelineAccess& read : m->stage_reads) {
+            if (read.warp != w.warp) continue;
+            const trace::WarpInstruction& ins = loaded.trace.instructions[read.instruction];
+            for (std::uint32_t s = 0; s < m->stages.size(); ++s) {
+                const Stage& st = m->stages[s];
+                if (ins.memory != st.data.memory) continue;
+                const std::uint64_t at = ins.lanes.front().offset;
+                if (at < st.data.offset || at >= st.data.offset + st.bytes) continue;
+                const float x = x_of(read.time);
+                list->AddRectFilled({x, y + 3}, {x + 2, y + 7}, stage_colour(s).u32());
+            }
+        }
+        for (const PipelineArrive& a : m->arrives) {
+            if (a.warp != w.warp) continue;
+            const float x = x_of(a.time);
+            list->AddLine({x, y + kRowHeight - 8}, {x, y + kRowHeight - 2}, kArrive.u32());
+            if (hovered(x - 1, y + kRowHeight - 8, x + 1, y + kRowHeight - 2))
+                tip = "arrive on " + m->barriers[a.barrier].name + " at " + ticks(a.time);
+        }
+        for (const PipelineAccess& d : m->descriptors) {
+            if (d.warp != w.warp) continue;
+            const float x = x_of(d.time);
+            list->AddCircleFilled({x, y + kRowHeight - 5}, 2.0f,
+                                  (d.store ? palette::kFlagA : palette::kLookLine).u32());
+            if (hovered(x - 2, y + kRowHeight - 8, x + 2, y + kRowHeight - 2))
+                tip = std::string(d.store ? "descriptor store (publish)" : "descriptor read") +
+                      " at " + ticks(d.time);
+        }
+        for (const PipelineMark& mark : m->marks) {
+            if (mark.warp != w.warp) continue;
+            const float x = x_of(mark.time);
+            list->AddTriangleFilled({x, y + 2}, {x - 5, y - 6}, {x + 5, y - 6},
+                                    palette::kFinding.u32());
+            if (hovered(x - 5, y - 6, x + 5, y + 2))
+                tip = loaded.trace.findings[mark.finding].message;
+        }
+        y += kRowHeight;
+    }
+    y += 6;
+    const std::string legend =
+        "stage bands: filled block = copy issued .. readable (white line: bytes landed), frame = "
+        "held .. released.  rows: grey = wait that passed at once, orange = a wait that spun, "
+        "red = never completed; coloured ticks = reads of a stage, white ticks = arrives, dots = "
+        "descriptor reads (A-coloured: publishes); pink triangles = findings";
+    list->AddText(nullptr, 0.0f, {canvas_.min().x + kMargin, y}, palette::kDimText.u32(),
+                  legend.c_str(), nullptr, canvas_.size().x - 2 * kMargin);
+    // The block's findings, each once (a finding marks each of its accesses).
+    std::vector<std::uint32_t> listed;
+    for (const PipelineMark& mark : m->marks)
+        if (std::find(listed.begin(), listed.end(), mark.finding) == listed.end())
+            listed.push_back(mark.finding);
+    for (std::size_t k = 0; k < listed.size() && k < 4; ++k) {
+        y += 2 * font + 4;
+        list->AddText(nullptr, 0.0f, {canvas_.min().x + kMargin, y}, palette::kFindingText.u32(),
+                      loaded.trace.findings[listed[k]].message.c_str(), nullptr,
+                      canvas_.size().x - 2 * kMargin);
+    }
+    list->PopClipRect();
+    if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
+}
+
+} // namespace scanlab::view

@@ -1,0 +1,44 @@
+#pragma once
+
+// The pipeline view: one block of a lab 08 kernel (pipeline_model) on a time axis in the trace's
+// ticks. A band per stage of the ring: each fill from its bulk copy's issue to the phase that
+// made it readable, then until the phase that released it, with the landing marked; below, a
+// row per warp that used a barrier, by role: its waits (thin when the first poll succeeded,
+// thick and orange when it spun, red to the end when it never completed), its reads of each
+// stage (in the stage's colour), its arrives (ticks) and the look-back's descriptor accesses
+// (dots); the block's findings as markers.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <imgui.h>
+
+#include "canvas.h"
+#include "loaded_trace.h"
+#include "palette.h"
+#include "pipeline_model.h"
+#include "selection.h"
+
+namespace scanlab::view {
+
+// The colour of stage s of the ring.
+Rgb stage_colour(std::uint32_t stage);
+
+class PipelineView {
+  public:
+    void draw(const LoadedTrace& loaded, Selection& selection, ImVec2 size);
+    Canvas& canvas() { return canvas_; }
+    // The model of the selected block (built on first use), or nullptr with error() saying why.
+    const PipelineModel* model(const LoadedTrace& loaded, const Selection& selection);
+    const std::string& error() const { return error_; }
+
+  private:
+    Canvas canvas_;
+    const trace::Trace* trace_ = nullptr;
+    std::uint32_t block_ = 0;
+    std::optional<PipelineModel> model_;
+    std::string error_;
+};
+
+} // namespace scanlab::view
