@@ -20,10 +20,10 @@ namespace simt::detail {
 struct BlockMbarriers {
     struct Barrier {
         Mbarrier model;
-        std::vector<uint32_t> accumulating; // the clocks released into the current phase
-        std::vector<uint32_t> released;     // those of the last completed phase
-        std::set<uint32_t> waiters;         // threads whose last poll of it failed
-        uint32_t last_parity = 0;           // what they wait for
+        std::vector<uint32_t> accumulating;  // the clocks released into the current phase
+        std::vector<uint32_t> released;      // those of the last completed phase
+        std::set<uint32_t> waiters;          // threads whose last poll of it failed
+        uint32_t last_parity = 0;            // what they wait for
         const void* announce_site = nullptr; // the last expect_tx
     };
     struct Copy {
