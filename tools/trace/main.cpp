@@ -175,7 +175,7 @@ int main(int argc, char** argv) {
             app.add_option("--summary", summary, "print an existing trace's summary instead")
                 ->check(CLI::ExistingFile);
         std::vector<CLI::Option*> recording = {
-            app.add_option("lab", first, "the lab to record: 01 or 1, ..., 07"),
+            app.add_option("lab", first, "the lab to record: 01 or 1, ..., 09"),
             app.add_option("--n", request.n, "elements (default: the lab's own trace size)")
                 ->check(CLI::NonNegativeNumber),
             app.add_option("--variant", request.variant, "a lab's variant (e.g. unpadded)"),
