@@ -134,7 +134,8 @@ std::string marker(const std::string& name) {
 void check_round_trip(const st::Trace& trace) {
     std::ostringstream text;
     st::write_trace(trace, text);
-    CHECK(text.str().find("\"version\": 3") != std::string::npos);
+    CHECK(text.str().find("\"version\": " + std::to_string(st::kFormatVersion)) !=
+          std::string::npos);
     CHECK(st::read_trace_text(text.str()) == trace);
 }
 
