@@ -559,8 +559,8 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
     return plain_access(address, bytes, kind, is_volatile, site);
 }
 
-inline void Engine::plain_access(uintptr_t address, size_t bytes, AccessKind kind,
-                                 bool is_volatile, const void* site) {
+inline void Engine::plain_access(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
+                                 const void* site) {
     Thread* me = current_;
     Block* b = me->block;
     Warp* w = me->warp;

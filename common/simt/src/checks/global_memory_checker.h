@@ -237,9 +237,8 @@ class GlobalMemoryChecker final : public Checker {
                                                       uint32_t site_id) const;
     // The fast path's vector accesses (8 or 16 bytes) and its test of one word for a plain
     // store.
-    [[gnu::always_inline]] inline bool fast_read_words(Thread& t, const Region& r,
-                                                       uintptr_t address, size_t bytes,
-                                                       uint32_t site_id);
+    [[gnu::always_inline]] inline bool
+    fast_read_words(Thread& t, const Region& r, uintptr_t address, size_t bytes, uint32_t site_id);
     [[gnu::always_inline]] inline bool fast_write_words(Thread& t, BlockSync& b, uintptr_t address,
                                                         size_t bytes, uint32_t site_id);
     [[gnu::always_inline]] inline bool plain_store_fits(const Thread& t, GlobalShadow::Word word,

@@ -47,8 +47,8 @@ inline bool GlobalMemoryChecker::fast_path_open(uintptr_t address, size_t bytes,
                                                 uint32_t site_id) const {
     // One word, or whole aligned words of one vector access (8 or 16 bytes: the caller checked
     // the alignment).
-    return ((address & 3) + bytes <= 4 || (address & 3) == 0) && site_id != 0 &&
-           restore_.empty() && stale_reads_.empty();
+    return ((address & 3) + bytes <= 4 || (address & 3) == 0) && site_id != 0 && restore_.empty() &&
+           stale_reads_.empty();
 }
 
 inline bool GlobalMemoryChecker::needs_thread_checks(const Thread& t) const {
@@ -160,8 +160,7 @@ inline bool GlobalMemoryChecker::plain_store_fits(const Thread& t, GlobalShadow:
                                                   uint8_t mine) const {
     // A word that strong stores wrote in this launch: its last strong store's record and its
     // history go with the general path.
-    if (word.written_now() &&
-        (is_strong(word.write().write_strength) || word.write().has_history))
+    if (word.written_now() && (is_strong(word.write().write_strength) || word.write().has_history))
         return false;
     if (unordered_write(t, word, mine)) return false;
     if (word.read_now()) {
@@ -177,11 +176,9 @@ inline bool GlobalMemoryChecker::fast_write(Thread& t, uintptr_t address, size_t
     GlobalShadow::Word word;
     const uint32_t site_id = cached_site(site);
     BlockSync* b = t.block->sync;
-    if (!b || !fast_path_open(address, bytes, site_id) || needs_thread_checks(t))
-        return false;
+    if (!b || !fast_path_open(address, bytes, site_id) || needs_thread_checks(t)) return false;
     if (bytes > 4) return fast_write_words(t, *b, address, bytes, site_id);
-    if ((relaxed_visibility_ && !b->unpublished.has_room()) ||
-        !shadow_.cached_word(address, word))
+    if ((relaxed_visibility_ && !b->unpublished.has_room()) || !shadow_.cached_word(address, word))
         return false;
     const uint8_t mine = word_bytes(address & ~uintptr_t{3}, address, bytes);
     if (!plain_store_fits(t, word, mine)) return false;
@@ -226,8 +223,7 @@ inline bool GlobalMemoryChecker::fast_write_words(Thread& t, BlockSync& b, uintp
     constexpr size_t kMaxWords = 4;
     GlobalShadow::Word words[kMaxWords];
     const size_t count = bytes / 4;
-    if (count > kMaxWords || (relaxed_visibility_ && !b.unpublished.has_room(count)))
-        return false;
+    if (count > kMaxWords || (relaxed_visibility_ && !b.unpublished.has_room(count))) return false;
     for (size_t i = 0; i < count; ++i)
         if (!shadow_.cached_word(address + 4 * i, words[i]) || !plain_store_fits(t, words[i], 0xF))
             return false;
@@ -236,8 +232,8 @@ inline bool GlobalMemoryChecker::fast_write_words(Thread& t, BlockSync& b, uintp
     const uint32_t self = grid_thread(t);
     for (size_t i = 0; i < count; ++i) {
         if (relaxed_visibility_) delay_visibility<false>(b, address + 4 * i, words[i], delay);
-        record_write(t, self, words[i], Strength::plain, site_id, 0xF,
-                     static_cast<uint8_t>(count), static_cast<uint8_t>(i));
+        record_write(t, self, words[i], Strength::plain, site_id, 0xF, static_cast<uint8_t>(count),
+                     static_cast<uint8_t>(i));
     }
     return true;
 }
