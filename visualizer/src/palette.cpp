@@ -37,6 +37,13 @@ Rgb index_colour(std::uint32_t index) {
     }
 }
 
+Rgb hsv_colour(float hue, float saturation, float value) {
+    float r = 0, g = 0, b = 0;
+    ImGui::ColorConvertHSVtoRGB(hue, saturation, value, r, g, b);
+    return {static_cast<std::uint8_t>(r * 255), static_cast<std::uint8_t>(g * 255),
+            static_cast<std::uint8_t>(b * 255)};
+}
+
 Rgb mix(Rgb a, Rgb b, float t) {
     t = std::clamp(t, 0.0f, 1.0f);
     return {channel(a.r + (b.r - a.r) * t), channel(a.g + (b.g - a.g) * t),

@@ -108,6 +108,9 @@ inline constexpr Rgb kErrorBackground{120, 24, 30};
 // Saturation and value keep every channel at 100 or more: never the conflict colour.
 Rgb index_colour(std::uint32_t index);
 
+// The colour of a hue (0..1, wrapping), saturation and value (0..1), as ImGui converts it.
+Rgb hsv_colour(float hue, float saturation, float value);
+
 // Linear blend of a and b, t in [0, 1].
 Rgb mix(Rgb a, Rgb b, float t);
 

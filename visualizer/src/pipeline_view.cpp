@@ -21,27 +21,11 @@ std::string ticks(std::uint64_t t) {
 } // namespace
 
 Rgb stage_colour(std::uint32_t stage) {
-    float r = 0, g = 0, b = 0;
-    ImGui::ColorConvertHSVtoRGB(0.55f + 0.13f * static_cast<float>(stage % 8), 0.55f, 0.9f, r, g,
-                                b);
-    return {static_cast<std::uint8_t>(r * 255), static_cast<std::uint8_t>(g * 255),
-            static_cast<std::uint8_t>(b * 255)};
+    return hsv_colour(0.55f + 0.13f * static_cast<float>(stage % 8), 0.55f, 0.9f);
 }
 
 const PipelineModel* PipelineView::model(const LoadedTrace& loaded, const Selection& selection) {
-    const std::uint32_t block = loaded.index.block(selection.block).block;
-    if (trace_ != &loaded.trace || block_ != block) {
-        trace_ = &loaded.trace;
-        block_ = block;
-        model_.reset();
-        error_.clear();
-        try {
-            model_ = build_pipeline_model(loaded.trace, block);
-        } catch (const PipelineError& e) {
-            error_ = e.what();
-        }
-    }
-    return model_ ? &*model_ : nullptr;
+    return cache_.get<PipelineError>(loaded, selection, build_pipeline_model);
 }
 
 void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 size) {
@@ -52,7 +36,7 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
     list->AddRectFilled(canvas_.min(), canvas_.max(), palette::kBackground.u32());
     if (!m) {
         list->AddText(nullptr, 0.0f, {canvas_.min().x + 12, canvas_.min().y + 12},
-                      palette::kWrongText.u32(), error_.c_str(), nullptr, canvas_.size().x - 24);
+                      palette::kWrongText.u32(), error().c_str(), nullptr, canvas_.size().x - 24);
         list->PopClipRect();
         return;
     }

@@ -14,6 +14,7 @@
 
 #include <imgui.h>
 
+#include "block_model_cache.h"
 #include "canvas.h"
 #include "loaded_trace.h"
 #include "palette.h"
@@ -31,14 +32,11 @@ class PipelineView {
     Canvas& canvas() { return canvas_; }
     // The model of the selected block (built on first use), or nullptr with error() saying why.
     const PipelineModel* model(const LoadedTrace& loaded, const Selection& selection);
-    const std::string& error() const { return error_; }
+    const std::string& error() const { return cache_.error(); }
 
   private:
     Canvas canvas_;
-    const trace::Trace* trace_ = nullptr;
-    std::uint32_t block_ = 0;
-    std::optional<PipelineModel> model_;
-    std::string error_;
+    BlockModelCache<PipelineModel> cache_;
 };
 
 } // namespace scanlab::view

@@ -31,27 +31,11 @@ std::string hex(std::uint32_t bits) {
 } // namespace
 
 Rgb digit_colour(std::uint32_t digit) {
-    float r = 0, g = 0, b = 0;
-    ImGui::ColorConvertHSVtoRGB(static_cast<float>(digit % kRadixDigits) / kRadixDigits * 0.9f,
-                                0.62f, 0.92f, r, g, b);
-    return {static_cast<std::uint8_t>(r * 255), static_cast<std::uint8_t>(g * 255),
-            static_cast<std::uint8_t>(b * 255)};
+    return hsv_colour(static_cast<float>(digit % kRadixDigits) / kRadixDigits * 0.9f, 0.62f, 0.92f);
 }
 
 const RadixPassModel* RadixView::model(const LoadedTrace& loaded, const Selection& selection) {
-    const std::uint32_t block = loaded.index.block(selection.block).block;
-    if (trace_ != &loaded.trace || block_ != block) {
-        trace_ = &loaded.trace;
-        block_ = block;
-        model_.reset();
-        error_.clear();
-        try {
-            model_ = build_radix_pass_model(loaded.trace, block);
-        } catch (const RadixPassError& e) {
-            error_ = e.what();
-        }
-    }
-    return model_ ? &*model_ : nullptr;
+    return cache_.get<RadixPassError>(loaded, selection, build_radix_pass_model);
 }
 
 void RadixView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 size) {
@@ -63,7 +47,7 @@ void RadixView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
     if (!m) {
         const float wrap = canvas_.size().x - 24;
         list->AddText(nullptr, 0.0f, {canvas_.min().x + 12, canvas_.min().y + 12},
-                      palette::kWrongText.u32(), error_.c_str(), nullptr, wrap);
+                      palette::kWrongText.u32(), error().c_str(), nullptr, wrap);
         list->PopClipRect();
         return;
     }

@@ -12,6 +12,7 @@
 
 #include <imgui.h>
 
+#include "block_model_cache.h"
 #include "canvas.h"
 #include "loaded_trace.h"
 #include "palette.h"
@@ -30,14 +31,11 @@ class RadixView {
     Canvas& canvas() { return canvas_; }
     // The model of the selected block (built on first use), or nullptr with error() saying why.
     const RadixPassModel* model(const LoadedTrace& loaded, const Selection& selection);
-    const std::string& error() const { return error_; }
+    const std::string& error() const { return cache_.error(); }
 
   private:
     Canvas canvas_;
-    const trace::Trace* trace_ = nullptr;
-    std::uint32_t block_ = 0;
-    std::optional<RadixPassModel> model_;
-    std::string error_;
+    BlockModelCache<RadixPassModel> cache_;
 };
 
 } // namespace scanlab::view
