@@ -1,8 +1,9 @@
 // Lab 08's development check on a GPU (scripts/bench-lab08.sh): the solution against a CPU scan
-// for several operators, both kinds, many sizes (partial last tiles, one tile, many tiles), both
-// shapes, in place, a misaligned input, and back-to-back calls that share a Workspace (PDL, and
-// the descriptors each call clears for the next). Until lab 08's graded tests run on a GPU.
-// The solution, compiled into this program (its graded instantiations come with it).
+// for several operators, both kinds, many sizes (partial last tiles, one tile, many tiles), every
+// shape (DefaultShape's pick for each size of values, each shape it picks from on the other size
+// too, SmallShape), in place, a misaligned input, and back-to-back calls that share a Workspace
+// (PDL, and the descriptors each call clears for the next). Until lab 08's graded tests run on a
+// GPU. The solution, compiled into this program (its graded instantiations come with it).
 #include "../solutions/08_hopper_scan/hopper_scan.cu"
 
 #include <scanlab/cuda_check.h>
@@ -42,10 +43,11 @@ T random_value(std::mt19937_64& random) {
 }
 
 // One case: `calls` scans in a row with one Workspace, each on fresh input; every output checked.
-template <class Op, class Shape>
+template <class Op, class RequestedShape>
 void check(const char* name, std::int64_t n, scanlab::ScanKind kind, bool in_place, int offset,
            int calls, std::mt19937_64& random) {
     using T = typename Op::value_type;
+    using Shape = lab08::ChosenShape<RequestedShape, T>; // the shape the call runs with
     lab08::Workspace workspace;
     const std::size_t total = static_cast<std::size_t>(n + offset);
     std::vector<std::vector<T>> inputs(calls, std::vector<T>(static_cast<std::size_t>(n)));
@@ -62,7 +64,7 @@ void check(const char* name, std::int64_t n, scanlab::ScanKind kind, bool in_pla
         }
     }
     for (int c = 0; c < calls; ++c)
-        lab08::scan<Op, Shape>(d_in[c] + offset, d_out[c] + offset, n, kind, &workspace);
+        lab08::scan<Op, RequestedShape>(d_in[c] + offset, d_out[c] + offset, n, kind, &workspace);
     SCANLAB_CUDA_CHECK(cudaGetLastError());
     SCANLAB_CUDA_CHECK(cudaDeviceSynchronize());
     for (int c = 0; c < calls; ++c) {
@@ -87,21 +89,23 @@ void check(const char* name, std::int64_t n, scanlab::ScanKind kind, bool in_pla
     }
 }
 
-template <class Op, class Shape>
+template <class Op, class RequestedShape>
 void check_all(const char* name, std::mt19937_64& random) {
     using T = typename Op::value_type;
+    // The cases' sizes follow the shape that the call runs with (DefaultShape: the one it picks).
+    using Shape = lab08::ChosenShape<RequestedShape, T>;
     constexpr std::int64_t tile = Shape::template kTileItems<T>;
     const std::int64_t sizes[] = {
         1, 5, tile - 1, tile, tile + 1, 3 * tile, 77 * tile + 5, 1 << 20, (1 << 20) + 3, 5'000'011};
     int cases = 0;
     for (std::int64_t n : sizes)
         for (auto kind : {scanlab::ScanKind::inclusive, scanlab::ScanKind::exclusive}) {
-            check<Op, Shape>(name, n, kind, false, 0, 1, random);
+            check<Op, RequestedShape>(name, n, kind, false, 0, 1, random);
             ++cases;
         }
-    check<Op, Shape>(name, 1 << 20, scanlab::ScanKind::inclusive, true, 0, 1, random);
-    check<Op, Shape>(name, 300'001, scanlab::ScanKind::inclusive, false, 1, 1, random);
-    check<Op, Shape>(name, 2'000'000, scanlab::ScanKind::exclusive, false, 0, 5, random);
+    check<Op, RequestedShape>(name, 1 << 20, scanlab::ScanKind::inclusive, true, 0, 1, random);
+    check<Op, RequestedShape>(name, 300'001, scanlab::ScanKind::inclusive, false, 1, 1, random);
+    check<Op, RequestedShape>(name, 2'000'000, scanlab::ScanKind::exclusive, false, 0, 5, random);
     std::printf("%s shape w%d s%d v%d: %d cases\n", name, Shape::kScannerWarps, Shape::kStages,
                 Shape::kVectorsPerLane, cases + 3);
 }
@@ -145,7 +149,11 @@ int main(int argc, char** argv) {
     check_all<Affine<std::int32_t>, lab08::SmallShape>("Affine<int32>", random);
     check_all<Affine<std::int64_t>, lab08::DefaultShape>("Affine<int64>", random);
     check_all<Max<float>, lab08::DefaultShape>("Max<float>", random);
+    check_all<Sum<double>, lab08::DefaultShape>("Sum<double>", random);
     check_all<Sum<double>, lab08::SmallShape>("Sum<double>", random);
+    // Each shape that DefaultShape picks from, also on the other size of values.
+    check_all<Sum<std::int32_t>, lab08::EightByteShape>("Sum<int32>", random);
+    check_all<Affine<std::int64_t>, lab08::FourByteShape>("Affine<int64>", random);
     std::printf(failures == 0 ? "CHECK PASSED\n" : "CHECK FAILED: %d\n", failures);
     return failures == 0 ? 0 : 1;
 }

@@ -22,6 +22,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace lab08 {
 
@@ -40,14 +41,16 @@ __device__ inline int warp_id() {
 // GIVEN: warp scans (lab 05) and tile descriptors (lab 07)
 // =============================================================================================
 
-template <class Op>
-__device__ typename Op::value_type warp_inclusive_scan(typename Op::value_type x) {
+// Lab 05's warp scan, of K values per lane at once (K independent scans across the lanes): the
+// shuffles of one step overlap instead of waiting for each other's.
+template <class Op, int K>
+__device__ void warp_inclusive_scans(typename Op::value_type (&x)[K]) {
     const int lane = lane_id();
-    for (int offset = 1; offset < kWarpSize; offset *= 2) {
-        const auto earlier = __shfl_up_sync(kFullMask, x, offset);
-        if (lane >= offset) x = Op::apply(earlier, x);
-    }
-    return x;
+    for (int offset = 1; offset < kWarpSize; offset *= 2)
+        for (int k = 0; k < K; ++k) {
+            const auto earlier = __shfl_up_sync(kFullMask, x[k], offset);
+            if (lane >= offset) x[k] = Op::apply(earlier, x[k]);
+        }
 }
 
 template <class Op>
@@ -397,20 +400,25 @@ __device__ void scan_tiles(SharedState<typename Op::value_type, Shape>& s, int w
         const int count = n - start < kTile ? static_cast<int>(n - start) : kTile;
         T* tile_out = out + start;
         const bool whole = count == kTile && reinterpret_cast<std::uintptr_t>(tile_out) % 16 == 0;
+        // Chunk k is lane l's vector k * 32 + l: each vector scanned in place, then the lanes'
+        // totals of every chunk scanned across the warp at once, then each chunk stored from what
+        // comes before it.
+        T items[kVectors][kPer];
+        T inclusive[kVectors];
         for (int k = 0; k < kVectors; ++k) {
-            // Chunk k: lane l's vector k * 32 + l, scanned in place, then the lanes' totals.
-            const uint4 v = held[k];
-            T items[kPer];
-            memcpy(items, &v, sizeof v);
-            for (int c = 1; c < kPer; ++c) items[c] = Op::apply(items[c - 1], items[c]);
-            const T inclusive = warp_inclusive_scan<Op>(items[kPer - 1]);
-            const T first = Op::apply(running, exclusive_from_inclusive<Op>(inclusive));
-            running = Op::apply(running, __shfl_sync(kFullMask, inclusive, kWarpSize - 1));
+            memcpy(items[k], &held[k], sizeof held[k]);
+            for (int c = 1; c < kPer; ++c) items[k][c] = Op::apply(items[k][c - 1], items[k][c]);
+            inclusive[k] = items[k][kPer - 1];
+        }
+        warp_inclusive_scans<Op>(inclusive);
+        for (int k = 0; k < kVectors; ++k) {
+            const T first = Op::apply(running, exclusive_from_inclusive<Op>(inclusive[k]));
+            running = Op::apply(running, __shfl_sync(kFullMask, inclusive[k], kWarpSize - 1));
             T result[kPer];
             for (int c = 0; c < kPer; ++c)
-                result[c] = kind == ScanKind::inclusive ? Op::apply(first, items[c])
+                result[c] = kind == ScanKind::inclusive ? Op::apply(first, items[k][c])
                             : c == 0                    ? first
-                                                        : Op::apply(first, items[c - 1]);
+                                                        : Op::apply(first, items[k][c - 1]);
             const int vector = warp * kWarpSize * kVectors + k * kWarpSize + lane;
             if (whole) {
                 uint4 out_vector;
@@ -526,10 +534,18 @@ int resident_blocks(Kernel kernel, int threads) {
 // Pauses between polls pay off only when many tiles compete for the L2 (lab 07's README).
 inline constexpr int kPauseFromTiles = 1000;
 
-template <class Op, class Shape>
+// The shape a call runs with: DefaultShape stands for the one picked by the values' size (8-byte
+// values have half as many per 16-byte vector: README.md, "Why the shape depends on the values'
+// size").
+template <class Shape, class T>
+using ChosenShape =
+    std::conditional_t<std::is_same_v<Shape, DefaultShape>, DefaultShape::For<T>, Shape>;
+
+template <class Op, class RequestedShape>
 void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, std::int64_t n,
           ScanKind kind, Workspace* workspace) {
     using T = typename Op::value_type;
+    using Shape = ChosenShape<RequestedShape, T>;
     static_assert(Shape::kValid, "see PipelineShape::kValid");
     static_assert(sizeof(T) == 4 || sizeof(T) == 8, "lab 08 scans 4- and 8-byte values");
     if (n < 0) throw std::invalid_argument("lab08::scan: n must be >= 0, got " + std::to_string(n));

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace lab08 {
 
@@ -46,8 +47,19 @@ struct PipelineShape {
         kThreads <= 1024 && Stages * kTileBytes <= 46 * 1024;
 };
 
-/// The shape used unless told otherwise (chosen by measurement on an H200: README.md).
-using DefaultShape = PipelineShape<2, 5, 8, 1, 4>;
+/// The two shapes scan() chooses from by the size of the values (measured on an H200: README.md,
+/// "Why the shape depends on the values' size"). Both tiles are 8 KiB: 2048 4-byte values, 1024
+/// 8-byte ones.
+using FourByteShape = PipelineShape<2, 5, 8, 1, 4>;
+using EightByteShape = PipelineShape<4, 5, 4, 1, 4>;
+/// The shape used unless told otherwise: FourByteShape for 4-byte values, EightByteShape for
+/// 8-byte ones (scan() picks it). Its tile is theirs.
+struct DefaultShape {
+    template <class T>
+    using For = std::conditional_t<sizeof(T) == 4, FourByteShape, EightByteShape>;
+    template <class T>
+    static constexpr int kTileItems = For<T>::template kTileItems<T>;
+};
 /// A small tile (256 int32) that the tests use to have many tiles in few elements.
 using SmallShape = PipelineShape<2, 3, 1, 2>;
 

@@ -44,8 +44,10 @@ void check_scan_all(ScanKind kind) {
     using T = typename Op::value_type;
     constexpr int kDefault = kTile<DefaultShape, T>;
     constexpr int kSmall = kTile<SmallShape, T>;
-    // Nothing, one element, one partial tile, tile edges, several tiles; then many small tiles
-    // (more than a block's stages: every stage refilled, windows of 32 tiles and more).
+    // Nothing, one element, one partial tile, tile edges, several tiles, with the shape the
+    // launcher picks for T (FourByteShape or EightByteShape: the operator matrix has both sizes, so
+    // both shapes run); then many small tiles (more than a block's stages: every stage refilled,
+    // windows of 32 tiles and more).
     if (check_sizes<Op>(kind, {0, 1, 100, kDefault - 1, kDefault, kDefault + 1, 3 * kDefault + 3}))
         check_sizes<Op, SmallShape>(kind, {kSmall, kSmall + 1, 3 * kSmall, 24 * kSmall + 7});
 }

@@ -1,6 +1,8 @@
 // Lab 08 (the Hopper scan: bulk copies into a ring of mbarrier-guarded stages, warp roles,
-// decoupled look-back): lab08::scan with its default pipeline shape (2 scanner warps, 5 stages,
-// tiles of 2048 int32). The benchmark's types table has the same scan on float, int64 and double.
+// decoupled look-back): lab08::scan with its default pipeline shape, which it picks by the values'
+// size (int32 and float: 2 scanner warps, 5 stages, tiles of 2048 values; int64 and double: 4
+// scanner warps, tiles of 1024). The benchmark's types table has the same scan on float, int64 and
+// double.
 // Repeated calls keep a lab08::Workspace (descriptors and tile counter) per variant.
 #include "hopper_scan.h"
 #include "lab_descriptor.h"
