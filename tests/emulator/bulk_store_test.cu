@@ -26,6 +26,8 @@ namespace {
 namespace ptx = cuda::ptx;
 
 constexpr int kTile = 256; // ints per tile: one per thread
+// (cuda::ptx takes sizes by const reference: kernels pass a local copy, which nvcc can bind in
+// device code, not this host constant itself.)
 constexpr std::uint32_t kTileBytes = kTile * sizeof(int);
 
 // Each block transforms `tiles` consecutive tiles through two shared buffers: the store of tile
@@ -33,6 +35,7 @@ constexpr std::uint32_t kTileBytes = kTile * sizeof(int);
 // wait_group the issuing thread reads back a word of its last tile (its writes are visible to it).
 __global__ void transform_tiles(const int* in, int* out, int* seen, int tiles) {
     __shared__ alignas(16) int buf[2][kTile];
+    const std::uint32_t bytes = kTileBytes;
     for (int t = 0; t < tiles; ++t) {
         const int b = t % 2;
         const size_t tile = static_cast<size_t>(blockIdx.x) * tiles + t;
@@ -44,7 +47,7 @@ __global__ void transform_tiles(const int* in, int* out, int* seen, int tiles) {
         __syncthreads();
         if (threadIdx.x == 0) {
             ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, out + tile * kTile, buf[b],
-                               kTileBytes);
+                               bytes);
             ptx::cp_async_bulk_commit_group();
         }
     }
@@ -61,6 +64,7 @@ __global__ void transform_tiles(const int* in, int* out, int* seen, int tiles) {
 __global__ void copy_tiles(const int* in, int* out, int tiles) {
     __shared__ alignas(16) int stage[kTile];
     __shared__ std::uint64_t full;
+    const std::uint32_t bytes = kTileBytes;
     if (threadIdx.x == 0) {
         ptx::mbarrier_init(&full, 1);
         ptx::fence_proxy_async(ptx::space_shared);
@@ -70,13 +74,12 @@ __global__ void copy_tiles(const int* in, int* out, int tiles) {
     for (int t = 0; t < tiles; ++t) {
         if (t > 0) ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>());
         ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full,
-                                       kTileBytes);
-        ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, stage, in + t * kTile, kTileBytes,
+                                       bytes);
+        ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, stage, in + t * kTile, bytes,
                            &full);
         while (!ptx::mbarrier_try_wait_parity(&full, t & 1)) {
         }
-        ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, out + t * kTile, stage,
-                           kTileBytes);
+        ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, out + t * kTile, stage, bytes);
         ptx::cp_async_bulk_commit_group();
     }
     ptx::cp_async_bulk_wait_group(ptx::n32_t<0>());
