@@ -35,6 +35,7 @@ enum Mistake : int {
     exit_without_wait,
     misaligned,
     mis_sized,
+    read_before_wait, // another thread reads the destination before the issuer's wait_group
     handoff_no_fence, // handoff(): the writers arrive on an mbarrier without the fence
     refill_early      // refill(): a bulk copy refills the stage before the store read it
 };
@@ -63,6 +64,8 @@ __global__ void store_tiles(const int* in, int* out, int tiles, int mistake) {
     }
     if (threadIdx.x == 0 && mistake != exit_without_wait)
         ptx::cp_async_bulk_wait_group(ptx::n32_t<0>());
+    // BUG: destination_read
+    if (mistake == read_before_wait && threadIdx.x == 1) out[tiles * kTile] = out[0];
 }
 
 void wait_for(std::uint64_t* barrier, unsigned parity) {
@@ -254,6 +257,12 @@ TEST_CASE("bulk store: rewriting its source before the wait_group_read, both lin
     // A bulk copy into shared memory refills the stage while the store may still read it.
     expect_both_lines(simt::FaultKind::shared_race, refill_early, 3, "could still be reading it",
                       Kernel::refill, "refill_load", "refill_store");
+}
+
+TEST_CASE("bulk store: another thread reads the destination before the issuer's wait_group") {
+    expect_both_lines(simt::FaultKind::global_race, read_before_wait, 2,
+                      "cp_async_bulk_wait_group of its issuing thread", Kernel::store_tiles,
+                      "destination_read", "bulk_store");
 }
 
 TEST_CASE("bulk store: the thread exits with a store nobody waited for") {

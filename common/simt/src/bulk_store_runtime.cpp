@@ -147,10 +147,15 @@ void finish_reading(Engine& e, Thread& me, BlockBulkStores::Store& store) {
             "war:" + std::to_string(reinterpret_cast<uintptr_t>(store_site)) + ":" +
                 std::to_string(reinterpret_cast<uintptr_t>(write_site)),
             [&] {
-                return "shared memory race with a bulk store: " + where + " was written by " +
-                       e.describe_thread(writer) + " at " + line_at(write_site) +
-                       " while the bulk store (cp.async.bulk) issued at " + line_at(store_site) +
-                       " by " + e.describe_thread(me) +
+                const std::string writes =
+                    is_bulk_copy_site(b, write_site)
+                        ? " was refilled by the bulk copy (cp.async.bulk into shared memory) "
+                          "that " +
+                              e.describe_thread(writer) + " issued at "
+                        : " was written by " + e.describe_thread(writer) + " at ";
+                return "shared memory race with a bulk store: " + where + writes +
+                       line_at(write_site) + " while the bulk store (cp.async.bulk) issued at " +
+                       line_at(store_site) + " by " + e.describe_thread(me) +
                        " could still be reading it: a store reads its source until the issuing "
                        "thread's cp_async_bulk_wait_group_read returns, so it may copy either "
                        "value. Write the source again only after that wait (e.g. "
@@ -335,6 +340,19 @@ std::string bulk_store_race_advice(const Block& block, const void* other_site, c
                "cuda::ptx::fence_proxy_async(cuda::ptx::space_shared), __syncthreads(), then "
                "issue the store";
     return {};
+}
+
+std::string bulk_store_global_race_advice(const Block& block, const void* other_site,
+                                          const void* site) {
+    if (!block.bulk_stores) return {};
+    const auto& sites = block.bulk_stores->store_sites;
+    const void* store = sites.count(other_site) ? other_site : sites.count(site) ? site : nullptr;
+    if (!store) return {};
+    return "; the bulk store at " + line_at(store) +
+           " writes global memory when a cp_async_bulk_wait_group of its issuing thread covers it "
+           "(the emulator writes it then, or when that thread exits): other threads may touch "
+           "the destination only after that wait and a __syncthreads() (or an mbarrier phase) "
+           "after it";
 }
 
 } // namespace simt::detail

@@ -39,4 +39,9 @@ void bulk_stores_at_exit(Thread& me);
 std::string bulk_store_race_advice(const Block& block, const void* other_site, const void* site,
                                    bool against_write);
 
+// The same for a global-memory race between two threads of such a block, where one side is a
+// store's write of its destination (made at the issuing thread's wait_group, or at its exit).
+std::string bulk_store_global_race_advice(const Block& block, const void* other_site,
+                                          const void* site);
+
 } // namespace simt::detail
