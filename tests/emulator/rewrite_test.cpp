@@ -1014,10 +1014,6 @@ TEST_CASE("unsupported CUDA library headers fail to compile with the feature nam
         {"#include <cuda/std/barrier>\n", "cuda::std::barrier (<cuda/std/barrier>) is not"},
         {"#include <cuda/atomic>\n", "<cuda/atomic> (cuda::atomic) is not supported"},
         {"#include <cuda/pipeline>\n", "<cuda/pipeline> (cuda::pipeline) is not supported"},
-        {"#include <cuda/ptx>\n__global__ void k(int* g, int* s) { cuda::ptx::cp_async_bulk("
-         "cuda::ptx::space_global, cuda::ptx::space_shared, g, s, 16u); }",
-         "cp_async_bulk from shared to global memory (a bulk store, with its commit and wait "
-         "groups) is not supported"},
         {"#include <cuda/ptx>\n__global__ void k() { cuda::ptx::cp_async_bulk_tensor(1); }",
          "cp_async_bulk_tensor (tensor copies, TMA descriptors) is not supported"},
         {CG "cg::labeled_partition(cg::coalesced_threads(), 3); }",

@@ -1,6 +1,7 @@
 #include "engine.h"
 #include "shared_limits.h"
 #include "mbarrier_runtime.h"
+#include "bulk_store_runtime.h"
 #include "stack_guard.h"
 
 #include <algorithm>
@@ -324,6 +325,10 @@ void Engine::thread_main(Thread* self) {
     if (!escaped.empty())
         fault(FaultKind::exception, cudaErrorLaunchFailure,
               "a C++ exception escaped the kernel: " + escaped, nullptr);
+    // Its bulk stores still in flight end now (their writes land, and one still reading its
+    // source is reported), while it is still the running thread.
+    if (self->block->bulk_stores) [[unlikely]]
+        bulk_stores_at_exit(*self);
     finish_thread(self);
 }
 

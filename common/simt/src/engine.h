@@ -28,6 +28,7 @@
 namespace simt::detail {
 
 struct Block;
+struct BlockBulkStores;
 struct BlockMbarriers;
 struct BlockSync;
 struct CodePosition;
@@ -209,6 +210,8 @@ struct Block {
     std::vector<Warp> warps;
     // Its mbarriers and bulk copies in flight (mbarrier_runtime.h), from its first mbarrier_init.
     std::shared_ptr<BlockMbarriers> mbarriers;
+    // Its bulk stores and proxy fences (bulk_store_runtime.h), from the first of them.
+    std::shared_ptr<BlockBulkStores> bulk_stores;
     uintptr_t shared_base() const { return reinterpret_cast<uintptr_t>(shared_data); }
 };
 
@@ -282,6 +285,8 @@ class Engine final : public FindingSink {
     // its stack's guard at `pc`: leaves the thread for good; the scheduler reports the fault.
     [[noreturn]] void on_stack_overflow(Thread* t, const void* pc);
     const LaunchRequest& request() const { return request_; }
+    // The shared-memory race checks, with the checks on (else null).
+    SharedMemoryChecker* shared_checks() { return checks_ ? &shared_ : nullptr; }
     void set_recorder(LaunchRecorder* recorder) { recorder_ = recorder; }
     LaunchRecorder* recorder() const { return recorder_; }
     static ThreadState state_of(const Thread& t);

@@ -250,6 +250,10 @@ void mbarrier_warp_synchronized(Warp& warp, uint32_t participants) {
     ++b.clock; // what the lanes do next is not covered by this join
 }
 
+bool is_bulk_copy_site(const Block& block, const void* site) {
+    return block.mbarriers && block.mbarriers->copy_sites.count(site) != 0;
+}
+
 std::string mbarrier_deadlock_lines(const Block& block) {
     if (!block.mbarriers) return {};
     std::ostringstream msg;
@@ -380,12 +384,4 @@ void ptx::cp_async_bulk(space_shared_t, space_global_t, void* dst, const void* s
 void ptx::cp_async_bulk(space_cluster_t, space_global_t, void* dst, const void* src,
                         const std::uint32_t& size, std::uint64_t* bar) {
     bulk_copy_to_shared(dst, src, size, bar, __builtin_return_address(0));
-}
-void ptx::fence_proxy_async() {
-    simt::detail::engine_for("cuda::ptx::fence_proxy_async")
-        .fence_point(__builtin_return_address(0), simt::detail::MemoryScope::block);
-}
-void ptx::fence_proxy_async(space_shared_t) {
-    simt::detail::engine_for("cuda::ptx::fence_proxy_async")
-        .fence_point(__builtin_return_address(0), simt::detail::MemoryScope::block);
 }

@@ -28,6 +28,10 @@ void mbarrier_warp_synchronized(Warp& warp, uint32_t participants);
 // barrier, its phase, the arrivals and transaction bytes it still lacks.
 std::string mbarrier_deadlock_lines(const Block& block);
 
+// Whether `site` issues bulk copies into shared memory (cp_async_bulk from global memory): their
+// writes are the asynchronous proxy's, which a bulk store reads without a proxy fence.
+bool is_bulk_copy_site(const Block& block, const void* site);
+
 // For a shared-memory race report in a block that uses mbarriers: what the two sites are when
 // one is a bulk copy, and how to order them (empty when neither is).
 std::string mbarrier_race_advice(const Block& block, const void* other_site, const void* site,

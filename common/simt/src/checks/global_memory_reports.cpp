@@ -7,6 +7,7 @@
 
 #include "../engine.h"
 #include "../memory_registry.h"
+#include "../bulk_store_runtime.h"
 #include "../mbarrier_runtime.h"
 #include "../source_lines.h"
 
@@ -77,8 +78,14 @@ void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, R
                           ? " (the two threads are in one warp, whose lanes do not run in "
                             "lockstep either)"
                           : "")
-                  << mbarrier_global_race_advice(*t.block, site_at(other_site), site_at(site),
-                                                 against_write);
+                  << [&] {
+                         std::string advice = bulk_store_global_race_advice(
+                             *t.block, site_at(other_site), site_at(site));
+                         return advice.empty()
+                                    ? mbarrier_global_race_advice(*t.block, site_at(other_site),
+                                                                  site_at(site), against_write)
+                                    : advice;
+                     }();
             } else if (race == Race::write_after_write) {
                 m << ": two blocks write the same word with nothing ordering the writes, so "
                      "which value stays depends on timing (give each block its own part of the "

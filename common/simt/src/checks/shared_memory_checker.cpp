@@ -15,6 +15,29 @@ const SharedAllocation* SharedMemoryChecker::variable_at(const Block* b, size_t 
     return nullptr;
 }
 
+bool SharedMemoryChecker::ordered_before(const Thread& me, uint32_t other, uint32_t epoch,
+                                         uint32_t warp_sync, uint32_t clock) const {
+    return ordered(&me, me.block, me.warp, other, epoch, warp_sync, clock);
+}
+
+ShadowWord* SharedMemoryChecker::shadow_at(Block& b, size_t storage, size_t* offset) {
+    if (!b.shadow_words) return nullptr;
+    for (const SharedAllocation& v : b.shared_vars)
+        if (storage - v.storage < v.bytes) {
+            const size_t at = v.offset + (storage - v.storage);
+            if (offset) *offset = at;
+            return &b.shadow_words[at / 4];
+        }
+    return nullptr;
+}
+
+void SharedMemoryChecker::record_async_read(Thread& me, size_t storage, size_t bytes,
+                                            const void* site) {
+    for (size_t at = storage & ~size_t{3}; at < storage + bytes; at += 4)
+        if (ShadowWord* s = shadow_at(*me.block, at))
+            record_read(*s, &me, me.block, me.warp, site, kWholeWord);
+}
+
 void SharedMemoryChecker::locate(Thread& thread, size_t storage, size_t bytes, AccessKind kind,
                                  const void* site) {
     Block* b = thread.block;

@@ -67,6 +67,19 @@ class SharedMemoryChecker {
     std::string describe(const Block* b, size_t offset) const;
     static const SharedAllocation* variable_at(const Block* b, size_t offset);
 
+    // For the bulk stores (bulk_store_runtime.h), which read shared memory asynchronously:
+    // whether `other`'s access (its barrier epoch, warp collective count and clock) happens
+    // before what `me` does next, as the race checks decide it.
+    bool ordered_before(const Thread& me, uint32_t other, uint32_t epoch, uint32_t warp_sync,
+                        uint32_t clock) const;
+    bool warp_synchronous() const { return warp_synchronous_; }
+    // The shadow of the word at `storage` (a byte offset in the block's buffer), and its offset
+    // as the kernel sees it; null outside every variable.
+    static ShadowWord* shadow_at(Block& b, size_t storage, size_t* offset = nullptr);
+    // `me` read [storage, storage + bytes) just now, with nothing to check: a bulk store's read of
+    // its source, which lasts until this moment (its wait_group_read).
+    static void record_async_read(Thread& me, size_t storage, size_t bytes, const void* site);
+
   private:
     // write_after_other_read: against the word's other (earlier) reader.
     enum class Race : uint8_t {

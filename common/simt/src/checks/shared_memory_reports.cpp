@@ -9,6 +9,7 @@
 #include "../engine.h"
 #include "../source_lines.h"
 #include "shared_element_name.h"
+#include "../bulk_store_runtime.h"
 #include "../mbarrier_runtime.h"
 
 namespace simt::detail {
@@ -104,19 +105,21 @@ void SharedMemoryChecker::report_race(Thread* me, size_t offset, size_t bytes, A
                                                        : "waw:";
     const std::string key = tag + std::to_string(reinterpret_cast<uintptr_t>(other_site)) + ":" +
                             std::to_string(reinterpret_cast<uintptr_t>(site));
-    sink_.report(FaultKind::shared_race, key,
-                 [&] {
-                     return race_message(b, offset, race, against_write, other, other_site,
-                                         same_warp) +
-                            mbarrier_race_advice(*b, other_site, site, against_write);
-                 },
-                 site, me,
-                 {AccessRecord{me, 0, role_of(kind), true, offset, bytes, site, true},
-                  AccessRecord{&other, 0,
-                               !against_write   ? AccessRole::load
-                               : s.write_atomic ? AccessRole::atomic
-                                                : AccessRole::store,
-                               true, offset, std::min<size_t>(bytes, 4), other_site, false}});
+    sink_.report(
+        FaultKind::shared_race, key,
+        [&] {
+            std::string advice = bulk_store_race_advice(*b, other_site, site, against_write);
+            if (advice.empty()) advice = mbarrier_race_advice(*b, other_site, site, against_write);
+            return race_message(b, offset, race, against_write, other, other_site, same_warp) +
+                   advice;
+        },
+        site, me,
+        {AccessRecord{me, 0, role_of(kind), true, offset, bytes, site, true},
+         AccessRecord{&other, 0,
+                      !against_write   ? AccessRole::load
+                      : s.write_atomic ? AccessRole::atomic
+                                       : AccessRole::store,
+                      true, offset, std::min<size_t>(bytes, 4), other_site, false}});
 }
 
 std::string SharedMemoryChecker::race_message(const Block* b, size_t offset, Race race,
