@@ -89,6 +89,8 @@ const char* role_name(PipelineRole role) {
         return "reducer";
     case PipelineRole::scanner:
         return "scanner";
+    case PipelineRole::consumer:
+        return "consumer";
     }
     return "?";
 }
@@ -100,8 +102,8 @@ const PipelineWarp* PipelineModel::warp(std::uint32_t index) const {
 }
 
 std::size_t PipelineModel::early_reads() const {
-    return static_cast<std::size_t>(std::count_if(
-        stage_reads.begin(), stage_reads.end(), [](const PipelineAccess& r) { return r.early; }));
+    return static_cast<std::size_t>(std::count_if(stage_reads.begin(), stage_reads.end(),
+                                                  [](const PipelineAccess& r) { return r.early; }));
 }
 
 std::string stall_reason(const PipelineModel& m, const PipelineWait& wait) {
@@ -407,8 +409,9 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
             role = PipelineRole::producer;
         else if (look_back.count(warp))
             role = PipelineRole::look_back;
-        else if (const auto it = publishes_only.find(warp);
-                 it != publishes_only.end() && it->second)
+        else if (const auto it = publishes_only.find(warp); it == publishes_only.end())
+            role = PipelineRole::consumer; // no global store: nothing tells its role
+        else if (it->second)
             role = PipelineRole::reducer;
         m.warps.push_back({warp, role});
     }
@@ -495,9 +498,8 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
                     next = &a;
             if (next) ++votes[next->barrier];
         }
-        const auto best = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) {
-            return a.second < b.second;
-        });
+        const auto best = std::max_element(votes.begin(), votes.end(),
+                                           [](auto& a, auto& b) { return a.second < b.second; });
         if (best == votes.end() || m.barriers[best->first].releases) continue;
         m.stages[s].release_barrier = best->first;
         m.barriers[best->first].releases = s;

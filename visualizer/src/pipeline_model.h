@@ -11,7 +11,8 @@
 // waited on before it refilled that stage is the stage's release. Warp roles likewise: the warp
 // that issues the bulk copies is the producer, a warp that loads global memory outside them
 // reads tile descriptors (the look-back), a warp whose global stores all go to memory the
-// look-back reads publishes aggregates (the reducer), the other warps are scanners.
+// look-back reads publishes aggregates (the reducer), a warp that stores elsewhere (the results)
+// is a scanner, and one that stored nothing (a broken run that stopped first) a consumer.
 
 #include <cstdint>
 #include <optional>
@@ -28,7 +29,7 @@ struct PipelineError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-enum class PipelineRole { producer, look_back, reducer, scanner };
+enum class PipelineRole { producer, look_back, reducer, scanner, consumer };
 const char* role_name(PipelineRole role);
 
 struct PipelineWarp {
@@ -93,7 +94,7 @@ struct StageFill {
     std::optional<std::uint64_t> first_read;
     std::optional<std::uint64_t> last_read;
     std::optional<std::uint64_t> released; // the release barrier's phase `round` completed
-    bool read_early = false;   // read before `full` (or its phase never completed)
+    bool read_early = false;               // read before `full` (or its phase never completed)
     bool refill_early = false; // this fill's copy was issued before the previous fill's release
 };
 
@@ -104,8 +105,8 @@ struct Stage {
     // before refilling it.
     std::optional<std::uint32_t> release_barrier;
     bool producer_waits_release = false; // the producer waited on release_barrier to refill it
-    trace::MemoryPlace data; // where the copies put the stage's bytes
-    std::uint32_t bytes = 0; // the largest copy into it
+    trace::MemoryPlace data;             // where the copies put the stage's bytes
+    std::uint32_t bytes = 0;             // the largest copy into it
 };
 
 // A finding of the block, where it lies on the rows (a deadlock: at the end, on each waiting warp).
@@ -117,9 +118,9 @@ struct PipelineMark {
 
 struct PipelineModel {
     std::uint32_t block = 0;
-    std::uint64_t begin = 0;         // the block's start (or its first event)
-    std::uint64_t end = 0;           // its end, or the trace's last event
-    bool ended = false;              // the block's end is in the trace
+    std::uint64_t begin = 0; // the block's start (or its first event)
+    std::uint64_t end = 0;   // its end, or the trace's last event
+    bool ended = false;      // the block's end is in the trace
     // The last tick at which the block did more than poll (an arrive, a completion, a copy, a
     // successful wait, a store): in a deadlock, only failed polls and reads come after it.
     std::uint64_t active_end = 0;

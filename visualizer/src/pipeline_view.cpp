@@ -63,15 +63,14 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
                mouse.y <= y1;
     };
     float y = canvas_.min().y + kMargin + canvas_.pan().y;
-    const std::string title = "block " + std::to_string(m->block) + ": ticks " + ticks(m->begin) +
-                              ".." + ticks(m->end) +
-                              (m->ended                 ? ""
-                               : loaded.trace.truncated ? " (the recording was cut before its end)"
-                                                        : " (no end: the block did not finish)") +
-                              ", " + std::to_string(m->stages.size()) + " stages, " +
-                              std::to_string(m->stalls()) + " stalled waits, " +
-                              std::to_string(m->early_reads()) + " reads before readable" +
-                              (m->died_early ? "; it issued no bulk copy before it failed" : "");
+    const std::string title =
+        "block " + std::to_string(m->block) + ": ticks " + ticks(m->begin) + ".." + ticks(m->end) +
+        (m->ended                 ? ""
+         : loaded.trace.truncated ? " (the recording was cut before its end)"
+                                  : " (no end: the block did not finish)") +
+        ", " + std::to_string(m->stages.size()) + " stages, " + std::to_string(m->stalls()) +
+        " stalled waits, " + std::to_string(m->early_reads()) + " reads before readable" +
+        (m->died_early ? "; it issued no bulk copy before it failed" : "");
     list->AddText({canvas_.min().x + kMargin, y}, palette::kText.u32(), title.c_str());
     y += font + 8;
 
@@ -93,8 +92,8 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
                 list->AddLine({x_of(*f.landed), y + 1}, {x_of(*f.landed), y + kRowHeight - 1},
                               palette::kText.u32());
             if (f.refill_early)
-                list->AddRect({x0 - 1, y + 1}, {xf + 1, y + kRowHeight - 1}, kStall.u32(), 0.0f,
-                              0, 2.0f);
+                list->AddRect({x0 - 1, y + 1}, {xf + 1, y + kRowHeight - 1}, kStall.u32(), 0.0f, 0,
+                              2.0f);
             // What went wrong with the fill, in one label (right-aligned near the axis' end).
             std::string wrong;
             if (f.refill_early) wrong = "refilled before its release: a race with its readers";
@@ -133,6 +132,7 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
         list->AddLine({left, y + kRowHeight - 1}, {canvas_.max().x, y + kRowHeight - 1},
                       palette::kGrid.u32());
         const float mid = y + kRowHeight / 2;
+        std::vector<std::pair<float, const PipelineWait*>> stalled; // labelled after the row
         for (const PipelineWait& wait : m->waits) {
             if (wait.warp != w.warp) continue;
             const float x0 = x_of(wait.begin);
@@ -152,18 +152,7 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
                       std::to_string(wait.polls) + " failed polls of its lanes" +
                       (wait.completed ? "" : "\nNEVER COMPLETED: " + stall_reason(*m, wait));
             }
-            if (!wait.completed) {
-                // What it lacked, on the row itself (a picture has no tooltips).
-                // On the bar, from its start, or ending at the canvas' edge where it is short.
-                const std::string why = "waits forever: " + stall_reason(*m, wait);
-                const float w = ImGui::CalcTextSize(why.c_str()).x;
-                const float edge = canvas_.max().x - kMargin;
-                const float at = x0 + 4 + w > edge ? std::max(left, edge - w) : x0 + 4;
-                if (at < x0) // the part left of the bar, on the background
-                    list->AddRectFilled({at - 2, mid - half}, {x0, mid + half},
-                                        palette::kBackground.u32());
-                list->AddText({at, mid - font / 2}, palette::kText.u32(), why.c_str());
-            }
+            if (!wait.completed) stalled.emplace_back(x0, &wait);
         }
         bool early_named = false;
         for (const PipelineAccess& read : m->stage_reads) {
@@ -201,6 +190,18 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
             if (hovered(x - 2, y + kRowHeight - 8, x + 2, y + kRowHeight - 2))
                 tip = std::string(d.store ? "descriptor store (publish)" : "descriptor read") +
                       " at " + ticks(d.time);
+        }
+        for (const auto& [x0, wait] : stalled) {
+            // What it lacked, on the bar from its start, or ending at the canvas' edge where the
+            // bar is short (a picture has no tooltips).
+            const std::string why = "waits forever: " + stall_reason(*m, *wait);
+            const float w = ImGui::CalcTextSize(why.c_str()).x;
+            const float edge = canvas_.max().x - kMargin;
+            const float at = x0 + 4 + w > edge ? std::max(left, edge - w) : x0 + 4;
+            if (at < x0) // the part left of the bar, on the background
+                list->AddRectFilled({at - 2, y}, {x0, y + kRowHeight - 1},
+                                    palette::kBackground.u32());
+            list->AddText({at, mid - font / 2}, palette::kText.u32(), why.c_str());
         }
         for (const PipelineMark& mark : m->marks) {
             if (mark.warp != w.warp) continue;
@@ -243,10 +244,10 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
         // Its report without the first line (the kernel's name, which the header shows).
         const std::string& message = loaded.trace.findings[listed[k]].message;
         const std::size_t newline = message.find('\n');
-        const std::string text = newline == std::string::npos
-                                     ? message
-                                     : message.substr(0, message.find(" in kernel")) + ":" +
-                                           message.substr(newline);
+        const std::string text =
+            newline == std::string::npos
+                ? message
+                : message.substr(0, message.find(" in kernel")) + ":" + message.substr(newline);
         list->AddText(nullptr, 0.0f, {canvas_.min().x + kMargin, y}, palette::kFindingText.u32(),
                       text.c_str(), nullptr, wrap);
         y += ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y + 4;
