@@ -8,7 +8,8 @@
 //
 // Only what the trace records: a barrier's role comes from what happens to it. A barrier that
 // bulk copies complete on guards a stage (its copies' destination); the barrier the producer
-// waited on before it refilled that stage is the stage's release. Warp roles likewise: the warp
+// waited on before it refilled that stage is the stage's release, and where it never did, the
+// barrier that the warp reading a fill last arrives on next. Warp roles likewise: the warp
 // that issues the bulk copies is the producer, a warp that loads global memory outside them
 // reads tile descriptors (the look-back), a warp whose global stores all go to memory the
 // look-back reads publishes aggregates (the reducer), a warp that stores elsewhere (the results)

@@ -74,6 +74,14 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
     list->AddText({canvas_.min().x + kMargin, y}, palette::kText.u32(), title.c_str());
     y += font + 8;
 
+    // A wait open at the end waits forever when the run ended (or the emulator found it
+    // deadlocked); in a recording cut short it may only be slow.
+    const bool forever =
+        !loaded.trace.truncated ||
+        std::any_of(m->marks.begin(), m->marks.end(), [&](const PipelineMark& mark) {
+            return loaded.trace.findings[mark.finding].kind == trace::FindingKind::deadlock;
+        });
+
     // A band per stage: fill (copy issued .. readable), then held (readable .. released).
     for (std::uint32_t s = 0; s < m->stages.size(); ++s) {
         const Rgb colour = stage_colour(s);
@@ -194,7 +202,9 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
         for (const auto& [x0, wait] : stalled) {
             // What it lacked, on the bar from its start, or ending at the canvas' edge where the
             // bar is short (a picture has no tooltips).
-            const std::string why = "waits forever: " + stall_reason(*m, *wait);
+            const std::string why =
+                (forever ? "waits forever: " : "still waiting where the recording was cut: ") +
+                stall_reason(*m, *wait);
             const float w = ImGui::CalcTextSize(why.c_str()).x;
             const float edge = canvas_.max().x - kMargin;
             const float at = x0 + 4 + w > edge ? std::max(left, edge - w) : x0 + 4;
