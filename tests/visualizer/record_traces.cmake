@@ -1,9 +1,13 @@
 # Records the traces the visualizer tests open, from the example programs in visualizer/examples:
 #   cmake -DOUT=<dir> -DHILLIS_STEELE=<exe> -DBLELLOCH=<exe> -DLOOKBACK=<exe> -DWARP_SCAN=<exe>
-#         [-DLAB_TRACER=<scanlab_trace_solution>] -P record_traces.cmake
+#         [-DLAB_TRACER=<scanlab_trace_solution>] [-DLAB08_MISTAKES=tag=<tracer>;...]
+#         -P record_traces.cmake
 # Each launch of a program is written to NAME.trace.json, NAME.trace.1.json, ...
 # With LAB_TRACER, lab 09's sort on random keys too (lab09.trace.2.json to .5.json: its passes),
 # and lab 08's scan of a random number of random elements (lab08.trace.json, blocks 0 and 1).
+# With LAB08_MISTAKES, each broken lab 08 tracer's recording (lab08_<tag>.trace.json): the
+# program must fail (its findings, or a deadlock or fault that ended the launch) and still write
+# the trace.
 foreach(var OUT HILLIS_STEELE BLELLOCH LOOKBACK WARP_SCAN)
     if(NOT DEFINED ${var})
         message(FATAL_ERROR "record_traces.cmake: -D${var}=... is missing")
@@ -82,3 +86,20 @@ if(DEFINED LAB_TRACER)
         message(FATAL_ERROR "recording lab08 (seed ${seed}, n ${n}) failed (${result}):\n${output}")
     endif()
 endif()
+
+# Broken lab 08 attempts (visualizer/CMakeLists.txt builds a tracer per mistake of the catalog):
+# a new seed each run, default n (ten tiles), block 0. Each must report its mistake (exit status
+# 1) and still write its trace.
+foreach(entry IN LISTS LAB08_MISTAKES)
+    string(REGEX REPLACE "=.*" "" tag "${entry}")
+    string(REGEX REPLACE "^[^=]*=" "" tracer "${entry}")
+    string(RANDOM LENGTH 8 ALPHABET 123456789 mistake_seed)
+    message(STATUS "lab08_${tag}: --seed ${mistake_seed}")
+    execute_process(
+        COMMAND ${tracer} 08 --seed ${mistake_seed} --out ${OUT}/lab08_${tag}.trace.json
+        RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
+    if(NOT result EQUAL 1 OR NOT EXISTS ${OUT}/lab08_${tag}.trace.json)
+        message(FATAL_ERROR "recording lab08_${tag} (seed ${mistake_seed}): expected its findings "
+                            "(exit 1) and a trace, got ${result}:\n${output}")
+    endif()
+endforeach()

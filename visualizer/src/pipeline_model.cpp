@@ -89,6 +89,8 @@ const char* role_name(PipelineRole role) {
         return "reducer";
     case PipelineRole::scanner:
         return "scanner";
+    case PipelineRole::consumer:
+        return "consumer";
     }
     return "?";
 }
@@ -97,6 +99,39 @@ const PipelineWarp* PipelineModel::warp(std::uint32_t index) const {
     for (const PipelineWarp& w : warps)
         if (w.warp == index) return &w;
     return nullptr;
+}
+
+std::size_t PipelineModel::early_reads() const {
+    return static_cast<std::size_t>(std::count_if(stage_reads.begin(), stage_reads.end(),
+                                                  [](const PipelineAccess& r) { return r.early; }));
+}
+
+std::string stall_reason(const PipelineModel& m, const PipelineWait& wait) {
+    const PipelineBarrier& b = m.barriers[wait.barrier];
+    const auto phase = b.phase_times.size();
+    std::string text = "phase " + std::to_string(phase) + " of " + b.name;
+    if (b.fills) text += " (stage " + std::to_string(*b.fills) + "'s fill)";
+    if (b.releases) text += " (stage " + std::to_string(*b.releases) + "'s release)";
+    if (!b.fills && !b.releases && b.stage_place)
+        text += " (stage " + std::to_string(*b.stage_place) + "'s barrier in per-stage array " +
+                std::to_string(b.array) + "; array 0 holds the fills)";
+    if ((phase & 1) != wait.parity)
+        return "waits for parity " + std::to_string(wait.parity) + ", but " + text +
+               " is open and has parity " + std::to_string(phase & 1) +
+               ": the phase of that parity completed before, or never will";
+    text += " never completed: " + std::to_string(b.open_arrivals) + " of " +
+            std::to_string(b.arrivals) + " arrivals came";
+    if (b.open_bytes_expected > 0 || b.open_bytes_landed > 0)
+        text += ", " + std::to_string(b.open_bytes_landed) + " of " +
+                std::to_string(b.open_bytes_expected) + " announced bytes landed";
+    if (b.arrivers.empty()) return text + "; no warp ever arrived on it";
+    text += "; it is arrived on by warp";
+    for (std::size_t k = 0; k < b.arrivers.size(); ++k) {
+        const PipelineWarp* w = m.warp(b.arrivers[k]);
+        text += (k ? ", " : " ") + std::to_string(b.arrivers[k]) +
+                (w ? std::string(" (") + role_name(w->role) + ")" : "");
+    }
+    return text;
 }
 
 std::size_t PipelineModel::stalls() const {
@@ -167,6 +202,7 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
         PipelineBarrier& barrier = m.barriers[index];
         const std::uint32_t warp = e.thread / trace::kWarpSize;
         const auto round = static_cast<std::uint32_t>(barrier.phase_times.size());
+        if (e.op != MbarrierOp::poll) m.active_end = std::max(m.active_end, e.time);
         switch (e.op) {
         case MbarrierOp::init:
             barrier.arrivals = e.count;
@@ -174,11 +210,17 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
             break;
         case MbarrierOp::arrive:
             warps_seen.insert(warp);
+            barrier.open_arrivals += e.count;
+            barrier.open_bytes_expected += e.bytes;
+            if (std::find(barrier.arrivers.begin(), barrier.arrivers.end(), warp) ==
+                barrier.arrivers.end())
+                barrier.arrivers.push_back(warp);
             if (arrived.emplace(std::make_tuple(warp, index, barrier.phase_times.size()), true)
                     .second)
                 m.arrives.push_back({warp, index, e.time});
             break;
         case MbarrierOp::expect_tx:
+            barrier.open_bytes_expected += e.bytes;
             break;
         case MbarrierOp::copy:
             warps_seen.insert(warp);
@@ -188,6 +230,7 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
             break;
         case MbarrierOp::land:
             landings.emplace_back(index, round, e.time);
+            barrier.open_bytes_landed += e.bytes;
             break;
         case MbarrierOp::complete:
             if (e.phase != barrier.phase_times.size())
@@ -196,6 +239,9 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
                                     " completed after " + std::to_string(round) +
                                     " phases (a trace the emulator did not write this way)");
             barrier.phase_times.push_back(e.time);
+            barrier.open_arrivals = 0;
+            barrier.open_bytes_expected = 0;
+            barrier.open_bytes_landed = 0;
             break;
         case MbarrierOp::wait:
         case MbarrierOp::poll: {
@@ -218,7 +264,15 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
         throw PipelineError("block " + std::to_string(block) +
                             " has no mbarrier events in this trace (was it recorded? "
                             "./scanlab trace --blocks)");
-    if (copies.empty())
+    const bool has_findings =
+        std::any_of(trace.findings.begin(), trace.findings.end(), [&](const trace::Finding& f) {
+            return std::any_of(f.accesses.begin(), f.accesses.end(),
+                               [&](const trace::FindingAccess& a) { return a.block == block; });
+        });
+    // A block that failed before its first copy (a stage's state read too early) is still
+    // drawn, with its warps and findings; one that ran without copies has no ring to show.
+    m.died_early = copies.empty() && has_findings;
+    if (copies.empty() && !has_findings)
         throw PipelineError("block " + std::to_string(block) +
                             " issued no bulk copy (cp.async.bulk): its barriers guard no ring of "
                             "stages that the pipeline view can show");
@@ -275,8 +329,30 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
         if (stage.bytes == 0) stage_from_stores(trace, m, stage, producers, copy_lines);
         m.stages.push_back(stage);
     }
-    // A stage's release: what the producer waited on last before it refilled the stage (its
-    // first arrive on the stage's barrier for a later phase: a copy's, or a fill by plain stores).
+    // Other barriers laid out like the fill barriers (an array per role, indexed by stage).
+    const auto contiguous = [&] {
+        for (std::uint32_t s = 0; s < m.stages.size(); ++s) {
+            const auto& place = m.barriers[m.stages[s].fill_barrier].place;
+            const auto& first = m.barriers[m.stages[0].fill_barrier].place;
+            if (place.memory != first.memory || place.offset != first.offset + 8 * s) return false;
+        }
+        return !m.stages.empty();
+    };
+    if (contiguous()) {
+        const auto& first = m.barriers[m.stages[0].fill_barrier].place;
+        for (PipelineBarrier& b : m.barriers) {
+            if (b.place.memory != first.memory || b.place.offset < first.offset ||
+                (b.place.offset - first.offset) % 8 != 0)
+                continue;
+            const std::uint64_t index = (b.place.offset - first.offset) / 8;
+            b.stage_place = static_cast<std::uint32_t>(index % m.stages.size());
+            b.array = static_cast<std::uint32_t>(index / m.stages.size());
+        }
+    }
+
+    // A stage's release, as the producer sees it: what it waited on last before it refilled the
+    // stage (its first arrive on the stage's barrier for a later phase: a copy's, or a fill by
+    // plain stores). The readers' side (their arrive after the last read) comes below.
     for (const PipelineArrive& a : m.arrives) {
         if (!producers.count(a.warp) || !m.barriers[a.barrier].fills) continue;
         const std::uint32_t s = *m.barriers[a.barrier].fills;
@@ -292,9 +368,24 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
                 before = &w;
         if (!before) continue;
         m.stages[s].release_barrier = before->barrier;
+        m.stages[s].producer_waits_release = true;
         m.barriers[before->barrier].releases = s;
     }
 
+    // The block's findings, where they lie on the rows (a warp with a finding gets a row even
+    // if it used no barrier).
+    for (std::uint32_t f = 0; f < trace.findings.size(); ++f)
+        for (const trace::FindingAccess& a : trace.findings[f].accesses) {
+            if (a.block != block) continue;
+            if (a.recorded && a.recorded->instruction < trace.instructions.size()) {
+                const trace::WarpInstruction& w = trace.instructions[a.recorded->instruction];
+                m.marks.push_back({f, w.warp, w.time});
+                warps_seen.insert(w.warp);
+            } else {
+                m.marks.push_back({f, a.thread / trace::kWarpSize, m.end});
+                warps_seen.insert(a.thread / trace::kWarpSize);
+            }
+        }
     // Warp roles, from what each warp did.
     std::set<std::uint32_t> look_back;
     std::set<std::uint32_t> descriptor_objects;
@@ -318,8 +409,9 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
             role = PipelineRole::producer;
         else if (look_back.count(warp))
             role = PipelineRole::look_back;
-        else if (const auto it = publishes_only.find(warp);
-                 it != publishes_only.end() && it->second)
+        else if (const auto it = publishes_only.find(warp); it == publishes_only.end())
+            role = PipelineRole::consumer; // no global store: nothing tells its role
+        else if (it->second)
             role = PipelineRole::reducer;
         m.warps.push_back({warp, role});
     }
@@ -353,7 +445,9 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
     // The consumers' reads of each stage's bytes, given to the latest fill begun before them.
     for (std::uint64_t i = 0; i < trace.instructions.size(); ++i) {
         const trace::WarpInstruction& w = trace.instructions[i];
-        if (w.block != block || producers.count(w.warp)) continue;
+        if (w.block != block) continue;
+        if (w.kind != trace::AccessKind::load) m.active_end = std::max(m.active_end, w.time);
+        if (producers.count(w.warp)) continue;
         if (w.space == trace::MemorySpace::global) {
             if (look_back.count(w.warp) || descriptor_objects.count(w.memory))
                 m.descriptors.push_back({w.warp, w.time, w.kind != trace::AccessKind::load, i});
@@ -362,28 +456,68 @@ PipelineModel build_pipeline_model(const trace::Trace& trace, std::uint32_t bloc
         if (w.kind != trace::AccessKind::load) continue;
         for (std::uint32_t s = 0; s < m.stages.size(); ++s) {
             if (!touches(w, m.stages[s].data, m.stages[s].bytes)) continue;
-            m.stage_reads.push_back({w.warp, w.time, false, i});
+            // The read belongs to the latest fill begun before it; if that one is not readable
+            // yet while the fill before it was never released, to the fill before (the refill
+            // is the mistake, marked on it); otherwise it is early.
             StageFill* latest = nullptr;
+            StageFill* before = nullptr;
             for (StageFill& f : m.fills) {
                 const std::optional<std::uint64_t> began = f.copy ? f.copy : f.full;
-                if (f.stage == s && began && *began <= w.time) latest = &f;
+                if (f.stage != s || !began || *began > w.time) continue;
+                before = latest;
+                latest = &f;
             }
+            bool early = !latest || !latest->full || *latest->full > w.time;
+            if (early && before && before->full && *before->full <= w.time &&
+                (!before->released || *before->released > w.time)) {
+                latest = before;
+                early = false;
+            }
+            m.stage_reads.push_back({w.warp, w.time, false, i, s, early});
             if (!latest) continue;
             if (!latest->first_read) latest->first_read = w.time;
             latest->last_read = w.time;
+            latest->read_early = latest->read_early || early;
         }
     }
-    // The block's findings, where they lie on the rows.
-    for (std::uint32_t f = 0; f < trace.findings.size(); ++f)
-        for (const trace::FindingAccess& a : trace.findings[f].accesses) {
-            if (a.block != block) continue;
-            if (a.recorded && a.recorded->instruction < trace.instructions.size()) {
-                const trace::WarpInstruction& w = trace.instructions[a.recorded->instruction];
-                m.marks.push_back({f, w.warp, w.time});
-            } else {
-                m.marks.push_back({f, a.thread / trace::kWarpSize, m.end});
-            }
+    // A stage's release, as its readers give it: the barrier the warp that read a fill last
+    // arrives on next (not a fill barrier), the most common over the stage's fills. Then every
+    // fill's release is the phase of that barrier for its round, refilled or not.
+    for (std::uint32_t s = 0; s < m.stages.size(); ++s) {
+        if (m.stages[s].release_barrier) continue;
+        std::map<std::uint32_t, std::uint32_t> votes;
+        for (const StageFill& f : m.fills) {
+            if (f.stage != s || !f.last_read) continue;
+            std::optional<std::uint32_t> reader;
+            for (const PipelineAccess& r : m.stage_reads)
+                if (r.stage == s && r.time == *f.last_read) reader = r.warp;
+            const PipelineArrive* next = nullptr;
+            for (const PipelineArrive& a : m.arrives)
+                if (reader && a.warp == *reader && a.time >= *f.last_read &&
+                    !m.barriers[a.barrier].fills && (!next || a.time < next->time))
+                    next = &a;
+            if (next) ++votes[next->barrier];
         }
+        const auto best = std::max_element(votes.begin(), votes.end(),
+                                           [](auto& a, auto& b) { return a.second < b.second; });
+        if (best == votes.end() || m.barriers[best->first].releases) continue;
+        m.stages[s].release_barrier = best->first;
+        m.barriers[best->first].releases = s;
+    }
+    for (std::size_t i = 0; i < m.fills.size(); ++i) {
+        StageFill& f = m.fills[i];
+        const Stage& stage = m.stages[f.stage];
+        if (stage.release_barrier) {
+            const PipelineBarrier& release = m.barriers[*stage.release_barrier];
+            if (f.round < release.phase_times.size()) f.released = release.phase_times[f.round];
+        }
+        // Refilled before the fill before it was released (or with that release never come).
+        if (i > 0 && m.fills[i - 1].stage == f.stage) {
+            const StageFill& before = m.fills[i - 1];
+            const std::optional<std::uint64_t> refill = f.copy ? f.copy : f.full;
+            f.refill_early = refill && (!before.released || *before.released > *refill);
+        }
+    }
     return m;
 }
 

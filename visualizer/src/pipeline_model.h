@@ -8,10 +8,12 @@
 //
 // Only what the trace records: a barrier's role comes from what happens to it. A barrier that
 // bulk copies complete on guards a stage (its copies' destination); the barrier the producer
-// waited on before it refilled that stage is the stage's release. Warp roles likewise: the warp
+// waited on before it refilled that stage is the stage's release, and where it never did, the
+// barrier that the warp reading a fill last arrives on next. Warp roles likewise: the warp
 // that issues the bulk copies is the producer, a warp that loads global memory outside them
 // reads tile descriptors (the look-back), a warp whose global stores all go to memory the
-// look-back reads publishes aggregates (the reducer), the other warps are scanners.
+// look-back reads publishes aggregates (the reducer), a warp that stores elsewhere (the results)
+// is a scanner, and one that stored nothing (a broken run that stopped first) a consumer.
 
 #include <cstdint>
 #include <optional>
@@ -28,7 +30,7 @@ struct PipelineError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-enum class PipelineRole { producer, look_back, reducer, scanner };
+enum class PipelineRole { producer, look_back, reducer, scanner, consumer };
 const char* role_name(PipelineRole role);
 
 struct PipelineWarp {
@@ -43,6 +45,15 @@ struct PipelineBarrier {
     std::optional<std::uint32_t> fills;     // a stage's fill barrier: that stage
     std::optional<std::uint32_t> releases;  // a stage's release barrier: that stage
     std::vector<std::uint64_t> phase_times; // when phase 0, 1, ... completed
+    // The phase still open at the block's end (or the trace's): what it had, what it lacked.
+    std::uint32_t open_arrivals = 0;       // arrivals counted in it
+    std::uint64_t open_bytes_expected = 0; // bytes announced in it (arrive_expect_tx, expect_tx)
+    std::uint64_t open_bytes_landed = 0;   // bytes of copies that landed in it
+    std::vector<std::uint32_t> arrivers;   // the warps that ever arrived on it, in order
+    // Where the stages' fill barriers are one array (stage s at the first's place + 8 s), other
+    // barriers laid out the same way (full[s], empty[s], ...): array 0 is the fill barriers'.
+    std::optional<std::uint32_t> stage_place;
+    std::uint32_t array = 0;
 };
 
 // One warp's wait for a phase of a barrier: its lanes' waits, from the first lane's first poll to
@@ -69,6 +80,8 @@ struct PipelineAccess {
     std::uint64_t time = 0;
     bool store = false;
     std::uint64_t instruction = 0;
+    std::uint32_t stage = 0; // a stage read: its stage
+    bool early = false;      // a stage read before the phase that made its fill readable
 };
 
 // One fill of a stage: the phase `round` of its fill barrier.
@@ -82,13 +95,19 @@ struct StageFill {
     std::optional<std::uint64_t> first_read;
     std::optional<std::uint64_t> last_read;
     std::optional<std::uint64_t> released; // the release barrier's phase `round` completed
+    bool read_early = false;               // read before `full` (or its phase never completed)
+    bool refill_early = false; // this fill's copy was issued before the previous fill's release
 };
 
 struct Stage {
     std::uint32_t fill_barrier = 0;
+    // The barrier whose phase frees the stage: the one its last readers arrive on after reading
+    // it (each fill's release is known when it happens), else the one the producer waited on
+    // before refilling it.
     std::optional<std::uint32_t> release_barrier;
-    trace::MemoryPlace data; // where the copies put the stage's bytes
-    std::uint32_t bytes = 0; // the largest copy into it
+    bool producer_waits_release = false; // the producer waited on release_barrier to refill it
+    trace::MemoryPlace data;             // where the copies put the stage's bytes
+    std::uint32_t bytes = 0;             // the largest copy into it
 };
 
 // A finding of the block, where it lies on the rows (a deadlock: at the end, on each waiting warp).
@@ -100,9 +119,12 @@ struct PipelineMark {
 
 struct PipelineModel {
     std::uint32_t block = 0;
-    std::uint64_t begin = 0;         // the block's start (or its first event)
-    std::uint64_t end = 0;           // its end, or the trace's last event
-    bool ended = false;              // the block's end is in the trace
+    std::uint64_t begin = 0; // the block's start (or its first event)
+    std::uint64_t end = 0;   // its end, or the trace's last event
+    bool ended = false;      // the block's end is in the trace
+    // The last tick at which the block did more than poll (an arrive, a completion, a copy, a
+    // successful wait, a store): in a deadlock, only failed polls and reads come after it.
+    std::uint64_t active_end = 0;
     std::vector<PipelineWarp> warps; // the warps that used a barrier, by warp index
     std::vector<PipelineBarrier> barriers;
     std::vector<Stage> stages;    // by the fill barrier's place
@@ -114,8 +136,14 @@ struct PipelineModel {
     std::vector<PipelineMark> marks;
 
     const PipelineWarp* warp(std::uint32_t index) const;
-    std::size_t stalls() const; // waits that never completed
+    std::size_t stalls() const;      // waits that never completed
+    std::size_t early_reads() const; // stage reads before their fill was readable
+    bool died_early = false;         // no bulk copy, but the block has findings: drawn anyway
 };
+
+// What a wait that never completed lacked, in words ("phase 0 of s+41040 had 0 of 1 arrivals
+// ..."): the barrier's open phase at the end of the block, and the warps that arrived on it.
+std::string stall_reason(const PipelineModel& m, const PipelineWait& wait);
 
 // Whether the trace has mbarrier events at all (format 4): the view is offered only then.
 bool has_pipeline(const trace::Trace& trace);

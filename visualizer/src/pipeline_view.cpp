@@ -45,26 +45,42 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
     std::string tip;
     const float left = canvas_.min().x + kMargin + kLabelWidth;
     const float width = std::max(50.0f, canvas_.size().x - 2 * kMargin - kLabelWidth);
-    const double span = static_cast<double>(std::max<std::uint64_t>(1, m->end - m->begin));
+    // A block that stalled polls until the trace ends, often for far longer than it worked:
+    // the ticks after its last activity get the axis' last eighth, so the work stays readable.
+    const std::uint64_t active = std::max(m->active_end, m->begin);
+    const bool squeeze = !m->ended && m->stalls() > 0 && m->end - active > (active - m->begin) / 4;
+    const std::uint64_t axis_end = squeeze ? active + (active - m->begin) / 50 + 1 : m->end;
+    const float worked = squeeze ? 0.875f : 1.0f;
+    const double span = static_cast<double>(std::max<std::uint64_t>(1, axis_end - m->begin));
+    const double tail = static_cast<double>(std::max<std::uint64_t>(1, m->end - axis_end));
     const auto x_of = [&](std::uint64_t t) {
-        return left + canvas_.pan().x +
-               static_cast<float>((static_cast<double>(t) - m->begin) / span) * width *
-                   canvas_.zoom();
+        const double at = t <= axis_end ? (static_cast<double>(t) - m->begin) / span * worked
+                                        : worked + (t - axis_end) / tail * (1.0 - worked);
+        return left + canvas_.pan().x + static_cast<float>(at) * width * canvas_.zoom();
     };
     const auto hovered = [&](float x0, float y0, float x1, float y1) {
         return canvas_.hovered() && mouse.x >= x0 - 2 && mouse.x <= x1 + 2 && mouse.y >= y0 &&
                mouse.y <= y1;
     };
     float y = canvas_.min().y + kMargin + canvas_.pan().y;
-    const std::string title = "block " + std::to_string(m->block) + ": ticks " + ticks(m->begin) +
-                              ".." + ticks(m->end) +
-                              (m->ended                 ? ""
-                               : loaded.trace.truncated ? " (the recording was cut before its end)"
-                                                        : " (no end: the block did not finish)") +
-                              ", " + std::to_string(m->stages.size()) + " stages, " +
-                              std::to_string(m->stalls()) + " stalled waits";
+    const std::string title =
+        "block " + std::to_string(m->block) + ": ticks " + ticks(m->begin) + ".." + ticks(m->end) +
+        (m->ended                 ? ""
+         : loaded.trace.truncated ? " (the recording was cut before its end)"
+                                  : " (no end: the block did not finish)") +
+        ", " + std::to_string(m->stages.size()) + " stages, " + std::to_string(m->stalls()) +
+        " stalled waits, " + std::to_string(m->early_reads()) + " reads before readable" +
+        (m->died_early ? "; it issued no bulk copy before it failed" : "");
     list->AddText({canvas_.min().x + kMargin, y}, palette::kText.u32(), title.c_str());
     y += font + 8;
+
+    // A wait open at the end waits forever when the run ended (or the emulator found it
+    // deadlocked); in a recording cut short it may only be slow.
+    const bool forever =
+        !loaded.trace.truncated ||
+        std::any_of(m->marks.begin(), m->marks.end(), [&](const PipelineMark& mark) {
+            return loaded.trace.findings[mark.finding].kind == trace::FindingKind::deadlock;
+        });
 
     // A band per stage: fill (copy issued .. readable), then held (readable .. released).
     for (std::uint32_t s = 0; s < m->stages.size(); ++s) {
@@ -83,7 +99,21 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
             if (f.landed)
                 list->AddLine({x_of(*f.landed), y + 1}, {x_of(*f.landed), y + kRowHeight - 1},
                               palette::kText.u32());
-            if (!f.full) list->AddText({x0 + 2, y + 3}, kStall.u32(), "never readable");
+            if (f.refill_early)
+                list->AddRect({x0 - 1, y + 1}, {xf + 1, y + kRowHeight - 1}, kStall.u32(), 0.0f, 0,
+                              2.0f);
+            // What went wrong with the fill, in one label (right-aligned near the axis' end).
+            std::string wrong;
+            if (f.refill_early) wrong = "refilled before its release: a race with its readers";
+            if (f.read_early) wrong += std::string(wrong.empty() ? "" : "; ") + "read early";
+            if (!f.full) wrong += std::string(wrong.empty() ? "" : "; ") + "never readable";
+            if (!wrong.empty()) {
+                const float w = ImGui::CalcTextSize(wrong.c_str()).x;
+                const float at = x0 + 2 + w > canvas_.max().x - kMargin
+                                     ? std::max(left, canvas_.max().x - kMargin - w)
+                                     : x0 + 2;
+                list->AddText({at, y + 3}, kStall.u32(), wrong.c_str());
+            }
             if (hovered(x0, y, std::max(x1, xf + 1), y + kRowHeight))
                 tip = "stage " + std::to_string(s) + ", fill " + std::to_string(f.round) +
                       (f.copy ? "\nbulk copy of " + std::to_string(f.bytes) + " bytes issued at " +
@@ -95,7 +125,9 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
                       (f.first_read ? "\nread " + ticks(*f.first_read) + ".." + ticks(*f.last_read)
                                     : "\nits bytes were not read") +
                       (f.released ? "\nreleased at " + ticks(*f.released)
-                                  : "\nnot released in the trace");
+                                  : "\nnot released in the trace") +
+                      (f.read_early ? "\nREAD BEFORE IT WAS READABLE" : "") +
+                      (f.refill_early ? "\nREFILLED BEFORE THE FILL BEFORE WAS RELEASED" : "");
         }
         y += kRowHeight;
     }
@@ -108,13 +140,14 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
         list->AddLine({left, y + kRowHeight - 1}, {canvas_.max().x, y + kRowHeight - 1},
                       palette::kGrid.u32());
         const float mid = y + kRowHeight / 2;
+        std::vector<std::pair<float, const PipelineWait*>> stalled; // labelled after the row
         for (const PipelineWait& wait : m->waits) {
             if (wait.warp != w.warp) continue;
             const float x0 = x_of(wait.begin);
             const float x1 = std::max(x_of(wait.end), x0 + 2);
             const bool spun = wait.polls > 0;
             const Rgb colour = !wait.completed ? kStall : spun ? kSpun : kWaitQuick;
-            const float half = spun || !wait.completed ? 5.0f : 2.0f;
+            const float half = !wait.completed ? 8.0f : spun ? 5.0f : 2.0f;
             list->AddRectFilled({x0, mid - half}, {x1, mid + half}, colour.u32());
             if (hovered(x0, mid - half, x1, mid + half)) {
                 const PipelineBarrier& b = m->barriers[wait.barrier];
@@ -125,19 +158,29 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
                       " for parity " + std::to_string(wait.parity) + "\nticks " +
                       ticks(wait.begin) + ".." + ticks(wait.end) + ", " +
                       std::to_string(wait.polls) + " failed polls of its lanes" +
-                      (wait.completed ? "" : "\nNEVER COMPLETED: a lane still waited at the end");
+                      (wait.completed ? "" : "\nNEVER COMPLETED: " + stall_reason(*m, wait));
             }
+            if (!wait.completed) stalled.emplace_back(x0, &wait);
         }
+        bool early_named = false;
         for (const PipelineAccess& read : m->stage_reads) {
             if (read.warp != w.warp) continue;
-            const trace::WarpInstruction& ins = loaded.trace.instructions[read.instruction];
-            for (std::uint32_t s = 0; s < m->stages.size(); ++s) {
-                const Stage& st = m->stages[s];
-                if (ins.memory != st.data.memory) continue;
-                const std::uint64_t at = ins.lanes.front().offset;
-                if (at < st.data.offset || at >= st.data.offset + st.bytes) continue;
-                const float x = x_of(read.time);
-                list->AddRectFilled({x, y + 3}, {x + 2, y + 7}, stage_colour(s).u32());
+            const float x = x_of(read.time);
+            if (!read.early) {
+                list->AddRectFilled({x, y + 3}, {x + 2, y + 7}, stage_colour(read.stage).u32());
+                continue;
+            }
+            // A read of a stage before its fill was readable: a red tick across the row.
+            list->AddRectFilled({x, y + 1}, {x + 2, y + kRowHeight - 1}, kStall.u32());
+            if (hovered(x - 1, y, x + 3, y + kRowHeight))
+                tip = "read of stage " + std::to_string(read.stage) + " at " + ticks(read.time) +
+                      ", before the phase that makes its fill readable (no wait, or the wrong "
+                      "parity)";
+            if (!early_named) {
+                early_named = true;
+                const std::string what =
+                    "reads stage " + std::to_string(read.stage) + " before it is readable";
+                list->AddText({x + 5, y + 3}, kStall.u32(), what.c_str());
             }
         }
         for (const PipelineArrive& a : m->arrives) {
@@ -156,22 +199,48 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
                 tip = std::string(d.store ? "descriptor store (publish)" : "descriptor read") +
                       " at " + ticks(d.time);
         }
+        for (const auto& [x0, wait] : stalled) {
+            // What it lacked, on the bar from its start, or ending at the canvas' edge where the
+            // bar is short (a picture has no tooltips).
+            const std::string why =
+                (forever ? "waits forever: " : "still waiting where the recording was cut: ") +
+                stall_reason(*m, *wait);
+            const float w = ImGui::CalcTextSize(why.c_str()).x;
+            const float edge = canvas_.max().x - kMargin;
+            const float at = x0 + 4 + w > edge ? std::max(left, edge - w) : x0 + 4;
+            if (at < x0) // the part left of the bar, on the background
+                list->AddRectFilled({at - 2, y}, {x0, y + kRowHeight - 1},
+                                    palette::kBackground.u32());
+            list->AddText({at, mid - font / 2}, palette::kText.u32(), why.c_str());
+        }
         for (const PipelineMark& mark : m->marks) {
             if (mark.warp != w.warp) continue;
             const float x = x_of(mark.time);
-            list->AddTriangleFilled({x, y + 2}, {x - 5, y - 6}, {x + 5, y - 6},
+            // Inside the warp's own row, pointing down at it.
+            list->AddTriangleFilled({x, y + 9}, {x - 5, y + 1}, {x + 5, y + 1},
                                     palette::kFinding.u32());
-            if (hovered(x - 5, y - 6, x + 5, y + 2))
+            if (hovered(x - 5, y + 1, x + 5, y + 9))
                 tip = loaded.trace.findings[mark.finding].message;
         }
         y += kRowHeight;
+    }
+    if (squeeze) {
+        // Where the axis changes scale: only failed polls (and reads) after it.
+        const float x = x_of(axis_end);
+        list->AddLine({x, canvas_.min().y + kMargin + font + 8}, {x, y}, palette::kDimText.u32());
+        const std::string note = "ticks " + ticks(axis_end) + ".." + ticks(m->end) +
+                                 " squeezed on the right: nothing but polls |";
+        list->AddText({x - ImGui::CalcTextSize(note.c_str()).x, y}, palette::kDimText.u32(),
+                      note.c_str());
+        y += font;
     }
     y += 6;
     const std::string legend =
         "stage bands: filled block = copy issued .. readable (white line: bytes landed), frame = "
         "held .. released.  rows: grey = wait that passed at once, orange = a wait that spun, "
-        "red = never completed; coloured ticks = reads of a stage, white ticks = arrives, dots = "
-        "descriptor reads (A-coloured: publishes); pink triangles = findings";
+        "red = never completed; coloured ticks = reads of a stage (red across the row: read "
+        "before readable), white ticks = arrives, dots = descriptor reads (A-coloured: "
+        "publishes); pink triangles = findings";
     list->AddText(nullptr, 0.0f, {canvas_.min().x + kMargin, y}, palette::kDimText.u32(),
                   legend.c_str(), nullptr, canvas_.size().x - 2 * kMargin);
     // The block's findings, each once (a finding marks each of its accesses).
@@ -179,11 +248,19 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
     for (const PipelineMark& mark : m->marks)
         if (std::find(listed.begin(), listed.end(), mark.finding) == listed.end())
             listed.push_back(mark.finding);
+    const float wrap = canvas_.size().x - 2 * kMargin;
+    y += ImGui::CalcTextSize(legend.c_str(), nullptr, false, wrap).y + 4;
     for (std::size_t k = 0; k < listed.size() && k < 4; ++k) {
-        y += 2 * font + 4;
+        // Its report without the first line (the kernel's name, which the header shows).
+        const std::string& message = loaded.trace.findings[listed[k]].message;
+        const std::size_t newline = message.find('\n');
+        const std::string text =
+            newline == std::string::npos
+                ? message
+                : message.substr(0, message.find(" in kernel")) + ":" + message.substr(newline);
         list->AddText(nullptr, 0.0f, {canvas_.min().x + kMargin, y}, palette::kFindingText.u32(),
-                      loaded.trace.findings[listed[k]].message.c_str(), nullptr,
-                      canvas_.size().x - 2 * kMargin);
+                      text.c_str(), nullptr, wrap);
+        y += ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y + 4;
     }
     list->PopClipRect();
     if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
