@@ -61,6 +61,9 @@ function(scanlab_add_cuda_library target)
         # The lab's kernels for the emulator: compiled at SCANLAB_SIMT_LAB_OPTIMIZATION, which
         # after the build type's flags sets the level (docs/design.md, "A lab's kernels at -O1").
         target_compile_options(${target} PRIVATE ${SCANLAB_SIMT_LAB_OPTIMIZATION})
+        # Line tables and inlined calls only (-g1): all that the emulator's reports read
+        # (addr2line -i), a fifth less compile than -g2 (docs/design.md, "A lab's kernels at -O1").
+        set_target_properties(${target} PROPERTIES SIMT_DEBUG_LEVEL 1)
     else()
         target_sources(${target} PRIVATE ${arg_SOURCES})
         set_target_properties(${target} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)

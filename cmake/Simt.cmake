@@ -68,7 +68,8 @@ endfunction()
 # is that of the usage requirements: the runtime (simt_runtime, or simt_core where the program
 # sets SIMT_CORE_ONLY: common/simt/CMakeLists.txt) and C++20. Call it in the directory that
 # created <target> (custom command outputs and source properties are per directory); the
-# target must use the keyword form of target_link_libraries elsewhere too.
+# target must use the keyword form of target_link_libraries elsewhere too. The target's
+# SIMT_DEBUG_LEVEL property (1 or 2; 2 where unset) sets the debug info of the .cu files.
 function(simt_target_cuda_sources target scope)
     if(NOT scope MATCHES "^(PRIVATE|PUBLIC|INTERFACE)$")
         message(FATAL_ERROR "simt_target_cuda_sources(${target} ${scope} ...): the second "
@@ -111,6 +112,8 @@ function(simt_target_cuda_sources target scope)
         # The target's include directories go along: a header found there that holds __shared__
         # (or <<<, __constant__, __managed__) is rewritten too.
         set(incs "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
+        set(level "$<TARGET_PROPERTY:${target},SIMT_DEBUG_LEVEL>")
+        set(debug_level "-g$<IF:$<BOOL:${level}>,${level},2>")
         add_custom_command(
             OUTPUT "${gen}"
             COMMAND $<TARGET_FILE:simt-rewrite> "${abs}" -o "${gen}" --depfile "${gen}.d"
@@ -130,9 +133,12 @@ function(simt_target_cuda_sources target scope)
             GENERATED TRUE
             INCLUDE_DIRECTORIES "${root}/compat;${root}/include"
             # DWARF 4: with DWARF 5, binutils 2.40 addr2line ignores #line and names the
-            # generated file in reports instead of the student's .cu. No sibling calls: the
+            # generated file in reports instead of the student's .cu. The level after it (GCC's
+            # -gdwarf-4 alone means level 2): the target's SIMT_DEBUG_LEVEL, 2 where unset; 1
+            # keeps what the reports read (line tables, inlined calls, function names) and drops
+            # the variables, which saves a fifth of a lab file's compile. No sibling calls: the
             # runtime finds a call site by its return address, which a tail call would lose.
-            COMPILE_OPTIONS "-xc++;-includecuda_runtime.h;-iquote${cu_dir};${tsan_flags};-gdwarf-4;-fno-optimize-sibling-calls")
+            COMPILE_OPTIONS "-xc++;-includecuda_runtime.h;-iquote${cu_dir};${tsan_flags};-gdwarf-4;${debug_level};-fno-optimize-sibling-calls")
         target_sources(${target} ${source_scope} "${gen}")
     endforeach()
 

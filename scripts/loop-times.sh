@@ -70,7 +70,10 @@ cmake --build "$build" -j "$jobs" --target "${targets[@]}" >/dev/null
 
 level=$(sed -n 's/^SCANLAB_SIMT_LAB_OPTIMIZATION:STRING=//p' "$build/CMakeCache.txt")
 [[ -n "$level" ]] || level="the build type's flags"
-echo "# $(git rev-parse --short HEAD), $flavour, lab kernels at [$level]," \
+# The kernels' debug info: the level after -gdwarf-4 in a lab object's flags (cmake/Simt.cmake).
+debug=$(awk '/^build labs\/.*simt_gen\/lab[0-9]/ { lab = 1 } lab && /FLAGS =/ { print; exit }' \
+    "$build/build.ninja" | grep -o -- "-gdwarf-4 -g[0-9]" | cut -d' ' -f2 || true)
+echo "# $(git rev-parse --short HEAD), $flavour, lab kernels at [$level] ${debug:--g2}," \
     "SCANLAB_JOBS=$jobs, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-28s %7s %7s\n' "what" "CPU s" "wall s"
 for lab in "${labs[@]}"; do
