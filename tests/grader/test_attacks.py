@@ -69,27 +69,23 @@ class Attacks(PlantedBase):
         for test in lab_tests(data, "01"):
             self.assertIn("before main()", test["output"])
 
-    def test_forged_report_before_main_in_labs_04_to_07(self):
-        """forge_early in each lab whose functions take more than the scan's arguments (lab 04:
-        a block size), are templates over a tile shape and take a Workspace
-        (tools/worker/remote_workspace.h; lab 07's keeps host state across calls) or are called
-        on the host too (lab 06's segmented operator), graded together in one submission:
-        through each lab's harness and worker every case fails, saying why."""
-        labs = ("04", "05", "06", "07")
-        data, _, _, _ = self.grade([f"forge_early_lab{number}" for number in labs])
+    def test_forged_report_before_main_in_lab_07(self):
+        """forge_early in lab 07, graded with lab 00 in one submission: a lab whose graded
+        functions are templates over a tile shape that take a Workspace with host state kept
+        across calls (tools/worker/halved_workspace.h), the most the worker carries. The
+        grader's path is lab 01's (above); what the harness of every lab does when the worker
+        ends before main() is test_worker.py's (each lab's harness, every case, hidden ones
+        included), so forge_early is graded end to end in these two labs only."""
+        data, _, _, _ = self.grade("forge_early_lab07")
         self.assertAlmostEqual(data["score"], 5.0, places=6)  # lab 00's solution only
-        for number in labs:
-            with self.subTest(lab=number):
-                score, max_score = lab_score(data, number)
-                self.assertEqual(score, 0.0)
-                self.assertGreater(max_score, 0.0)
-                if number == "04":
-                    self.assertAlmostEqual(max_score, 10.0, places=6)
-                tests = lab_tests(data, number)
-                self.assertGreater(len(tests), 50)
-                for test in tests:
-                    self.assertEqual(test["status"], "failed")
-                    self.assertIn("before main()", test["output"])
+        score, max_score = lab_score(data, "07")
+        self.assertEqual(score, 0.0)
+        self.assertAlmostEqual(max_score, 10.0, places=6)
+        tests = lab_tests(data, "07")
+        self.assertGreater(len(tests), 50)
+        for test in tests:
+            self.assertEqual(test["status"], "failed")
+            self.assertIn("before main()", test["output"])
 
     def test_worker_cannot_reach_the_graded_tests(self):
         """Lab 01's code runs in a sandboxed worker (tools/worker): it has only its standard

@@ -31,6 +31,10 @@ class PrivateBuild(unittest.TestCase):
             copied = {str(path) for path in plan.copied}
             self.assertIn("bin/simt-rewrite", copied)
             self.assertTrue(any(path.endswith("libsimt_core.a") for path in copied))
+            # The worker's server, compiled once for every lab (and built by the grader's support
+            # build, since the link reads it here).
+            self.assertTrue(any("/scanlab_worker_objects_simt_core.dir/" in path and
+                                path.endswith("worker_main.cpp.o") for path in copied), copied)
             for path in copied:
                 for never in ("CMakeCache", "_test_objects_", "_harness_", "_listing_", "hidden",
                               ".ninja"):

@@ -2,12 +2,14 @@
 device memory and errors (scanlab_worker_test, built in the shared build folder), and the
 harness and worker programs of labs 00, 01 and 03-07 run by hand, without the grader: the
 solution's worker passes every graded case (as many as the listing program lists), the stub's
-fails them, and a harness with no worker says why.
+fails them, a worker that ends before main() fails every case (hidden ones too) saying so, and
+a harness with no worker says why.
 The planted and attack submissions (test_planted.py, test_attacks.py) grade through them end to
 end."""
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import unittest
@@ -15,7 +17,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import support
-from support import FAST_RUBRIC
+from support import FAST_RUBRIC, lab_score
+from scanlab_grader import doctest_xml
+
+# The labs graded through a worker whose harnesses these tests run.
+LABS = ("00", "01", "03", "04", "05", "06", "07")
 
 
 # The visible cases only: the grader compiles the hidden tests in whenever the tree has them
@@ -30,36 +36,43 @@ class Worker(support.GradesInSharedBuild):
     def setUpClass(cls):
         super().setUpClass()
         # Grading an empty submission configures the shared build with the grader's hooks (the
-        # worker targets) and stages the untouched stubs: lab<NN>_worker_simt is the stub's.
+        # worker targets), builds the harnesses and listing programs, and builds each lab's
+        # stub worker in its private folder (kept: --work-dir), the workers run below as the
+        # stub's: not built a second time in the shared folder.
         empty = cls.root / "labs"
         empty.mkdir()
-        proc = support.run_tool("grade.py", str(empty), "--labs", "00,01,03,04,05,06,07", "--hidden", "no",
+        cls.work = cls.root / "work"
+        proc = support.run_tool("grade.py", str(empty), "--labs", ",".join(LABS), "--hidden", "no",
                                 "--rubric", str(FAST_RUBRIC), "--build-dir", str(cls.build),
-                                "--out", str(cls.root / "out"), "--quiet")
+                                "--work-dir", str(cls.work), "--out", str(cls.root / "out"),
+                                "--quiet")
         if proc.returncode != 0:
             raise AssertionError(proc.stdout[-3000:] + proc.stderr[-3000:])
-        targets = ["scanlab_worker_test", "lab00_harness_simt", "lab00_worker_simt",
-                   "lab00_worker_solution_simt", "lab01_harness_simt",
-                   "lab01_worker_solution_simt", "lab01_worker_simt", "lab04_harness_simt",
-                   "lab04_worker_solution_simt", "lab04_worker_simt", "lab04_listing_simt",
-                   "lab03_harness_simt", "lab03_worker_solution_simt", "lab03_worker_simt"]
-        for number in ("05", "06", "07"):
+        cls.graded_stubs = support.load_results(unittest.TestCase(), cls.root / "out" /
+                                                "results.json")
+        targets = ["scanlab_worker_test"]
+        for number in LABS:
             targets += [f"lab{number}_{kind}_simt"
-                        for kind in ("harness", "worker_solution", "worker", "listing")]
+                        for kind in ("harness", "worker_solution", "listing")]
         proc = subprocess.run(["cmake", "--build", str(cls.build), "--target", *targets],
                               capture_output=True, text=True, timeout=1800)
         if proc.returncode != 0:
             raise AssertionError(proc.stdout[-3000:] + proc.stderr[-3000:])
 
     def program(self, name: str) -> Path:
+        if re.fullmatch(r"lab\d\d_worker_simt", name):  # the stub's, from its private build
+            return self.work / "runs" / f"{name}-build" / "bin" / name
         return self.build / "bin" / name
 
-    def harness(self, number: str, worker: str | None, *args: str):
+    def harness(self, number: str, worker: str | Path | None, *args: str, visible=True):
+        """Runs lab `number`'s harness with `worker` (a program of the build, or a path)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCANLAB_WORKER")}
         if worker is not None:
-            env["SCANLAB_WORKER_ARGV"] = str(self.program(worker))
+            env["SCANLAB_WORKER_ARGV"] = str(worker if isinstance(worker, Path)
+                                             else self.program(worker))
             env["SCANLAB_WORKER_CALL_TIMEOUT_S"] = "30"
-        return subprocess.run([str(self.program(f"lab{number}_harness_simt")), *VISIBLE, *args],
+        return subprocess.run([str(self.program(f"lab{number}_harness_simt")),
+                               *(VISIBLE if visible else []), *args],
                               capture_output=True, text=True, timeout=300, env=env)
 
     @staticmethod
@@ -73,17 +86,17 @@ class Worker(support.GradesInSharedBuild):
                               text=True, timeout=300)
         self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-3000:])
 
-    def listed_cases(self, number: str) -> int:
+    def listed_cases(self, number: str, visible=True) -> int:
         """How many graded cases the lab's listing program (the one-program path's list) has."""
-        proc = subprocess.run([str(self.program(f"lab{number}_listing_simt")), *VISIBLE,
-                               "--count"],
+        proc = subprocess.run([str(self.program(f"lab{number}_listing_simt")),
+                               *(VISIBLE if visible else []), "--count"],
                               capture_output=True, text=True, timeout=120)
         match = re.search(r"test cases passing the current filters: (\d+)", proc.stdout)
         assert match, proc.stdout[-2000:] + proc.stderr[-2000:]
         return int(match[1])
 
     def test_solution_passes_and_stub_fails_through_the_worker(self):
-        for number in ("00", "01", "03", "04", "05", "06", "07"):
+        for number in LABS:
             listed = self.listed_cases(number)
             self.assertGreater(listed, 40)
             solution = self.harness(number, f"lab{number}_worker_solution_simt").stdout
@@ -94,6 +107,38 @@ class Worker(support.GradesInSharedBuild):
             self.assertEqual(self.counts(stub), (0, listed))
             if number == "01":  # its argument checks fail on the missing scan, not the proxies
                 self.assertIn("poison: never written", stub)
+
+    def test_the_grader_scores_every_stub_0(self):
+        """The grade of the untouched stubs that set the class up: no point in any lab."""
+        for number in LABS:
+            with self.subTest(lab=number):
+                score, max_score = lab_score(self.graded_stubs, number)
+                self.assertEqual(score, 0.0)
+                self.assertGreater(max_score, 0.0)
+                self.assertEqual(self.graded_stubs["extra_data"]["labs"][number]["status"],
+                                 "graded")
+
+    def test_a_worker_that_ends_before_main_fails_every_case(self):
+        """What a static constructor that ends the lab's process leaves the harness (the attack
+        forge_early: a forged report, then _exit(0)), in every lab graded through a worker:
+        the worker exits with code 0 before main() (/bin/true stands in for it), and every
+        case, the hidden ones too, fails saying so. The guard is the harness's one worker
+        client (harness_client.cpp), but whether a case can pass when every call throws is
+        each lab's tests' own (a CHECK_THROWS that any exception satisfies would): so every
+        lab is run here, and test_attacks.py grades forge_early itself end to end."""
+        for number in LABS:
+            with self.subTest(lab=number):
+                report = self.root / f"lab{number}-ended-worker.xml"
+                proc = self.harness(number, Path(shutil.which("true")), "--reporters=xml",
+                                    f"--out={report}", visible=False)
+                result = doctest_xml.read_report(report)
+                self.assertTrue(result.complete, result.problem)
+                self.assertEqual(proc.returncode, 1, proc.stderr[-2000:])  # as the grader wants
+                self.assertEqual(len(result.cases), self.listed_cases(number, visible=False))
+                self.assertGreater(len(result.cases), 40)
+                for case in result.cases:
+                    self.assertFalse(case.passed, case.name)
+                    self.assertIn("exited with code 0 before main()", case.message, case.name)
 
     def test_without_a_worker_every_call_says_why(self):
         proc = self.harness("01", None, "--test-case=argument checks")

@@ -5,16 +5,18 @@
 #                                the backend (the emulator, or the CUDA runtime), with proxies in
 #                                place of the lab's functions: holds no student code, so it is
 #                                built outside the sandbox and its report is the verdict
-#   lab<NN>_worker_objects_<B>   the worker's server and the lab's function table (no student
-#                                code: built outside the sandbox too)
+#   lab<NN>_worker_objects_<B>   the lab's function table (no student code: built outside the
+#                                sandbox too); the worker's server, like the harness's worker
+#                                client, is the same for every lab: compiled once per backend
+#                                (scanlab_worker_objects_<B>_<core|traced>, below)
 #   lab<NN>_worker_<B>           those + the student's lab library: the one program built and
 #                                run in the sandbox
 #   lab<NN>_worker_solution_<B>  the same with the reference solution (where solutions/ is)
 #   scanlab_worker_test          tests of the byte format and of remote_state (simt; no second
 #                                process)
 # The harness and the worker's objects compile the lab's descriptor (with SCANLAB_REMOTE_HARNESS
-# or SCANLAB_REMOTE_WORKER: its closing lines become the proxies or the function table) and the
-# list of labs it registers in (lab_registry.cpp). What differs between the backends is one
+# or SCANLAB_REMOTE_WORKER: its closing lines become the proxies or the function table); the
+# list of labs it registers in (lab_registry.cpp) is in the shared objects. What differs between the backends is one
 # file, remote_backend_<B>.cpp (remote_backend.h), in the library scanlab_worker_wire (simt) or
 # scanlab_worker_wire_cuda.
 # Called from tools/grader/cmake/grader_hooks.cmake once every lab's targets exist.
@@ -93,36 +95,34 @@ function(_scanlab_worker_targets backend)
         endif()
         if(core_only)
             set(core_only ON)
-            set(tracing "${dir}/remote_tracing_off.cpp")
             set(runtime simt_core)
         else()
             set(core_only OFF)
-            set(tracing "${dir}/remote_tracing.cpp")
             set(runtime simt_runtime)
         endif()
         if(backend STREQUAL "cuda")
             set(runtime "") # the CUDA runtime comes with the test objects and the wire library
         endif()
 
+        _scanlab_worker_shared_objects(${backend} ${core_only} ${wire} "${runtime}"
+                                       harness_shared worker_shared)
+
         set(harness lab${number}_harness_${backend})
-        add_executable(${harness} "${dir}/harness_client.cpp" "${tracing}" "${descriptor}"
-                                  "${descriptor_dir}/lab_registry.cpp")
+        add_executable(${harness} "${descriptor}")
         target_compile_definitions(${harness} PRIVATE SCANLAB_REMOTE_HARNESS)
         target_include_directories(${harness} PRIVATE "${interface_dir}"
                                    "${SCANLAB_LABS_ROOT}/tests/support" "${descriptor_dir}")
         if(backend STREQUAL "simt")
             target_include_directories(${harness} PRIVATE "${simt_src}")
         endif()
-        target_link_libraries(${harness} PRIVATE ${objects} scanlab_test_main_${backend}
-                              ${wire} ${runtime})
+        target_link_libraries(${harness} PRIVATE ${harness_shared} ${objects}
+                              scanlab_test_main_${backend} ${wire} ${runtime})
         if(backend STREQUAL "simt")
             set_target_properties(${harness} PROPERTIES SIMT_CORE_ONLY ${core_only})
         endif()
 
         set(worker_objects lab${number}_worker_objects_${backend})
-        add_library(${worker_objects} OBJECT "${dir}/worker_main.cpp"
-                    "${dir}/worker_registry.cpp" "${dir}/doctest_in_worker.cpp" "${tracing}"
-                    "${descriptor}" "${descriptor_dir}/lab_registry.cpp")
+        add_library(${worker_objects} OBJECT "${descriptor}")
         target_compile_definitions(${worker_objects} PRIVATE SCANLAB_REMOTE_WORKER)
         target_include_directories(${worker_objects} PRIVATE "${interface_dir}"
                                    "${descriptor_dir}")
@@ -135,21 +135,85 @@ function(_scanlab_worker_targets backend)
         if(NOT core_only)
             target_link_libraries(${worker_objects} PUBLIC scanlab_trace)
         endif()
+        # Everything of the worker but the student's code, which the grader builds outside the
+        # sandbox: the worker's link in the submission's private folder reads it.
+        add_custom_target(lab${number}_worker_support_${backend})
+        add_dependencies(lab${number}_worker_support_${backend} ${worker_objects} ${worker_shared})
 
         set(worker lab${number}_worker_${backend})
         add_executable(${worker})
-        target_link_libraries(${worker} PRIVATE ${worker_objects} ${student})
+        target_link_libraries(${worker} PRIVATE ${worker_objects} ${worker_shared} ${student})
         if(backend STREQUAL "simt")
             set_target_properties(${worker} PROPERTIES SIMT_CORE_ONLY ${core_only})
         endif()
         if(TARGET lab${number}_solution_${backend}) # the reference solution's worker, for checks
             set(worker lab${number}_worker_solution_${backend})
             add_executable(${worker})
-            target_link_libraries(${worker} PRIVATE ${worker_objects}
+            target_link_libraries(${worker} PRIVATE ${worker_objects} ${worker_shared}
                                   lab${number}_solution_${backend})
             if(backend STREQUAL "simt")
                 set_target_properties(${worker} PROPERTIES SIMT_CORE_ONLY ${core_only})
             endif()
         endif()
     endforeach()
+endfunction()
+
+# The files of the two programs that are the same for every lab (the harness's worker client, the
+# worker's server and its doctest, the list of labs, the shipping of traces; none includes a
+# lab's header): compiled once per backend and trace setting, into
+#   scanlab_harness_objects_<B>_<core|traced>   linked by every lab's harness
+#   scanlab_worker_objects_<B>_<core|traced>    linked by every lab's worker (no student code:
+#                                               built outside the sandbox, like the lab's own
+#                                               lab<NN>_worker_objects_<B>)
+# Their names in out_harness and out_worker. Flags as the lab's targets' own, less its folder.
+function(_scanlab_worker_shared_objects backend core_only wire runtime out_harness out_worker)
+    set(dir "${_SCANLAB_WORKER_DIR}")
+    set(descriptor_dir "${dir}/../lab_descriptors")
+    set(simt_src "${SCANLAB_LABS_ROOT}/common/simt/src")
+    if(core_only)
+        set(variant core)
+        set(tracing "${dir}/remote_tracing_off.cpp")
+    else()
+        set(variant traced)
+        set(tracing "${dir}/remote_tracing.cpp")
+    endif()
+    set(harness scanlab_harness_objects_${backend}_${variant})
+    set(worker scanlab_worker_objects_${backend}_${variant})
+    set(${out_harness} ${harness} PARENT_SCOPE)
+    set(${out_worker} ${worker} PARENT_SCOPE)
+    if(TARGET ${harness})
+        return()
+    endif()
+
+    add_library(${harness} OBJECT "${dir}/harness_client.cpp" "${tracing}"
+                                  "${descriptor_dir}/lab_registry.cpp")
+    target_compile_definitions(${harness} PRIVATE SCANLAB_REMOTE_HARNESS)
+    target_include_directories(${harness} PRIVATE "${SCANLAB_LABS_ROOT}/tests/support"
+                                                  "${descriptor_dir}")
+    if(backend STREQUAL "simt")
+        target_include_directories(${harness} PRIVATE "${simt_src}")
+    endif()
+    # What the harness's files got from the lab's test objects (tests/labs/CMakeLists.txt), then
+    # from the wire and the runtime: the same flags in the same order.
+    target_link_libraries(${harness} PRIVATE scanlab_api doctest::doctest)
+    scanlab_link_backend(${harness} PRIVATE ${backend})
+    if(NOT core_only)
+        target_link_libraries(${harness} PRIVATE scanlab_trace)
+    endif()
+    target_link_libraries(${harness} PRIVATE ${wire} ${runtime})
+
+    add_library(${worker} OBJECT "${dir}/worker_main.cpp" "${dir}/worker_registry.cpp"
+                                 "${dir}/doctest_in_worker.cpp" "${tracing}"
+                                 "${descriptor_dir}/lab_registry.cpp")
+    target_compile_definitions(${worker} PRIVATE SCANLAB_REMOTE_WORKER)
+    target_include_directories(${worker} PRIVATE "${descriptor_dir}")
+    target_link_libraries(${worker} PUBLIC ${wire} scanlab_api doctest::doctest)
+    if(backend STREQUAL "simt")
+        target_include_directories(${worker} PRIVATE "${simt_src}")
+    else()
+        scanlab_link_backend(${worker} PUBLIC cuda)
+    endif()
+    if(NOT core_only)
+        target_link_libraries(${worker} PUBLIC scanlab_trace)
+    endif()
 endfunction()

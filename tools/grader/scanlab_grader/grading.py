@@ -605,7 +605,7 @@ def _grade_configured(opts, grade, say, labs, hidden, staging, plan, cache, logs
                                 f"scanlab_test_main_{opts.backend}",
                                 f"lab{lab.number}_listing_{opts.backend}",
                                 f"lab{lab.number}_harness_{opts.backend}",
-                                f"lab{lab.number}_worker_objects_{opts.backend}")
+                                f"lab{lab.number}_worker_support_{opts.backend}")
                     if t in targets]
     if plan:
         trusted += [t for t in speed_mod.reference_targets(plan) if t in targets]
