@@ -89,7 +89,7 @@ void SharedMemoryChecker::access(Thread& thread, size_t storage, size_t bytes, A
             report_race(me, offset, bytes, kind, Race::write_after_read, site);
         if (s.other_reader != self && s.other_reader != 0 &&
             !ordered(me, b, w, s.other_reader, s.other_read_epoch, s.other_read_warp_sync,
-                         s.other_read_clock))
+                     s.other_read_clock))
             report_race(me, offset, bytes, kind, Race::write_after_other_read, site);
         record_write(s, me, b, w, site, false, kWholeWord);
     }
@@ -122,9 +122,10 @@ void SharedMemoryChecker::check_words(Thread* me, size_t offset, size_t bytes, A
         ShadowWord& s = b->shadow_words[word];
         const uint8_t mine = touched(word);
         const size_t at = std::max(offset, word * 4); // its first byte in this word
-        const bool unordered_write = s.writer != 0 && s.writer != self &&
-                                     (s.write_bytes & mine) != 0 && !(atomic && s.write_atomic) &&
-                                     !ordered(me, b, w, s.writer, s.write_epoch, s.write_warp_sync, s.write_clock);
+        const bool unordered_write =
+            s.writer != 0 && s.writer != self && (s.write_bytes & mine) != 0 &&
+            !(atomic && s.write_atomic) &&
+            !ordered(me, b, w, s.writer, s.write_epoch, s.write_warp_sync, s.write_clock);
         if (reads && unordered_write)
             report_race(me, at, std::min<size_t>(bytes, 4), kind, Race::read_after_write, site);
         if (writes) {
