@@ -1000,6 +1000,40 @@ int main() {
         }
     }
 }
+// The emulator leaves __CUDA_ARCH__ undefined (one pass, like nvcc's host pass): an #if that
+// compares it leaves out the code it keeps for a GPU, and the compiler says so at its line; the
+// "on a GPU or not" tests (#ifdef, defined()) stay quiet, and line numbers after it are kept.
+// An #elif that compares it gets the warning at its #if (text before the #elif may be skipped).
+TEST_CASE("an #if comparing __CUDA_ARCH__ gets a warning at its line") {
+    const std::string source = "__global__ void k(int* out) {\n"
+                               "    *out = 1;\n"
+                               "#if __CUDA_ARCH__ >= 700\n"
+                               "    *out = 7;\n"
+                               "#elif 600 <= __CUDA_ARCH__\n"
+                               "    *out = 6;\n"
+                               "#endif\n"
+                               "#ifdef __CUDA_ARCH__\n"
+                               "#endif\n"
+                               "#if !defined(__CUDA_ARCH__)\n"
+                               "    int unused = 0;\n"
+                               "#endif\n"
+                               "}\n";
+    const std::string warning = "warning: __CUDA_ARCH__ is not defined on the simt emulator";
+    std::string log;
+    CHECK(compile_rewritten("arch", source, "-include " + quote(SIMT_REWRITE_TEST_FAKES), &log) ==
+          0);
+    CAPTURE(log);
+    CHECK(log.find("arch.cu:3:") != std::string::npos);
+    std::size_t warnings = 0;
+    for (std::size_t at = log.find(warning); at != std::string::npos;
+         at = log.find(warning, at + 1))
+        ++warnings;
+    CHECK(warnings == 1); // the #elif's goes with its #if's
+    // The line after the conditionals keeps its number: -Wunused-variable points at line 11.
+    CHECK(log.find("arch.cu:11:") != std::string::npos);
+    CHECK(log.find("unused") != std::string::npos);
+}
+
 #ifdef SIMT_REWRITE_TEST_SIMT_ROOT
 // What the emulator does not run fails to compile, and the error names the feature.
 #define CG                                                                                         \
