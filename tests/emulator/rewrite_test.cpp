@@ -1032,6 +1032,15 @@ TEST_CASE("an #if comparing __CUDA_ARCH__ gets a warning at its line") {
     // The line after the conditionals keeps its number: -Wunused-variable points at line 11.
     CHECK(log.find("arch.cu:11:") != std::string::npos);
     CHECK(log.find("unused") != std::string::npos);
+    // Every comparison operator, on either side.
+    for (const char* condition :
+         {"__CUDA_ARCH__ == 900", "__CUDA_ARCH__ != 900", "__CUDA_ARCH__ < 800",
+          "800 > __CUDA_ARCH__", "900 == __CUDA_ARCH__", "(__CUDA_ARCH__) >= 800"}) {
+        CAPTURE(condition);
+        const std::string out =
+            rewrite_source(std::string("int a;\n#if ") + condition + "\n#endif\n", kName);
+        CHECK(out.find("#pragma GCC warning \"__CUDA_ARCH__") != std::string::npos);
+    }
 }
 
 #ifdef SIMT_REWRITE_TEST_SIMT_ROOT

@@ -11,18 +11,26 @@
 namespace simt::rewrite {
 namespace {
 
-bool is_comparison(std::string_view t) {
-    return t == ">=" || t == ">" || t == "<" || t == "<=" || t == "==" || t == "!=";
+// The lexer keeps punctuation to single characters ('>' '=' for ">="): a comparison starts with
+// '<', '>', or '=' / '!' before '=', and ends with '<', '>' or '='.
+bool comparison_after(Tokens line, std::size_t i) {
+    while (is(line, i, ")")) ++i; // (__CUDA_ARCH__) >= 700
+    if (i >= line.size()) return false;
+    const std::string_view t = line[i].text;
+    return t == "<" || t == ">" || ((t == "=" || t == "!") && is(line, i + 1, "="));
+}
+bool comparison_before(Tokens line, std::size_t i) {
+    while (i > 0 && is(line, i, "(")) --i;
+    const std::string_view t = line[i].text;
+    return t == "<" || t == ">" || t == "=";
 }
 
 // The line compares __CUDA_ARCH__ with something (either side).
 bool compares_cuda_arch(Tokens line) {
-    for (std::size_t i = 2; i < line.size(); ++i) {
-        if (line[i].text != "__CUDA_ARCH__") continue;
-        if ((i + 1 < line.size() && is_comparison(line[i + 1].text)) ||
-            is_comparison(line[i - 1].text))
+    for (std::size_t i = 2; i < line.size(); ++i)
+        if (line[i].text == "__CUDA_ARCH__" &&
+            (comparison_after(line, i + 1) || comparison_before(line, i - 1)))
             return true;
-    }
     return false;
 }
 
