@@ -509,6 +509,41 @@ TEST_CASE("comments and literals are left alone") {
     });
 }
 
+// A GPU's device heap (new/delete, malloc/free in device code) is refused at its line; placement
+// new, operator declarations, members named free, and host code (__host__ __device__ included)
+// are left alone.
+TEST_CASE("device-side new, delete, malloc and free are refused") {
+    run_table({
+        {"new in a kernel", "struct V {};\n__global__ void k(V** p) {\n  *p = new V;\n}", "",
+         "3:8: error: new in device code: device-side new and delete (the device heap) are not "
+         "supported by the simt emulator"},
+        {"new[] in a __device__ constructor",
+         "template <class T> struct V {\n  __device__ V(int n) : d(n) { if (n) { m = new T[n]; } "
+         "}\n  T* m; int d;\n};",
+         "", "2:45: error: new in device code"},
+        {"delete in a kernel", "__global__ void k(int* p) { delete p; }", "",
+         "1:29: error: delete in device code"},
+        {"malloc in a __device__ function",
+         "__device__ __forceinline__ int* f() { return (int*)malloc(4); }", "",
+         "1:52: error: malloc in device code: device-side malloc and free (the device heap)"},
+        {"std::free in a lambda of a kernel",
+         "__global__ void k(int* p) { auto g = [&] { std::free(p); }; g(); }", "",
+         "1:49: error: free in device code"},
+    });
+    const std::vector<std::string> accepted = {
+        "struct V { int x; };\n__global__ void k() { __shared__ char b[8]; new (b) V{1}; }",
+        "__host__ __device__ int* f() { return new int[4]; }",
+        "int* h() { int* p = (int*)malloc(4); free(p); return new int; }",
+        "struct P { __device__ void free(); __device__ void* operator new(unsigned long, void* "
+        "p) { return p; } };\n__global__ void k(P* p) { p->free(); }",
+        "struct D { D() = default; D(const D&) = delete; };\n__device__ void f(D&) {}",
+    };
+    for (const std::string& input : accepted) {
+        CAPTURE(input);
+        CHECK_NOTHROW(rewrite_source(input, kName));
+    }
+}
+
 TEST_CASE("#if 0 blocks are left alone") {
     run_table({
         {"#if 0", "#if 0\n__shared__ int x = 5;\nk<<<>>>();\n#endif\n__device__ int y;",
