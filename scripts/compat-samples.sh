@@ -11,6 +11,9 @@
 # Environment: COMPAT_LIMIT, seconds per sample run (default 600); COMPAT_ONLY, names of the
 # samples to run (space-separated; default all): the table then holds only those; COMPAT_LOGS, a
 # folder to keep each sample's build.log and run.log in (default: not kept).
+# docs/compat-samples-causes.txt holds the causes found by reading a sample ("sample|kind|text");
+# a row that does not pass gets its cause appended, and the last line counts the runs that stop
+# at a true report of the sample's own code (the emulator doing its job, not failing).
 set -uo pipefail
 
 samples="${1:?usage: scripts/compat-samples.sh SAMPLES_CHECKOUT [BUILD_DIR] [OUTPUT]}"
@@ -25,6 +28,7 @@ samples="$(cd "$samples" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 run_limit="${COMPAT_LIMIT:-600}" # seconds per sample on the emulator
+causes="$root/docs/compat-samples-causes.txt"
 only=" ${COMPAT_ONLY:-} "
 
 # folder | arguments (none: every sample runs at its own default size)
@@ -80,6 +84,14 @@ first_reason() {
         sed -E "s#$work/[^ :]*/##g; s#$samples/##g; s#$root/##g; s/^[[:space:]]+//" | sed "s/[‘’]/'/g" | cut -c1-150
 }
 
+# "; kind: text" from docs/compat-samples-causes.txt for the sample, or nothing.
+known_cause() {
+    local cause
+    cause="$(grep -m1 "^$1|" "$causes" 2>/dev/null | cut -d'|' -f2-)"
+    [[ -n "$cause" ]] && printf '; %s: %s' "${cause%%|*}" "${cause#*|}"
+    return 0
+}
+
 keep_logs() {
     [[ -n "${COMPAT_LOGS:-}" ]] || return 0
     mkdir -p "$COMPAT_LOGS"
@@ -109,6 +121,7 @@ for entry in "${list[@]}"; do
         >"$work/$name/build.log" 2>&1; then
         why="$(first_reason "$work/$name/build.log")"
         [[ -z "$why" ]] && why="$(tail -1 "$work/$name/build.log" | sed "s/[‘’]/'/g" | cut -c1-150)"
+        why="$why$(known_cause "$name")"
         echo "build fails: $why" >&2
         printf '%s|build fails|%s\n' "$name" "$why" >>"$work/table"
         keep_logs "$name"
@@ -129,8 +142,14 @@ for entry in "${list[@]}"; do
         result="run fails"
         why="$(first_reason "$work/$name/run.log")"
         [[ -z "$why" ]] && why="exit $status: $(tail -1 "$work/$name/run.log" | cut -c1-100)"
+        # A warning of the emulator's at build time may say why (code left out by #if).
+        warned="$(grep -m1 -E "warning: .*simt emulator" "$work/$name/build.log" |
+            sed -E "s#$work/[^ :]*/##g; s#$samples/##g; s#$root/##g" |
+            sed -E 's/^(([^:]*:){2})[0-9]+: warning: /\1 /; s/ on the simt emulator.*/ on the simt emulator/')"
+        [[ -n "$warned" ]] && why="$why; simtcc warned at $warned"
     fi
     [[ -n "$args" ]] && why="$why (run with: $args)"
+    [[ "$result" != pass ]] && why="$why$(known_cause "$name")"
     echo "$result: $why" >&2
     printf '%s|%s|%s\n' "$name" "$result" "$why" >>"$work/table"
     keep_logs "$name"
@@ -141,6 +160,6 @@ done
     echo "# samples commit: ${SAMPLES_COMMIT:-$(git -C "$samples" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
     echo "# sample|result|why"
     cat "$work/table"
-    echo "# $(grep -c '|pass|' "$work/table") of $(wc -l <"$work/table") pass"
+    echo "# $(grep -c '|pass|' "$work/table") of $(wc -l <"$work/table") pass; $(grep -c '|run fails|.*; true report: ' "$work/table") more run to a true report of the sample's own code"
 } >"$output"
 echo "compat-samples: $(grep -c '|pass|' "$work/table") of $total pass; table in $output" >&2

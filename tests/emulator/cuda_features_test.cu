@@ -277,6 +277,67 @@ TEST_CASE("cooperative groups: binary_partition of a warp tile, its ranks, shfl,
     }
 }
 
+// ---- labeled_partition ------------------------------------------------------------------------
+
+namespace {
+
+constexpr int kLabelOutputs = 4;
+
+// Each warp splits by a label (value mod 5), once from its tile and once from the coalesced group
+// of its lanes with an even label: per thread its group's sum, rank and size from the tile, and
+// the size of its group from the coalesced parent (lanes with an odd label write -1).
+__global__ void partition_by_label(const int* in, int* out) {
+    const cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    const int v = in[i];
+    const int label = v % 5;
+    const cg::coalesced_group group = cg::labeled_partition(tile, label);
+    int* o = out + i * kLabelOutputs;
+    o[0] = cg::reduce(group, v, cg::plus<int>());
+    o[1] = static_cast<int>(group.thread_rank());
+    o[2] = static_cast<int>(group.size());
+    const cg::coalesced_group even = cg::binary_partition(tile, label % 2 == 0);
+    const cg::coalesced_group sub = cg::labeled_partition(even, label);
+    o[3] = label % 2 == 0 ? static_cast<int>(sub.size()) : -1;
+}
+
+} // namespace
+
+TEST_CASE("cooperative groups: labeled_partition of a warp tile and of a coalesced group") {
+    constexpr int kThreads = 96;
+    std::mt19937 random(std::random_device{}());
+    std::uniform_int_distribution<int> values(0, 1000);
+    std::vector<int> in(kThreads);
+    for (int& v : in) v = values(random);
+    for (int l = 0; l < 32; ++l) in[l] = 5 * l; // one warp of a single label
+    in[64] = 1;                                 // a label only one lane of its warp has...
+    for (int l = 65; l < 96; ++l)
+        if (in[l] % 5 == 1) in[l] += 1; // ...on its own
+    DeviceVector<int> d_in(in), d_out(kThreads * kLabelOutputs);
+    partition_by_label<<<1, kThreads>>>(d_in.data(), d_out.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> out = d_out.download();
+    for (int i = 0; i < kThreads; ++i) {
+        CAPTURE(i);
+        const int warp = i / 32 * 32;
+        const int label = in[i] % 5;
+        int sum = 0, rank = 0, size = 0;
+        for (int l = warp; l < warp + 32; ++l) {
+            if (in[l] % 5 != label) continue;
+            if (l < i) ++rank;
+            sum += in[l];
+            ++size;
+        }
+        const int* o = &out[i * kLabelOutputs];
+        CHECK(o[0] == sum);
+        CHECK(o[1] == rank);
+        CHECK(o[2] == size);
+        CHECK(o[3] == (label % 2 == 0 ? size : -1));
+    }
+    CHECK(out[0 * kLabelOutputs + 2] == 32);
+    CHECK(out[64 * kLabelOutputs + 2] == 1);
+}
+
 // ---- coalesced_threads: warp-aggregated atomics -----------------------------------------------
 
 namespace {

@@ -509,6 +509,41 @@ TEST_CASE("comments and literals are left alone") {
     });
 }
 
+// A GPU's device heap (new/delete, malloc/free in device code) is refused at its line; placement
+// new, operator declarations, members named free, and host code (__host__ __device__ included)
+// are left alone.
+TEST_CASE("device-side new, delete, malloc and free are refused") {
+    run_table({
+        {"new in a kernel", "struct V {};\n__global__ void k(V** p) {\n  *p = new V;\n}", "",
+         "3:8: error: new in device code: device-side new and delete (the device heap) are not "
+         "supported by the simt emulator"},
+        {"new[] in a __device__ constructor",
+         "template <class T> struct V {\n  __device__ V(int n) : d(n) { if (n) { m = new T[n]; } "
+         "}\n  T* m; int d;\n};",
+         "", "2:45: error: new in device code"},
+        {"delete in a kernel", "__global__ void k(int* p) { delete p; }", "",
+         "1:29: error: delete in device code"},
+        {"malloc in a __device__ function",
+         "__device__ __forceinline__ int* f() { return (int*)malloc(4); }", "",
+         "1:52: error: malloc in device code: device-side malloc and free (the device heap)"},
+        {"std::free in a lambda of a kernel",
+         "__global__ void k(int* p) { auto g = [&] { std::free(p); }; g(); }", "",
+         "1:49: error: free in device code"},
+    });
+    const std::vector<std::string> accepted = {
+        "struct V { int x; };\n__global__ void k() { __shared__ char b[8]; new (b) V{1}; }",
+        "__host__ __device__ int* f() { return new int[4]; }",
+        "int* h() { int* p = (int*)malloc(4); free(p); return new int; }",
+        "struct P { __device__ void free(); __device__ void* operator new(unsigned long, void* "
+        "p) { return p; } };\n__global__ void k(P* p) { p->free(); }",
+        "struct D { D() = default; D(const D&) = delete; };\n__device__ void f(D&) {}",
+    };
+    for (const std::string& input : accepted) {
+        CAPTURE(input);
+        CHECK_NOTHROW(rewrite_source(input, kName));
+    }
+}
+
 TEST_CASE("#if 0 blocks are left alone") {
     run_table({
         {"#if 0", "#if 0\n__shared__ int x = 5;\nk<<<>>>();\n#endif\n__device__ int y;",
@@ -1000,6 +1035,49 @@ int main() {
         }
     }
 }
+// The emulator leaves __CUDA_ARCH__ undefined (one pass, like nvcc's host pass): an #if that
+// compares it leaves out the code it keeps for a GPU, and the compiler says so at its line; the
+// "on a GPU or not" tests (#ifdef, defined()) stay quiet, and line numbers after it are kept.
+// An #elif that compares it gets the warning at its #if (text before the #elif may be skipped).
+TEST_CASE("an #if comparing __CUDA_ARCH__ gets a warning at its line") {
+    const std::string source = "__global__ void k(int* out) {\n"
+                               "    *out = 1;\n"
+                               "#if __CUDA_ARCH__ >= 700\n"
+                               "    *out = 7;\n"
+                               "#elif 600 <= __CUDA_ARCH__\n"
+                               "    *out = 6;\n"
+                               "#endif\n"
+                               "#ifdef __CUDA_ARCH__\n"
+                               "#endif\n"
+                               "#if !defined(__CUDA_ARCH__)\n"
+                               "    int unused = 0;\n"
+                               "#endif\n"
+                               "}\n";
+    const std::string warning = "warning: __CUDA_ARCH__ is not defined on the simt emulator";
+    std::string log;
+    CHECK(compile_rewritten("arch", source, "-include " + quote(SIMT_REWRITE_TEST_FAKES), &log) ==
+          0);
+    CAPTURE(log);
+    CHECK(log.find("arch.cu:3:") != std::string::npos);
+    std::size_t warnings = 0;
+    for (std::size_t at = log.find(warning); at != std::string::npos;
+         at = log.find(warning, at + 1))
+        ++warnings;
+    CHECK(warnings == 1); // the #elif's goes with its #if's
+    // The line after the conditionals keeps its number: -Wunused-variable points at line 11.
+    CHECK(log.find("arch.cu:11:") != std::string::npos);
+    CHECK(log.find("unused") != std::string::npos);
+    // Every comparison operator, on either side.
+    for (const char* condition :
+         {"__CUDA_ARCH__ == 900", "__CUDA_ARCH__ != 900", "__CUDA_ARCH__ < 800",
+          "800 > __CUDA_ARCH__", "900 == __CUDA_ARCH__", "(__CUDA_ARCH__) >= 800"}) {
+        CAPTURE(condition);
+        const std::string out =
+            rewrite_source(std::string("int a;\n#if ") + condition + "\n#endif\n", kName);
+        CHECK(out.find("#pragma GCC warning \"__CUDA_ARCH__") != std::string::npos);
+    }
+}
+
 #ifdef SIMT_REWRITE_TEST_SIMT_ROOT
 // What the emulator does not run fails to compile, and the error names the feature.
 #define CG                                                                                         \
@@ -1016,8 +1094,8 @@ TEST_CASE("unsupported CUDA library headers fail to compile with the feature nam
         {"#include <cuda/pipeline>\n", "<cuda/pipeline> (cuda::pipeline) is not supported"},
         {"#include <cuda/ptx>\n__global__ void k() { cuda::ptx::cp_async_bulk_tensor(1); }",
          "cp_async_bulk_tensor (tensor copies, TMA descriptors) is not supported"},
-        {CG "cg::labeled_partition(cg::coalesced_threads(), 3); }",
-         "cooperative_groups::labeled_partition is not supported"},
+        {CG "cg::labeled_partition(cg::tiled_partition<64>(cg::this_thread_block()), 3); }",
+         "cooperative_groups::labeled_partition of a tile of more than 32 threads is not"},
         {"#include <thrust/sort.h>\n", "Thrust is not available on the simt backend"},
         {CG "cg::this_multi_grid(); }", "cooperative_groups::this_multi_grid is not supported"},
         {CG "auto t = cg::tiled_partition<32>(cg::this_thread_block()); t.match_any(1); }",

@@ -1,6 +1,7 @@
 // Cooperative groups on the simt emulator: the thread block, static tiles of 1 to 512 threads
 // (a power-of-two part of a warp, or whole warps), groups of either kind behind `thread_group`,
-// coalesced groups (binary_partition, coalesced_threads) and the grid of a cooperative launch.
+// coalesced groups (binary_partition, labeled_partition, coalesced_threads) and the grid of a
+// cooperative launch.
 // Everything is built on the emulator's own barriers and warp intrinsics (__syncthreads,
 // __syncwarp(mask), __shfl*_sync(mask, ..., width), __ballot_sync, __any_sync, __all_sync), so the
 // checks see through the API: lanes of a tile are unordered until a tile operation, a tile
@@ -10,7 +11,7 @@
 // Not here, and loud: grid_group::sync() in a kernel not launched with
 // cudaLaunchCooperativeKernel (a run-time "unsupported feature" fault), and, as compile errors
 // that name them where they are used:
-// multi-grid groups, clusters, labeled partitions, shuffles and votes of
+// multi-grid groups, clusters, shuffles and votes of
 // tiles of more than 32 threads, tile match_any/match_all, memcpy_async/wait/
 // wait_prior, invoke_one. Reductions and scans: cooperative_groups/reduce.h, scan.h.
 #pragma once
@@ -414,6 +415,9 @@ class coalesced_group {
     friend coalesced_group binary_partition(const thread_block_tile<Size, Parent>&, bool);
     friend coalesced_group binary_partition(const coalesced_group&, bool);
     friend coalesced_group coalesced_threads();
+    template <unsigned Size, class Parent>
+    friend coalesced_group labeled_partition(const thread_block_tile<Size, Parent>&, int);
+    friend coalesced_group labeled_partition(const coalesced_group&, int);
     explicit SIMT_CG_INLINE coalesced_group(unsigned mask) : mask_(mask) {}
     SIMT_CG_INLINE static unsigned lane() { return details::block_rank() % 32; }
     // The lane of the group's thread of rank `rank`.
@@ -450,10 +454,31 @@ SIMT_CG_INLINE coalesced_group binary_partition(const coalesced_group& parent, b
 SIMT_CG_INLINE coalesced_group coalesced_threads() {
     return coalesced_group(__activemask());
 }
-template <class Group>
-auto labeled_partition(const Group&, int) {
-    static_assert(details::always_false<Group>,
-                  "cooperative_groups::labeled_partition is not supported by the simt emulator");
+namespace details {
+// The lanes of `whole` whose label equals the caller's: every lane of `whole` calls it and reads
+// each other lane's label with a shuffle (what __match_any_sync gives on a GPU).
+SIMT_CG_INLINE unsigned same_label_lanes(unsigned whole, int label) {
+    unsigned same = 0;
+    for (unsigned m = whole; m != 0; m &= m - 1) {
+        const int lane = __builtin_ctz(m);
+        if (__shfl_sync(whole, label, lane) == label) same |= 1u << lane;
+    }
+    return same;
+}
+} // namespace details
+
+// The threads of a tile (of at most 32) or coalesced group whose label is the caller's: every
+// thread of the parent calls it, as on a GPU (compute capability 7.0 and later).
+template <unsigned Size, class Parent>
+SIMT_CG_INLINE coalesced_group labeled_partition(const thread_block_tile<Size, Parent>& parent,
+                                                 int label) {
+    static_assert(Size <= 32, "cooperative_groups::labeled_partition of a tile of more than 32 "
+                              "threads is not supported by the simt emulator");
+    (void)parent;
+    return coalesced_group(details::same_label_lanes(details::tile_mask(Size), label));
+}
+SIMT_CG_INLINE coalesced_group labeled_partition(const coalesced_group& parent, int label) {
+    return coalesced_group(details::same_label_lanes(parent.mask(), label));
 }
 template <class U = void>
 auto this_cluster() {

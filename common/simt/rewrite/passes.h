@@ -43,6 +43,14 @@ void rewrite_cuda_keywords(const SourceFile& src, EditList& edits);
 void redirect_quoted_includes(const SourceFile& src, const IncludeRedirect& redirect,
                               EditList& edits);
 
+// new/delete and malloc/free in __global__ and __device__ function bodies are errors that name
+// the device heap (device_heap.cpp).
+void reject_device_heap(const SourceFile& src);
+
+// `#if`/`#elif` lines that compare __CUDA_ARCH__ get a compiler warning at their line: the
+// emulator leaves it undefined (cuda_arch_conditions.cpp).
+void warn_cuda_arch_conditions(const SourceFile& src, EditList& edits);
+
 // __shared__ and __managed__ inside #define bodies are errors.
 void reject_in_macros(const SourceFile& src);
 

@@ -38,6 +38,7 @@ std::string rewrite_source(std::string_view text, std::string_view display_name,
     const ScopeMap scopes(src.code());
     reject_in_macros(src);
     reject_unsupported_apis(src);
+    reject_device_heap(src);
     EditList edits;
     register_device_symbols(src, scopes, edits);
     rewrite_dynamic_shared(src, scopes, edits);
@@ -48,6 +49,7 @@ std::string rewrite_source(std::string_view text, std::string_view display_name,
     strip_launch_api_casts(src, edits);
     insert_loop_ticks(src, edits);
     redirect_quoted_includes(src, redirect, edits);
+    warn_cuda_arch_conditions(src, edits);
     return "#line 1 " + quoted(display_name) + "\n" + edits.apply(src);
 }
 
