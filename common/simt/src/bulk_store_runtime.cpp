@@ -56,10 +56,6 @@ BlockBulkStores& bulk_state(Thread& me) {
     return *b.bulk_stores;
 }
 
-std::string line_at(const void* site) {
-    return resolve_source(site).to_string();
-}
-
 // Whether the generic-proxy write that shadow word `s` remembers reaches a bulk store that `me`
 // issues now: a proxy fence lies on the way from the write to the issue.
 bool proxy_fenced(const Thread& me, const SharedMemoryChecker& checks, const BlockBulkStores& state,
@@ -112,7 +108,7 @@ void check_proxy_fence(Engine& e, Thread& me, BlockBulkStores& state, uintptr_t 
                 return "shared memory written without a proxy fence before a bulk store reads "
                        "it: " +
                        where + " was written by " + e.describe_thread(writer) + " at " +
-                       line_at(write_site) +
+                       source_line(write_site) +
                        " (an ordinary write) and is read by the bulk store (cp.async.bulk, the "
                        "asynchronous proxy) issued here with no fence.proxy.async between them, so "
                        "the store may copy what the word held before. After the writes, "
@@ -154,8 +150,9 @@ void finish_reading(Engine& e, Thread& me, BlockBulkStores::Store& store) {
                               e.describe_thread(writer) + " issued at "
                         : " was written by " + e.describe_thread(writer) + " at ";
                 return "shared memory race with a bulk store: " + where + writes +
-                       line_at(write_site) + " while the bulk store (cp.async.bulk) issued at " +
-                       line_at(store_site) + " by " + e.describe_thread(me) +
+                       source_line(write_site) +
+                       " while the bulk store (cp.async.bulk) issued at " +
+                       source_line(store_site) + " by " + e.describe_thread(me) +
                        " could still be reading it: a store reads its source until the issuing "
                        "thread's cp_async_bulk_wait_group_read returns, so it may copy either "
                        "value. Write the source again only after that wait (e.g. "
@@ -306,7 +303,7 @@ void bulk_stores_at_exit(Thread& me) {
                 [&] {
                     return "bulk store still in flight when its thread exits: the bulk store "
                            "(cp.async.bulk) issued at " +
-                           line_at(site) + " by " + e.describe_thread(me) +
+                           source_line(site) + " by " + e.describe_thread(me) +
                            (uncommitted ? " was never committed to a group, and nothing waited "
                                           "for it"
                                         : " was committed, but nothing waited for it") +
@@ -330,12 +327,12 @@ std::string bulk_store_race_advice(const Block& block, const void* other_site, c
     if (!block.bulk_stores) return {};
     const auto& sites = block.bulk_stores->store_sites;
     if (!against_write && sites.count(other_site))
-        return "; the read is the bulk store at " + line_at(other_site) +
+        return "; the read is the bulk store at " + source_line(other_site) +
                ", which reads its source until the issuing thread's "
                "cp_async_bulk_wait_group_read returns: write the source only after that wait and "
                "a __syncthreads() (or an mbarrier phase) after it";
     if (against_write && sites.count(site))
-        return "; this bulk store reads what was written at " + line_at(other_site) +
+        return "; this bulk store reads what was written at " + source_line(other_site) +
                " with nothing ordering the write before it: write, "
                "cuda::ptx::fence_proxy_async(cuda::ptx::space_shared), __syncthreads(), then "
                "issue the store";
@@ -348,7 +345,7 @@ std::string bulk_store_global_race_advice(const Block& block, const void* other_
     const auto& sites = block.bulk_stores->store_sites;
     const void* store = sites.count(other_site) ? other_site : sites.count(site) ? site : nullptr;
     if (!store) return {};
-    return "; the bulk store at " + line_at(store) +
+    return "; the bulk store at " + source_line(store) +
            " writes global memory when a cp_async_bulk_wait_group of its issuing thread covers it "
            "(the emulator writes it then, or when that thread exits): other threads may touch "
            "the destination only after that wait and a __syncthreads() (or an mbarrier phase) "

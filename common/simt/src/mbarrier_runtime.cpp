@@ -56,10 +56,6 @@ BlockMbarriers& block_state(Thread& me) {
     return *b.mbarriers;
 }
 
-std::string line_of(const void* site) {
-    return resolve_source(site).to_string();
-}
-
 // The barrier at `bar`, which must lie in the block's shared memory and be initialized.
 BlockMbarriers::Barrier& barrier_at(Engine& e, const void* bar, const char* op, const void* site) {
     Thread& me = *e.current();
@@ -262,7 +258,7 @@ std::string mbarrier_deadlock_lines(const Block& block) {
         msg << "\n    mbarrier " << barrier.model.stuck_reason() << "; " << barrier.waiters.size()
             << " thread(s) wait for the phase of parity " << barrier.last_parity;
         if (barrier.announce_site)
-            msg << " (bytes last announced at " << line_of(barrier.announce_site) << ")";
+            msg << " (bytes last announced at " << source_line(barrier.announce_site) << ")";
     }
     for (const auto& copy : block.mbarriers->in_flight)
         msg << "\n    a bulk copy of " << copy.bytes.size()
@@ -275,12 +271,12 @@ std::string mbarrier_race_advice(const Block& block, const void* other_site, con
     if (!block.mbarriers) return {};
     const auto& sites = block.mbarriers->copy_sites;
     if (against_write && sites.count(other_site))
-        return "; the bulk copy at " + line_of(other_site) +
+        return "; the bulk copy at " + source_line(other_site) +
                " writes it when its bytes land: read the stage only after a wait "
                "(mbarrier_try_wait_parity) for the phase of the barrier the copy completes has "
                "returned true";
     if (!against_write && sites.count(site))
-        return "; this bulk copy refills a stage that was read at " + line_of(other_site) +
+        return "; this bulk copy refills a stage that was read at " + source_line(other_site) +
                " and not yet released: wait for the phase of the barrier its readers arrive on "
                "after reading (the stage's empty barrier) before the copy";
     return "; with mbarriers: arrive after the first access and wait for that phase before the "
@@ -292,12 +288,12 @@ std::string mbarrier_global_race_advice(const Block& block, const void* other_si
     if (!block.mbarriers) return {};
     const auto& sites = block.mbarriers->copy_sites;
     if (!against_write && sites.count(other_site))
-        return "; the bulk copy at " + line_of(other_site) +
+        return "; the bulk copy at " + source_line(other_site) +
                " reads it: write it only after a wait (mbarrier_try_wait_parity) for the phase "
                "of the barrier that copy completes (or a later phase of the chain) has returned "
                "true";
     if (against_write && sites.count(site))
-        return "; this bulk copy reads what was written at " + line_of(other_site) +
+        return "; this bulk copy reads what was written at " + source_line(other_site) +
                ": the writer arrives on a barrier after its write, and the copy is issued after "
                "a wait for that phase";
     return "; with mbarriers: arrive after the first access and wait for that phase before the "

@@ -102,4 +102,8 @@ SourceLocation resolve_source(const void* pc) {
     return resolve_sources({pc}).front();
 }
 
+std::string source_line(const void* pc) {
+    return resolve_source(pc).to_string();
+}
+
 } // namespace simt::detail

@@ -1,6 +1,6 @@
 // Maps code addresses in kernel code to "file:line (function)" for reports, through the platform's
 // symbolizer on the running executable (addr2line on Linux: platform.h; kernel objects are
-// compiled with -g). Results are cached.
+// compiled with line tables, -g1). Results are cached.
 #pragma once
 
 #include <string>
@@ -21,6 +21,8 @@ struct SourceLocation {
 
 // `pc` is a return address or instruction address inside kernel code.
 SourceLocation resolve_source(const void* pc);
+// resolve_source(pc).to_string(): the "file:line" a report quotes.
+std::string source_line(const void* pc);
 // Batch form (one symbolizer request per module for all of them).
 std::vector<SourceLocation> resolve_sources(const std::vector<const void*>& pcs);
 
