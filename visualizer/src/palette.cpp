@@ -11,37 +11,16 @@ std::uint8_t channel(float value) {
 }
 } // namespace
 
-Rgb index_colour(std::uint32_t index) {
-    const double hue = std::fmod(index * 0.6180339887498949 + 0.05, 1.0);
-    const float h = static_cast<float>(hue) * 6.0f;
-    const float s = 0.55f;
-    const float v = 0.92f * 255.0f;
-    const int sector = static_cast<int>(h) % 6;
-    const float f = h - std::floor(h);
-    const float p = v * (1 - s);
-    const float q = v * (1 - s * f);
-    const float t = v * (1 - s * (1 - f));
-    switch (sector) {
-    case 0:
-        return {channel(v), channel(t), channel(p)};
-    case 1:
-        return {channel(q), channel(v), channel(p)};
-    case 2:
-        return {channel(p), channel(v), channel(t)};
-    case 3:
-        return {channel(p), channel(q), channel(v)};
-    case 4:
-        return {channel(t), channel(p), channel(v)};
-    default:
-        return {channel(v), channel(p), channel(q)};
-    }
-}
-
 Rgb hsv_colour(float hue, float saturation, float value) {
     float r = 0, g = 0, b = 0;
     ImGui::ColorConvertHSVtoRGB(hue, saturation, value, r, g, b);
-    return {static_cast<std::uint8_t>(r * 255), static_cast<std::uint8_t>(g * 255),
-            static_cast<std::uint8_t>(b * 255)};
+    return {channel(r * 255.0f), channel(g * 255.0f), channel(b * 255.0f)};
+}
+
+Rgb index_colour(std::uint32_t index) {
+    // Golden-ratio steps around the hue circle: consecutive indices get far-apart hues.
+    const double hue = std::fmod(index * 0.6180339887498949 + 0.05, 1.0);
+    return hsv_colour(static_cast<float>(hue), 0.55f, 0.92f);
 }
 
 Rgb mix(Rgb a, Rgb b, float t) {
