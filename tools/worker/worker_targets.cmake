@@ -126,15 +126,7 @@ function(_scanlab_worker_targets backend)
         target_compile_definitions(${worker_objects} PRIVATE SCANLAB_REMOTE_WORKER)
         target_include_directories(${worker_objects} PRIVATE "${interface_dir}"
                                    "${descriptor_dir}")
-        target_link_libraries(${worker_objects} PUBLIC ${wire} scanlab_api doctest::doctest)
-        if(backend STREQUAL "simt")
-            target_include_directories(${worker_objects} PRIVATE "${simt_src}")
-        else()
-            scanlab_link_backend(${worker_objects} PUBLIC cuda)
-        endif()
-        if(NOT core_only)
-            target_link_libraries(${worker_objects} PUBLIC scanlab_trace)
-        endif()
+        _scanlab_worker_side_links(${worker_objects} ${backend} ${core_only} ${wire})
         # Everything of the worker but the student's code, which the grader builds outside the
         # sandbox: the worker's link in the submission's private folder reads it.
         add_custom_target(lab${number}_worker_support_${backend})
@@ -207,13 +199,21 @@ function(_scanlab_worker_shared_objects backend core_only wire runtime out_harne
                                  "${descriptor_dir}/lab_registry.cpp")
     target_compile_definitions(${worker} PRIVATE SCANLAB_REMOTE_WORKER)
     target_include_directories(${worker} PRIVATE "${descriptor_dir}")
-    target_link_libraries(${worker} PUBLIC ${wire} scanlab_api doctest::doctest)
+    _scanlab_worker_side_links(${worker} ${backend} ${core_only} ${wire})
+endfunction()
+
+# What every object library of the worker's side gets (a lab's lab<NN>_worker_objects_<B> and
+# the shared scanlab_worker_objects_<B>_<variant>): the wire, the test support's interface and
+# doctest, the backend (the emulator's private headers, or the CUDA runtime), and the trace
+# library where the lab's launches are recorded. One place, so that the two stay the same flags.
+function(_scanlab_worker_side_links target backend core_only wire)
+    target_link_libraries(${target} PUBLIC ${wire} scanlab_api doctest::doctest)
     if(backend STREQUAL "simt")
-        target_include_directories(${worker} PRIVATE "${simt_src}")
+        target_include_directories(${target} PRIVATE "${SCANLAB_LABS_ROOT}/common/simt/src")
     else()
-        scanlab_link_backend(${worker} PUBLIC cuda)
+        scanlab_link_backend(${target} PUBLIC cuda)
     endif()
     if(NOT core_only)
-        target_link_libraries(${worker} PUBLIC scanlab_trace)
+        target_link_libraries(${target} PUBLIC scanlab_trace)
     endif()
 endfunction()
