@@ -41,7 +41,7 @@ cmake --build "$build" -j 2 --target "${targets[@]}"
 
 echo "=== tests"
 tests='^(emulator\.(simtcc|rewrite|semantics\.simt|faults\.simt|planted_bugs\.simt)'
-tests+='|simt_rewrite|example\.tile_scan\.simt|example_hello_simt|support\.fault_isolation\.simt'
+tests+='|example\.tile_scan\.simt|example_hello_simt|support\.fault_isolation\.simt'
 tests+="|$platform_lab_tests)\$"
 ctest --test-dir "$build" -R "$tests" -j 2 --output-on-failure
 

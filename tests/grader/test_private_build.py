@@ -33,7 +33,7 @@ class PrivateBuild(unittest.TestCase):
             self.assertTrue(any(path.endswith("libsimt_core.a") for path in copied))
             # The worker's server, compiled once for every lab (and built by the grader's support
             # build, since the link reads it here).
-            self.assertTrue(any("/scanlab_worker_objects_simt_core.dir/" in path and
+            self.assertTrue(any("/scanlab_worker_objects_simt.dir/" in path and
                                 path.endswith("worker_main.cpp.o") for path in copied), copied)
             for path in copied:
                 for never in ("CMakeCache", "_test_objects_", "_harness_", "_listing_", "hidden",

@@ -18,8 +18,13 @@
 #include "scanlab/trace/reader.h"
 #include "scanlab/trace/writer.h"
 #include "synthetic_traces.h"
+#include "trace_text.h"
 
 using namespace scanlab::trace;
+using testing::error_after;
+using testing::read_error;
+using testing::text_of;
+using testing::write_error;
 using Json = nlohmann::ordered_json;
 
 namespace {
@@ -53,37 +58,6 @@ Trace with_version3_sections() {
     return trace;
 }
 
-std::string text_of(const Trace& trace) {
-    std::ostringstream out;
-    write_trace(trace, out);
-    return out.str();
-}
-
-std::string read_error(const std::string& text) {
-    try {
-        read_trace_text(text);
-    } catch (const TraceError& error) {
-        return error.what();
-    }
-    return "(read without error)";
-}
-
-std::string error_after(const std::function<void(Json&)>& edit) {
-    Json json = Json::parse(text_of(with_version3_sections()));
-    edit(json);
-    return read_error(json.dump());
-}
-
-std::string write_error(const Trace& trace) {
-    std::ostringstream out;
-    try {
-        write_trace(trace, out);
-    } catch (const TraceError& error) {
-        return error.what();
-    }
-    return "(written without error)";
-}
-
 } // namespace
 
 TEST_CASE("shuffles and expected values round-trip, and only in version 3") {
@@ -103,24 +77,25 @@ TEST_CASE("shuffles and expected values round-trip, and only in version 3") {
     CHECK(plain_back.shuffles.empty());
     CHECK_FALSE(plain_back.expected.has_value());
     // "expected": null is no expected values.
-    CHECK(error_after([](Json& j) { j["expected"] = nullptr; }) == "(read without error)");
+    CHECK(error_after(with_version3_sections(), [](Json& j) { j["expected"] = nullptr; }) ==
+          "(read without error)");
     // Versions 1 and 2 stay readable, without the new sections...
     Json v2 = Json::parse(plain);
     v2["version"] = 2;
     CHECK(read_trace_text(v2.dump()) == testing::minimal_trace());
     // ...and refuse them.
-    CHECK(error_after([](Json& j) { j["version"] = 2; }) ==
+    CHECK(error_after(with_version3_sections(), [](Json& j) { j["version"] = 2; }) ==
           "shuffles: shuffles is a field of version 3; this document says version 2");
-    CHECK(error_after([](Json& j) {
+    CHECK(error_after(with_version3_sections(), [](Json& j) {
               j["version"] = 2;
               j.erase("shuffles");
           }) == "expected: expected is a field of version 3; this document says version 2");
 }
 
 TEST_CASE("malformed shuffles are refused with what is wrong") {
-    CHECK(error_after([](Json&) {}) == "(read without error)");
+    CHECK(error_after(with_version3_sections(), [](Json&) {}) == "(read without error)");
     const auto shuffle = [](const std::function<void(Json&)>& edit) {
-        return error_after([&](Json& j) { edit(j["shuffles"][0]); });
+        return error_after(with_version3_sections(), [&](Json& j) { edit(j["shuffles"][0]); });
     };
     CHECK(shuffle([](Json& s) { s["lanes"][1]["source"] = 40; }) ==
           "shuffles[0].lanes[1].source: 40 is not a lane index (0..31)");
@@ -148,13 +123,13 @@ TEST_CASE("malformed shuffles are refused with what is wrong") {
     CHECK(shuffle([](Json& s) { s["value_type"] = nullptr; }) ==
           "shuffles[0].lanes[0].value: present, but the shuffle's value_type is null");
     CHECK(shuffle([](Json& s) { s["memory"] = 0; }) == "shuffles[0].memory: unknown field");
-    CHECK(error_after([](Json& j) { j["shuffles"] = 3; }) ==
+    CHECK(error_after(with_version3_sections(), [](Json& j) { j["shuffles"] = 3; }) ==
           "shuffles: expected an array, got the number 3");
 }
 
 TEST_CASE("malformed expected values are refused with what is wrong") {
     const auto expected = [](const std::function<void(Json&)>& edit) {
-        return error_after([&](Json& j) { edit(j["expected"]); });
+        return error_after(with_version3_sections(), [&](Json& j) { edit(j["expected"]); });
     };
     CHECK(expected([](Json& e) { e["objects"][0]["memory"] = 9; }) ==
           "expected.objects[0].memory: 9 is not a memory object id (0..2)");
@@ -182,7 +157,9 @@ TEST_CASE("malformed expected values are refused with what is wrong") {
     CHECK(expected([](Json& e) { e["tiles"][0].erase("inclusive"); }) ==
           "expected.tiles[0]: missing field \"inclusive\"");
     CHECK(expected([](Json& e) { e["colour"] = "red"; }) == "expected.colour: unknown field");
-    CHECK(error_after([](Json& j) { j["expected"] = 3; }).find("expected: ") == 0);
+    CHECK(error_after(with_version3_sections(), [](Json& j) {
+              j["expected"] = 3;
+          }).find("expected: ") == 0);
     // The writer refuses what the reader would.
     Trace trace = with_version3_sections();
     trace.expected->objects[0].memory = 7;

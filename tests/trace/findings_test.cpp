@@ -14,8 +14,13 @@
 #include "scanlab/trace/reader.h"
 #include "scanlab/trace/writer.h"
 #include "synthetic_traces.h"
+#include "trace_text.h"
 
 using namespace scanlab::trace;
+using testing::error_after;
+using testing::read_error;
+using testing::text_of;
+using testing::write_error;
 using Json = nlohmann::ordered_json; // keeps "format" and "version" first
 
 namespace {
@@ -42,37 +47,6 @@ Trace with_race() {
         {0, 3, FindingRole::wait, std::nullopt, 0, 0, SourceLocation{0, 6}, std::nullopt, 1});
     trace.findings.push_back(deadlock);
     return trace;
-}
-
-std::string text_of(const Trace& trace) {
-    std::ostringstream out;
-    write_trace(trace, out);
-    return out.str();
-}
-
-std::string write_error(const Trace& trace) {
-    std::ostringstream out;
-    try {
-        write_trace(trace, out);
-    } catch (const TraceError& error) {
-        return error.what();
-    }
-    return "(written without error)";
-}
-
-std::string read_error(const std::string& text) {
-    try {
-        read_trace_text(text);
-    } catch (const TraceError& error) {
-        return error.what();
-    }
-    return "(read without error)";
-}
-
-std::string error_after(const std::function<void(Json&)>& edit) {
-    Json json = Json::parse(text_of(with_race()));
-    edit(json);
-    return read_error(json.dump());
 }
 
 } // namespace
@@ -144,20 +118,24 @@ TEST_CASE("the writer refuses findings whose references do not hold") {
 }
 
 TEST_CASE("the reader: findings' fields, and versions 1 and 2") {
-    CHECK(error_after([](Json& j) { j["findings"][0]["accesses"][0]["role"] = "reads"; }) ==
+    CHECK(error_after(with_race(),
+                      [](Json& j) { j["findings"][0]["accesses"][0]["role"] = "reads"; }) ==
           "findings[0].accesses[0].role: the string \"reads\" is not one of \"load\", \"store\", "
           "\"atomic\", \"wait\", \"execute\"");
-    CHECK(error_after([](Json& j) { j["findings"][0]["accesses"][0]["instruction"] = nullptr; }) ==
-          "findings[0].accesses[0].lane: present, but instruction is null");
-    CHECK(error_after([](Json& j) { j["findings"][0]["accesses"][0]["memory"] = nullptr; }) ==
-          "findings[0].accesses[0].offset: present, but memory is null");
-    CHECK(error_after([](Json& j) { j["findings"][0]["ends_launch"] = 1; }) ==
+    CHECK(error_after(with_race(), [](Json& j) {
+              j["findings"][0]["accesses"][0]["instruction"] = nullptr;
+          }) == "findings[0].accesses[0].lane: present, but instruction is null");
+    CHECK(error_after(with_race(), [](Json& j) {
+              j["findings"][0]["accesses"][0]["memory"] = nullptr;
+          }) == "findings[0].accesses[0].offset: present, but memory is null");
+    CHECK(error_after(with_race(), [](Json& j) { j["findings"][0]["ends_launch"] = 1; }) ==
           "findings[0].ends_launch: expected true or false, got the number 1");
-    CHECK(error_after([](Json& j) { j["findings"][0]["colour"] = "red"; }) ==
+    CHECK(error_after(with_race(), [](Json& j) { j["findings"][0]["colour"] = "red"; }) ==
           "findings[0].colour: unknown field");
-    CHECK(error_after([](Json& j) { j.erase("findings"); }) == "missing field \"findings\"");
+    CHECK(error_after(with_race(), [](Json& j) { j.erase("findings"); }) ==
+          "missing field \"findings\"");
     // Version 1: no findings; the rest reads as before.
-    CHECK(error_after([](Json& j) { j["version"] = 1; }) ==
+    CHECK(error_after(with_race(), [](Json& j) { j["version"] = 1; }) ==
           "findings: findings are a field of version 2; this document says version 1");
     Json v1 = Json::parse(text_of(with_race()));
     v1["version"] = 1;
@@ -165,7 +143,7 @@ TEST_CASE("the reader: findings' fields, and versions 1 and 2") {
     const Trace old = read_trace_text(v1.dump());
     CHECK(old.findings.empty());
     CHECK(old.instructions == with_race().instructions);
-    CHECK(error_after([](Json& j) { j["version"] = 5; }) ==
+    CHECK(error_after(with_race(), [](Json& j) { j["version"] = 5; }) ==
           "version: unsupported version 5; this reader supports versions 1 to 4");
     // Nor look events, which version 2 added too.
     Json v1_look = v1;

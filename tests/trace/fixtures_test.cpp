@@ -11,8 +11,10 @@
 #include "scanlab/trace/reader.h"
 #include "scanlab/trace/writer.h"
 #include "synthetic_traces.h"
+#include "trace_text.h"
 
 using namespace scanlab::trace;
+using testing::text_of;
 
 namespace {
 
@@ -22,12 +24,6 @@ std::string file_text(const std::filesystem::path& path) {
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
-}
-
-std::string text_of(const Trace& trace) {
-    std::ostringstream out;
-    write_trace(trace, out);
-    return out.str();
 }
 
 } // namespace

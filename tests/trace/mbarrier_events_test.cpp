@@ -12,9 +12,13 @@
 #include "scanlab/trace/reader.h"
 #include "scanlab/trace/writer.h"
 #include "synthetic_traces.h"
+#include "trace_text.h"
 
 namespace scanlab::trace {
 namespace {
+
+using testing::error_after;
+using testing::text_of;
 
 using Json = nlohmann::ordered_json;
 
@@ -47,23 +51,6 @@ Trace with_mbarriers() {
     return trace;
 }
 
-std::string text_of(const Trace& trace) {
-    std::ostringstream out;
-    write_trace(trace, out);
-    return out.str();
-}
-
-std::string error_after(const std::function<void(Json&)>& edit) {
-    Json json = Json::parse(text_of(with_mbarriers()));
-    edit(json);
-    try {
-        read_trace_text(json.dump());
-    } catch (const TraceError& error) {
-        return error.what();
-    }
-    return "(read without error)";
-}
-
 } // namespace
 
 TEST_CASE("mbarrier events round-trip, and only in version 4") {
@@ -74,32 +61,34 @@ TEST_CASE("mbarrier events round-trip, and only in version 4") {
     CHECK(back == trace);
     CHECK(text_of(back) == text);
     CHECK(text_of(testing::minimal_trace()).find("\"mbarriers\"") == std::string::npos);
-    CHECK(error_after([](Json& j) { j["version"] = 3; })
+    CHECK(error_after(with_mbarriers(), [](Json& j) { j["version"] = 3; })
               .starts_with("mbarriers: mbarriers is a field of version 4; this document says "
                            "version 3"));
 }
 
 TEST_CASE("malformed mbarrier events are refused with what is wrong") {
-    CHECK(error_after([](Json& j) { j["mbarriers"][6]["parity"] = 2; }) ==
+    CHECK(error_after(with_mbarriers(), [](Json& j) { j["mbarriers"][6]["parity"] = 2; }) ==
           "mbarriers[6].parity: 2 is not a parity (0 or 1)");
-    CHECK(error_after([](Json& j) { j["mbarriers"][2]["destination"] = nullptr; }) ==
-          "mbarriers[2].destination: a copy names its destination");
-    CHECK(error_after([](Json& j) { j["mbarriers"][3]["count"] = 0; }) ==
+    CHECK(error_after(with_mbarriers(), [](Json& j) {
+              j["mbarriers"][2]["destination"] = nullptr;
+          }) == "mbarriers[2].destination: a copy names its destination");
+    CHECK(error_after(with_mbarriers(), [](Json& j) { j["mbarriers"][3]["count"] = 0; }) ==
           "mbarriers[3].count: a poll event counts at least 1");
-    CHECK(error_after([](Json& j) { j["mbarriers"][0]["barrier"]["offset"] = 4; }) ==
+    CHECK(error_after(with_mbarriers(),
+                      [](Json& j) { j["mbarriers"][0]["barrier"]["offset"] = 4; }) ==
           "mbarriers[0].barrier.offset: 4 is not 8-byte aligned (an mbarrier is a 64-bit word)");
-    CHECK(error_after([](Json& j) { j["mbarriers"][0]["barrier"]["memory"] = 0; })
+    CHECK(error_after(with_mbarriers(), [](Json& j) { j["mbarriers"][0]["barrier"]["memory"] = 0; })
               .starts_with("mbarriers[0].barrier.memory: memory object 0 (in) is not a shared "
                            "object of block 0"));
-    CHECK(error_after([](Json& j) {
+    CHECK(error_after(with_mbarriers(), [](Json& j) {
               j["mbarriers"][4]["source"] = {{"file", 0}, {"line", 5}};
           }) == "mbarriers[4].source: land events have no statement (source is null)");
-    CHECK(error_after([](Json& j) { j["mbarriers"][1]["time"] = 0; }) ==
+    CHECK(error_after(with_mbarriers(), [](Json& j) { j["mbarriers"][1]["time"] = 0; }) ==
           "mbarriers[1].time: 0 is earlier than the previous mbarrier event's time 1");
-    CHECK(error_after([](Json& j) {
+    CHECK(error_after(with_mbarriers(), [](Json& j) {
               j["mbarriers"][0]["event"] = "bogus";
           }).starts_with("mbarriers[0].event: "));
-    CHECK(error_after([](Json& j) { j["mbarriers"][0]["phase"] = 1; }) ==
+    CHECK(error_after(with_mbarriers(), [](Json& j) { j["mbarriers"][0]["phase"] = 1; }) ==
           "mbarriers[0].phase: only complete events have a phase number");
 }
 

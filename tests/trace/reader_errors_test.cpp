@@ -13,8 +13,10 @@
 #include "scanlab/trace/reader.h"
 #include "scanlab/trace/writer.h"
 #include "synthetic_traces.h"
+#include "trace_text.h"
 
 using namespace scanlab::trace;
+using testing::read_error;
 using Json = nlohmann::ordered_json; // keeps "format" and "version" first
 
 namespace {
@@ -25,21 +27,12 @@ std::string minimal_text() {
     return out.str();
 }
 
-std::string error_of(const std::string& text, const Limits& limits = {}) {
-    try {
-        read_trace_text(text, limits);
-    } catch (const TraceError& error) {
-        return error.what();
-    }
-    return "(read without error)";
-}
-
 // The error after editing the minimal example: 4 threads, memory in/out/s, steps 0-1,
 // instructions: 0 load in, 1 store s, 2 load s (with writers), 3 store out.
 std::string error_after(const std::function<void(Json&)>& edit, const Limits& limits = {}) {
     Json json = Json::parse(minimal_text());
     edit(json);
-    return error_of(json.dump(), limits);
+    return read_error(json.dump(), limits);
 }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
@@ -51,7 +44,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 } // namespace
 
 TEST_CASE("the unedited example reads") {
-    CHECK(error_of(minimal_text()) == "(read without error)");
+    CHECK(read_error(minimal_text()) == "(read without error)");
 }
 
 TEST_CASE("files that cannot be read") {
@@ -70,59 +63,59 @@ TEST_CASE("files that cannot be read") {
 }
 
 TEST_CASE("empty, truncated and invalid JSON") {
-    CHECK(error_of("") == "the document is empty (0 bytes)");
-    CHECK(error_of(" \n\t") == "the document is empty (3 bytes)");
+    CHECK(read_error("") == "the document is empty (0 bytes)");
+    CHECK(read_error(" \n\t") == "the document is empty (3 bytes)");
     const std::string text = minimal_text();
     const std::size_t in_kernel = text.find("reverse4") + 3;
-    CHECK(error_of(text.substr(0, in_kernel)) ==
+    CHECK(read_error(text.substr(0, in_kernel)) ==
           "launch.kernel: truncated JSON at byte offset " + std::to_string(in_kernel) +
               " (line 4, column 28): syntax error while parsing value - invalid string: missing "
               "closing quote; last read: '\"rev'");
-    CHECK(error_of(text.substr(0, 60)) ==
+    CHECK(read_error(text.substr(0, 60)) ==
           "launch: truncated JSON at byte offset 60 (line 4, column 14): syntax error while "
           "parsing object key - unexpected end of input; expected string literal");
-    CHECK(error_of(text.substr(0, 120)) ==
+    CHECK(read_error(text.substr(0, 120)) ==
           "launch: truncated JSON at byte offset 120 (line 4, column 74): syntax error while "
           "parsing object key - unexpected end of input; expected string literal");
     // Cut after the last field: the document itself is unfinished.
-    CHECK(error_of(text.substr(0, text.size() - 3)).starts_with("truncated JSON at byte offset"));
-    CHECK(error_of(replaced(text, "\"grid\": [1, 1, 1]", "\"grid\": [1, 1 1]")) ==
+    CHECK(read_error(text.substr(0, text.size() - 3)).starts_with("truncated JSON at byte offset"));
+    CHECK(read_error(replaced(text, "\"grid\": [1, 1, 1]", "\"grid\": [1, 1 1]")) ==
           "launch.grid: invalid JSON at byte offset 96 (line 4, column 50): syntax error while "
           "parsing array - unexpected number literal; expected ']'");
-    CHECK(error_of(replaced(text, "\"seed\": 1", "\"seed\": 1e999")) ==
+    CHECK(read_error(replaced(text, "\"seed\": 1", "\"seed\": 1e999")) ==
           "launch.seed: invalid JSON: number overflow parsing '1e999'");
-    CHECK(error_of("{\"format\": \"scanlab-trace\", \"version\": 2,}") ==
+    CHECK(read_error("{\"format\": \"scanlab-trace\", \"version\": 2,}") ==
           "invalid JSON at byte offset 41 (line 1, column 42): syntax error while parsing object "
           "key - unexpected '}'; expected string literal");
 }
 
 TEST_CASE("documents that are not scanlab traces") {
-    CHECK(error_of("[1, 2]") ==
+    CHECK(read_error("[1, 2]") ==
           "the document is an array, not an object: this is not a scanlab trace");
-    CHECK(error_of("42") ==
+    CHECK(read_error("42") ==
           "the document is the number 42, not an object: this is not a scanlab trace");
-    CHECK(error_of("{}") == "missing field \"format\": this is not a scanlab trace");
-    CHECK(error_of(R"({"traceEvents": []})") ==
+    CHECK(read_error("{}") == "missing field \"format\": this is not a scanlab trace");
+    CHECK(read_error(R"({"traceEvents": []})") ==
           "the document does not begin with \"format\": \"scanlab-trace\" (its first field is "
           "\"traceEvents\"): this is not a scanlab trace");
-    CHECK(error_of(R"({"format": "chrome-trace", "version": 1})") ==
+    CHECK(read_error(R"({"format": "chrome-trace", "version": 1})") ==
           "format: expected \"scanlab-trace\", got the string \"chrome-trace\": this is not a "
           "scanlab trace");
-    CHECK(error_of(R"({"format": {}})") ==
+    CHECK(read_error(R"({"format": {}})") ==
           "format: expected \"scanlab-trace\", got an object: this is not a scanlab trace");
 }
 
 TEST_CASE("versions") {
-    CHECK(error_of(R"({"format": "scanlab-trace", "version": 5})") ==
+    CHECK(read_error(R"({"format": "scanlab-trace", "version": 5})") ==
           "version: unsupported version 5; this reader supports versions 1 to 4");
-    CHECK(error_of(R"({"format": "scanlab-trace", "version": 0})") ==
+    CHECK(read_error(R"({"format": "scanlab-trace", "version": 0})") ==
           "version: unsupported version 0; this reader supports versions 1 to 4");
-    CHECK(error_of(R"({"format": "scanlab-trace", "version": -1})") ==
+    CHECK(read_error(R"({"format": "scanlab-trace", "version": -1})") ==
           "version: unsupported version -1; this reader supports versions 1 to 4");
-    CHECK(error_of(R"({"format": "scanlab-trace", "version": "1"})") ==
+    CHECK(read_error(R"({"format": "scanlab-trace", "version": "1"})") ==
           "version: expected an integer, got the string \"1\"");
-    CHECK(error_of(R"({"format": "scanlab-trace"})") == "missing field \"version\"");
-    CHECK(error_of(R"({"format": "scanlab-trace", "launch": {}})") ==
+    CHECK(read_error(R"({"format": "scanlab-trace"})") == "missing field \"version\"");
+    CHECK(read_error(R"({"format": "scanlab-trace", "launch": {}})") ==
           "the second field must be \"version\", not \"launch\"");
 }
 
@@ -144,10 +137,10 @@ TEST_CASE("missing, unknown and duplicate fields") {
           }) == "instructions[3].lanes[0].writer: stores have no writer (only loads and atomics "
                 "read a value)");
     const std::string text = minimal_text();
-    CHECK(error_of(
+    CHECK(read_error(
               replaced(text, "\"kernel\": \"reverse4\"", "\"kernel\": \"a\", \"kernel\": \"b\"")) ==
           "launch.kernel: duplicate field");
-    CHECK(error_of(replaced(text, "\"version\": 4,", "\"version\": 4, \"version\": 4,")) ==
+    CHECK(read_error(replaced(text, "\"version\": 4,", "\"version\": 4, \"version\": 4,")) ==
           "version: duplicate field");
 }
 
@@ -202,7 +195,7 @@ TEST_CASE("look events: fields and their rules") {
     const auto error_with = [&](const std::function<void(Json&)>& edit) {
         Json json = fixture;
         edit(json["block_events"][at]);
-        return error_of(json.dump());
+        return read_error(json.dump());
     };
     CHECK(error_with([](Json&) {}) == "(read without error)");
     CHECK(error_with([](Json& e) { e["reads"] = 0; }) ==
@@ -325,27 +318,27 @@ TEST_CASE("order in time and steps") {
 TEST_CASE("limits: documents too large to load") {
     Limits limits;
     limits.max_instructions = 3;
-    CHECK(error_of(minimal_text(), limits) ==
+    CHECK(read_error(minimal_text(), limits) ==
           "instructions: more than 3 instructions (Limits::max_instructions); refusing to load a "
           "trace this large");
     limits = {};
     limits.max_document_bytes = 100;
-    CHECK(error_of(minimal_text(), limits).starts_with("the document has "));
-    CHECK(error_of(minimal_text(), limits)
+    CHECK(read_error(minimal_text(), limits).starts_with("the document has "));
+    CHECK(read_error(minimal_text(), limits)
               .ends_with(" bytes; the limit is 100 (Limits::max_document_bytes)"));
     limits = {};
     limits.max_object_bytes = 8;
-    CHECK(error_of(minimal_text(), limits) ==
+    CHECK(read_error(minimal_text(), limits) ==
           "memory[0].size: 16 bytes; the limit is 8 (Limits::max_object_bytes)");
     limits = {};
     limits.max_lanes = 6;
-    CHECK(error_of(minimal_text(), limits) ==
+    CHECK(read_error(minimal_text(), limits) ==
           "instructions: more than 6 lanes in all (Limits::max_lanes); refusing to load a trace "
           "this large");
     // Nesting: refused before it can exhaust memory.
     std::string deep = R"({"format": "scanlab-trace", "version": 2, "truncated": )";
     for (int i = 0; i < 100000; ++i) deep += '[';
-    CHECK(error_of(deep) == "truncated[0][0][0][0][0][0][0][0][0]: nested deeper than 10 levels");
+    CHECK(read_error(deep) == "truncated[0][0][0][0][0][0][0][0][0]: nested deeper than 10 levels");
     // A huge grid in the header must not allocate anything per block: it is only a number.
     CHECK(error_after([](Json& j) {
               j["launch"]["grid"] = {65536, 65535, 1};

@@ -13,17 +13,13 @@
 #include "scanlab/trace/reader.h"
 #include "scanlab/trace/writer.h"
 #include "synthetic_traces.h"
+#include "trace_text.h"
 #include "trace_recorder.h"
 
 using namespace scanlab::trace;
+using testing::text_of;
 
 namespace {
-
-std::string text_of(const Trace& trace) {
-    std::ostringstream out;
-    write_trace(trace, out);
-    return out.str();
-}
 
 // One global instruction per value, each lane holding one of `values`.
 template <class T>

@@ -9,23 +9,10 @@
 #include "scanlab/trace/validate.h"
 #include "scanlab/trace/writer.h"
 #include "synthetic_traces.h"
+#include "trace_text.h"
 
 using namespace scanlab::trace;
-
-namespace {
-
-std::string write_error(const Trace& trace) {
-    std::ostringstream out;
-    try {
-        write_trace(trace, out);
-    } catch (const TraceError& error) {
-        CHECK(out.str().empty()); // nothing half-written
-        return error.what();
-    }
-    return "(written without error)";
-}
-
-} // namespace
+using testing::write_error;
 
 TEST_CASE("valid synthetic traces validate") {
     CHECK_NOTHROW(validate_trace(testing::minimal_trace()));

@@ -8,7 +8,7 @@
 #   lab<NN>_worker_objects_<B>   the lab's function table (no student code: built outside the
 #                                sandbox too); the worker's server, like the harness's worker
 #                                client, is the same for every lab: compiled once per backend
-#                                (scanlab_worker_objects_<B>_<core|traced>, below)
+#                                (scanlab_worker_objects_<B>, below)
 #   lab<NN>_worker_<B>           those + the student's lab library: the one program built and
 #                                run in the sandbox
 #   lab<NN>_worker_solution_<B>  the same with the reference solution (where solutions/ is)
@@ -126,15 +126,7 @@ function(_scanlab_worker_targets backend)
         target_compile_definitions(${worker_objects} PRIVATE SCANLAB_REMOTE_WORKER)
         target_include_directories(${worker_objects} PRIVATE "${interface_dir}"
                                    "${descriptor_dir}")
-        target_link_libraries(${worker_objects} PUBLIC ${wire} scanlab_api doctest::doctest)
-        if(backend STREQUAL "simt")
-            target_include_directories(${worker_objects} PRIVATE "${simt_src}")
-        else()
-            scanlab_link_backend(${worker_objects} PUBLIC cuda)
-        endif()
-        if(NOT core_only)
-            target_link_libraries(${worker_objects} PUBLIC scanlab_trace)
-        endif()
+        _scanlab_worker_side_links(${worker_objects} ${backend} ${core_only} ${wire})
         # Everything of the worker but the student's code, which the grader builds outside the
         # sandbox: the worker's link in the submission's private folder reads it.
         add_custom_target(lab${number}_worker_support_${backend})
@@ -159,17 +151,21 @@ function(_scanlab_worker_targets backend)
 endfunction()
 
 # The files of the two programs that are the same for every lab (the harness's worker client, the
-# worker's server and its doctest, the list of labs, the shipping of traces; none includes a
-# lab's header): compiled once per backend and trace setting, into
-#   scanlab_harness_objects_<B>_<core|traced>   linked by every lab's harness
-#   scanlab_worker_objects_<B>_<core|traced>    linked by every lab's worker (no student code:
-#                                               built outside the sandbox, like the lab's own
-#                                               lab<NN>_worker_objects_<B>)
-# Their names in out_harness and out_worker. Flags as the lab's targets' own, less its folder.
+# worker's server and its doctest, the list of labs; none includes a lab's header): compiled once
+# per backend, into
+#   scanlab_harness_objects_<B>   linked by every lab's harness
+#   scanlab_worker_objects_<B>    linked by every lab's worker (no student code: built outside the
+#                                 sandbox, like the lab's own lab<NN>_worker_objects_<B>)
+# and the shipping of traces, the one file that differs with the trace setting (remote_tracing.cpp
+# where the lab records launches, remote_tracing_off.cpp where it does not), into
+#   scanlab_harness_objects_<B>_<core|traced>, scanlab_worker_objects_<B>_<core|traced>
+# The lab-independent files are compiled with the core setting's flags: the traced setting only
+# adds the trace library's include folder, which none of them reads (they compile without it),
+# so one compile serves both (it was one per setting). Their names in out_harness and
+# out_worker, two targets each. Flags as the lab's targets' own, less its folder.
 function(_scanlab_worker_shared_objects backend core_only wire runtime out_harness out_worker)
     set(dir "${_SCANLAB_WORKER_DIR}")
     set(descriptor_dir "${dir}/../lab_descriptors")
-    set(simt_src "${SCANLAB_LABS_ROOT}/common/simt/src")
     if(core_only)
         set(variant core)
         set(tracing "${dir}/remote_tracing_off.cpp")
@@ -177,43 +173,71 @@ function(_scanlab_worker_shared_objects backend core_only wire runtime out_harne
         set(variant traced)
         set(tracing "${dir}/remote_tracing.cpp")
     endif()
+    set(harness_common scanlab_harness_objects_${backend})
+    set(worker_common scanlab_worker_objects_${backend})
     set(harness scanlab_harness_objects_${backend}_${variant})
     set(worker scanlab_worker_objects_${backend}_${variant})
-    set(${out_harness} ${harness} PARENT_SCOPE)
-    set(${out_worker} ${worker} PARENT_SCOPE)
+    set(${out_harness} ${harness_common} ${harness} PARENT_SCOPE)
+    set(${out_worker} ${worker_common} ${worker} PARENT_SCOPE)
+
+    if(NOT TARGET ${harness_common})
+        # The runtime a core-only lab links (the common files compile the same with either).
+        set(core_runtime "")
+        if(backend STREQUAL "simt")
+            set(core_runtime simt_core)
+        endif()
+        add_library(${harness_common} OBJECT "${dir}/harness_client.cpp"
+                                             "${descriptor_dir}/lab_registry.cpp")
+        _scanlab_harness_side_links(${harness_common} ${backend} ON ${wire} "${core_runtime}")
+        add_library(${worker_common} OBJECT "${dir}/worker_main.cpp" "${dir}/worker_registry.cpp"
+                                            "${dir}/doctest_in_worker.cpp"
+                                            "${descriptor_dir}/lab_registry.cpp")
+        target_compile_definitions(${worker_common} PRIVATE SCANLAB_REMOTE_WORKER)
+        target_include_directories(${worker_common} PRIVATE "${descriptor_dir}")
+        _scanlab_worker_side_links(${worker_common} ${backend} ON ${wire})
+    endif()
     if(TARGET ${harness})
         return()
     endif()
-
-    add_library(${harness} OBJECT "${dir}/harness_client.cpp" "${tracing}"
-                                  "${descriptor_dir}/lab_registry.cpp")
-    target_compile_definitions(${harness} PRIVATE SCANLAB_REMOTE_HARNESS)
-    target_include_directories(${harness} PRIVATE "${SCANLAB_LABS_ROOT}/tests/support"
-                                                  "${descriptor_dir}")
-    if(backend STREQUAL "simt")
-        target_include_directories(${harness} PRIVATE "${simt_src}")
-    endif()
-    # What the harness's files got from the lab's test objects (tests/labs/CMakeLists.txt), then
-    # from the wire and the runtime: the same flags in the same order.
-    target_link_libraries(${harness} PRIVATE scanlab_api doctest::doctest)
-    scanlab_link_backend(${harness} PRIVATE ${backend})
-    if(NOT core_only)
-        target_link_libraries(${harness} PRIVATE scanlab_trace)
-    endif()
-    target_link_libraries(${harness} PRIVATE ${wire} ${runtime})
-
-    add_library(${worker} OBJECT "${dir}/worker_main.cpp" "${dir}/worker_registry.cpp"
-                                 "${dir}/doctest_in_worker.cpp" "${tracing}"
-                                 "${descriptor_dir}/lab_registry.cpp")
+    add_library(${harness} OBJECT "${tracing}")
+    _scanlab_harness_side_links(${harness} ${backend} ${core_only} ${wire} "${runtime}")
+    add_library(${worker} OBJECT "${tracing}")
     target_compile_definitions(${worker} PRIVATE SCANLAB_REMOTE_WORKER)
     target_include_directories(${worker} PRIVATE "${descriptor_dir}")
-    target_link_libraries(${worker} PUBLIC ${wire} scanlab_api doctest::doctest)
+    _scanlab_worker_side_links(${worker} ${backend} ${core_only} ${wire})
+endfunction()
+
+# What the harness's shared objects get: what the harness's files got from the lab's test
+# objects (tests/labs/CMakeLists.txt), then from the wire and the runtime: the same flags in the
+# same order.
+function(_scanlab_harness_side_links target backend core_only wire runtime)
+    set(descriptor_dir "${_SCANLAB_WORKER_DIR}/../lab_descriptors")
+    target_compile_definitions(${target} PRIVATE SCANLAB_REMOTE_HARNESS)
+    target_include_directories(${target} PRIVATE "${SCANLAB_LABS_ROOT}/tests/support"
+                                                 "${descriptor_dir}")
     if(backend STREQUAL "simt")
-        target_include_directories(${worker} PRIVATE "${simt_src}")
+        target_include_directories(${target} PRIVATE "${SCANLAB_LABS_ROOT}/common/simt/src")
+    endif()
+    target_link_libraries(${target} PRIVATE scanlab_api doctest::doctest)
+    scanlab_link_backend(${target} PRIVATE ${backend})
+    if(NOT core_only)
+        target_link_libraries(${target} PRIVATE scanlab_trace)
+    endif()
+    target_link_libraries(${target} PRIVATE ${wire} ${runtime})
+endfunction()
+
+# What every object library of the worker's side gets (a lab's lab<NN>_worker_objects_<B> and
+# the shared scanlab_worker_objects_<B>_<variant>): the wire, the test support's interface and
+# doctest, the backend (the emulator's private headers, or the CUDA runtime), and the trace
+# library where the lab's launches are recorded. One place, so that the two stay the same flags.
+function(_scanlab_worker_side_links target backend core_only wire)
+    target_link_libraries(${target} PUBLIC ${wire} scanlab_api doctest::doctest)
+    if(backend STREQUAL "simt")
+        target_include_directories(${target} PRIVATE "${SCANLAB_LABS_ROOT}/common/simt/src")
     else()
-        scanlab_link_backend(${worker} PUBLIC cuda)
+        scanlab_link_backend(${target} PUBLIC cuda)
     endif()
     if(NOT core_only)
-        target_link_libraries(${worker} PUBLIC scanlab_trace)
+        target_link_libraries(${target} PUBLIC scanlab_trace)
     endif()
 endfunction()
