@@ -13,13 +13,7 @@
 /// With SCANLAB_INSTANTIATE_SUMS_ONLY defined it expands for the four sums that the main job and
 /// the tracer call (tools/lab_descriptors) and nothing else: their own build of the solutions
 /// (lab<NN>_solution_sums_simt) compiles a fifth of the instantiations.
-#ifdef SCANLAB_INSTANTIATE_SUMS_ONLY
-#define SCANLAB_FOR_EACH_GRADED_OPERATOR(X)                                                        \
-    X(scanlab::Sum<std::int32_t>)                                                                  \
-    X(scanlab::Sum<std::int64_t>)                                                                  \
-    X(scanlab::Sum<float>)                                                                         \
-    X(scanlab::Sum<double>)
-#else
+#ifndef SCANLAB_INSTANTIATE_SUMS_ONLY
 #define SCANLAB_FOR_EACH_GRADED_OPERATOR(X)                                                        \
     X(scanlab::Sum<std::int32_t>)                                                                  \
     X(scanlab::Sum<std::uint32_t>)                                                                 \
@@ -44,6 +38,12 @@
     X(scanlab::Affine<std::int32_t>)                                                               \
     X(scanlab::Affine<std::uint32_t>)                                                              \
     X(scanlab::Affine<std::int64_t>)
+#else
+#define SCANLAB_FOR_EACH_GRADED_OPERATOR(X)                                                        \
+    X(scanlab::Sum<std::int32_t>)                                                                  \
+    X(scanlab::Sum<std::int64_t>)                                                                  \
+    X(scanlab::Sum<float>)                                                                         \
+    X(scanlab::Sum<double>)
 #endif
 
 namespace scanlab {
