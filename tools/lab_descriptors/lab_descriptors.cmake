@@ -32,3 +32,32 @@ function(scanlab_add_lab_descriptors target flavour backend)
         set(${arg_ADDED} "${added}" PARENT_SCOPE)
     endif()
 endfunction()
+
+# scanlab_add_solution_sums_libraries(BACKEND): lab<NN>_solution_sums_<BACKEND> for every lab with
+# a solution library: the solution compiled for the four sums the descriptors call and no other
+# graded operator (SCANLAB_INSTANTIATE_SUMS_ONLY, scanlab/graded_operators.h). The main job and
+# the solution's tracer link these: a first `./scanlab run` then compiles about a fifth of each
+# solution's instantiations (docs/design.md, Measurements). The graded tests, the grader and the
+# benchmark keep the full libraries; a descriptor that calls another operator fails to link.
+function(scanlab_add_solution_sums_libraries backend)
+    foreach(number RANGE 0 99)
+        if(number LESS 10)
+            set(number "0${number}")
+        endif()
+        set(full lab${number}_solution_${backend})
+        if(NOT TARGET ${full})
+            continue()
+        endif()
+        get_property(folder GLOBAL PROPERTY SCANLAB_lab${number}_FOLDER)
+        get_property(sources GLOBAL PROPERTY SCANLAB_lab${number}_SOURCES)
+        list(TRANSFORM sources PREPEND "${SCANLAB_SOLUTIONS_DIR}/${folder}/")
+        set(library lab${number}_solution_sums_${backend})
+        scanlab_add_cuda_library(${library}
+            BACKEND ${backend}
+            SOURCES ${sources}
+            INCLUDE_DIRS "${SCANLAB_LABS_ROOT}/labs/${folder}"
+            LINK scanlab_api)
+        target_compile_definitions(${library} PRIVATE SCANLAB_INSTANTIATE_SUMS_ONLY)
+        set_target_properties(${library} PROPERTIES OPTIMIZE_DEPENDENCIES ON EXCLUDE_FROM_ALL ON)
+    endforeach()
+endfunction()

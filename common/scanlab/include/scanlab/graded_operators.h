@@ -10,6 +10,10 @@
 /// Expands X(Op) for every graded operator, in the order the test cases are listed: sum, max,
 /// min and product on int32, uint32, int64, float and double, then affine on the three integer
 /// types (it packs two halves of a map into one integer). X must supply its own `;`.
+/// With SCANLAB_INSTANTIATE_SUMS_ONLY defined it expands for the four sums that the main job and
+/// the tracer call (tools/lab_descriptors) and nothing else: their own build of the solutions
+/// (lab<NN>_solution_sums_simt) compiles a fifth of the instantiations.
+#ifndef SCANLAB_INSTANTIATE_SUMS_ONLY
 #define SCANLAB_FOR_EACH_GRADED_OPERATOR(X)                                                        \
     X(scanlab::Sum<std::int32_t>)                                                                  \
     X(scanlab::Sum<std::uint32_t>)                                                                 \
@@ -34,6 +38,13 @@
     X(scanlab::Affine<std::int32_t>)                                                               \
     X(scanlab::Affine<std::uint32_t>)                                                              \
     X(scanlab::Affine<std::int64_t>)
+#else
+#define SCANLAB_FOR_EACH_GRADED_OPERATOR(X)                                                        \
+    X(scanlab::Sum<std::int32_t>)                                                                  \
+    X(scanlab::Sum<std::int64_t>)                                                                  \
+    X(scanlab::Sum<float>)                                                                         \
+    X(scanlab::Sum<double>)
+#endif
 
 namespace scanlab {
 
