@@ -549,24 +549,35 @@ void Engine::check_unregistered(const Region* r, uintptr_t address, size_t bytes
 // after its scheduling point, so that the check sees what the load will read; here no switch may
 // be due. The fast checks call nothing, so that these need no stack frame (fiber stacks are cold
 // in the cache, and a frame costs a miss).
-void Engine::checked_global_read(uintptr_t address, size_t bytes, const void* site,
-                                 const Region* r) {
+template <size_t Bytes>
+void Engine::checked_global_read(uintptr_t address, const void* site, const Region* r) {
     if (countdown_ == 1) [[unlikely]]
-        return checked_global_at_switch(address, bytes, AccessKind::read, site, r);
-    if (!global_ || !global_->fast_read(*current_, *r, address, bytes, site)) [[unlikely]]
-        return checked_global_slow(address, bytes, AccessKind::read, site, r);
+        return checked_global_at_switch(address, Bytes, AccessKind::read, site, r);
+    if (!global_ || !global_->fast_read(*current_, *r, address, Bytes, site)) [[unlikely]]
+        return checked_global_slow(address, Bytes, AccessKind::read, site, r);
     --countdown_;
 }
 
-void Engine::checked_global_write(uintptr_t address, size_t bytes, const void* site,
-                                  const Region* r) {
+template <size_t Bytes>
+void Engine::checked_global_write(uintptr_t address, const void* site, const Region* r) {
     if (countdown_ == 1) [[unlikely]]
-        return checked_global_at_switch(address, bytes, AccessKind::write, site, r);
-    if (!global_ || !global_->fast_write(*current_, address, bytes, site)) [[unlikely]]
-        return checked_global_slow(address, bytes, AccessKind::write, site, r);
+        return checked_global_at_switch(address, Bytes, AccessKind::write, site, r);
+    if (!global_ || !global_->fast_write(*current_, address, Bytes, site)) [[unlikely]]
+        return checked_global_slow(address, Bytes, AccessKind::write, site, r);
     note_progress();
     --countdown_;
 }
+
+// The sizes plain_access() passes (aligned, at most 16 bytes).
+#define SIMT_CHECKED_GLOBAL(BYTES)                                                                 \
+    template void Engine::checked_global_read<BYTES>(uintptr_t, const void*, const Region*);      \
+    template void Engine::checked_global_write<BYTES>(uintptr_t, const void*, const Region*);
+SIMT_CHECKED_GLOBAL(1)
+SIMT_CHECKED_GLOBAL(2)
+SIMT_CHECKED_GLOBAL(4)
+SIMT_CHECKED_GLOBAL(8)
+SIMT_CHECKED_GLOBAL(16)
+#undef SIMT_CHECKED_GLOBAL
 
 void Engine::checked_global_slow(uintptr_t address, size_t bytes, AccessKind kind, const void* site,
                                  const Region* r) {

@@ -329,11 +329,18 @@ class Engine final : public FindingSink {
     [[gnu::always_inline]] void switch_for_mode(Thread* me, const void* site);
     [[gnu::noinline]] void switch_lane(Thread* me, const void* site);
     // A plain aligned load or store of device memory with the checks on: checked inline by the
-    // global-memory checker where it can, else by access_general().
-    [[gnu::noinline, gnu::hot]] void checked_global_read(uintptr_t address, size_t bytes,
-                                                         const void* site, const Region* r);
-    [[gnu::noinline, gnu::hot]] void checked_global_write(uintptr_t address, size_t bytes,
-                                                          const void* site, const Region* r);
+    // global-memory checker where it can, else by access_general(). One copy per access size
+    // (1, 2, 4, 8 or 16 bytes: instantiated in engine.cpp), so that the checks' tests of the
+    // size and of the bytes a one-word access covers fold into constants.
+    template <size_t Bytes>
+    [[gnu::noinline, gnu::hot]] void checked_global_read(uintptr_t address, const void* site,
+                                                         const Region* r);
+    template <size_t Bytes>
+    [[gnu::noinline, gnu::hot]] void checked_global_write(uintptr_t address, const void* site,
+                                                          const Region* r);
+    // The copy of the access's size (a constant where plain_access() is inlined into a hook).
+    [[gnu::always_inline]] void checked_global(uintptr_t address, size_t bytes, AccessKind kind,
+                                               const void* site, const Region* r);
     // Their way to access_general(), which takes a seventh argument on the stack: through this
     // six-argument call they leave by a jump and need no frame of their own.
     [[gnu::noinline]] void checked_global_slow(uintptr_t address, size_t bytes, AccessKind kind,
@@ -568,6 +575,23 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
     return plain_access(address, bytes, kind, is_volatile, site);
 }
 
+inline void Engine::checked_global(uintptr_t address, size_t bytes, AccessKind kind,
+                                   const void* site, const Region* r) {
+    const bool read = kind == AccessKind::read;
+    switch (bytes) {
+    case 1: return read ? checked_global_read<1>(address, site, r)
+                        : checked_global_write<1>(address, site, r);
+    case 2: return read ? checked_global_read<2>(address, site, r)
+                        : checked_global_write<2>(address, site, r);
+    case 4: return read ? checked_global_read<4>(address, site, r)
+                        : checked_global_write<4>(address, site, r);
+    case 8: return read ? checked_global_read<8>(address, site, r)
+                        : checked_global_write<8>(address, site, r);
+    default: return read ? checked_global_read<16>(address, site, r)
+                         : checked_global_write<16>(address, site, r);
+    }
+}
+
 inline void Engine::plain_access(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
                                  const void* site) {
     Thread* me = current_;
@@ -595,8 +619,7 @@ inline void Engine::plain_access(uintptr_t address, size_t bytes, AccessKind kin
         // With the checks on, the global-memory checker sees every access of device memory;
         // reads of the kernel's parameters stay here.
         if (checks_ && r->kind != RegionKind::parameters) [[unlikely]]
-            return kind == AccessKind::read ? checked_global_read(address, bytes, site, r)
-                                            : checked_global_write(address, bytes, site, r);
+            return checked_global(address, bytes, kind, site, r);
     }
     if (kind == AccessKind::write) note_progress();
     switch_for_mode(me, site); // ends in a tail call when a switch is due
