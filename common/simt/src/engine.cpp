@@ -431,7 +431,10 @@ void Engine::try_converge(Warp* w) {
 
 void Engine::block_and_switch(Thread* me) {
     Thread* next = next_lane_after(me);
-    if (next && next != me) return suspend(me, next);
+    if (next && next != me) {
+        if (!lockstep_) prefetch_lane_after(next);
+        return suspend(me, next);
+    }
     me->warp->cursor = 0;
     return suspend(me, nullptr);
 }

@@ -325,6 +325,11 @@ class Engine final : public FindingSink {
     Thread* lockstep_next(Warp* w, int after_lane);
     Thread* lane_from(Warp* warp, uint32_t scaled_start);
     void block_and_switch(Thread* me);
+    // Fetches the top of the stack of the lane that will likely run after `t` (the next runnable
+    // one in lane order, as when a warp's lanes arrive at a barrier one by one): it was last
+    // touched a barrier step ago, and resuming it would otherwise wait on cache and TLB misses.
+    // Only a hint: no effect on what runs.
+    [[gnu::always_inline]] void prefetch_lane_after(const Thread* t);
     [[gnu::noinline]] void suspend(Thread* me, Thread* next);
     [[gnu::always_inline]] void switch_for_mode(Thread* me, const void* site);
     [[gnu::noinline]] void switch_lane(Thread* me, const void* site);
@@ -547,6 +552,16 @@ inline Thread* Engine::next_lane_after(Thread* me) {
     const uint32_t above = m & static_cast<uint32_t>(~uint64_t{0} << (l + 1));
     if (above) return w->lanes[__builtin_ctz(above)];
     return m ? w->lanes[__builtin_ctz(m)] : nullptr;
+}
+
+inline void Engine::prefetch_lane_after(const Thread* t) {
+    const Warp* w = t->warp;
+    const uint32_t above =
+        w->runnable_mask & static_cast<uint32_t>(~uint64_t{0} << (t->lane + 1));
+    if (!above) return;
+    // What a resume pops: the saved registers, then the frames of the switch and the barrier.
+    const char* top = static_cast<const char*>(w->lanes[__builtin_ctz(above)]->ctx);
+    for (int line = 0; line < 6; ++line) __builtin_prefetch(top + 64 * line);
 }
 
 // The first runnable lane from a starting lane given as a fraction of the warp (random in `its`).
