@@ -573,7 +573,7 @@ void Engine::checked_global_write(uintptr_t address, const void* site, const Reg
 
 // The sizes plain_access() passes (aligned, at most 16 bytes).
 #define SIMT_CHECKED_GLOBAL(BYTES)                                                                 \
-    template void Engine::checked_global_read<BYTES>(uintptr_t, const void*, const Region*);      \
+    template void Engine::checked_global_read<BYTES>(uintptr_t, const void*, const Region*);       \
     template void Engine::checked_global_write<BYTES>(uintptr_t, const void*, const Region*);
 SIMT_CHECKED_GLOBAL(1)
 SIMT_CHECKED_GLOBAL(2)

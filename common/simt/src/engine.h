@@ -556,8 +556,7 @@ inline Thread* Engine::next_lane_after(Thread* me) {
 
 inline void Engine::prefetch_lane_after(const Thread* t) {
     const Warp* w = t->warp;
-    const uint32_t above =
-        w->runnable_mask & static_cast<uint32_t>(~uint64_t{0} << (t->lane + 1));
+    const uint32_t above = w->runnable_mask & static_cast<uint32_t>(~uint64_t{0} << (t->lane + 1));
     if (!above) return;
     // What a resume pops: the saved registers, then the frames of the switch and the barrier.
     const char* top = static_cast<const char*>(w->lanes[__builtin_ctz(above)]->ctx);
@@ -594,16 +593,21 @@ inline void Engine::checked_global(uintptr_t address, size_t bytes, AccessKind k
                                    const void* site, const Region* r) {
     const bool read = kind == AccessKind::read;
     switch (bytes) {
-    case 1: return read ? checked_global_read<1>(address, site, r)
-                        : checked_global_write<1>(address, site, r);
-    case 2: return read ? checked_global_read<2>(address, site, r)
-                        : checked_global_write<2>(address, site, r);
-    case 4: return read ? checked_global_read<4>(address, site, r)
-                        : checked_global_write<4>(address, site, r);
-    case 8: return read ? checked_global_read<8>(address, site, r)
-                        : checked_global_write<8>(address, site, r);
-    default: return read ? checked_global_read<16>(address, site, r)
-                         : checked_global_write<16>(address, site, r);
+    case 1:
+        return read ? checked_global_read<1>(address, site, r)
+                    : checked_global_write<1>(address, site, r);
+    case 2:
+        return read ? checked_global_read<2>(address, site, r)
+                    : checked_global_write<2>(address, site, r);
+    case 4:
+        return read ? checked_global_read<4>(address, site, r)
+                    : checked_global_write<4>(address, site, r);
+    case 8:
+        return read ? checked_global_read<8>(address, site, r)
+                    : checked_global_write<8>(address, site, r);
+    default:
+        return read ? checked_global_read<16>(address, site, r)
+                    : checked_global_write<16>(address, site, r);
     }
 }
 

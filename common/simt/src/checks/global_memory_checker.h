@@ -240,8 +240,8 @@ class GlobalMemoryChecker final : public Checker {
                     AccessKind kind, Strength strength, uint32_t site, bool repeated_plain_read,
                     uint32_t visibility_delay, uint8_t bytes, AccessShape shape);
     // Inline, in global_memory_fast_path.h (always: at -O1 a call per check of a record).
-    [[gnu::always_inline]] inline bool ordered(const Thread& t, uint32_t other, uint32_t other_clock,
-                 uint16_t other_warp_sync) const;
+    [[gnu::always_inline]] inline bool
+    ordered(const Thread& t, uint32_t other, uint32_t other_clock, uint16_t other_warp_sync) const;
     uint32_t grid_thread(const Thread& t) const;
     // Whether a one-word access can take the fast path at all: it stays inside one word, its
     // site is cached, and no restore or stale read is pending.
