@@ -431,7 +431,10 @@ void Engine::try_converge(Warp* w) {
 
 void Engine::block_and_switch(Thread* me) {
     Thread* next = next_lane_after(me);
-    if (next && next != me) return suspend(me, next);
+    if (next && next != me) {
+        if (!lockstep_) prefetch_lane_after(next);
+        return suspend(me, next);
+    }
     me->warp->cursor = 0;
     return suspend(me, nullptr);
 }
@@ -549,26 +552,58 @@ void Engine::check_unregistered(const Region* r, uintptr_t address, size_t bytes
 // after its scheduling point, so that the check sees what the load will read; here no switch may
 // be due. The fast checks call nothing, so that these need no stack frame (fiber stacks are cold
 // in the cache, and a frame costs a miss).
-void Engine::checked_global_read(uintptr_t address, size_t bytes, const void* site,
-                                 const Region* r) {
-    if (countdown_ == 1 || !global_ || !global_->fast_read(*current_, *r, address, bytes, site))
-        [[unlikely]]
-        return checked_global_slow(address, bytes, AccessKind::read, site, r);
+template <size_t Bytes>
+void Engine::checked_global_read(uintptr_t address, const void* site, const Region* r) {
+    if (countdown_ == 1) [[unlikely]]
+        return checked_global_at_switch(address, Bytes, AccessKind::read, site, r);
+    if (!global_ || !global_->fast_read(*current_, *r, address, Bytes, site)) [[unlikely]]
+        return checked_global_slow(address, Bytes, AccessKind::read, site, r);
     --countdown_;
 }
 
-void Engine::checked_global_write(uintptr_t address, size_t bytes, const void* site,
-                                  const Region* r) {
-    if (countdown_ == 1 || !global_ || !global_->fast_write(*current_, address, bytes, site))
-        [[unlikely]]
-        return checked_global_slow(address, bytes, AccessKind::write, site, r);
+template <size_t Bytes>
+void Engine::checked_global_write(uintptr_t address, const void* site, const Region* r) {
+    if (countdown_ == 1) [[unlikely]]
+        return checked_global_at_switch(address, Bytes, AccessKind::write, site, r);
+    if (!global_ || !global_->fast_write(*current_, address, Bytes, site)) [[unlikely]]
+        return checked_global_slow(address, Bytes, AccessKind::write, site, r);
     note_progress();
     --countdown_;
 }
 
+// The sizes plain_access() passes (aligned, at most 16 bytes).
+#define SIMT_CHECKED_GLOBAL(BYTES)                                                                 \
+    template void Engine::checked_global_read<BYTES>(uintptr_t, const void*, const Region*);       \
+    template void Engine::checked_global_write<BYTES>(uintptr_t, const void*, const Region*);
+SIMT_CHECKED_GLOBAL(1)
+SIMT_CHECKED_GLOBAL(2)
+SIMT_CHECKED_GLOBAL(4)
+SIMT_CHECKED_GLOBAL(8)
+SIMT_CHECKED_GLOBAL(16)
+#undef SIMT_CHECKED_GLOBAL
+
 void Engine::checked_global_slow(uintptr_t address, size_t bytes, AccessKind kind, const void* site,
                                  const Region* r) {
     access_general(address, bytes, kind, false, site, r);
+}
+
+// What access_general() does for such an access (the checked_global_* callers ruled out the
+// rest: a recorder, a misaligned or unwritable access, a parameter), in the same order: the
+// switch, then the check just before the access happens. After the switch the fast path
+// decides as for any other access, so that in lockstep (a switch at every access) and at `its`
+// scheduling points the common access is not checked by the general path.
+void Engine::checked_global_at_switch(uintptr_t address, size_t bytes, AccessKind kind,
+                                      const void* site, const Region* r) {
+    Thread* me = current_;
+    if (kind == AccessKind::write) note_progress();
+    switch_for_mode(me, site);
+    if (!global_) return;
+    const bool checked = kind == AccessKind::read
+                             ? global_->fast_read(*me, *r, address, bytes, site)
+                             : global_->fast_write(*me, address, bytes, site);
+    if (checked) return;
+    RuntimeScope scope(me);
+    global_->access(*me, *r, address, bytes, kind, Strength::plain, site);
 }
 
 void Engine::followed_access(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,

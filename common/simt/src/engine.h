@@ -325,19 +325,35 @@ class Engine final : public FindingSink {
     Thread* lockstep_next(Warp* w, int after_lane);
     Thread* lane_from(Warp* warp, uint32_t scaled_start);
     void block_and_switch(Thread* me);
+    // Fetches the top of the stack of the lane that will likely run after `t` (the next runnable
+    // one in lane order, as when a warp's lanes arrive at a barrier one by one): it was last
+    // touched a barrier step ago, and resuming it would otherwise wait on cache and TLB misses.
+    // Only a hint: no effect on what runs.
+    [[gnu::always_inline]] void prefetch_lane_after(const Thread* t);
     [[gnu::noinline]] void suspend(Thread* me, Thread* next);
     [[gnu::always_inline]] void switch_for_mode(Thread* me, const void* site);
     [[gnu::noinline]] void switch_lane(Thread* me, const void* site);
     // A plain aligned load or store of device memory with the checks on: checked inline by the
-    // global-memory checker where it can, else by access_general().
-    [[gnu::noinline, gnu::hot]] void checked_global_read(uintptr_t address, size_t bytes,
-                                                         const void* site, const Region* r);
-    [[gnu::noinline, gnu::hot]] void checked_global_write(uintptr_t address, size_t bytes,
-                                                          const void* site, const Region* r);
+    // global-memory checker where it can, else by access_general(). One copy per access size
+    // (1, 2, 4, 8 or 16 bytes: instantiated in engine.cpp), so that the checks' tests of the
+    // size and of the bytes a one-word access covers fold into constants.
+    template <size_t Bytes>
+    [[gnu::noinline, gnu::hot]] void checked_global_read(uintptr_t address, const void* site,
+                                                         const Region* r);
+    template <size_t Bytes>
+    [[gnu::noinline, gnu::hot]] void checked_global_write(uintptr_t address, const void* site,
+                                                          const Region* r);
+    // The copy of the access's size (a constant where plain_access() is inlined into a hook).
+    [[gnu::always_inline]] void checked_global(uintptr_t address, size_t bytes, AccessKind kind,
+                                               const void* site, const Region* r);
     // Their way to access_general(), which takes a seventh argument on the stack: through this
     // six-argument call they leave by a jump and need no frame of their own.
     [[gnu::noinline]] void checked_global_slow(uintptr_t address, size_t bytes, AccessKind kind,
                                                const void* site, const Region* r);
+    // Their way when the access is a scheduling point (switch_for_mode() would switch).
+    [[gnu::noinline]] void checked_global_at_switch(uintptr_t address, size_t bytes,
+                                                    AccessKind kind, const void* site,
+                                                    const Region* r);
     // on_memory_access() without the data flow, and with it (data_flow.h: the access marks the
     // thread or the words it writes, before any switch; a store that races it is reported by
     // the checks anyway).
@@ -538,6 +554,15 @@ inline Thread* Engine::next_lane_after(Thread* me) {
     return m ? w->lanes[__builtin_ctz(m)] : nullptr;
 }
 
+inline void Engine::prefetch_lane_after(const Thread* t) {
+    const Warp* w = t->warp;
+    const uint32_t above = w->runnable_mask & static_cast<uint32_t>(~uint64_t{0} << (t->lane + 1));
+    if (!above) return;
+    // What a resume pops: the saved registers, then the frames of the switch and the barrier.
+    const char* top = static_cast<const char*>(w->lanes[__builtin_ctz(above)]->ctx);
+    for (int line = 0; line < 6; ++line) __builtin_prefetch(top + 64 * line);
+}
+
 // The first runnable lane from a starting lane given as a fraction of the warp (random in `its`).
 inline Thread* Engine::lane_from(Warp* w, uint32_t scaled_start) {
     const uint32_t m = w->runnable_mask;
@@ -562,6 +587,28 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
     if (flow_) [[unlikely]]
         return followed_access(address, bytes, kind, is_volatile, site);
     return plain_access(address, bytes, kind, is_volatile, site);
+}
+
+inline void Engine::checked_global(uintptr_t address, size_t bytes, AccessKind kind,
+                                   const void* site, const Region* r) {
+    const bool read = kind == AccessKind::read;
+    switch (bytes) {
+    case 1:
+        return read ? checked_global_read<1>(address, site, r)
+                    : checked_global_write<1>(address, site, r);
+    case 2:
+        return read ? checked_global_read<2>(address, site, r)
+                    : checked_global_write<2>(address, site, r);
+    case 4:
+        return read ? checked_global_read<4>(address, site, r)
+                    : checked_global_write<4>(address, site, r);
+    case 8:
+        return read ? checked_global_read<8>(address, site, r)
+                    : checked_global_write<8>(address, site, r);
+    default:
+        return read ? checked_global_read<16>(address, site, r)
+                    : checked_global_write<16>(address, site, r);
+    }
 }
 
 inline void Engine::plain_access(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
@@ -591,8 +638,7 @@ inline void Engine::plain_access(uintptr_t address, size_t bytes, AccessKind kin
         // With the checks on, the global-memory checker sees every access of device memory;
         // reads of the kernel's parameters stay here.
         if (checks_ && r->kind != RegionKind::parameters) [[unlikely]]
-            return kind == AccessKind::read ? checked_global_read(address, bytes, site, r)
-                                            : checked_global_write(address, bytes, site, r);
+            return checked_global(address, bytes, kind, site, r);
     }
     if (kind == AccessKind::write) note_progress();
     switch_for_mode(me, site); // ends in a tail call when a switch is due

@@ -20,7 +20,7 @@ void VectorClock::join(const VectorClock& other) {
 
 void AddressList::grow() {
     const size_t capacity = capacity_ ? capacity_ * 2 : 256;
-    auto data = std::make_unique<uintptr_t[]>(capacity);
+    auto data = std::make_unique_for_overwrite<uintptr_t[]>(capacity); // (not zeroed)
     if (size_) std::memcpy(data.get(), data_.get(), size_ * sizeof(uintptr_t));
     data_ = std::move(data);
     capacity_ = capacity;
@@ -66,6 +66,8 @@ void GlobalMemoryChecker::block_started(Block& b) {
     auto& sync = blocks_[b.linear];
     sync = std::make_unique<BlockSync>();
     sync->block = &b;
+    sync->unpublished = std::move(spare_unpublished_);
+    sync->unpublished.clear();
     b.sync = sync.get();
 }
 
@@ -96,6 +98,7 @@ Thread* GlobalMemoryChecker::thread_of(uint32_t grid_thread) {
 void GlobalMemoryChecker::block_finished(Block& b) {
     if (!b.sync->threads.empty()) // (most blocks made none: no need to touch every thread)
         for (Thread& t : b.threads) t.sync = nullptr;
+    spare_unpublished_ = std::move(b.sync->unpublished);
     b.sync = nullptr;
     blocks_.erase(b.linear);
 }

@@ -22,6 +22,7 @@
 
 #include <memory>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "checker.h"
@@ -47,6 +48,17 @@ struct ThreadSync;
 // A growing list of word addresses whose fast append calls nothing (has_room() first).
 class AddressList {
   public:
+    AddressList() = default;
+    // A block's list takes over the storage of a finished block's (no regrowing per block).
+    AddressList(AddressList&& other) noexcept
+        : data_(std::move(other.data_)), size_(std::exchange(other.size_, 0)),
+          capacity_(std::exchange(other.capacity_, 0)) {}
+    AddressList& operator=(AddressList&& other) noexcept {
+        data_ = std::move(other.data_);
+        size_ = std::exchange(other.size_, 0);
+        capacity_ = std::exchange(other.capacity_, 0);
+        return *this;
+    }
     size_t size() const { return size_; }
     bool has_room(size_t entries = 1) const { return capacity_ - size_ >= entries; }
     void push(uintptr_t address) {
@@ -227,9 +239,9 @@ class GlobalMemoryChecker final : public Checker {
     void check_word(Thread& t, const Region& r, uintptr_t address, GlobalShadow::Word word,
                     AccessKind kind, Strength strength, uint32_t site, bool repeated_plain_read,
                     uint32_t visibility_delay, uint8_t bytes, AccessShape shape);
-    // Inline, in global_memory_fast_path.h.
-    bool ordered(const Thread& t, uint32_t other, uint32_t other_clock,
-                 uint16_t other_warp_sync) const;
+    // Inline, in global_memory_fast_path.h (always: at -O1 a call per check of a record).
+    [[gnu::always_inline]] inline bool
+    ordered(const Thread& t, uint32_t other, uint32_t other_clock, uint16_t other_warp_sync) const;
     uint32_t grid_thread(const Thread& t) const;
     // Whether a one-word access can take the fast path at all: it stays inside one word, its
     // site is cached, and no restore or stale read is pending.
@@ -259,6 +271,8 @@ class GlobalMemoryChecker final : public Checker {
     // A block's unpublished stores are remembered up to this many (then stores are visible
     // at once), so that memory stays bounded.
     static constexpr size_t kMaxUnpublished = 65536;
+    // The unpublished list of the last finished block, emptied, for the next block to start.
+    AddressList spare_unpublished_;
     uint32_t block_of(uint32_t grid_thread) const { return (grid_thread - 1) / threads_per_block_; }
     uint32_t intern(const void* site) {
         // Kernels touch global memory from few sites: a direct-mapped cache in front of the map.
