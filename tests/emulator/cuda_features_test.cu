@@ -3,8 +3,8 @@
 // launches with grid-wide sync, tiles of more than a warp, binary partitions, coalesced_threads,
 // launches from several host threads, half precision, the directed-rounding intrinsics, zero-copy
 // host memory, device limits, cache preferences and stream access-policy hints, cuda::barrier,
-// code kept for a GPU under `#if __CUDA_ARCH__ >= 700`, and inline PTX reads of a lane's special
-// registers. Built for both
+// code kept for a GPU under `#if __CUDA_ARCH__ >= 700`, inline PTX reads of a lane's special
+// registers and the warp reductions (__reduce_add_sync ...). Built for both
 // backends: on the cuda backend the same kernels run on a GPU, with the same expectations.
 #include <doctest/doctest.h>
 
@@ -824,5 +824,73 @@ TEST_CASE("inline PTX: %laneid and %lanemask_* read the lane's values, in a 3-D 
         CHECK(o[3] == (below | 1u << lane));
         CHECK(o[4] == ~(below | 1u << lane));
         CHECK(o[5] == ~below);
+    }
+}
+
+// ---- Warp reductions of compute capability 8.0 ------------------------------------------------
+
+namespace {
+
+constexpr int kReductions = 6;
+
+// Each warp's lanes with a value of at least `threshold` reduce over their own mask (a ballot of
+// the full warp first); the others write nothing.
+__global__ void reduce_over_masks(const int* in, int threshold, int* out) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    const int v = in[i];
+    const unsigned mask = __ballot_sync(~0u, v >= threshold);
+    if (v < threshold) return;
+    const auto u = static_cast<unsigned>(v);
+    int* o = out + i * kReductions;
+    o[0] = __reduce_add_sync(mask, v);
+    o[1] = __reduce_min_sync(mask, v);
+    o[2] = __reduce_max_sync(mask, v);
+    o[3] = static_cast<int>(__reduce_and_sync(mask, u));
+    o[4] = static_cast<int>(__reduce_or_sync(mask, u));
+    o[5] = static_cast<int>(__reduce_xor_sync(mask, u));
+}
+
+} // namespace
+
+TEST_CASE("__reduce_add/min/max/and/or/xor_sync over a warp and over a partial mask") {
+    constexpr int kThreads = 128;
+    std::mt19937 random(std::random_device{}());
+    std::uniform_int_distribution<int> values(-100000, 100000);
+    std::vector<int> in(kThreads);
+    for (int& v : in) v = values(random);
+    for (int l = 0; l < 32; ++l) in[l] = std::abs(in[l]); // warp 0: every lane takes part
+    in[64] = 100001;                                      // warp 2: one lane alone
+    for (int l = 65; l < 96; ++l) in[l] = -std::abs(in[l]) - 1;
+    const int threshold = 0;
+    DeviceVector<int> d_in(in), d_out(std::vector<int>(kThreads * kReductions, 7));
+    reduce_over_masks<<<1, kThreads>>>(d_in.data(), threshold, d_out.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> out = d_out.download();
+    for (int i = 0; i < kThreads; ++i) {
+        CAPTURE(i);
+        const int* o = &out[i * kReductions];
+        if (in[i] < threshold) {
+            for (int k = 0; k < kReductions; ++k) CHECK(o[k] == 7);
+            continue;
+        }
+        const int warp = i / 32 * 32;
+        unsigned sum = 0, all_bits = ~0u, any_bits = 0, odd_bits = 0;
+        int low = in[i], high = in[i];
+        for (int l = warp; l < warp + 32; ++l) {
+            if (in[l] < threshold) continue;
+            const auto u = static_cast<unsigned>(in[l]);
+            sum += u;
+            all_bits &= u;
+            any_bits |= u;
+            odd_bits ^= u;
+            low = std::min(low, in[l]);
+            high = std::max(high, in[l]);
+        }
+        CHECK(o[0] == static_cast<int>(sum));
+        CHECK(o[1] == low);
+        CHECK(o[2] == high);
+        CHECK(o[3] == static_cast<int>(all_bits));
+        CHECK(o[4] == static_cast<int>(any_bits));
+        CHECK(o[5] == static_cast<int>(odd_bits));
     }
 }
