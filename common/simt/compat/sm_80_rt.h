@@ -20,8 +20,8 @@ template <class T, class Combine>
 
 #define SIMT_WARP_REDUCE(name, type, expression)                                                   \
     [[gnu::always_inline]] inline type name(unsigned mask, type value) {                           \
-        return ::simt::detail::reduce_over_mask(mask, value,                                       \
-                                                [](type a, type b) -> type { return expression; }); \
+        return ::simt::detail::reduce_over_mask(                                                   \
+            mask, value, [](type a, type b) -> type { return expression; });                       \
     }
 SIMT_WARP_REDUCE(__reduce_add_sync, unsigned, a + b)
 SIMT_WARP_REDUCE(__reduce_add_sync, int, static_cast<int>(static_cast<unsigned>(a) + b))
@@ -29,7 +29,7 @@ SIMT_WARP_REDUCE(__reduce_min_sync, unsigned, std::min(a, b))
 SIMT_WARP_REDUCE(__reduce_min_sync, int, std::min(a, b))
 SIMT_WARP_REDUCE(__reduce_max_sync, unsigned, std::max(a, b))
 SIMT_WARP_REDUCE(__reduce_max_sync, int, std::max(a, b))
-SIMT_WARP_REDUCE(__reduce_and_sync, unsigned, a & b)
+SIMT_WARP_REDUCE(__reduce_and_sync, unsigned, a& b)
 SIMT_WARP_REDUCE(__reduce_or_sync, unsigned, a | b)
 SIMT_WARP_REDUCE(__reduce_xor_sync, unsigned, a ^ b)
 #undef SIMT_WARP_REDUCE
