@@ -2,13 +2,16 @@
 // default arguments, a file-scope extern __shared__ array used through casts, cooperative
 // launches with grid-wide sync, tiles of more than a warp, binary partitions, coalesced_threads,
 // launches from several host threads, half precision, the directed-rounding intrinsics, zero-copy
-// host memory, device limits, cache preferences and stream access-policy hints. Built for both
+// host memory, device limits, cache preferences and stream access-policy hints, cuda::barrier,
+// code kept for a GPU under `#if __CUDA_ARCH__ >= 700`, inline PTX reads of a lane's special
+// registers and the warp reductions (__reduce_add_sync ...). Built for both
 // backends: on the cuda backend the same kernels run on a GPU, with the same expectations.
 #include <doctest/doctest.h>
 
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cuda_fp16.h>
+#include <cuda/barrier>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -686,4 +689,208 @@ TEST_CASE("cudaFuncAttributeMaxDynamicSharedMemorySize bounds the dynamic part a
             for (int i = t; i < kDynamicInts; i += threads) expected -= kDynamicInts - 1 - i;
             CHECK(got[b * threads + t] == expected);
         }
+}
+
+// ---- cuda::barrier in shared memory -----------------------------------------------------------
+
+namespace {
+
+// Each round, every warp's lane 0 writes its warp's sum of the round's inputs to a shared slot;
+// after the barrier's phase every thread adds all slots up; a second phase keeps the next round's
+// writes after this round's reads. Round after round, arrive/wait and arrive_and_wait pass each
+// phase with the parity the tokens carry.
+__global__ void warp_sums_through_barrier(const int* in, int* out, int rounds) {
+    __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+    __shared__ int slots[32];
+    if (threadIdx.x == 0) init(&bar, blockDim.x);
+    __syncthreads();
+    const unsigned warps = blockDim.x / 32;
+    for (int r = 0; r < rounds; ++r) {
+        int v = in[r * blockDim.x + threadIdx.x];
+        for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(~0u, v, offset);
+        if (threadIdx.x % 32 == 0) slots[threadIdx.x / 32] = v;
+        if (r % 2 == 0) {
+            bar.arrive_and_wait();
+        } else {
+            cuda::barrier<cuda::thread_scope_block>::arrival_token token = bar.arrive();
+            bar.wait(std::move(token));
+        }
+        int total = 0;
+        for (unsigned w = 0; w < warps; ++w) total += slots[w];
+        out[r * blockDim.x + threadIdx.x] = total;
+        bar.arrive_and_wait();
+    }
+}
+
+} // namespace
+
+TEST_CASE("cuda::barrier: arrive, wait and arrive_and_wait order shared memory phase by phase") {
+    constexpr int kThreads = 256;
+    constexpr int kRounds = 5;
+    std::mt19937 random(std::random_device{}());
+    std::uniform_int_distribution<int> values(-1000, 1000);
+    std::vector<int> in(kThreads * kRounds);
+    for (int& v : in) v = values(random);
+    DeviceVector<int> d_in(in), d_out(kThreads * kRounds);
+    warp_sums_through_barrier<<<1, kThreads>>>(d_in.data(), d_out.data(), kRounds);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> out = d_out.download();
+    for (int r = 0; r < kRounds; ++r) {
+        int total = 0;
+        for (int t = 0; t < kThreads; ++t) total += in[r * kThreads + t];
+        for (int t = 0; t < kThreads; ++t) {
+            CAPTURE(r);
+            CAPTURE(t);
+            CHECK(out[r * kThreads + t] == total);
+        }
+    }
+}
+
+// ---- Code kept for a GPU under #if __CUDA_ARCH__ >= N ------------------------------------------
+
+namespace {
+
+// nvcc's device pass for the H200 (compute capability 9.0) keeps the first branch; the emulator,
+// which reports 9.0, reads the comparisons as 900 and keeps the same.
+__global__ void kept_for_the_device(int* out) {
+#if __CUDA_ARCH__ >= 700
+    out[threadIdx.x] = 700 + static_cast<int>(threadIdx.x);
+#elif __CUDA_ARCH__ >= 500
+    out[threadIdx.x] = 500;
+#else
+    out[threadIdx.x] = -1;
+#endif
+#if __CUDA_ARCH__ < 900
+    out[threadIdx.x] = -2;
+#endif
+}
+
+} // namespace
+
+TEST_CASE("a kernel body under #if __CUDA_ARCH__ >= 700 runs") {
+    DeviceVector<int> out(64);
+    kept_for_the_device<<<1, 64>>>(out.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> v = out.download();
+    for (int i = 0; i < 64; ++i) CHECK(v[i] == 700 + i);
+}
+
+// ---- Inline PTX: a lane's special registers ---------------------------------------------------
+
+namespace {
+
+constexpr int kLaneRegisters = 6;
+
+__global__ void read_lane_registers(unsigned* out) {
+    const unsigned t = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+    unsigned lane = 0, eq = 0, lt = 0, le = 0, gt = 0, ge = 0;
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    asm volatile("mov.u32 %0, %%lanemask_eq;" : "=r"(eq));
+    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lt));
+    asm("mov.u32 %0, %%lanemask_le;" : "=r"(le));
+    asm("mov.u32 %0, %%lanemask_gt;" : "=r"(gt));
+    asm("mov.u32 %0, %%lanemask_ge;" : "=r"(ge));
+    unsigned* o = out + t * kLaneRegisters;
+    o[0] = lane;
+    o[1] = eq;
+    o[2] = lt;
+    o[3] = le;
+    o[4] = gt;
+    o[5] = ge;
+}
+
+} // namespace
+
+TEST_CASE("inline PTX: %laneid and %lanemask_* read the lane's values, in a 3-D block") {
+    std::mt19937 random(std::random_device{}());
+    std::uniform_int_distribution<unsigned> extent(1, 7);
+    const dim3 block(extent(random), extent(random), extent(random));
+    const unsigned threads = block.x * block.y * block.z;
+    CAPTURE(block.x);
+    CAPTURE(block.y);
+    CAPTURE(block.z);
+    DeviceVector<unsigned> out(threads * kLaneRegisters);
+    read_lane_registers<<<1, block>>>(out.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<unsigned> v = out.download();
+    for (unsigned t = 0; t < threads; ++t) {
+        CAPTURE(t);
+        const unsigned lane = t % 32;
+        const unsigned below = (1u << lane) - 1u;
+        const unsigned* o = &v[t * kLaneRegisters];
+        CHECK(o[0] == lane);
+        CHECK(o[1] == 1u << lane);
+        CHECK(o[2] == below);
+        CHECK(o[3] == (below | 1u << lane));
+        CHECK(o[4] == ~(below | 1u << lane));
+        CHECK(o[5] == ~below);
+    }
+}
+
+// ---- Warp reductions of compute capability 8.0 ------------------------------------------------
+
+namespace {
+
+constexpr int kReductions = 6;
+
+// Each warp's lanes with a value of at least `threshold` reduce over their own mask (a ballot of
+// the full warp first); the others write nothing.
+__global__ void reduce_over_masks(const int* in, int threshold, int* out) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    const int v = in[i];
+    const unsigned mask = __ballot_sync(~0u, v >= threshold);
+    if (v < threshold) return;
+    const auto u = static_cast<unsigned>(v);
+    int* o = out + i * kReductions;
+    o[0] = __reduce_add_sync(mask, v);
+    o[1] = __reduce_min_sync(mask, v);
+    o[2] = __reduce_max_sync(mask, v);
+    o[3] = static_cast<int>(__reduce_and_sync(mask, u));
+    o[4] = static_cast<int>(__reduce_or_sync(mask, u));
+    o[5] = static_cast<int>(__reduce_xor_sync(mask, u));
+}
+
+} // namespace
+
+TEST_CASE("__reduce_add/min/max/and/or/xor_sync over a warp and over a partial mask") {
+    constexpr int kThreads = 128;
+    std::mt19937 random(std::random_device{}());
+    std::uniform_int_distribution<int> values(-100000, 100000);
+    std::vector<int> in(kThreads);
+    for (int& v : in) v = values(random);
+    for (int l = 0; l < 32; ++l) in[l] = std::abs(in[l]); // warp 0: every lane takes part
+    in[64] = 100001;                                      // warp 2: one lane alone
+    for (int l = 65; l < 96; ++l) in[l] = -std::abs(in[l]) - 1;
+    const int threshold = 0;
+    DeviceVector<int> d_in(in), d_out(std::vector<int>(kThreads * kReductions, 7));
+    reduce_over_masks<<<1, kThreads>>>(d_in.data(), threshold, d_out.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> out = d_out.download();
+    for (int i = 0; i < kThreads; ++i) {
+        CAPTURE(i);
+        const int* o = &out[i * kReductions];
+        if (in[i] < threshold) {
+            for (int k = 0; k < kReductions; ++k) CHECK(o[k] == 7);
+            continue;
+        }
+        const int warp = i / 32 * 32;
+        unsigned sum = 0, all_bits = ~0u, any_bits = 0, odd_bits = 0;
+        int low = in[i], high = in[i];
+        for (int l = warp; l < warp + 32; ++l) {
+            if (in[l] < threshold) continue;
+            const auto u = static_cast<unsigned>(in[l]);
+            sum += u;
+            all_bits &= u;
+            any_bits |= u;
+            odd_bits ^= u;
+            low = std::min(low, in[l]);
+            high = std::max(high, in[l]);
+        }
+        CHECK(o[0] == static_cast<int>(sum));
+        CHECK(o[1] == low);
+        CHECK(o[2] == high);
+        CHECK(o[3] == static_cast<int>(all_bits));
+        CHECK(o[4] == static_cast<int>(any_bits));
+        CHECK(o[5] == static_cast<int>(odd_bits));
+    }
 }

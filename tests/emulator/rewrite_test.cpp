@@ -1035,11 +1035,13 @@ int main() {
         }
     }
 }
-// The emulator leaves __CUDA_ARCH__ undefined (one pass, like nvcc's host pass): an #if that
-// compares it leaves out the code it keeps for a GPU, and the compiler says so at its line; the
-// "on a GPU or not" tests (#ifdef, defined()) stay quiet, and line numbers after it are kept.
-// An #elif that compares it gets the warning at its #if (text before the #elif may be skipped).
-TEST_CASE("an #if comparing __CUDA_ARCH__ gets a warning at its line") {
+// The emulator leaves __CUDA_ARCH__ undefined (one pass, like nvcc's host pass) and runs the
+// device code: a comparison with it in an #if or #elif reads the emulated device's 900, so the
+// code kept for a GPU of compute capability 9.0 compiles, quietly, and line numbers are kept.
+// The "on a GPU or not" tests (#ifdef, defined()) stay false; a conditional that mixes one with a
+// comparison gets a warning at its #if (an #elif's goes with its #if: text before it may be
+// skipped).
+TEST_CASE("#if comparisons with __CUDA_ARCH__ read 900; mixed with defined() they warn") {
     const std::string source = "__global__ void k(int* out) {\n"
                                "    *out = 1;\n"
                                "#if __CUDA_ARCH__ >= 700\n"
@@ -1049,8 +1051,14 @@ TEST_CASE("an #if comparing __CUDA_ARCH__ gets a warning at its line") {
                                "#endif\n"
                                "#ifdef __CUDA_ARCH__\n"
                                "#endif\n"
-                               "#if !defined(__CUDA_ARCH__)\n"
+                               "#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__\n"
                                "    int unused = 0;\n"
+                               "#endif\n"
+                               "#if __CUDA_ARCH__ < 900\n"
+                               "    static_assert(false, \"left out on a 9.0 device\");\n"
+                               "#endif\n"
+                               "#if __CUDA_ARCH__ >= 700\n"
+                               "    int kept = 0;\n"
                                "#endif\n"
                                "}\n";
     const std::string warning = "warning: __CUDA_ARCH__ is not defined on the simt emulator";
@@ -1058,23 +1066,73 @@ TEST_CASE("an #if comparing __CUDA_ARCH__ gets a warning at its line") {
     CHECK(compile_rewritten("arch", source, "-include " + quote(SIMT_REWRITE_TEST_FAKES), &log) ==
           0);
     CAPTURE(log);
-    CHECK(log.find("arch.cu:3:") != std::string::npos);
-    std::size_t warnings = 0;
-    for (std::size_t at = log.find(warning); at != std::string::npos;
-         at = log.find(warning, at + 1))
-        ++warnings;
-    CHECK(warnings == 1); // the #elif's goes with its #if's
-    // The line after the conditionals keeps its number: -Wunused-variable points at line 11.
+    CHECK(log.find(warning) == std::string::npos);
+    // The lines after the conditionals keep their numbers: -Wunused-variable points at 11 and 17.
     CHECK(log.find("arch.cu:11:") != std::string::npos);
-    CHECK(log.find("unused") != std::string::npos);
+    CHECK(log.find("arch.cu:17:") != std::string::npos);
+    const std::string out = rewrite_source(source, kName);
+    CHECK(out.find("#if 900 >= 700\n") != std::string::npos);
+    CHECK(out.find("#elif 600 <= 900\n") != std::string::npos);
+    CHECK(out.find("#ifdef __CUDA_ARCH__\n") != std::string::npos);
+    CHECK(out.find("#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__\n") != std::string::npos);
     // Every comparison operator, on either side.
     for (const char* condition :
          {"__CUDA_ARCH__ == 900", "__CUDA_ARCH__ != 900", "__CUDA_ARCH__ < 800",
           "800 > __CUDA_ARCH__", "900 == __CUDA_ARCH__", "(__CUDA_ARCH__) >= 800"}) {
         CAPTURE(condition);
-        const std::string out =
+        const std::string rewritten =
             rewrite_source(std::string("int a;\n#if ") + condition + "\n#endif\n", kName);
-        CHECK(out.find("#pragma GCC warning \"__CUDA_ARCH__") != std::string::npos);
+        CHECK(rewritten.find("__CUDA_ARCH__") == std::string::npos);
+        CHECK(rewritten.find("#pragma GCC warning") == std::string::npos);
+    }
+    // A comparison beside defined(__CUDA_ARCH__), which stays false: one warning, at the #if.
+    const std::string mixed = "int a;\n"
+                              "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700\n"
+                              "#elif defined __CUDA_ARCH__ && __CUDA_ARCH__ >= 600\n"
+                              "#endif\n"
+                              "int b;\n";
+    log.clear();
+    CHECK(compile_rewritten("mixed", mixed, "", &log) == 0);
+    CAPTURE(log);
+    CHECK(log.find("mixed.cu:2:") != std::string::npos);
+    std::size_t warnings = 0;
+    for (std::size_t at = log.find(warning); at != std::string::npos;
+         at = log.find(warning, at + 1))
+        ++warnings;
+    CHECK(warnings == 1);
+}
+
+// Inline PTX in device code: a read of a lane's special register becomes its value from
+// threadIdx; any other asm in a __global__ or __device__ function is refused at its line, naming
+// inline PTX; asm in host code is left to the host compiler.
+TEST_CASE("inline PTX: lane registers are read, other asm in device code is refused") {
+    const std::string reads = "__global__ void k(unsigned* out) {\n"
+                              "    unsigned lane;\n"
+                              "    asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));\n"
+                              "    asm(\"mov.u32 %0, \" \"%%lanemask_lt;\" : \"=r\"(out[lane]));\n"
+                              "}\n";
+    const std::string out = rewrite_source(reads, kName);
+    CHECK(out.find("asm") == std::string::npos);
+    CHECK(out.find("((lane) = ") != std::string::npos);
+    CHECK(out.find("((out[lane]) = ((1u << ") != std::string::npos);
+    const std::string host = "void h(unsigned* x) { asm(\"nop\"); }\n"
+                             "__host__ __device__ void hd() { asm(\"nop\"); }\n";
+    CHECK(rewrite_source(host, kName).find("asm(\"nop\"); }") != std::string::npos);
+    for (const char* statement :
+         {"asm(\"add.s32 %0, %1, %2;\" : \"=r\"(x) : \"r\"(x), \"r\"(x));",
+          "asm volatile(\"membar.gl;\");", "__asm__(\"mov.u32 %0, %%smid;\" : \"=r\"(x));",
+          "asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(x) : \"r\"(x));", "asm(\"bar.sync 0;\")"}) {
+        CAPTURE(statement);
+        const std::string source =
+            std::string("__device__ void f(unsigned x) {\n    x = 1;\n    ") + statement + "\n}\n";
+        try {
+            rewrite_source(source, kName);
+            FAIL("no error");
+        } catch (const RewriteError& e) {
+            CHECK(e.line() == 3);
+            CHECK(std::string(e.what()).find("inline PTX (asm) in device code is not supported by "
+                                             "the simt emulator") != std::string::npos);
+        }
     }
 }
 
@@ -1092,6 +1150,15 @@ TEST_CASE("unsupported CUDA library headers fail to compile with the feature nam
         {"#include <cuda/std/barrier>\n", "cuda::std::barrier (<cuda/std/barrier>) is not"},
         {"#include <cuda/atomic>\n", "<cuda/atomic> (cuda::atomic) is not supported"},
         {"#include <cuda/pipeline>\n", "<cuda/pipeline> (cuda::pipeline) is not supported"},
+        {"#include <cuda/barrier>\n__global__ void k() { __shared__ "
+         "cuda::barrier<cuda::thread_scope_block> b; b.arrive_and_drop(); }",
+         "cuda::barrier::arrive_and_drop is not supported by the simt emulator"},
+        {"#include <cuda/barrier>\n__global__ void k() { __shared__ "
+         "cuda::barrier<cuda::thread_scope_device> b; init(&b, 1); }",
+         "cuda::barrier of a scope other than thread_scope_block is not supported"},
+        {"#include <cuda/barrier>\n__global__ void k(int* p) { __shared__ int s[4]; __shared__ "
+         "cuda::barrier<cuda::thread_scope_block> b; cuda::memcpy_async(s, p, 16, b); }",
+         "cuda::memcpy_async is not supported by the simt emulator"},
         {"#include <cuda/ptx>\n__global__ void k() { cuda::ptx::cp_async_bulk_tensor(1); }",
          "cp_async_bulk_tensor (tensor copies, TMA descriptors) is not supported"},
         {CG "cg::labeled_partition(cg::tiled_partition<64>(cg::this_thread_block()), 3); }",

@@ -14,6 +14,7 @@
 #include "simt/shared.h"
 #include "simt/device.h"
 #include "simt/rounding.h"
+#include "sm_80_rt.h"
 
 // The toolkit's header guards, which code tests to see whether the runtime API is there (NVIDIA's
 // samples' helper_cuda.h defines its runtime helpers under `#ifdef __CUDA_RUNTIME_H__`).

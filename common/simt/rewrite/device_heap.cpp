@@ -5,28 +5,11 @@
 // its line, naming the feature. Placement new (`new (buffer) T`) needs no heap and is left alone.
 #include <vector>
 
+#include "device_bodies.h"
 #include "passes.h"
 
 namespace simt::rewrite {
 namespace {
-
-// code[brace] is '{': whether it opens the body of a function declared __global__ or __device__
-// without __host__. The declaration runs back to the previous ';', '{' or '}' outside brackets.
-bool opens_device_function(Tokens code, std::size_t brace) {
-    bool device = false;
-    for (std::size_t i = brace; i-- > 0;) {
-        const std::string_view t = code[i].text;
-        if (t == ")" || t == "]") {
-            i = match_backward(code, i);
-            if (i == npos) return false;
-            continue;
-        }
-        if (t == ";" || t == "{" || t == "}") break;
-        if (t == "__host__") return false;
-        if (t == "__global__" || t == "__device__") device = true;
-    }
-    return device;
-}
 
 // code[i] names malloc, calloc, realloc or free in a call (not a member, nor another namespace's).
 bool calls_c_allocator(Tokens code, std::size_t i) {
@@ -48,18 +31,10 @@ const char* const kHeap = "(the device heap) are not supported by the simt emula
 
 void reject_device_heap(const SourceFile& src) {
     const Tokens code = src.code();
-    std::vector<bool> device; // one entry per open brace: inside a device function's body
+    const std::vector<bool> device = device_body_tokens(code);
     for (std::size_t i = 0; i < code.size(); ++i) {
         const std::string_view t = code[i].text;
-        if (t == "{") {
-            device.push_back((!device.empty() && device.back()) || opens_device_function(code, i));
-            continue;
-        }
-        if (t == "}") {
-            if (!device.empty()) device.pop_back();
-            continue;
-        }
-        if (device.empty() || !device.back() || code[i].kind != TokenKind::Identifier) continue;
+        if (!device[i] || code[i].kind != TokenKind::Identifier) continue;
         const bool after_operator = i > 0 && code[i - 1].text == "operator";
         if (t == "new" && !after_operator && !is(code, i + 1, "(")) {
             src.fail(code[i], std::string("new in device code: device-side new and delete ") +

@@ -47,9 +47,13 @@ void redirect_quoted_includes(const SourceFile& src, const IncludeRedirect& redi
 // the device heap (device_heap.cpp).
 void reject_device_heap(const SourceFile& src);
 
-// `#if`/`#elif` lines that compare __CUDA_ARCH__ get a compiler warning at their line: the
-// emulator leaves it undefined (cuda_arch_conditions.cpp).
-void warn_cuda_arch_conditions(const SourceFile& src, EditList& edits);
+// asm("mov.u32 %0, %%laneid;" : "=r"(x)) (and %lanemask_*) in device code -> x = the lane's
+// value; any other asm in a __global__ or __device__ function is an error (inline_ptx.cpp).
+void rewrite_inline_ptx(const SourceFile& src, EditList& edits);
+
+// `#if`/`#elif` comparisons with __CUDA_ARCH__ read the emulated device's 900; a conditional that
+// also tests defined(__CUDA_ARCH__) gets a compiler warning at its line (cuda_arch_conditions.cpp).
+void read_cuda_arch_comparisons(const SourceFile& src, EditList& edits);
 
 // __shared__ and __managed__ inside #define bodies are errors.
 void reject_in_macros(const SourceFile& src);

@@ -48,8 +48,9 @@ std::string rewrite_source(std::string_view text, std::string_view display_name,
     rewrite_cuda_keywords(src, edits);
     strip_launch_api_casts(src, edits);
     insert_loop_ticks(src, edits);
+    rewrite_inline_ptx(src, edits);
     redirect_quoted_includes(src, redirect, edits);
-    warn_cuda_arch_conditions(src, edits);
+    read_cuda_arch_comparisons(src, edits);
     return "#line 1 " + quoted(display_name) + "\n" + edits.apply(src);
 }
 

@@ -124,7 +124,7 @@ std::uint64_t arrive(const void* bar, std::uint32_t count, std::uint32_t tx_byte
     tell_phase(e, me, address, barrier.model, before);
     phase_may_have_completed(barrier, before);
     e.note_progress();
-    return 0;
+    return before; // the state token: the phase this arrival belongs to
 }
 
 // A copy's bytes land: written to shared memory, released with the issuer's clock, counted
