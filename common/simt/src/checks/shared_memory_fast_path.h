@@ -68,9 +68,8 @@ inline bool SharedMemoryChecker::fast_clean(const ShadowWord& s, const Thread* m
                                             const Warp* w, AccessKind kind) const {
     const uint32_t self = me->linear + 1;
     if (kind == AccessKind::read)
-        return s.writer == self ||
-               (s.writer != 0 &&
-                ordered(me, b, w, s.writer, s.write_epoch, s.write_warp_sync, s.write_clock));
+        return s.writer == self || (s.writer != 0 && ordered(me, b, w, s.writer, s.write_epoch,
+                                                             s.write_warp_sync, s.write_clock));
     return (s.writer == self || s.writer == 0 ||
             ordered(me, b, w, s.writer, s.write_epoch, s.write_warp_sync, s.write_clock)) &&
            (s.reader == self || s.reader == 0 ||
