@@ -4,7 +4,7 @@
 # nothing would be compiled) and run `./scanlab lab NN` (build the lab's test program, then run
 # it), then time the build and the test program on their own. The file is put back afterwards. Prints CPU seconds (user + system, summed over every process the
 # command waited for: the compiler, the linker, ninja, the tests) and wall seconds.
-#   scripts/loop-times.sh [--solution] [NN ...]
+#   scripts/loop-times.sh [--solution] [--test-runs=N] [NN ...]
 #   scripts/loop-times.sh --first [DIR]
 # Default: every lab, the student's file (labs/NN_*/*.cu, the stub in a fresh checkout).
 # --solution: the reference solution's file instead (solutions/NN_*/*.cu, `./scanlab lab NN
@@ -69,12 +69,17 @@ if [[ "${1:-}" == "--first" ]]; then
 fi
 
 flavour=student
+test_runs=1
 labs=()
 for a in "$@"; do
     case "$a" in
     --solution) flavour=solution ;;
+    --test-runs=[1-9]*)
+        test_runs="${a#--test-runs=}"
+        [[ $test_runs =~ ^[0-9]+$ ]] || { echo "loop-times.sh: --test-runs wants a count, not '$test_runs'" >&2; exit 2; }
+        ;;
     [0-9][0-9]) labs+=("$a") ;;
-    *) echo "usage: scripts/loop-times.sh [--solution] [NN ...]" >&2; exit 2 ;;
+    *) echo "usage: scripts/loop-times.sh [--solution] [--test-runs=N] [NN ...]" >&2; exit 2 ;;
     esac
 done
 if ((${#labs[@]} == 0)); then
@@ -137,7 +142,9 @@ for lab in "${labs[@]}"; do
     timed "lab $lab edit: ./scanlab lab" env SCANLAB_JOBS="$jobs" ./scanlab lab "$lab" "${lab_flag[@]}"
     echo "// loop-times.sh: another edit" >>"$file"
     timed "lab $lab   build" cmake --build "$build" -j "$jobs" --target "$target"
-    timed "lab $lab   test program" "$build/bin/$target"
+    for ((run = 1; run <= test_runs; ++run)); do
+        timed "lab $lab   test program" "$build/bin/$target"
+    done
     cp "$saved" "$file"
     edited=""
 done

@@ -46,6 +46,14 @@ class DataFlow {
     // the start of its buffer; grown as needed), `offset` the access's offset in the buffer.
     static void access_shared(std::vector<uint64_t>& bits, bool& thread_derived, size_t offset,
                               size_t bytes, bool reads, bool writes);
+    // The same two for the common access, inline and calling nothing (a frame on a fiber's cold
+    // stack costs a cache miss): whole words whose marks share one 64-bit word, of a page looked
+    // up before (device memory) or of marks already there (shared memory). False, with nothing
+    // changed, for anything else: access() or access_shared() does it then.
+    bool access_fast(bool& thread_derived, uintptr_t address, size_t bytes, bool reads,
+                     bool writes);
+    static bool access_shared_fast(std::vector<uint64_t>& bits, bool& thread_derived, size_t offset,
+                                   size_t bytes, bool reads, bool writes);
 
   private:
     static constexpr unsigned kPageShift = 12;
@@ -66,6 +74,43 @@ class DataFlow {
     std::array<uintptr_t, kCachedPages> cached_keys_;
     std::array<Page*, kCachedPages> cached_pages_;
 };
+
+namespace data_flow_detail {
+// The marks of `words` whole words from word `first` (of a page or of a block's shared memory)
+// in `marks`, the 64-bit word that holds all of them: a read of a marked word makes the thread
+// derived; a write marks them as the thread is.
+inline void follow(uint64_t& marks, bool& thread_derived, size_t first, size_t words, bool reads,
+                   bool writes) {
+    const uint64_t mask = ((uint64_t{1} << words) - 1) << (first % 64);
+    if (reads && !thread_derived && (marks & mask) != 0) thread_derived = true;
+    if (writes) marks = thread_derived ? marks | mask : marks & ~mask;
+}
+} // namespace data_flow_detail
+
+inline bool DataFlow::access_fast(bool& thread_derived, uintptr_t address, size_t bytes, bool reads,
+                                  bool writes) {
+    const size_t first = (address >> 2) & (kWordsPerPage - 1), words = bytes / 4;
+    if (((address | bytes) & 3) != 0 || words == 0 || words > 4 || first % 64 + words > 64)
+        return false;
+    const uintptr_t key = address >> kPageShift;
+    const size_t slot = key % kCachedPages;
+    if (cached_keys_[slot] != key) return false;
+    Page* p = cached_pages_[slot];
+    // A page with no marks (the kernel's parameters, say): nothing to read, nothing to clear.
+    if (!p) return !(writes && thread_derived);
+    data_flow_detail::follow((*p)[first / 64], thread_derived, first, words, reads, writes);
+    return true;
+}
+
+inline bool DataFlow::access_shared_fast(std::vector<uint64_t>& bits, bool& thread_derived,
+                                         size_t offset, size_t bytes, bool reads, bool writes) {
+    const size_t first = offset / 4, words = bytes / 4;
+    if (((offset | bytes) & 3) != 0 || words == 0 || words > 4 || first % 64 + words > 64 ||
+        first / 64 >= bits.size())
+        return false;
+    data_flow_detail::follow(bits[first / 64], thread_derived, first, words, reads, writes);
+    return true;
+}
 
 DataFlow& data_flow();
 

@@ -612,10 +612,14 @@ void Engine::followed_access(uintptr_t address, size_t bytes, AccessKind kind, b
     const bool reads = kind != AccessKind::write, writes = kind != AccessKind::read;
     Block* b = me->block;
     const uintptr_t offset = address - b->shared_base();
-    if (offset < b->shared_capacity)
-        DataFlow::access_shared(b->derived_words, me->derived, offset, bytes, reads, writes);
-    else if (address - me->stack_lo >= me->stack_size) // not its own locals
-        flow_->access(me->derived, address, bytes, reads, writes);
+    if (offset < b->shared_capacity) {
+        if (!DataFlow::access_shared_fast(b->derived_words, me->derived, offset, bytes, reads,
+                                          writes))
+            DataFlow::access_shared(b->derived_words, me->derived, offset, bytes, reads, writes);
+    } else if (address - me->stack_lo >= me->stack_size) { // not its own locals
+        if (!flow_->access_fast(me->derived, address, bytes, reads, writes))
+            flow_->access(me->derived, address, bytes, reads, writes);
+    }
     return plain_access(address, bytes, kind, is_volatile, site);
 }
 

@@ -95,6 +95,13 @@ class SharedMemoryChecker {
     inline bool ordered(const Thread* me, const Block* b, const Warp* w, uint32_t other,
                         uint32_t epoch, uint32_t warp_sync, uint32_t clock) const;
     static inline bool ordered_reads(const Warp* w, uint32_t other, uint32_t warp_sync);
+    // The fast path's checks of one whole word, and its record of it (fast_access).
+    [[gnu::always_inline]] inline bool fast_clean(const ShadowWord& s, const Thread* me,
+                                                  const Block* b, const Warp* w,
+                                                  AccessKind kind) const;
+    [[gnu::always_inline]] static inline void fast_record(ShadowWord& s, const Thread* me,
+                                                          const Block* b, const Warp* w,
+                                                          AccessKind kind, const void* site);
     // `bytes`: the mask of the word's bytes accessed (kWholeWord on the fast path).
     static inline void record_read(ShadowWord& s, const Thread* me, const Block* b, const Warp* w,
                                    const void* site, uint8_t bytes);

@@ -62,31 +62,50 @@ inline void SharedMemoryChecker::record_write(ShadowWord& s, const Thread* me, c
     s.write_clock = b->clock;
 }
 
+// The checks of one whole word on the fast path: true if nothing is to be reported (the access
+// is then recorded by fast_record).
+inline bool SharedMemoryChecker::fast_clean(const ShadowWord& s, const Thread* me, const Block* b,
+                                            const Warp* w, AccessKind kind) const {
+    const uint32_t self = me->linear + 1;
+    if (kind == AccessKind::read)
+        return s.writer == self || (s.writer != 0 && ordered(me, b, w, s.writer, s.write_epoch,
+                                                             s.write_warp_sync, s.write_clock));
+    return (s.writer == self || s.writer == 0 ||
+            ordered(me, b, w, s.writer, s.write_epoch, s.write_warp_sync, s.write_clock)) &&
+           (s.reader == self || s.reader == 0 ||
+            ordered(me, b, w, s.reader, s.read_epoch, s.read_warp_sync, s.read_clock)) &&
+           (s.other_reader == self || s.other_reader == 0 ||
+            ordered(me, b, w, s.other_reader, s.other_read_epoch, s.other_read_warp_sync,
+                    s.other_read_clock));
+}
+
+inline void SharedMemoryChecker::fast_record(ShadowWord& s, const Thread* me, const Block* b,
+                                             const Warp* w, AccessKind kind, const void* site) {
+    if (kind == AccessKind::read)
+        record_read(s, me, b, w, site, kWholeWord);
+    else
+        record_write(s, me, b, w, site, false, kWholeWord);
+}
+
 inline bool SharedMemoryChecker::fast_access(Thread* me, Block* b, Warp* w, size_t in_var,
                                              size_t bytes, AccessKind kind, const void* site) {
-    // One whole word (the engine has found it aligned and inside the variable of the block's
-    // last access, and variables start on 16 bytes); a part of a word goes the general way.
-    if (bytes != 4) [[unlikely]]
+    // One whole word, or two (an aligned 8-byte access: check_words would check and record
+    // each of them whole, as here); the engine has found it aligned and inside the variable of
+    // the block's last access, and variables start on 16 bytes. A part of a word goes the
+    // general way. Both words are checked before either is recorded, so that a word with
+    // something to report leaves the shadow as it was for the general path.
+    ShadowWord* s = &b->last_shadow[in_var / 4];
+    if (bytes == 4) [[likely]] {
+        if (!fast_clean(s[0], me, b, w, kind)) [[unlikely]]
+            return false;
+    } else if (bytes == 8) {
+        if (!fast_clean(s[0], me, b, w, kind) || !fast_clean(s[1], me, b, w, kind)) [[unlikely]]
+            return false;
+        fast_record(s[1], me, b, w, kind, site);
+    } else [[unlikely]] {
         return false;
-    const uint32_t self = me->linear + 1;
-    ShadowWord& s = b->last_shadow[in_var / 4];
-    if (kind == AccessKind::read) {
-        if (s.writer != self && (s.writer == 0 || !ordered(me, b, w, s.writer, s.write_epoch,
-                                                           s.write_warp_sync, s.write_clock)))
-            [[unlikely]]
-            return false;
-        record_read(s, me, b, w, site, kWholeWord);
-    } else {
-        if ((s.writer != self && s.writer != 0 &&
-             !ordered(me, b, w, s.writer, s.write_epoch, s.write_warp_sync, s.write_clock)) ||
-            (s.reader != self && s.reader != 0 &&
-             !ordered(me, b, w, s.reader, s.read_epoch, s.read_warp_sync, s.read_clock)) ||
-            (s.other_reader != self && s.other_reader != 0 &&
-             !ordered(me, b, w, s.other_reader, s.other_read_epoch, s.other_read_warp_sync,
-                      s.other_read_clock))) [[unlikely]]
-            return false;
-        record_write(s, me, b, w, site, false, kWholeWord);
     }
+    fast_record(s[0], me, b, w, kind, site);
     return true;
 }
 
