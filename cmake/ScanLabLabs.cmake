@@ -7,7 +7,8 @@
 # compiled for backend B. Both flavours see labs/<NN>_<name>/ on their include path: the solution
 # uses the same interface header the student gets. The graded tests are registered under tests/
 # (tests/labs/CMakeLists.txt), from the lab's folder and sources this records in the global
-# properties SCANLAB_LAB<NN>_FOLDER and SCANLAB_LAB<NN>_SOURCES.
+# properties SCANLAB_LAB<NN>_FOLDER and SCANLAB_LAB<NN>_SOURCES; SCANLAB_LAB_NUMBERS lists the
+# labs added, in order (what every per-lab loop elsewhere walks).
 #
 # Relies on what cmake/Backends.cmake provides: SCANLAB_BACKENDS, the target scanlab_api and
 # scanlab_add_cuda_library().
@@ -39,6 +40,7 @@ function(scanlab_add_lab)
     set(interface_dir "${SCANLAB_LABS_ROOT}/labs/${folder}")
     set_property(GLOBAL PROPERTY SCANLAB_${lab}_FOLDER "${folder}")
     set_property(GLOBAL PROPERTY SCANLAB_${lab}_SOURCES "${arg_SOURCES}")
+    set_property(GLOBAL APPEND PROPERTY SCANLAB_LAB_NUMBERS "${arg_NUMBER}")
     foreach(backend IN LISTS SCANLAB_BACKENDS)
         foreach(flavour IN ITEMS student solution)
             if(flavour STREQUAL "student")

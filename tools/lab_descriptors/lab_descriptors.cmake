@@ -40,10 +40,8 @@ endfunction()
 # solution's instantiations (docs/design.md, Measurements). The graded tests, the grader and the
 # benchmark keep the full libraries; a descriptor that calls another operator fails to link.
 function(scanlab_add_solution_sums_libraries backend)
-    foreach(number RANGE 0 99)
-        if(number LESS 10)
-            set(number "0${number}")
-        endif()
+    get_property(lab_numbers GLOBAL PROPERTY SCANLAB_LAB_NUMBERS)
+    foreach(number IN LISTS lab_numbers)
         set(full lab${number}_solution_${backend})
         if(NOT TARGET ${full})
             continue()
