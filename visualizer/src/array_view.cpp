@@ -18,7 +18,7 @@ namespace scanlab::view {
 
 namespace {
 
-constexpr float kLabelWidth = 74.0f;
+constexpr float kArrayLabelWidth = 74.0f;
 constexpr float kHeaderHeight = 20.0f;
 constexpr std::size_t kMaxArrowsPerFrame = 40000;
 constexpr float kFramedCellWidth = 7.0f; // narrower cells are drawn without a frame
@@ -136,7 +136,7 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
         // the rows spread down the height, with room for the arrows.
         const float widest = std::min(std::max(56.0f, widest_value_ + 10.0f), 240.0f);
         base_cell_width_ =
-            std::clamp((area.x - kLabelWidth - 16.0f) / model.column_count(), 0.5f, widest);
+            std::clamp((area.x - kArrayLabelWidth - 16.0f) / model.column_count(), 0.5f, widest);
         const float rows = static_cast<float>(model.row_count());
         base_row_gap_ =
             std::clamp((area.y - kHeaderHeight - 16.0f) / rows - cell_height(base_cell_width_),
@@ -148,7 +148,7 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
     g.cell_h = cell_height(g.cell_w);
     g.pitch = std::floor(g.cell_h + std::clamp(base_row_gap_ * canvas_.zoom(), 8.0f, 240.0f));
     g.gap = g.cell_w >= 8 ? 2.0f : (g.cell_w >= 3 ? 1.0f : 0.0f);
-    canvas_.clamp({kLabelWidth + model.column_count() * g.cell_w + 16,
+    canvas_.clamp({kArrayLabelWidth + model.column_count() * g.cell_w + 16,
                    kHeaderHeight + model.row_count() * g.pitch});
 
     const int current_row = model.row_at_or_before(cursor.step);
@@ -158,14 +158,15 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
             canvas_.reveal_y(kHeaderHeight + current_row * g.pitch,
                              kHeaderHeight + current_row * g.pitch + g.cell_h, 8.0f);
     }
-    g.x0 = canvas_.min().x + kLabelWidth + canvas_.pan().x;
+    g.x0 = canvas_.min().x + kArrayLabelWidth + canvas_.pan().x;
     g.y0 = canvas_.min().y + kHeaderHeight + 6.0f + canvas_.pan().y;
 
     const auto columns = static_cast<std::int64_t>(model.column_count());
     const auto rows = static_cast<std::int64_t>(model.row_count());
-    const std::int64_t c0 = std::clamp<std::int64_t>(
-        static_cast<std::int64_t>(std::floor((canvas_.min().x + kLabelWidth - g.x0) / g.cell_w)), 0,
-        columns - 1);
+    const std::int64_t c0 =
+        std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(
+                                     (canvas_.min().x + kArrayLabelWidth - g.x0) / g.cell_w)),
+                                 0, columns - 1);
     const std::int64_t c1 = std::clamp<std::int64_t>(
         static_cast<std::int64_t>(std::ceil((canvas_.max().x - g.x0) / g.cell_w)), 0, columns - 1);
     const std::int64_t r0 = std::clamp<std::int64_t>(
@@ -269,7 +270,7 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
         }
         if (g.cell_w < 2.0f) {
             // Less than two pixels a cell: one sample per pixel column, no frames.
-            const float left = std::max(canvas_.min().x + kLabelWidth, g.x0);
+            const float left = std::max(canvas_.min().x + kArrayLabelWidth, g.x0);
             const float right = std::min(canvas_.max().x, g.x0 + columns * g.cell_w);
             for (float px = std::floor(left); px < right; px += 1.0f) {
                 const auto column = static_cast<std::uint32_t>(std::clamp<std::int64_t>(
@@ -354,7 +355,7 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
     }
 
     // Row labels in a fixed gutter, column numbers in a fixed header.
-    list->AddRectFilled(canvas_.min(), {canvas_.min().x + kLabelWidth - 4, canvas_.max().y},
+    list->AddRectFilled(canvas_.min(), {canvas_.min().x + kArrayLabelWidth - 4, canvas_.max().y},
                         palette::kBackground.u32());
     for (std::int64_t r = r0; r <= r1; ++r) {
         const auto row = static_cast<std::uint32_t>(r);
@@ -384,7 +385,7 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
             const std::string text = std::to_string(label_value);
             const float x =
                 g.x(column) + (g.cell_w - g.gap) / 2 - ImGui::CalcTextSize(text.c_str()).x / 2;
-            if (x < canvas_.min().x + kLabelWidth - 8) continue;
+            if (x < canvas_.min().x + kArrayLabelWidth - 8) continue;
             list->AddText({x, canvas_.min().y + 2}, palette::kDimText.u32(), text.c_str());
         }
     }
@@ -395,7 +396,7 @@ void ArrayView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
         const ImVec2 mouse = ImGui::GetIO().MousePos;
         const float fx = (mouse.x - g.x0) / g.cell_w;
         const float fy = (mouse.y - g.y0) / g.pitch;
-        if (mouse.x > canvas_.min().x + kLabelWidth && fx >= 0 && fy >= 0 && fx < columns &&
+        if (mouse.x > canvas_.min().x + kArrayLabelWidth && fx >= 0 && fy >= 0 && fx < columns &&
             fy < rows && (mouse.y - g.y0 - std::floor(fy) * g.pitch) <= g.cell_h) {
             const auto row = static_cast<std::uint32_t>(fy);
             const auto column = static_cast<std::uint32_t>(fx);

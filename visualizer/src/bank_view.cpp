@@ -13,7 +13,7 @@ namespace scanlab::view {
 
 namespace {
 
-constexpr float kStripHeight = 18.0f;
+constexpr float kBankStripHeight = 18.0f;
 constexpr float kPhaseLabelHeight = 20.0f;
 constexpr float kBankHeaderHeight = 16.0f;
 constexpr float kGutter = 8.0f;
@@ -126,7 +126,7 @@ void BankView::draw_step_strip(const LoadedTrace& loaded, Selection& selection, 
         ImGui::Text("Conflicts per step (worst: step %u, %llu)", worst_step,
                     static_cast<unsigned long long>(worst));
     const ImVec2 a = ImGui::GetCursorScreenPos();
-    ImGui::InvisibleButton("##step-strip", {width, kStripHeight});
+    ImGui::InvisibleButton("##step-strip", {width, kBankStripHeight});
     const bool hovered = ImGui::IsItemHovered();
     const bool clicked = ImGui::IsItemClicked();
     ImDrawList* list = ImGui::GetWindowDrawList();
@@ -136,7 +136,7 @@ void BankView::draw_step_strip(const LoadedTrace& loaded, Selection& selection, 
         for (std::uint32_t s = 0; s < block.step_count(); ++s) {
             const float x = a.x + std::floor(s * cell);
             const float x_end = a.x + std::floor((s + 1) * cell) - (cell >= 4 ? 1.0f : 0.0f);
-            list->AddRectFilled({x, a.y}, {std::max(x_end, x + 1), a.y + kStripHeight},
+            list->AddRectFilled({x, a.y}, {std::max(x_end, x + 1), a.y + kBankStripHeight},
                                 heat_colour(step_conflicts(loaded, block.steps[s]), worst).u32());
         }
     } else {
@@ -146,7 +146,7 @@ void BankView::draw_step_strip(const LoadedTrace& loaded, Selection& selection, 
             std::uint64_t hot = 0;
             for (std::uint32_t s = s0; s < std::max(s1, s0 + 1) && s < block.step_count(); ++s)
                 hot = std::max(hot, step_conflicts(loaded, block.steps[s]));
-            list->AddRectFilled({a.x + px, a.y}, {a.x + px + 1, a.y + kStripHeight},
+            list->AddRectFilled({a.x + px, a.y}, {a.x + px + 1, a.y + kBankStripHeight},
                                 heat_colour(hot, worst).u32());
         }
     }
@@ -154,7 +154,7 @@ void BankView::draw_step_strip(const LoadedTrace& loaded, Selection& selection, 
         const std::uint32_t s = selection.cursor.step;
         outline(list, {a.x + std::floor(s * cell), a.y},
                 {a.x + std::max(std::floor((s + 1) * cell) - 1, std::floor(s * cell) + 1),
-                 a.y + kStripHeight});
+                 a.y + kBankStripHeight});
     }
     if (hovered && block.step_count() > 0) {
         const float mx = ImGui::GetIO().MousePos.x - a.x;
@@ -191,7 +191,7 @@ void BankView::draw_instruction_strip(const LoadedTrace& loaded, Selection& sele
     }
     ImGui::Text("Shared instructions of step %u: %zu", step, shared.size());
     const ImVec2 a = ImGui::GetCursorScreenPos();
-    ImGui::InvisibleButton("##instruction-strip", {width, kStripHeight});
+    ImGui::InvisibleButton("##instruction-strip", {width, kBankStripHeight});
     const bool hovered = ImGui::IsItemHovered();
     const bool clicked = ImGui::IsItemClicked();
     if (shared.empty()) return;
@@ -202,9 +202,9 @@ void BankView::draw_instruction_strip(const LoadedTrace& loaded, Selection& sele
         const float x_end =
             std::max(a.x + std::floor((k + 1) * cell) - (cell >= 4 ? 1.0f : 0.0f), x + 1);
         const std::uint64_t global = block.instructions[shared[k]];
-        list->AddRectFilled({x, a.y}, {x_end, a.y + kStripHeight},
+        list->AddRectFilled({x, a.y}, {x_end, a.y + kBankStripHeight},
                             heat_colour(instruction_conflicts(loaded, global), worst).u32());
-        if (shown && global == *shown) outline(list, {x, a.y}, {x_end, a.y + kStripHeight});
+        if (shown && global == *shown) outline(list, {x, a.y}, {x_end, a.y + kBankStripHeight});
     }
     if (hovered) {
         const float mx = ImGui::GetIO().MousePos.x - a.x;

@@ -7,8 +7,8 @@
 namespace scanlab::view {
 
 namespace {
-constexpr float kMargin = 12.0f;
-constexpr float kLabelWidth = 170.0f;
+constexpr float kPipelineMargin = 12.0f;
+constexpr float kPipelineLabelWidth = 170.0f;
 constexpr float kRowHeight = 22.0f;
 constexpr Rgb kSpun{240, 150, 40};
 constexpr Rgb kStall{230, 50, 50};
@@ -43,8 +43,9 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
     const float font = ImGui::GetFontSize();
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     std::string tip;
-    const float left = canvas_.min().x + kMargin + kLabelWidth;
-    const float width = std::max(50.0f, canvas_.size().x - 2 * kMargin - kLabelWidth);
+    const float left = canvas_.min().x + kPipelineMargin + kPipelineLabelWidth;
+    const float width =
+        std::max(50.0f, canvas_.size().x - 2 * kPipelineMargin - kPipelineLabelWidth);
     // A block that stalled polls until the trace ends, often for far longer than it worked:
     // the ticks after its last activity get the axis' last eighth, so the work stays readable.
     const std::uint64_t active = std::max(m->active_end, m->begin);
@@ -62,7 +63,7 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
         return canvas_.hovered() && mouse.x >= x0 - 2 && mouse.x <= x1 + 2 && mouse.y >= y0 &&
                mouse.y <= y1;
     };
-    float y = canvas_.min().y + kMargin + canvas_.pan().y;
+    float y = canvas_.min().y + kPipelineMargin + canvas_.pan().y;
     const std::string title =
         "block " + std::to_string(m->block) + ": ticks " + ticks(m->begin) + ".." + ticks(m->end) +
         (m->ended                 ? ""
@@ -71,7 +72,7 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
         ", " + std::to_string(m->stages.size()) + " stages, " + std::to_string(m->stalls()) +
         " stalled waits, " + std::to_string(m->early_reads()) + " reads before readable" +
         (m->died_early ? "; it issued no bulk copy before it failed" : "");
-    list->AddText({canvas_.min().x + kMargin, y}, palette::kText.u32(), title.c_str());
+    list->AddText({canvas_.min().x + kPipelineMargin, y}, palette::kText.u32(), title.c_str());
     y += font + 8;
 
     // A wait open at the end waits forever when the run ended (or the emulator found it
@@ -87,7 +88,7 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
         const Rgb colour = stage_colour(s);
         const std::string label =
             "stage " + std::to_string(s) + " (" + m->barriers[m->stages[s].fill_barrier].name + ")";
-        list->AddText({canvas_.min().x + kMargin, y + 3}, colour.u32(), label.c_str());
+        list->AddText({canvas_.min().x + kPipelineMargin, y + 3}, colour.u32(), label.c_str());
         for (const StageFill& f : m->fills) {
             if (f.stage != s) continue;
             const std::uint64_t began = f.copy ? *f.copy : f.full ? *f.full : m->end;
@@ -109,8 +110,8 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
             if (!f.full) wrong += std::string(wrong.empty() ? "" : "; ") + "never readable";
             if (!wrong.empty()) {
                 const float w = ImGui::CalcTextSize(wrong.c_str()).x;
-                const float at = x0 + 2 + w > canvas_.max().x - kMargin
-                                     ? std::max(left, canvas_.max().x - kMargin - w)
+                const float at = x0 + 2 + w > canvas_.max().x - kPipelineMargin
+                                     ? std::max(left, canvas_.max().x - kPipelineMargin - w)
                                      : x0 + 2;
                 list->AddText({at, y + 3}, kStall.u32(), wrong.c_str());
             }
@@ -136,7 +137,8 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
     // A row per warp.
     for (const PipelineWarp& w : m->warps) {
         const std::string label = "warp " + std::to_string(w.warp) + ": " + role_name(w.role);
-        list->AddText({canvas_.min().x + kMargin, y + 3}, palette::kText.u32(), label.c_str());
+        list->AddText({canvas_.min().x + kPipelineMargin, y + 3}, palette::kText.u32(),
+                      label.c_str());
         list->AddLine({left, y + kRowHeight - 1}, {canvas_.max().x, y + kRowHeight - 1},
                       palette::kGrid.u32());
         const float mid = y + kRowHeight / 2;
@@ -206,7 +208,7 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
                 (forever ? "waits forever: " : "still waiting where the recording was cut: ") +
                 stall_reason(*m, *wait);
             const float w = ImGui::CalcTextSize(why.c_str()).x;
-            const float edge = canvas_.max().x - kMargin;
+            const float edge = canvas_.max().x - kPipelineMargin;
             const float at = x0 + 4 + w > edge ? std::max(left, edge - w) : x0 + 4;
             if (at < x0) // the part left of the bar, on the background
                 list->AddRectFilled({at - 2, y}, {x0, y + kRowHeight - 1},
@@ -227,7 +229,8 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
     if (squeeze) {
         // Where the axis changes scale: only failed polls (and reads) after it.
         const float x = x_of(axis_end);
-        list->AddLine({x, canvas_.min().y + kMargin + font + 8}, {x, y}, palette::kDimText.u32());
+        list->AddLine({x, canvas_.min().y + kPipelineMargin + font + 8}, {x, y},
+                      palette::kDimText.u32());
         const std::string note = "ticks " + ticks(axis_end) + ".." + ticks(m->end) +
                                  " squeezed on the right: nothing but polls |";
         list->AddText({x - ImGui::CalcTextSize(note.c_str()).x, y}, palette::kDimText.u32(),
@@ -241,14 +244,14 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
         "red = never completed; coloured ticks = reads of a stage (red across the row: read "
         "before readable), white ticks = arrives, dots = descriptor reads (A-coloured: "
         "publishes); pink triangles = findings";
-    list->AddText(nullptr, 0.0f, {canvas_.min().x + kMargin, y}, palette::kDimText.u32(),
-                  legend.c_str(), nullptr, canvas_.size().x - 2 * kMargin);
+    list->AddText(nullptr, 0.0f, {canvas_.min().x + kPipelineMargin, y}, palette::kDimText.u32(),
+                  legend.c_str(), nullptr, canvas_.size().x - 2 * kPipelineMargin);
     // The block's findings, each once (a finding marks each of its accesses).
     std::vector<std::uint32_t> listed;
     for (const PipelineMark& mark : m->marks)
         if (std::find(listed.begin(), listed.end(), mark.finding) == listed.end())
             listed.push_back(mark.finding);
-    const float wrap = canvas_.size().x - 2 * kMargin;
+    const float wrap = canvas_.size().x - 2 * kPipelineMargin;
     y += ImGui::CalcTextSize(legend.c_str(), nullptr, false, wrap).y + 4;
     for (std::size_t k = 0; k < listed.size() && k < 4; ++k) {
         // Its report without the first line (the kernel's name, which the header shows).
@@ -258,8 +261,8 @@ void PipelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
             newline == std::string::npos
                 ? message
                 : message.substr(0, message.find(" in kernel")) + ":" + message.substr(newline);
-        list->AddText(nullptr, 0.0f, {canvas_.min().x + kMargin, y}, palette::kFindingText.u32(),
-                      text.c_str(), nullptr, wrap);
+        list->AddText(nullptr, 0.0f, {canvas_.min().x + kPipelineMargin, y},
+                      palette::kFindingText.u32(), text.c_str(), nullptr, wrap);
         y += ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y + 4;
     }
     list->PopClipRect();

@@ -12,10 +12,10 @@ namespace scanlab::view {
 namespace {
 constexpr std::uint32_t kGridColumns = 128; // a tile of 8192 keys as 128 x 64 cells
 constexpr std::uint32_t kGridRows = kRadixTileKeys / kGridColumns;
-constexpr float kMargin = 12.0f;
+constexpr float kRadixMargin = 12.0f;
 constexpr float kGap = 28.0f;
 constexpr float kPanelWidth = 330.0f;
-constexpr float kStripHeight = 16.0f;
+constexpr float kRadixStripHeight = 16.0f;
 constexpr float kReadRowHeight = 10.0f;
 constexpr std::uint32_t kMostReadRows = 8; // look-back rows drawn: the nearest tiles
 
@@ -58,14 +58,15 @@ void RadixView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
     const float zoom = canvas_.zoom();
     // The layout at zoom 1 fits the canvas: two grids, the look-back panel beside them, the
     // reads strip and the scatter below.
-    const float fit_cell = std::floor(std::min(
-        (canvas_.size().x - 2 * kMargin - kGap - kPanelWidth) / (2.0f * kGridColumns),
-        (canvas_.size().y - 5 * font - 2 * kStripHeight - 150.0f) / static_cast<float>(kGridRows)));
+    const float fit_cell = std::floor(
+        std::min((canvas_.size().x - 2 * kRadixMargin - kGap - kPanelWidth) / (2.0f * kGridColumns),
+                 (canvas_.size().y - 5 * font - 2 * kRadixStripHeight - 150.0f) /
+                     static_cast<float>(kGridRows)));
     const float cell = std::max(2.0f, fit_cell) * zoom;
     const float grid = cell * kGridColumns; // a grid's width
     const float grid_height = cell * kGridRows;
-    const ImVec2 origin{canvas_.min().x + kMargin + canvas_.pan().x,
-                        canvas_.min().y + kMargin + canvas_.pan().y};
+    const ImVec2 origin{canvas_.min().x + kRadixMargin + canvas_.pan().x,
+                        canvas_.min().y + kRadixMargin + canvas_.pan().y};
     const float grids_top = origin.y + font + 4;
     const float second_x = origin.x + grid + kGap * zoom;
     const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -196,12 +197,12 @@ void RadixView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
     list->AddText({origin.x, tile_y - font - 2}, palette::kDimText.u32(),
                   "scatter: the ranked tile (top) to its keys' elements of the pass's output "
                   "(bottom)");
-    const float out_y = tile_y + kStripHeight * zoom + 70.0f * zoom;
-    const float out_width = std::max(strip_width, canvas_.size().x * zoom - 2 * kMargin);
+    const float out_y = tile_y + kRadixStripHeight * zoom + 70.0f * zoom;
+    const float out_width = std::max(strip_width, canvas_.size().x * zoom - 2 * kRadixMargin);
     const float place_width = strip_width / kRadixTileKeys;
     const double out_scale =
         out_width / static_cast<double>(std::max<std::uint64_t>(m->output_length, 1));
-    list->AddRectFilled({origin.x, out_y}, {origin.x + out_width, out_y + kStripHeight * zoom},
+    list->AddRectFilled({origin.x, out_y}, {origin.x + out_width, out_y + kRadixStripHeight * zoom},
                         palette::kStaleCell.u32());
     const std::vector<std::uint32_t> order = m->by_place();
     std::uint32_t run_start = 0;
@@ -209,11 +210,11 @@ void RadixView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
         const RadixKey& key = m->keys[order[place]];
         const float x = origin.x + place * place_width;
         list->AddRectFilled({x, tile_y},
-                            {x + std::max(place_width, 1.0f), tile_y + kStripHeight * zoom},
+                            {x + std::max(place_width, 1.0f), tile_y + kRadixStripHeight * zoom},
                             digit_colour(key.digit).u32());
         if (key.position) {
             const auto ox = static_cast<float>(origin.x + *key.position * out_scale);
-            list->AddRectFilled({ox, out_y}, {ox + 1, out_y + kStripHeight * zoom},
+            list->AddRectFilled({ox, out_y}, {ox + 1, out_y + kRadixStripHeight * zoom},
                                 digit_colour(key.digit).u32());
         }
         const bool run_ends =
@@ -223,7 +224,7 @@ void RadixView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
         if (first.position) {
             const float from = origin.x + (run_start + place + 1) * 0.5f * place_width;
             const auto to = static_cast<float>(origin.x + *first.position * out_scale);
-            list->AddLine({from, tile_y + kStripHeight * zoom}, {to, out_y},
+            list->AddLine({from, tile_y + kRadixStripHeight * zoom}, {to, out_y},
                           digit_colour(key.digit).u32(key.digit == digit ? 255 : 110),
                           key.digit == digit ? 2.5f : 1.0f);
         }
@@ -232,7 +233,7 @@ void RadixView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 siz
     std::snprintf(text, sizeof text, "0 .. %llu: %s, from element %llu",
                   static_cast<unsigned long long>(m->output_length), m->output_object.c_str(),
                   static_cast<unsigned long long>(m->output_start));
-    list->AddText({origin.x, out_y + kStripHeight * zoom + 3}, palette::kDimText.u32(), text);
+    list->AddText({origin.x, out_y + kRadixStripHeight * zoom + 3}, palette::kDimText.u32(), text);
     canvas_.clamp({panel_x - origin.x + kPanelWidth, out_y - origin.y + 60});
     list->PopClipRect();
     if (clicked_digit) selection.digit = clicked_digit;

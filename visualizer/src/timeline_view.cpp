@@ -16,7 +16,7 @@ namespace scanlab::view {
 
 namespace {
 
-constexpr float kLabelWidth = 100.0f;
+constexpr float kTimelineLabelWidth = 100.0f;
 constexpr float kAxisHeight = 22.0f;
 constexpr float kRunHeight = 24.0f;
 constexpr float kTileHeight = 16.0f;
@@ -55,7 +55,7 @@ void TimelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
     const std::uint64_t first = model.first_time();
     const std::uint64_t last = std::max(model.last_time(), first + 1);
     if (canvas_.needs_fit()) {
-        base_pixels_per_tick_ = std::max(1e-6, (canvas_.size().x - kLabelWidth - 16.0) /
+        base_pixels_per_tick_ = std::max(1e-6, (canvas_.size().x - kTimelineLabelWidth - 16.0) /
                                                    static_cast<double>(last - first));
         canvas_.fitted();
     }
@@ -66,8 +66,9 @@ void TimelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
     const float content_height =
         tiles_top + (model.tiles().empty() ? 0.0f : model.tiles().size() * (kTileHeight + 2)) +
         (chosen_tile ? kLookBackText : 0.0f);
-    canvas_.clamp({kLabelWidth + static_cast<float>((last - first) * scale) + 16, content_height});
-    const double x0 = canvas_.min().x + kLabelWidth + canvas_.pan().x;
+    canvas_.clamp(
+        {kTimelineLabelWidth + static_cast<float>((last - first) * scale) + 16, content_height});
+    const double x0 = canvas_.min().x + kTimelineLabelWidth + canvas_.pan().x;
     const float y0 = canvas_.min().y + canvas_.pan().y;
     auto x_of = [&](std::uint64_t t) {
         return static_cast<float>(std::floor(x0 + static_cast<double>(t - first) * scale));
@@ -76,11 +77,11 @@ void TimelineView::draw(const LoadedTrace& loaded, Selection& selection, ImVec2 
         return y0 + kAxisHeight + row * (kRunHeight + kRowGap);
     };
     const ImVec2 mouse = ImGui::GetIO().MousePos;
-    const bool mouse_in = canvas_.hovered() && mouse.x >= canvas_.min().x + kLabelWidth;
+    const bool mouse_in = canvas_.hovered() && mouse.x >= canvas_.min().x + kTimelineLabelWidth;
     std::string tip;
 
     // Runs and waits.
-    const float left = canvas_.min().x + kLabelWidth;
+    const float left = canvas_.min().x + kTimelineLabelWidth;
     const float right = canvas_.max().x;
     for (const BlockRun& run : model.runs()) {
         const float a = x_of(run.start);
