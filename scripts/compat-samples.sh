@@ -10,7 +10,10 @@
 # Results: pass (exit 0 and the sample's own check passed), build fails, run fails, timeout.
 # Environment: COMPAT_LIMIT, seconds per sample run (default 600); COMPAT_ONLY, names of the
 # samples to run (space-separated; default all): the table then holds only those; COMPAT_LOGS, a
-# folder to keep each sample's build.log and run.log in (default: not kept).
+# folder to keep each sample's build.log and run.log in (default: not kept); COMPAT_KEEP_BINARIES, a
+# folder to copy each built program into; COMPAT_BINARIES, a folder of programs built so before
+# (on another machine, say: build with SIMTCC_CXX pointing at a g++ wrapper that links -static):
+# they are run instead of building the samples again.
 # docs/compat-samples-causes.txt holds the causes found by reading a sample ("sample|kind|text");
 # a row that does not pass gets its cause appended, and the last line counts the runs that stop
 # at a true report of the sample's own code (the emulator doing its job, not failing).
@@ -18,10 +21,12 @@ set -uo pipefail
 
 samples="${1:?usage: scripts/compat-samples.sh SAMPLES_CHECKOUT [BUILD_DIR] [OUTPUT]}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="$(cd "${2:-$root/build}" && pwd)" || exit 2
 output="${3:-$root/docs/compat-samples.txt}"
-simtcc="$build/bin/simtcc"
-[[ -x "$simtcc" ]] || { echo "compat-samples: no $simtcc (build the tree first)" >&2; exit 2; }
+if [[ -z "${COMPAT_BINARIES:-}" ]]; then
+    build="$(cd "${2:-$root/build}" && pwd)" || exit 2
+    simtcc="$build/bin/simtcc"
+    [[ -x "$simtcc" ]] || { echo "compat-samples: no $simtcc (build the tree first)" >&2; exit 2; }
+fi
 [[ -d "$samples/Samples" && -d "$samples/Common" ]] ||
     { echo "compat-samples: $samples is not a cuda-samples checkout" >&2; exit 2; }
 samples="$(cd "$samples" && pwd)"
@@ -117,8 +122,12 @@ for entry in "${list[@]}"; do
     mapfile -t sources < <(find "$dir" -maxdepth 1 \( -name '*.cu' -o -name '*.cpp' \) | sort)
     exe="$work/$name/$name"
     mkdir -p "$work/$name"
-    if ! (cd "$dir" && "$simtcc" -O2 -I "$samples/Common" -I "$dir" -o "$exe" "${sources[@]}") \
-        >"$work/$name/build.log" 2>&1; then
+    if [[ -n "${COMPAT_BINARIES:-}" ]]; then
+        build_command=(cp "$COMPAT_BINARIES/$name" "$exe")
+    else
+        build_command=("$simtcc" -O2 -I "$samples/Common" -I "$dir" -o "$exe" "${sources[@]}")
+    fi
+    if ! (cd "$dir" && "${build_command[@]}") >"$work/$name/build.log" 2>&1; then
         why="$(first_reason "$work/$name/build.log")"
         [[ -z "$why" ]] && why="$(tail -1 "$work/$name/build.log" | sed "s/[‘’]/'/g" | cut -c1-150)"
         why="$why$(known_cause "$name")"
@@ -127,6 +136,7 @@ for entry in "${list[@]}"; do
         keep_logs "$name"
         continue
     fi
+    [[ -n "${COMPAT_KEEP_BINARIES:-}" ]] && mkdir -p "$COMPAT_KEEP_BINARIES" && cp "$exe" "$COMPAT_KEEP_BINARIES/"
     # shellcheck disable=SC2086 # the arguments are words
     (cd "$dir" && timeout "$run_limit" "$exe" $args) >"$work/$name/run.log" 2>&1
     status=$?
