@@ -894,3 +894,155 @@ TEST_CASE("__reduce_add/min/max/and/or/xor_sync over a warp and over a partial m
         CHECK(o[5] == static_cast<int>(odd_bits));
     }
 }
+
+// ---- The device heap: malloc/free and new/delete in kernels ---------------------------------
+
+namespace {
+
+// Each thread takes an array of its own from the heap, fills it, sums it and frees it.
+__global__ void sum_in_own_array(int* out, int n) {
+    int* mine = static_cast<int*>(malloc(n * sizeof(int)));
+    if (!mine) {
+        out[threadIdx.x] = -1;
+        return;
+    }
+    for (int i = 0; i < n; ++i) mine[i] = i + static_cast<int>(threadIdx.x);
+    int sum = 0;
+    for (int i = 0; i < n; ++i) sum += mine[i];
+    free(mine);
+    out[threadIdx.x] = sum;
+}
+
+struct Shape {
+    __device__ virtual ~Shape() {}
+    __device__ virtual int area() const = 0;
+};
+struct Rectangle : Shape {
+    int w, h;
+    int* destroyed;
+    __device__ Rectangle(int width, int height, int* count)
+        : w(width), h(height), destroyed(count) {}
+    __device__ ~Rectangle() override { atomicAdd(destroyed, 1); }
+    __device__ int area() const override { return w * h; }
+};
+
+// An object that outlives its launch: made by one kernel, used by the next, deleted by a third
+// through a pointer to its base class (a virtual destructor).
+__global__ void make_shapes(Shape** shapes) {
+    shapes[threadIdx.x] = new Rectangle(static_cast<int>(threadIdx.x) + 1, 2, nullptr);
+}
+__global__ void read_areas(Shape* const* shapes, int* out) {
+    out[threadIdx.x] = shapes[threadIdx.x]->area();
+}
+__global__ void delete_shapes(Shape** shapes, int* destroyed) {
+    static_cast<Rectangle*>(shapes[threadIdx.x])->destroyed = destroyed;
+    delete shapes[threadIdx.x];
+}
+
+struct Counted {
+    int value = 5;
+    int* destroyed = nullptr;
+    __device__ ~Counted() {
+        if (destroyed) atomicAdd(destroyed, 1);
+    }
+};
+
+// new[] of a type with a destructor: delete[] runs one per element.
+__global__ void array_of_counted(int* destroyed, int* out, int n) {
+    Counted* items = new Counted[n];
+    int sum = 0;
+    for (int i = 0; i < n; ++i) {
+        items[i].destroyed = destroyed;
+        sum += items[i].value;
+    }
+    out[0] = sum;
+    delete[] items;
+}
+
+// What does not fit in the heap gives a null pointer (malloc and new alike); what fits does not.
+__global__ void allocate_past_the_heap(size_t too_big, int* out) {
+    void* big = malloc(too_big);
+    char* big_array = new char[too_big];
+    int* small = static_cast<int*>(malloc(1000));
+    out[0] = big == nullptr;
+    out[1] = big_array == nullptr;
+    out[2] = small != nullptr && reinterpret_cast<uintptr_t>(small) % 16 == 0;
+    free(small);
+    free(nullptr); // ignored, as in C
+}
+
+} // namespace
+
+TEST_CASE("device heap: malloc/free and new/delete in kernels, objects kept across launches") {
+    constexpr int kThreads = 64, kLength = 100;
+    DeviceVector<int> sums(kThreads);
+    sum_in_own_array<<<1, kThreads>>>(sums.data(), kLength);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> got = sums.download();
+    for (int t = 0; t < kThreads; ++t) CHECK(got[t] == kLength * (kLength - 1) / 2 + kLength * t);
+
+    constexpr int kShapes = 8;
+    DeviceVector<Shape*> shapes(kShapes);
+    DeviceVector<int> areas(kShapes), destroyed(std::vector<int>{0});
+    make_shapes<<<1, kShapes>>>(shapes.data());
+    read_areas<<<1, kShapes>>>(shapes.data(), areas.data());
+    delete_shapes<<<1, kShapes>>>(shapes.data(), destroyed.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> area = areas.download();
+    for (int i = 0; i < kShapes; ++i) CHECK(area[i] == 2 * (i + 1));
+    CHECK(destroyed.download()[0] == kShapes);
+
+    DeviceVector<int> count(std::vector<int>{0}), sum(1);
+    array_of_counted<<<1, 1>>>(count.data(), sum.data(), 10);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    CHECK(sum.download()[0] == 50);
+    CHECK(count.download()[0] == 10);
+}
+
+TEST_CASE("device heap: cudaLimitMallocHeapSize sizes it, before its first use") {
+    // A fresh device: the heap is made at the first kernel that allocates, with the size set then.
+    REQUIRE(cudaDeviceReset() == cudaSuccess);
+    size_t heap = 0;
+    REQUIRE(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) == cudaSuccess);
+    CHECK(heap == (size_t{8} << 20)); // CUDA's default
+    REQUIRE(cudaDeviceSetLimit(cudaLimitMallocHeapSize, size_t{1} << 20) == cudaSuccess);
+    {
+        DeviceVector<int> out(std::vector<int>{0, 0, 0});
+        allocate_past_the_heap<<<1, 1>>>(size_t{2} << 20, out.data());
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        CHECK(out.download() == std::vector<int>{1, 1, 1});
+        // Too late: a kernel has used the heap.
+        CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, size_t{4} << 20) ==
+              cudaErrorInvalidValue);
+        CHECK(cudaGetLastError() == cudaErrorInvalidValue); // (not sticky)
+        REQUIRE(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) == cudaSuccess);
+        CHECK(heap == (size_t{1} << 20));
+    }
+    REQUIRE(cudaDeviceReset() == cudaSuccess);
+    REQUIRE(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) == cudaSuccess);
+    CHECK(heap == (size_t{8} << 20));
+}
+
+// ---- atomicExch may initialize shared memory ---------------------------------------------------
+
+namespace {
+
+// The first thread of each warp claims the block's slot with atomicExch on a shared word that
+// nothing wrote before: what it stores does not depend on what was there.
+__global__ void claim_with_exchange(int* out) {
+    __shared__ int owner;
+    if (threadIdx.x % 32 == 0) atomicExch(&owner, static_cast<int>(threadIdx.x));
+    __syncthreads();
+    out[threadIdx.x] = owner;
+}
+
+} // namespace
+
+TEST_CASE("atomicExch on shared memory nothing wrote stores its value (no uninitialized read)") {
+    DeviceVector<int> out(128);
+    claim_with_exchange<<<1, 128>>>(out.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> v = out.download();
+    CHECK(v[0] % 32 == 0);
+    CHECK(std::all_of(v.begin(), v.end(), [&](int o) { return o == v[0]; }));
+}

@@ -13,6 +13,7 @@
 #include "simt/limits_and_hints.h"
 #include "simt/shared.h"
 #include "simt/device.h"
+#include "simt/device_heap.h"
 #include "simt/rounding.h"
 #include "sm_80_rt.h"
 

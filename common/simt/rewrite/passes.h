@@ -43,9 +43,9 @@ void rewrite_cuda_keywords(const SourceFile& src, EditList& edits);
 void redirect_quoted_includes(const SourceFile& src, const IncludeRedirect& redirect,
                               EditList& edits);
 
-// new/delete and malloc/free in __global__ and __device__ function bodies are errors that name
-// the device heap (device_heap.cpp).
-void reject_device_heap(const SourceFile& src);
+// new/delete and malloc/free in __global__ and __device__ function bodies -> the emulator's
+// device heap (simt/device_heap.h); calloc and realloc there are errors (device_heap.cpp).
+void rewrite_device_heap(const SourceFile& src, EditList& edits);
 
 // asm("mov.u32 %0, %%laneid;" : "=r"(x)) (and %lanemask_*) in device code -> x = the lane's
 // value; any other asm in a __global__ or __device__ function is an error (inline_ptx.cpp).

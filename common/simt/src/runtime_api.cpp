@@ -12,11 +12,13 @@
 
 #include "checks/global_shadow.h"
 #include "data_flow.h"
+#include "device_heap.h"
 #include "device_lock.h"
 #include "error_state.h"
 #include "memory_registry.h"
 #include "provenance.h"
 #include "simt/checks.h"
+#include "simt/limits_and_hints.h"
 #include "simt/options.h"
 #include "simt/runtime_api.h"
 #include "simt/shared.h"
@@ -131,10 +133,13 @@ static cudaError_t release(void* ptr, bool host, const char* call) {
     const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(ptr));
     const bool right_kind =
         r && (host ? r->kind == RegionKind::pinned_host && r->name != "cudaHostRegister"
-                   : (r->kind == RegionKind::device || r->kind == RegionKind::managed));
+                   : (r->kind == RegionKind::device || r->kind == RegionKind::managed) && !r->heap);
     if (!r || r->base != reinterpret_cast<uintptr_t>(ptr) || !right_kind) {
         std::string why = hex(ptr) + " was not returned by " +
                           (host ? "cudaMallocHost" : "cudaMalloc") +
+                          (r && r->heap ? " (it is device heap memory, from malloc or new in a "
+                                          "kernel: only free or delete in a kernel frees it)"
+                                        : "") +
                           (memory_registry().find_freed(reinterpret_cast<uintptr_t>(ptr))
                                ? " (or it was already freed)"
                                : "");
@@ -163,6 +168,13 @@ static bool check_device_range(const void* p, size_t bytes, const std::string& c
         *error = api_error(cudaErrorInvalidValue, call,
                            std::string("the ") + side + " " + hex(p) +
                                " is not device memory (host pointer, or arguments swapped?)");
+        return false;
+    }
+    if (r->heap) { // CUDA: device heap memory is not for the runtime's calls
+        *error = api_error(cudaErrorInvalidValue, call,
+                           std::string("the ") + side + " " + hex(p) +
+                               " is device heap memory (malloc or new in a kernel), which the "
+                               "runtime's copies and sets may not use: copy it in a kernel");
         return false;
     }
     if (reinterpret_cast<uintptr_t>(p) + bytes > r->base + r->bytes) {
@@ -365,6 +377,9 @@ cudaError_t cudaDeviceSynchronize() {
 cudaError_t cudaDeviceReset() {
     const DeviceLock device_lock;
     simt::reset_device();
+    // The device heap goes with the context, and its size returns to CUDA's default.
+    device_heap_reset();
+    cudaDeviceSetLimit(cudaLimitMallocHeapSize, size_t{8} << 20);
     return cudaSuccess;
 }
 cudaError_t cudaGetLastError() {
