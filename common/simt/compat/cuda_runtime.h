@@ -10,6 +10,7 @@
 #include "simt/launch.h"
 #include "simt/programmatic_launch.h"
 #include "simt/launch_api.h"
+#include "simt/graphs.h"
 #include "simt/limits_and_hints.h"
 #include "simt/shared.h"
 #include "simt/device.h"

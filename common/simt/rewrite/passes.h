@@ -36,6 +36,11 @@ void insert_loop_ticks(const SourceFile& src, EditList& edits);
 // same for cudaLaunchKernel: the launch needs the kernel's type (launch_api_casts.cpp).
 void strip_launch_api_casts(const SourceFile& src, EditList& edits);
 
+// (void*)x, (const void*)x and reinterpret_cast<[const] void*>(x) in host code, x a name ->
+// ::simt::VoidCast{} ->* x (or ConstVoidCast), which registers x's launcher when x is a kernel:
+// graphs' kernel nodes and cudaLaunchKernel take kernels as `void*` (launch_api_casts.cpp).
+void register_void_casts(const SourceFile& src, EditList& edits);
+
 // __noinline__ -> __attribute__((noinline)), except inside __attribute__((...)) (keywords.cpp).
 void rewrite_cuda_keywords(const SourceFile& src, EditList& edits);
 

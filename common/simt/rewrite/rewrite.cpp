@@ -47,6 +47,7 @@ std::string rewrite_source(std::string_view text, std::string_view display_name,
     rewrite_launches(src, edits);
     rewrite_cuda_keywords(src, edits);
     strip_launch_api_casts(src, edits);
+    register_void_casts(src, edits);
     insert_loop_ticks(src, edits);
     rewrite_inline_ptx(src, edits);
     redirect_quoted_includes(src, redirect, edits);

@@ -15,6 +15,7 @@
 #include "device_heap.h"
 #include "device_lock.h"
 #include "error_state.h"
+#include "graphs.h"
 #include "memory_registry.h"
 #include "provenance.h"
 #include "simt/checks.h"
@@ -264,7 +265,11 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind 
     return copy_memory(dst, src, bytes, kind, "cudaMemcpy", __builtin_return_address(0));
 }
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind,
-                            cudaStream_t) {
+                            cudaStream_t stream) {
+    {
+        const DeviceLock device_lock;
+        if (capturing(stream)) return capture_memcpy(stream, dst, src, bytes, kind);
+    }
     return copy_memory(dst, src, bytes, kind, "cudaMemcpyAsync", __builtin_return_address(0));
 }
 
@@ -282,7 +287,11 @@ static cudaError_t set_memory(void* dst, int value, size_t bytes, const char* na
 cudaError_t cudaMemset(void* dst, int value, size_t bytes) {
     return set_memory(dst, value, bytes, "cudaMemset", __builtin_return_address(0));
 }
-cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t) {
+cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t stream) {
+    {
+        const DeviceLock device_lock;
+        if (capturing(stream)) return capture_memset(stream, dst, value, bytes);
+    }
     return set_memory(dst, value, bytes, "cudaMemsetAsync", __builtin_return_address(0));
 }
 
@@ -423,6 +432,11 @@ const char* cudaGetErrorName(cudaError_t e) {
         SIMT_NAME(cudaErrorHardwareStackError)
         SIMT_NAME(cudaErrorInvalidResourceHandle)
         SIMT_NAME(cudaErrorNotReady)
+        SIMT_NAME(cudaErrorIllegalState)
+        SIMT_NAME(cudaErrorStreamCaptureUnsupported)
+        SIMT_NAME(cudaErrorStreamCaptureInvalidated)
+        SIMT_NAME(cudaErrorStreamCaptureUnmatched)
+        SIMT_NAME(cudaErrorStreamCaptureIsolation)
         SIMT_NAME(cudaErrorUnknown)
 #undef SIMT_NAME
     }
@@ -620,8 +634,9 @@ cudaError_t cudaStreamDestroy(cudaStream_t s) {
     delete s;
     return cudaSuccess;
 }
-cudaError_t cudaStreamSynchronize(cudaStream_t) {
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
     SIMT_API_GUARD();
+    if (capturing(stream)) return refuse_in_capture(stream, "cudaStreamSynchronize");
     return cudaSuccess;
 }
 cudaError_t cudaEventQuery(cudaEvent_t e) {
@@ -639,12 +654,14 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
     if (!callback || flags != 0)
         return api_error(cudaErrorInvalidValue, "cudaStreamAddCallback",
                          !callback ? "null callback" : "flags must be 0");
+    if (capturing(stream)) return refuse_in_capture(stream, "cudaStreamAddCallback");
     callback(stream, error_state().sticky, user_data);
     return cudaSuccess;
 }
-cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t fn, void* user_data) {
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data) {
     SIMT_API_GUARD();
     if (!fn) return api_error(cudaErrorInvalidValue, "cudaLaunchHostFunc", "null function");
+    if (capturing(stream)) return capture_host_function(stream, fn, user_data);
     fn(user_data);
     return cudaSuccess;
 }
@@ -665,12 +682,17 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned int) {
 }
 cudaError_t cudaEventDestroy(cudaEvent_t e) {
     const DeviceLock device_lock;
+    forget_captured_event(e);
     delete e;
     return cudaSuccess;
 }
-cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t stream) {
     SIMT_API_GUARD();
     if (!e) return api_error(cudaErrorInvalidResourceHandle, "cudaEventRecord", "null event");
+    if (capturing(stream)) {
+        capture_event_record(e, stream); // a point in the capture, not a time
+        return cudaSuccess;
+    }
     e->when = std::chrono::steady_clock::now();
     e->recorded = true;
     return cudaSuccess;

@@ -103,6 +103,11 @@ enum cudaError_t : int {
     cudaErrorHardwareStackError = 714,
     cudaErrorInvalidResourceHandle = 400,
     cudaErrorNotReady = 600,
+    cudaErrorIllegalState = 401,
+    cudaErrorStreamCaptureUnsupported = 900,
+    cudaErrorStreamCaptureInvalidated = 901,
+    cudaErrorStreamCaptureUnmatched = 903,
+    cudaErrorStreamCaptureIsolation = 905,
     cudaErrorUnknown = 999,
 };
 using cudaError = cudaError_t;
