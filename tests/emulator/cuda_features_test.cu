@@ -1046,3 +1046,177 @@ TEST_CASE("atomicExch on shared memory nothing wrote stores its value (no uninit
     CHECK(v[0] % 32 == 0);
     CHECK(std::all_of(v.begin(), v.end(), [&](int o) { return o == v[0]; }));
 }
+
+// ---- CUDA graphs and stream capture --------------------------------------------------------
+
+namespace {
+
+// (add_to_each: the kernel of the host-thread test above.)
+struct HostSeen {
+    const int* host = nullptr; // what the memcpy node copied back
+    int first = 0;
+    int calls = 0;
+};
+void CUDART_CB note_first(void* raw) {
+    auto* seen = static_cast<HostSeen*>(raw);
+    seen->first = seen->host[0];
+    ++seen->calls;
+}
+
+} // namespace
+
+TEST_CASE("CUDA graphs: memset, kernel (a void* kernel), memcpy and host nodes, cloned") {
+    constexpr int kN = 300;
+    DeviceVector<int> data(kN);
+    std::vector<int> back(kN, -1);
+    HostSeen seen{back.data()};
+    cudaGraph_t graph = nullptr;
+    REQUIRE(cudaGraphCreate(&graph, 0) == cudaSuccess);
+
+    cudaMemsetParams set{};
+    set.dst = data.data();
+    set.value = 5;
+    set.elementSize = sizeof(int);
+    set.width = kN;
+    set.height = 1;
+    cudaGraphNode_t set_node = nullptr, kernel_node = nullptr, copy_node = nullptr,
+                    host_node = nullptr;
+    REQUIRE(cudaGraphAddMemsetNode(&set_node, graph, nullptr, 0, &set) == cudaSuccess);
+
+    int* d = data.data();
+    int n = kN, amount = 10;
+    void* args[] = {&d, &n, &amount};
+    cudaKernelNodeParams kernel{};
+    kernel.func = (void*)add_to_each;
+    kernel.gridDim = dim3((kN + 127) / 128);
+    kernel.blockDim = dim3(128);
+    kernel.kernelParams = args;
+    REQUIRE(cudaGraphAddKernelNode(&kernel_node, graph, &set_node, 1, &kernel) == cudaSuccess);
+    amount = 1000; // the node copied the arguments when it was made
+
+    REQUIRE(cudaGraphAddMemcpyNode1D(&copy_node, graph, &kernel_node, 1, back.data(), data.data(),
+                                     kN * sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
+    cudaHostNodeParams host{note_first, &seen};
+    REQUIRE(cudaGraphAddHostNode(&host_node, graph, &copy_node, 1, &host) == cudaSuccess);
+
+    size_t count = 0;
+    REQUIRE(cudaGraphGetNodes(graph, nullptr, &count) == cudaSuccess);
+    CHECK(count == 4);
+    REQUIRE(cudaGraphGetRootNodes(graph, nullptr, &count) == cudaSuccess);
+    CHECK(count == 1);
+    cudaGraphNodeType type{};
+    REQUIRE(cudaGraphNodeGetType(kernel_node, &type) == cudaSuccess);
+    CHECK(type == cudaGraphNodeTypeKernel);
+
+    cudaGraphExec_t exec = nullptr, cloned_exec = nullptr;
+    cudaGraph_t cloned = nullptr;
+    REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+    REQUIRE(cudaGraphClone(&cloned, graph) == cudaSuccess);
+    REQUIRE(cudaGraphInstantiate(&cloned_exec, cloned, nullptr, nullptr, 0) == cudaSuccess);
+    CHECK(seen.calls == 0); // nothing runs before a launch
+    cudaStream_t stream = nullptr;
+    REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+    for (int launch = 0; launch < 2; ++launch) {
+        REQUIRE(cudaGraphLaunch(launch == 0 ? exec : cloned_exec, stream) == cudaSuccess);
+        REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+        CHECK(seen.calls == launch + 1);
+        CHECK(seen.first == 15);
+        CHECK(std::all_of(back.begin(), back.end(), [](int v) { return v == 15; }));
+    }
+    CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+    CHECK(cudaGraphExecDestroy(cloned_exec) == cudaSuccess);
+    CHECK(cudaGraphDestroy(cloned) == cudaSuccess);
+    CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+    CHECK(cudaStreamDestroy(stream) == cudaSuccess);
+}
+
+TEST_CASE("CUDA graphs: a memset node of 4-byte elements sets each to the whole value") {
+    DeviceVector<unsigned> data(64);
+    cudaGraph_t graph = nullptr;
+    REQUIRE(cudaGraphCreate(&graph, 0) == cudaSuccess);
+    cudaMemsetParams set{};
+    set.dst = data.data();
+    set.value = 0x01020304u;
+    set.elementSize = 4;
+    set.width = 16; // two rows of 16 of the 32 elements of a 128-byte pitch
+    set.height = 2;
+    set.pitch = 32 * sizeof(unsigned);
+    cudaGraphNode_t node = nullptr;
+    REQUIRE(cudaMemset(data.data(), 0, 64 * sizeof(unsigned)) == cudaSuccess);
+    REQUIRE(cudaGraphAddMemsetNode(&node, graph, nullptr, 0, &set) == cudaSuccess);
+    cudaGraphExec_t exec = nullptr;
+    REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+    REQUIRE(cudaGraphLaunch(exec, nullptr) == cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<unsigned> v = data.download();
+    for (int i = 0; i < 64; ++i) CHECK(v[i] == (i % 32 < 16 ? 0x01020304u : 0u));
+    CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+    CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+}
+
+TEST_CASE("stream capture: work on a stream and the streams that wait on its events") {
+    constexpr int kN = 256;
+    DeviceVector<int> a(kN), b(kN);
+    std::vector<int> back(kN, -1);
+    HostSeen seen{back.data()};
+    cudaStream_t s1 = nullptr, s2 = nullptr;
+    cudaEvent_t fork = nullptr, joined = nullptr;
+    REQUIRE(cudaStreamCreate(&s1) == cudaSuccess);
+    REQUIRE(cudaStreamCreate(&s2) == cudaSuccess);
+    REQUIRE(cudaEventCreate(&fork) == cudaSuccess);
+    REQUIRE(cudaEventCreate(&joined) == cudaSuccess);
+    REQUIRE(cudaMemset(a.data(), 0, kN * sizeof(int)) == cudaSuccess);
+
+    REQUIRE(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    REQUIRE(cudaStreamIsCapturing(s1, &status) == cudaSuccess);
+    CHECK(status == cudaStreamCaptureStatusActive);
+    REQUIRE(cudaEventRecord(fork, s1) == cudaSuccess);
+    REQUIRE(cudaStreamWaitEvent(s2, fork, 0) == cudaSuccess);
+    REQUIRE(cudaMemsetAsync(b.data(), 0, kN * sizeof(int), s2) == cudaSuccess);
+    REQUIRE(cudaEventRecord(joined, s2) == cudaSuccess);
+    add_to_each<<<2, 128, 0, s1>>>(a.data(), kN, 7);
+    REQUIRE(cudaStreamWaitEvent(s1, joined, 0) == cudaSuccess);
+    add_to_each<<<2, 128, 0, s1>>>(b.data(), kN, 3);
+    REQUIRE(cudaMemcpyAsync(back.data(), b.data(), kN * sizeof(int), cudaMemcpyDeviceToHost, s1) ==
+            cudaSuccess);
+    REQUIRE(cudaLaunchHostFunc(s1, note_first, &seen) == cudaSuccess);
+    cudaGraph_t graph = nullptr;
+    REQUIRE(cudaStreamEndCapture(s1, &graph) == cudaSuccess);
+    REQUIRE(cudaStreamIsCapturing(s1, &status) == cudaSuccess);
+    CHECK(status == cudaStreamCaptureStatusNone);
+    CHECK(seen.calls == 0); // captured, not run
+    CHECK(a.download()[0] == 0);
+
+    size_t count = 0;
+    REQUIRE(cudaGraphGetNodes(graph, nullptr, &count) == cudaSuccess);
+    CHECK(count == 5); // the memset, two kernels, the copy and the host function
+    cudaGraphExec_t exec = nullptr;
+    REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+    for (int launch = 1; launch <= 2; ++launch) {
+        REQUIRE(cudaGraphLaunch(exec, s1) == cudaSuccess);
+        REQUIRE(cudaStreamSynchronize(s1) == cudaSuccess);
+        CHECK(seen.calls == launch);
+        CHECK(seen.first == 3);
+        const std::vector<int> got = a.download();
+        CHECK(std::all_of(got.begin(), got.end(), [&](int v) { return v == 7 * launch; }));
+    }
+    CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+    CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+    CHECK(cudaEventDestroy(fork) == cudaSuccess);
+    CHECK(cudaEventDestroy(joined) == cudaSuccess);
+    CHECK(cudaStreamDestroy(s1) == cudaSuccess);
+    CHECK(cudaStreamDestroy(s2) == cudaSuccess);
+}
+
+TEST_CASE("cudaLaunchKernel with the kernel in a void* variable") {
+    DeviceVector<int> data(std::vector<int>(64, 1));
+    void* kernel = (void*)add_to_each;
+    int* d = data.data();
+    int n = 64, amount = 41;
+    void* args[] = {&d, &n, &amount};
+    REQUIRE(cudaLaunchKernel(kernel, dim3(1), dim3(64), args, 0, nullptr) == cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> v = data.download();
+    CHECK(std::all_of(v.begin(), v.end(), [](int x) { return x == 42; }));
+}

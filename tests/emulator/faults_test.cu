@@ -1117,3 +1117,52 @@ TEST_CASE("checks: atomics on unwritten shared memory are uninitialized reads, b
     INFO("report: " << report.message);
     CHECK(report.kind == simt::FaultKind::none);
 }
+
+namespace {
+__global__ void graph_kernel(int* out) {
+    out[threadIdx.x] = 1;
+}
+} // namespace
+
+TEST_CASE("CUDA graphs: what the emulator cannot do is refused with its reason") {
+    simt::reset_device();
+    simt::options().report_to_stderr = false;
+    cudaGraph_t graph = nullptr;
+    REQUIRE(cudaGraphCreate(&graph, 0) == cudaSuccess);
+    cudaGraphNode_t first = nullptr, second = nullptr, node = nullptr;
+    // A kernel node whose func the emulator never saw cast to void*.
+    DeviceVector<int> out(32);
+    int* o = out.data();
+    void* args[] = {&o};
+    cudaKernelNodeParams params{};
+    params.func = nullptr;
+    params.gridDim = dim3(1);
+    params.blockDim = dim3(32);
+    params.kernelParams = args;
+    CHECK(cudaGraphAddKernelNode(&node, graph, nullptr, 0, &params) ==
+          cudaErrorInvalidDeviceFunction);
+    params.func = (void*)graph_kernel;
+    void* extra[] = {nullptr};
+    params.extra = extra;
+    CHECK(cudaGraphAddKernelNode(&node, graph, nullptr, 0, &params) == cudaErrorNotSupported);
+    // An edge against the order the nodes were added in.
+    REQUIRE(cudaGraphAddEmptyNode(&first, graph, nullptr, 0) == cudaSuccess);
+    REQUIRE(cudaGraphAddEmptyNode(&second, graph, nullptr, 0) == cudaSuccess);
+    CHECK(cudaGraphAddDependencies(graph, &first, &second, 1) == cudaSuccess);
+    CHECK(cudaGraphAddDependencies(graph, &second, &first, 1) == cudaErrorNotSupported);
+    CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+    // A synchronization inside a capture invalidates it, as on a GPU.
+    cudaStream_t stream = nullptr;
+    REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+    REQUIRE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    graph_kernel<<<1, 32, 0, stream>>>(out.data());
+    CHECK(cudaStreamSynchronize(stream) == cudaErrorStreamCaptureUnsupported);
+    CHECK(cudaStreamEndCapture(stream, &graph) == cudaErrorStreamCaptureInvalidated);
+    CHECK(graph == nullptr);
+    CHECK(cudaStreamBeginCapture(nullptr, cudaStreamCaptureModeGlobal) ==
+          cudaErrorStreamCaptureUnsupported);
+    CHECK(cudaStreamDestroy(stream) == cudaSuccess);
+    (void)cudaGetLastError();
+    simt::options().report_to_stderr = true;
+    simt::reset_device();
+}

@@ -365,6 +365,32 @@ TEST_CASE("cudaLaunchCooperativeKernel and cudaLaunchKernel take the kernel itse
     });
 }
 
+// Elsewhere in host code a cast of a name to void* registers the kernel it may name (graphs'
+// kernel nodes and cudaLaunchKernel take a void*): `->*` binds what the cast bound.
+TEST_CASE("casts of a name to void* in host code go through ::simt::VoidCast") {
+    run_table({
+        {"a kernel node's func", "void f() { p.func = (void *)reduce; }",
+         "void f() { p.func = ::simt::VoidCast{} ->* reduce; }"},
+        {"const, &, ::, templates", "void f() { g((const void*)&k, (void*)::ns::k<int, 2>); }",
+         "void f() { g(::simt::ConstVoidCast{} ->* &k, ::simt::VoidCast{} ->* ::ns::k<int, 2>); }"},
+        {"reinterpret_cast", "void* p = reinterpret_cast<void*>(k);",
+         "void* p = ::simt::VoidCast{} ->* (k);"},
+        {"a void* variable to a launch", "void* k = (void*)kern; cudaLaunchKernel(k, g, b, a);",
+         "void* k = ::simt::VoidCast{} ->* kern; cudaLaunchKernel(k, g, b, a);"},
+    });
+    const std::vector<std::string> unchanged = {
+        "void f(void*) const;\nvoid g(void*) noexcept;\nusing F = void (*)(void*);",
+        "size_t n = sizeof(void*) * 2; auto a = alignof(void*);",
+        "void f() { q = (void*)0; r = (void*)(p + 1); s = (char*)p; }",
+        "__global__ void k(int* p) { void* q = (void*)p; }",
+        "#define V(x) ((void*)x)",
+    };
+    for (const std::string& input : unchanged) {
+        CAPTURE(input);
+        CHECK(rewrite_source(input, kName) == kHeader + input);
+    }
+}
+
 TEST_CASE("arrays carved out of dynamic shared memory") {
     const std::string smem = dynamic_local("int", "smem");
     const std::string head = "__global__ void k(int n, const int* in) {\n  ";
@@ -470,10 +496,18 @@ TEST_CASE("file-scope device symbols") {
          "1:19: error: cudaTextureObject_t: texture and surface objects are not supported"},
         {"a CUDA array", "int a;\ncudaArray_t array;", "",
          "2:1: error: cudaArray_t: CUDA arrays are not supported by the simt emulator"},
-        {"a graph", "void f() { cudaGraph_t g; cudaGraphCreate(&g, 0); }", "",
-         "1:12: error: cudaGraph_t: CUDA graphs are not supported by the simt emulator"},
-        {"stream capture in a macro", "#define CAPTURE(s) cudaStreamBeginCapture(s, m)", "",
-         "1:20: error: cudaStreamBeginCapture: CUDA graphs are not supported"},
+        {"the graph API the emulator has",
+         "void f() { cudaGraph_t g; cudaGraphCreate(&g, 0); cudaGraphNodeType t = "
+         "cudaGraphNodeTypeKernel; }\n#define CAPTURE(s) cudaStreamBeginCapture(s, m)",
+         "void f() { cudaGraph_t g; cudaGraphCreate(&g, 0); cudaGraphNodeType t = "
+         "cudaGraphNodeTypeKernel; }\n#define CAPTURE(s) cudaStreamBeginCapture(s, m)"},
+        {"a part of graphs it has not", "void f() { cudaGraphAddChildGraphNode(&n, g, 0, 0, c); }",
+         "",
+         "1:12: error: cudaGraphAddChildGraphNode: CUDA graphs beyond kernel, memcpy, memset, "
+         "host and empty nodes, their dependencies, instantiate, launch, clone and stream capture "
+         "are not supported by the simt emulator"},
+        {"in a macro", "#define U(e) cudaGraphExecUpdate(e, g, 0)", "",
+         "1:14: error: cudaGraphExecUpdate: CUDA graphs beyond"},
         {"graphics interoperability", "cudaGraphicsResource_t r;", "",
          "1:1: error: cudaGraphicsResource_t: graphics interoperability (OpenGL, Direct3D, "
          "Vulkan) calls are not supported"},

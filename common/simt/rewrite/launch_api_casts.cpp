@@ -89,7 +89,7 @@ void register_void_casts(const SourceFile& src, EditList& edits) {
             if (is(code, j, "void") && is(code, j + 1, "*") && is(code, j + 2, ")") &&
                 kernel_operand(code, j + 3)) {
                 edits.replace(src, code[i].begin, code[j + 2].end(),
-                              is_const ? "::simt::ConstVoidCast{} ->*" : "::simt::VoidCast{} ->*",
+                              is_const ? "::simt::ConstVoidCast{} ->* " : "::simt::VoidCast{} ->* ",
                               false);
                 i = j + 2;
                 continue;
@@ -104,7 +104,7 @@ void register_void_casts(const SourceFile& src, EditList& edits) {
             if (is(code, k, "void") && is(code, k + 1, "*") && is(code, k + 2, ">") &&
                 is(code, k + 3, "(")) {
                 edits.replace(src, code[i].begin, code[k + 2].end(),
-                              is_const ? "::simt::ConstVoidCast{} ->*" : "::simt::VoidCast{} ->*",
+                              is_const ? "::simt::ConstVoidCast{} ->* " : "::simt::VoidCast{} ->* ",
                               false);
                 i = k + 2;
             }
