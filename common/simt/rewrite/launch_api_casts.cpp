@@ -49,8 +49,8 @@ void rewrite_calls_in(const SourceFile& src, Tokens toks, std::size_t floor, boo
 
 // Identifiers that follow a parameter list `(void*)`, never a cast's operand.
 bool declaration_word(std::string_view t) {
-    return t == "const" || t == "volatile" || t == "noexcept" || t == "override" ||
-           t == "final" || t == "throw" || t == "mutable" || t == "requires" || t == "try" ||
+    return t == "const" || t == "volatile" || t == "noexcept" || t == "override" || t == "final" ||
+           t == "throw" || t == "mutable" || t == "requires" || t == "try" ||
            t == "__attribute__" || t == "__asm__" || t == "asm";
 }
 
@@ -78,7 +78,8 @@ void register_void_casts(const SourceFile& src, EditList& edits) {
     for (std::size_t i = 0; i + 3 < code.size(); ++i) {
         if (device[i]) continue;
         // (void*)x, (const void*)x
-        if (code[i].text == "(" && !(i > 0 && is(code, i - 1, "(") && launch_call_argument(code, i - 1)) &&
+        if (code[i].text == "(" &&
+            !(i > 0 && is(code, i - 1, "(") && launch_call_argument(code, i - 1)) &&
             !(i > 0 && code[i - 1].kind == TokenKind::Identifier &&
               (code[i - 1].text == "sizeof" || code[i - 1].text == "alignof" ||
                code[i - 1].text == "__alignof__" || code[i - 1].text == "decltype" ||

@@ -43,7 +43,7 @@ std::shared_ptr<RecordedLaunch> record(const LaunchRequest& r, bool cooperative)
     constexpr std::align_val_t kAlign{64};
     rec->params = std::shared_ptr<unsigned char>(
         static_cast<unsigned char*>(::operator new(std::max<size_t>(r.params_bytes, 1), kAlign)),
-        [](unsigned char* p) { ::operator delete(p, std::align_val_t{64}); });
+        [](unsigned char* p) { ::operator delete (p, std::align_val_t{64}); });
     std::memcpy(rec->params.get(), r.params, r.params_bytes);
     rec->arguments.assign(r.arguments, r.arguments + r.argument_count);
     rec->cooperative = cooperative;
@@ -89,9 +89,9 @@ struct simt_graph_node {
     simt_graph* graph = nullptr;
     std::vector<simt_graph_node*> dependencies;
     std::shared_ptr<const RecordedLaunch> launch; // kernel
-    cudaMemcpy3DParms copy{};                      // memcpy
-    cudaMemsetParams set{};                        // memset
-    cudaHostNodeParams host{};                     // host
+    cudaMemcpy3DParms copy{};                     // memcpy
+    cudaMemsetParams set{};                       // memset
+    cudaHostNodeParams host{};                    // host
 };
 
 struct simt_graph {
@@ -138,8 +138,8 @@ bool owns(cudaGraph_t graph, cudaGraphNode_t node) {
     return node && node->graph == graph;
 }
 
-cudaError_t check_dependencies(cudaGraph_t graph, const cudaGraphNode_t* dependencies,
-                               size_t count, const char* call) {
+cudaError_t check_dependencies(cudaGraph_t graph, const cudaGraphNode_t* dependencies, size_t count,
+                               const char* call) {
     if (!graph) return api_error(cudaErrorInvalidValue, call, "null graph");
     if (count > 0 && !dependencies)
         return api_error(cudaErrorInvalidValue, call, "null dependencies with a count");
@@ -306,7 +306,8 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                    params->kernelParams, params->sharedMemBytes, nullptr);
     t_node_launch = nullptr;
     if (e != cudaSuccess) return e;
-    if (!launch) return error_state().sticky != cudaSuccess ? error_state().sticky : cudaErrorUnknown;
+    if (!launch)
+        return error_state().sticky != cudaSuccess ? error_state().sticky : cudaErrorUnknown;
     simt_graph_node n;
     n.type = cudaGraphNodeTypeKernel;
     n.launch = std::move(launch);
@@ -481,8 +482,8 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph,
     return cudaSuccess;
 }
 
-cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, cudaGraphNode_t* error_node,
-                                 char* log, size_t log_bytes) {
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph,
+                                 cudaGraphNode_t* error_node, char* log, size_t log_bytes) {
     if (error_node) *error_node = nullptr;
     if (log && log_bytes > 0) log[0] = '\0';
     return cudaGraphInstantiate(exec, graph, 0ull);
@@ -560,9 +561,9 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* 
     const DeviceLock device_lock;
     if (!status) return api_error(cudaErrorInvalidValue, "cudaStreamIsCapturing", "null pointer");
     const CapturedStream* s = capture_of(stream);
-    *status = !s                         ? cudaStreamCaptureStatusNone
+    *status = !s                        ? cudaStreamCaptureStatusNone
               : s->capture->invalidated ? cudaStreamCaptureStatusInvalidated
-                                         : cudaStreamCaptureStatusActive;
+                                        : cudaStreamCaptureStatusActive;
     return cudaSuccess;
 }
 

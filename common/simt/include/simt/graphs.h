@@ -31,8 +31,9 @@ constexpr bool launchable_parameter() {
     if constexpr (std::is_reference_v<P> || !requires { sizeof(P); })
         return false;
     else if constexpr (std::is_pointer_v<P>)
-        return std::is_void_v<std::remove_pointer_t<P>> ||
-               requires { sizeof(std::remove_pointer_t<P>); };
+        return std::is_void_v<std::remove_pointer_t<P>> || requires {
+            sizeof(std::remove_pointer_t<P>);
+        };
     else
         return true;
 }

@@ -91,6 +91,6 @@ inline cudaError_t cudaLaunchCooperativeKernel(const void* kernel, dim3 grid, di
 }
 inline cudaError_t cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** args,
                                     size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
-    return ::simt::detail::launch_by_address(false, kernel, grid, block, args, shared_bytes,
-                                             stream, "cudaLaunchKernel");
+    return ::simt::detail::launch_by_address(false, kernel, grid, block, args, shared_bytes, stream,
+                                             "cudaLaunchKernel");
 }
