@@ -1071,7 +1071,10 @@ int main() {
     configs.push_back({"runtime headers", "-include cuda_runtime.h -I" + quote(root + "/compat") +
                                               " -I" + quote(root + "/include")});
 #endif
-    for (const auto& [config, flags] : configs) {
+    for (const auto& config_flags : configs) {
+        // (named, not bound: clang 14 does not let a lambda of doctest's capture a binding)
+        const std::string& config = config_flags.first;
+        const std::string& flags = config_flags.second;
         for (const auto& [name, source] : programs) {
             const std::string label = name + " against " + config;
             SUBCASE(label.c_str()) {

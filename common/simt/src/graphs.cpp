@@ -637,6 +637,16 @@ void forget_captured_event(cudaEvent_t event) {
     captured_events().erase(event);
 }
 
+void forget_captured_stream(cudaStream_t stream) {
+    CapturedStream* s = capture_of(stream);
+    if (!s) return;
+    if (s->capture->origin == stream && !s->capture->invalidated) {
+        s->capture->invalidated = true;
+        s->capture->why = "the stream it began in was destroyed";
+    }
+    captured_streams().erase(stream);
+}
+
 cudaError_t refuse_in_capture(cudaStream_t stream, const char* call) {
     CapturedStream* s = capture_of(stream);
     if (!s->capture->invalidated) {

@@ -20,6 +20,8 @@ cudaError_t capture_host_function(cudaStream_t stream, cudaHostFn_t fn, void* us
 void capture_event_record(cudaEvent_t event, cudaStream_t stream);
 // An event destroyed: forget what a capture recorded in it.
 void forget_captured_event(cudaEvent_t event);
+// A stream destroyed: it leaves its capture, which is invalidated if it began there.
+void forget_captured_stream(cudaStream_t stream);
 // A call the capture of `stream` does not allow (a synchronization): invalidates the capture
 // and returns the error CUDA gives.
 cudaError_t refuse_in_capture(cudaStream_t stream, const char* call);

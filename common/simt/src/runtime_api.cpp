@@ -631,6 +631,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int flags) {
 }
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
     SIMT_API_GUARD();
+    forget_captured_stream(s);
     delete s;
     return cudaSuccess;
 }
