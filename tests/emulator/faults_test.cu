@@ -1150,6 +1150,18 @@ TEST_CASE("CUDA graphs: what the emulator cannot do is refused with its reason")
     REQUIRE(cudaGraphAddEmptyNode(&second, graph, nullptr, 0) == cudaSuccess);
     CHECK(cudaGraphAddDependencies(graph, &first, &second, 1) == cudaSuccess);
     CHECK(cudaGraphAddDependencies(graph, &second, &first, 1) == cudaErrorNotSupported);
+    cudaGraphEdgeData edge{};
+    cudaGraphNode_t third = nullptr;
+    REQUIRE(cudaGraphAddEmptyNode(&third, graph, nullptr, 0) == cudaSuccess);
+    CHECK(cudaGraphAddDependencies(graph, &second, &third, &edge, 1) == cudaSuccess);
+    size_t count = 4;
+    cudaGraphNode_t got[4] = {};
+    cudaGraphEdgeData got_edges[4];
+    REQUIRE(cudaGraphNodeGetDependencies(third, got, got_edges, &count) == cudaSuccess);
+    CHECK(count == 1);
+    CHECK(got[0] == second);
+    edge.to_port = 1; // programmatic ports are not modelled
+    CHECK(cudaGraphAddDependencies(graph, &first, &third, &edge, 1) == cudaErrorNotSupported);
     CHECK(cudaGraphDestroy(graph) == cudaSuccess);
     // A synchronization inside a capture invalidates it, as on a GPU.
     cudaStream_t stream = nullptr;

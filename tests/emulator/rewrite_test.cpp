@@ -508,6 +508,8 @@ TEST_CASE("file-scope device symbols") {
          "are not supported by the simt emulator"},
         {"in a macro", "#define U(e) cudaGraphExecUpdate(e, g, 0)", "",
          "1:14: error: cudaGraphExecUpdate: CUDA graphs beyond"},
+        {"capture info", "void f() { cudaStreamGetCaptureInfo(s, &st, &id); }", "",
+         "1:12: error: cudaStreamGetCaptureInfo: CUDA graphs beyond"},
         {"graphics interoperability", "cudaGraphicsResource_t r;", "",
          "1:1: error: cudaGraphicsResource_t: graphics interoperability (OpenGL, Direct3D, "
          "Vulkan) calls are not supported"},

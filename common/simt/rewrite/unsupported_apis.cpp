@@ -49,11 +49,17 @@ constexpr std::array kRefused = {
     Refused{"cudaMemcpy2DToArray", kArrays},
     Refused{"cudaMemcpy3D", kArrays},
     Refused{"cudaGraph+", kGraphs},
+    Refused{"cudaStreamGetCaptureInfo*", kGraphs},
+    Refused{"cudaStreamUpdateCaptureDependencies*", kGraphs},
+    Refused{"cudaStreamBeginCaptureToGraph", kGraphs},
+    Refused{"cudaThreadExchangeStreamCaptureMode", kGraphs},
+    Refused{"cudaUserObject+", kGraphs},
 };
 
 // The graph API that simt/graphs.h has (a name here is not refused).
-constexpr std::array<std::string_view, 23> kGraphApi = {
+constexpr std::array<std::string_view, 24> kGraphApi = {
     "cudaGraph_t",
+    "cudaGraphEdgeData",
     "cudaGraphNode_t",
     "cudaGraphExec_t",
     "cudaGraphCreate",

@@ -393,6 +393,19 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t graph,
 }
 
 cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
+                                     const cudaGraphNode_t* to, const cudaGraphEdgeData* edges,
+                                     size_t count) {
+    for (size_t i = 0; edges && i < count; ++i) {
+        const cudaGraphEdgeData none{};
+        if (std::memcmp(&edges[i], &none, sizeof none) != 0)
+            return api_error(cudaErrorNotSupported, "cudaGraphAddDependencies",
+                             "edges with ports or a type (cudaGraphEdgeData) are not supported "
+                             "by the simt emulator: only the default edge");
+    }
+    return cudaGraphAddDependencies(graph, from, to, count);
+}
+
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
                                      const cudaGraphNode_t* to, size_t count) {
     SIMT_GRAPH_GUARD();
     const char* call = "cudaGraphAddDependencies";
@@ -451,6 +464,14 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* type) 
     if (!node || !type) return api_error(cudaErrorInvalidValue, "cudaGraphNodeGetType", "null");
     *type = node->type;
     return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t* dependencies,
+                                         cudaGraphEdgeData* edges, size_t* count) {
+    const cudaError_t e = cudaGraphNodeGetDependencies(node, dependencies, count);
+    if (e == cudaSuccess && edges && dependencies)
+        for (size_t i = 0; i < *count; ++i) edges[i] = cudaGraphEdgeData{};
+    return e;
 }
 
 cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t* dependencies,
