@@ -1085,6 +1085,14 @@ TEST_CASE("device heap: the runtime's copies and cudaFree refuse heap memory, as
     CHECK(cudaMemcpy(&host, heap, sizeof host, cudaMemcpyDeviceToHost) == cudaErrorInvalidValue);
     CHECK(cudaMemset(heap, 0, sizeof(int)) == cudaErrorInvalidValue);
     CHECK(cudaFree(heap) == cudaErrorInvalidDevicePointer);
+    // cudaDeviceReset frees the heap: a later kernel's use of what it held is a use after free.
+    REQUIRE(cudaDeviceReset() == cudaSuccess);
+    DeviceVector<int> sink(1);
+    auto report = run_expecting_fault([&] { read_input<<<1, 1>>>(heap, sink.data()); });
+    INFO("report: " << report.message);
+    CHECK(report.kind == simt::FaultKind::illegal_address);
+    CHECK(report.message.find("device heap allocation of 64 bytes that was already freed") !=
+          std::string::npos);
     simt::options().report_to_stderr = true;
     simt::reset_device();
 }
