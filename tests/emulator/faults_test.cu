@@ -1176,6 +1176,15 @@ TEST_CASE("CUDA graphs: what the emulator cannot do is refused with its reason")
     REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
     REQUIRE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal) == cudaSuccess);
     graph_kernel<<<1, 32, 0, stream>>>(out.data());
+    {
+        cudaGraph_t empty = nullptr;
+        cudaGraphExec_t exec = nullptr;
+        REQUIRE(cudaGraphCreate(&empty, 0) == cudaSuccess);
+        REQUIRE(cudaGraphInstantiate(&exec, empty, 0) == cudaSuccess);
+        CHECK(cudaGraphLaunch(exec, stream) == cudaErrorNotSupported); // a child graph node
+        CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+        CHECK(cudaGraphDestroy(empty) == cudaSuccess);
+    }
     CHECK(cudaStreamSynchronize(stream) == cudaErrorStreamCaptureUnsupported);
     CHECK(cudaStreamEndCapture(stream, &graph) == cudaErrorStreamCaptureInvalidated);
     CHECK(graph == nullptr);

@@ -518,6 +518,10 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t gra
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     SIMT_GRAPH_GUARD();
     if (!exec) return api_error(cudaErrorInvalidValue, "cudaGraphLaunch", "null graph exec");
+    if (capture_of(stream))
+        return api_error(cudaErrorNotSupported, "cudaGraphLaunch",
+                         "launching a graph into a stream being captured (which CUDA records as "
+                         "a child graph node) is not supported by the simt emulator");
     for (const simt_graph_node& n : exec->steps) {
         const cudaError_t e = run_node(n, stream);
         if (e != cudaSuccess) return e;
