@@ -894,3 +894,329 @@ TEST_CASE("__reduce_add/min/max/and/or/xor_sync over a warp and over a partial m
         CHECK(o[5] == static_cast<int>(odd_bits));
     }
 }
+
+// ---- The device heap: malloc/free and new/delete in kernels ---------------------------------
+
+namespace {
+
+// Each thread takes an array of its own from the heap, fills it, sums it and frees it.
+__global__ void sum_in_own_array(int* out, int n) {
+    int* mine = static_cast<int*>(malloc(n * sizeof(int)));
+    if (!mine) {
+        out[threadIdx.x] = -1;
+        return;
+    }
+    for (int i = 0; i < n; ++i) mine[i] = i + static_cast<int>(threadIdx.x);
+    int sum = 0;
+    for (int i = 0; i < n; ++i) sum += mine[i];
+    free(mine);
+    out[threadIdx.x] = sum;
+}
+
+struct Shape {
+    __device__ virtual ~Shape() {}
+    __device__ virtual int area() const = 0;
+};
+struct Rectangle : Shape {
+    int w, h;
+    int* destroyed;
+    __device__ Rectangle(int width, int height, int* count)
+        : w(width), h(height), destroyed(count) {}
+    __device__ ~Rectangle() override { atomicAdd(destroyed, 1); }
+    __device__ int area() const override { return w * h; }
+};
+
+// An object that outlives its launch: made by one kernel, used by the next, deleted by a third
+// through a pointer to its base class (a virtual destructor).
+__global__ void make_shapes(Shape** shapes) {
+    shapes[threadIdx.x] = new Rectangle(static_cast<int>(threadIdx.x) + 1, 2, nullptr);
+}
+__global__ void read_areas(Shape* const* shapes, int* out) {
+    out[threadIdx.x] = shapes[threadIdx.x]->area();
+}
+__global__ void delete_shapes(Shape** shapes, int* destroyed) {
+    static_cast<Rectangle*>(shapes[threadIdx.x])->destroyed = destroyed;
+    delete shapes[threadIdx.x];
+}
+
+struct Counted {
+    int value = 5;
+    int* destroyed = nullptr;
+    __device__ ~Counted() {
+        if (destroyed) atomicAdd(destroyed, 1);
+    }
+};
+
+// new[] of a type with a destructor: delete[] runs one per element.
+__global__ void array_of_counted(int* destroyed, int* out, int n) {
+    Counted* items = new Counted[n];
+    int sum = 0;
+    for (int i = 0; i < n; ++i) {
+        items[i].destroyed = destroyed;
+        sum += items[i].value;
+    }
+    out[0] = sum;
+    delete[] items;
+}
+
+// What does not fit in the heap gives a null pointer (malloc and new alike); what fits does not.
+__global__ void allocate_past_the_heap(size_t too_big, int* out) {
+    void* big = malloc(too_big);
+    char* big_array = new char[too_big];
+    int* small = static_cast<int*>(malloc(1000));
+    out[0] = big == nullptr;
+    out[1] = big_array == nullptr;
+    out[2] = small != nullptr && reinterpret_cast<uintptr_t>(small) % 16 == 0;
+    free(small);
+    free(nullptr); // ignored, as in C
+}
+
+} // namespace
+
+TEST_CASE("device heap: malloc/free and new/delete in kernels, objects kept across launches") {
+    constexpr int kThreads = 64, kLength = 100;
+    DeviceVector<int> sums(kThreads);
+    sum_in_own_array<<<1, kThreads>>>(sums.data(), kLength);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> got = sums.download();
+    for (int t = 0; t < kThreads; ++t) CHECK(got[t] == kLength * (kLength - 1) / 2 + kLength * t);
+
+    constexpr int kShapes = 8;
+    DeviceVector<Shape*> shapes(kShapes);
+    DeviceVector<int> areas(kShapes), destroyed(std::vector<int>{0});
+    make_shapes<<<1, kShapes>>>(shapes.data());
+    read_areas<<<1, kShapes>>>(shapes.data(), areas.data());
+    delete_shapes<<<1, kShapes>>>(shapes.data(), destroyed.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> area = areas.download();
+    for (int i = 0; i < kShapes; ++i) CHECK(area[i] == 2 * (i + 1));
+    CHECK(destroyed.download()[0] == kShapes);
+
+    DeviceVector<int> count(std::vector<int>{0}), sum(1);
+    array_of_counted<<<1, 1>>>(count.data(), sum.data(), 10);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    CHECK(sum.download()[0] == 50);
+    CHECK(count.download()[0] == 10);
+}
+
+TEST_CASE("device heap: cudaLimitMallocHeapSize sizes it, before its first use") {
+    // A fresh device: the heap is made at the first kernel that allocates, with the size set then.
+    REQUIRE(cudaDeviceReset() == cudaSuccess);
+    size_t heap = 0;
+    REQUIRE(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) == cudaSuccess);
+    CHECK(heap == (size_t{8} << 20)); // CUDA's default
+    REQUIRE(cudaDeviceSetLimit(cudaLimitMallocHeapSize, size_t{1} << 20) == cudaSuccess);
+    {
+        DeviceVector<int> out(std::vector<int>{0, 0, 0});
+        allocate_past_the_heap<<<1, 1>>>(size_t{2} << 20, out.data());
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        CHECK(out.download() == std::vector<int>{1, 1, 1});
+        // Too late: a kernel has used the heap.
+        CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, size_t{4} << 20) ==
+              cudaErrorInvalidValue);
+        CHECK(cudaGetLastError() == cudaErrorInvalidValue); // (not sticky)
+        REQUIRE(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) == cudaSuccess);
+        CHECK(heap == (size_t{1} << 20));
+    }
+    REQUIRE(cudaDeviceReset() == cudaSuccess);
+    REQUIRE(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) == cudaSuccess);
+    CHECK(heap == (size_t{8} << 20));
+}
+
+// ---- atomicExch may initialize shared memory ---------------------------------------------------
+
+namespace {
+
+// The first thread of each warp claims the block's slot with atomicExch on a shared word that
+// nothing wrote before: what it stores does not depend on what was there.
+__global__ void claim_with_exchange(int* out) {
+    __shared__ int owner;
+    if (threadIdx.x % 32 == 0) atomicExch(&owner, static_cast<int>(threadIdx.x));
+    __syncthreads();
+    out[threadIdx.x] = owner;
+}
+
+} // namespace
+
+TEST_CASE("atomicExch on shared memory nothing wrote stores its value (no uninitialized read)") {
+    DeviceVector<int> out(128);
+    claim_with_exchange<<<1, 128>>>(out.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> v = out.download();
+    CHECK(v[0] % 32 == 0);
+    CHECK(std::all_of(v.begin(), v.end(), [&](int o) { return o == v[0]; }));
+}
+
+// ---- CUDA graphs and stream capture --------------------------------------------------------
+
+namespace {
+
+// (add_to_each: the kernel of the host-thread test above.)
+struct HostSeen {
+    const int* host = nullptr; // what the memcpy node copied back
+    int first = 0;
+    int calls = 0;
+};
+void CUDART_CB note_first(void* raw) {
+    auto* seen = static_cast<HostSeen*>(raw);
+    seen->first = seen->host[0];
+    ++seen->calls;
+}
+
+} // namespace
+
+TEST_CASE("CUDA graphs: memset, kernel (a void* kernel), memcpy and host nodes, cloned") {
+    constexpr int kN = 300;
+    DeviceVector<int> data(kN);
+    std::vector<int> back(kN, -1);
+    HostSeen seen{back.data()};
+    cudaGraph_t graph = nullptr;
+    REQUIRE(cudaGraphCreate(&graph, 0) == cudaSuccess);
+
+    cudaMemsetParams set{};
+    set.dst = data.data();
+    set.value = 5;
+    set.elementSize = sizeof(int);
+    set.width = kN;
+    set.height = 1;
+    cudaGraphNode_t set_node = nullptr, kernel_node = nullptr, copy_node = nullptr,
+                    host_node = nullptr;
+    REQUIRE(cudaGraphAddMemsetNode(&set_node, graph, nullptr, 0, &set) == cudaSuccess);
+
+    int* d = data.data();
+    int n = kN, amount = 10;
+    void* args[] = {&d, &n, &amount};
+    cudaKernelNodeParams kernel{};
+    kernel.func = (void*)add_to_each;
+    kernel.gridDim = dim3((kN + 127) / 128);
+    kernel.blockDim = dim3(128);
+    kernel.kernelParams = args;
+    REQUIRE(cudaGraphAddKernelNode(&kernel_node, graph, &set_node, 1, &kernel) == cudaSuccess);
+    amount = 1000; // the node copied the arguments when it was made
+
+    REQUIRE(cudaGraphAddMemcpyNode1D(&copy_node, graph, &kernel_node, 1, back.data(), data.data(),
+                                     kN * sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
+    cudaHostNodeParams host{note_first, &seen};
+    REQUIRE(cudaGraphAddHostNode(&host_node, graph, &copy_node, 1, &host) == cudaSuccess);
+
+    size_t count = 0;
+    REQUIRE(cudaGraphGetNodes(graph, nullptr, &count) == cudaSuccess);
+    CHECK(count == 4);
+    REQUIRE(cudaGraphGetRootNodes(graph, nullptr, &count) == cudaSuccess);
+    CHECK(count == 1);
+    cudaGraphNodeType type{};
+    REQUIRE(cudaGraphNodeGetType(kernel_node, &type) == cudaSuccess);
+    CHECK(type == cudaGraphNodeTypeKernel);
+
+    cudaGraphExec_t exec = nullptr, cloned_exec = nullptr;
+    cudaGraph_t cloned = nullptr;
+    REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+    REQUIRE(cudaGraphClone(&cloned, graph) == cudaSuccess);
+    REQUIRE(cudaGraphInstantiate(&cloned_exec, cloned, nullptr, nullptr, 0) == cudaSuccess);
+    CHECK(seen.calls == 0); // nothing runs before a launch
+    cudaStream_t stream = nullptr;
+    REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+    for (int launch = 0; launch < 2; ++launch) {
+        REQUIRE(cudaGraphLaunch(launch == 0 ? exec : cloned_exec, stream) == cudaSuccess);
+        REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+        CHECK(seen.calls == launch + 1);
+        CHECK(seen.first == 15);
+        CHECK(std::all_of(back.begin(), back.end(), [](int v) { return v == 15; }));
+    }
+    CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+    CHECK(cudaGraphExecDestroy(cloned_exec) == cudaSuccess);
+    CHECK(cudaGraphDestroy(cloned) == cudaSuccess);
+    CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+    CHECK(cudaStreamDestroy(stream) == cudaSuccess);
+}
+
+TEST_CASE("CUDA graphs: a memset node of 4-byte elements sets each to the whole value") {
+    DeviceVector<unsigned> data(64);
+    cudaGraph_t graph = nullptr;
+    REQUIRE(cudaGraphCreate(&graph, 0) == cudaSuccess);
+    cudaMemsetParams set{};
+    set.dst = data.data();
+    set.value = 0x01020304u;
+    set.elementSize = 4;
+    set.width = 16; // two rows of 16 of the 32 elements of a 128-byte pitch
+    set.height = 2;
+    set.pitch = 32 * sizeof(unsigned);
+    cudaGraphNode_t node = nullptr;
+    REQUIRE(cudaMemset(data.data(), 0, 64 * sizeof(unsigned)) == cudaSuccess);
+    REQUIRE(cudaGraphAddMemsetNode(&node, graph, nullptr, 0, &set) == cudaSuccess);
+    cudaGraphExec_t exec = nullptr;
+    REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+    REQUIRE(cudaGraphLaunch(exec, nullptr) == cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<unsigned> v = data.download();
+    for (int i = 0; i < 64; ++i) CHECK(v[i] == (i % 32 < 16 ? 0x01020304u : 0u));
+    CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+    CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+}
+
+TEST_CASE("stream capture: work on a stream and the streams that wait on its events") {
+    constexpr int kN = 256;
+    DeviceVector<int> a(kN), b(kN);
+    std::vector<int> back(kN, -1);
+    HostSeen seen{back.data()};
+    cudaStream_t s1 = nullptr, s2 = nullptr;
+    cudaEvent_t fork = nullptr, joined = nullptr;
+    REQUIRE(cudaStreamCreate(&s1) == cudaSuccess);
+    REQUIRE(cudaStreamCreate(&s2) == cudaSuccess);
+    REQUIRE(cudaEventCreate(&fork) == cudaSuccess);
+    REQUIRE(cudaEventCreate(&joined) == cudaSuccess);
+    REQUIRE(cudaMemset(a.data(), 0, kN * sizeof(int)) == cudaSuccess);
+
+    REQUIRE(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    REQUIRE(cudaStreamIsCapturing(s1, &status) == cudaSuccess);
+    CHECK(status == cudaStreamCaptureStatusActive);
+    REQUIRE(cudaEventRecord(fork, s1) == cudaSuccess);
+    REQUIRE(cudaStreamWaitEvent(s2, fork, 0) == cudaSuccess);
+    REQUIRE(cudaMemsetAsync(b.data(), 0, kN * sizeof(int), s2) == cudaSuccess);
+    REQUIRE(cudaEventRecord(joined, s2) == cudaSuccess);
+    add_to_each<<<2, 128, 0, s1>>>(a.data(), kN, 7);
+    REQUIRE(cudaStreamWaitEvent(s1, joined, 0) == cudaSuccess);
+    add_to_each<<<2, 128, 0, s1>>>(b.data(), kN, 3);
+    REQUIRE(cudaMemcpyAsync(back.data(), b.data(), kN * sizeof(int), cudaMemcpyDeviceToHost, s1) ==
+            cudaSuccess);
+    REQUIRE(cudaLaunchHostFunc(s1, note_first, &seen) == cudaSuccess);
+    cudaGraph_t graph = nullptr;
+    REQUIRE(cudaStreamEndCapture(s1, &graph) == cudaSuccess);
+    REQUIRE(cudaStreamIsCapturing(s1, &status) == cudaSuccess);
+    CHECK(status == cudaStreamCaptureStatusNone);
+    CHECK(seen.calls == 0); // captured, not run
+    CHECK(a.download()[0] == 0);
+
+    size_t count = 0;
+    REQUIRE(cudaGraphGetNodes(graph, nullptr, &count) == cudaSuccess);
+    CHECK(count == 5); // the memset, two kernels, the copy and the host function
+    cudaGraphExec_t exec = nullptr;
+    REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+    for (int launch = 1; launch <= 2; ++launch) {
+        REQUIRE(cudaGraphLaunch(exec, s1) == cudaSuccess);
+        REQUIRE(cudaStreamSynchronize(s1) == cudaSuccess);
+        CHECK(seen.calls == launch);
+        CHECK(seen.first == 3);
+        const std::vector<int> got = a.download();
+        CHECK(std::all_of(got.begin(), got.end(), [&](int v) { return v == 7 * launch; }));
+    }
+    CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+    CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+    CHECK(cudaEventDestroy(fork) == cudaSuccess);
+    CHECK(cudaEventDestroy(joined) == cudaSuccess);
+    CHECK(cudaStreamDestroy(s1) == cudaSuccess);
+    CHECK(cudaStreamDestroy(s2) == cudaSuccess);
+}
+
+TEST_CASE("cudaLaunchKernel with the kernel in a void* variable") {
+    DeviceVector<int> data(std::vector<int>(64, 1));
+    void* kernel = (void*)add_to_each;
+    int* d = data.data();
+    int n = 64, amount = 41;
+    void* args[] = {&d, &n, &amount};
+    REQUIRE(cudaLaunchKernel(kernel, dim3(1), dim3(64), args, 0, nullptr) == cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<int> v = data.download();
+    CHECK(std::all_of(v.begin(), v.end(), [](int x) { return x == 42; }));
+}

@@ -991,3 +991,207 @@ TEST_CASE("launch: 4 bytes of shared memory over 48 KiB do not fit") {
     CHECK(over.error == cudaErrorLaunchOutOfResources);
     CHECK(over.message.find("does not fit") != std::string::npos);
 }
+
+// ---- The device heap's misuses ---------------------------------------------------------------
+
+namespace {
+
+// mode 0: past the end; 1: read before any write; 2: use after free; 3: double free; 4: free of
+// cudaMalloc memory; 5: free of a pointer into an allocation; 7: two threads write one heap word,
+// unordered.
+__global__ void heap_misuse(int mode, int* device, int** keep) {
+    if (mode == 7) {
+        if (threadIdx.x == 0) *keep = static_cast<int*>(malloc(64));
+        __syncthreads();
+        (*keep)[0] = static_cast<int>(threadIdx.x); // BUG: every thread, no order
+        return;
+    }
+    int* p = static_cast<int*>(malloc(16 * sizeof(int)));
+    for (int i = 0; i < 16; ++i) p[i] = i;
+    int sink = 0;
+    switch (mode) {
+    case 0:
+        sink = p[16]; // BUG: one past the end
+        break;
+    case 1: {
+        int* fresh = new int[4];
+        sink = fresh[2]; // BUG: nothing wrote it
+        break;
+    }
+    case 2:
+        free(p);
+        sink = p[3]; // BUG: freed
+        break;
+    case 3:
+        free(p);
+        free(p); // BUG: twice
+        break;
+    case 4:
+        free(device); // BUG: cudaMalloc's
+        break;
+    case 5:
+        free(p + 4); // BUG: not where the allocation starts
+        break;
+    }
+    *device = sink;
+}
+
+} // namespace
+
+TEST_CASE("device heap: misuses of malloc/free and new/delete are reported by name") {
+    DeviceVector<int> device(1);
+    DeviceVector<int*> keep(1);
+    const struct {
+        int mode;
+        simt::FaultKind kind;
+        const char* says;
+    } cases[] = {
+        {0, simt::FaultKind::illegal_address, "past the end of a device heap allocation of 64"},
+        {1, simt::FaultKind::uninitialized_global_read, "device heap allocation of 16 bytes"},
+        {2, simt::FaultKind::illegal_address,
+         "already freed (free or delete in a kernel: a use "
+         "after free)"},
+        {3, simt::FaultKind::illegal_address, "a double free"},
+        {4, simt::FaultKind::illegal_address, "memory from cudaMalloc"},
+        {5, simt::FaultKind::illegal_address, "16 bytes into a device heap allocation"},
+        {7, simt::FaultKind::global_race, "device heap allocation of 64 bytes"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.mode);
+        auto report = run_expecting_fault(
+            [&] { heap_misuse<<<1, 32>>>(c.mode, device.data(), keep.data()); });
+        INFO("report: " << report.message);
+        CHECK(report.kind == c.kind);
+        CHECK(report.message.find(c.says) != std::string::npos);
+        CHECK(report.message.find("faults_test.cu:") != std::string::npos);
+    }
+}
+
+namespace {
+__global__ void heap_pointer_out(int** out) {
+    *out = static_cast<int*>(malloc(64));
+    **out = 1;
+}
+} // namespace
+
+TEST_CASE("device heap: the runtime's copies and cudaFree refuse heap memory, as on a GPU") {
+    simt::reset_device();
+    simt::options().report_to_stderr = false;
+    DeviceVector<int*> out(1);
+    heap_pointer_out<<<1, 1>>>(out.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    int* heap = out.download()[0];
+    int host = 0;
+    CHECK(cudaMemcpy(&host, heap, sizeof host, cudaMemcpyDeviceToHost) == cudaErrorInvalidValue);
+    CHECK(cudaMemset(heap, 0, sizeof(int)) == cudaErrorInvalidValue);
+    CHECK(cudaFree(heap) == cudaErrorInvalidDevicePointer);
+    // cudaDeviceReset frees the heap: a later kernel's use of what it held is a use after free.
+    REQUIRE(cudaDeviceReset() == cudaSuccess);
+    DeviceVector<int> sink(1);
+    auto report = run_expecting_fault([&] { read_input<<<1, 1>>>(heap, sink.data()); });
+    INFO("report: " << report.message);
+    CHECK(report.kind == simt::FaultKind::illegal_address);
+    CHECK(report.message.find("device heap allocation of 64 bytes that was already freed") !=
+          std::string::npos);
+    simt::options().report_to_stderr = true;
+    simt::reset_device();
+}
+
+namespace {
+// An atomic whose stored value depends on what shared memory held before anything wrote it.
+__global__ void atomic_on_unwritten_shared(int mode, int* out) {
+    __shared__ int word;
+    int old = 0;
+    if (mode == 0) old = atomicAdd(&word, 1);      // BUG: adds to garbage
+    if (mode == 1) old = atomicCAS(&word, 0, 1);   // BUG: compares garbage
+    if (mode == 2) old = atomicExch(&word, 1) & 0; // stores 1 whatever was there
+    __syncthreads();
+    out[threadIdx.x] = old + word;
+}
+} // namespace
+
+TEST_CASE("checks: atomics on unwritten shared memory are uninitialized reads, but atomicExch") {
+    DeviceVector<int> out(32);
+    for (int mode : {0, 1}) {
+        CAPTURE(mode);
+        auto report =
+            run_expecting_fault([&] { atomic_on_unwritten_shared<<<1, 32>>>(mode, out.data()); });
+        INFO("report: " << report.message);
+        CHECK(report.kind == simt::FaultKind::uninitialized_read);
+        CHECK(report.message.find("'word'") != std::string::npos);
+    }
+    auto report =
+        run_expecting_fault([&] { atomic_on_unwritten_shared<<<1, 32>>>(2, out.data()); });
+    INFO("report: " << report.message);
+    CHECK(report.kind == simt::FaultKind::none);
+}
+
+namespace {
+__global__ void graph_kernel(int* out) {
+    out[threadIdx.x] = 1;
+}
+} // namespace
+
+TEST_CASE("CUDA graphs: what the emulator cannot do is refused with its reason") {
+    simt::reset_device();
+    simt::options().report_to_stderr = false;
+    cudaGraph_t graph = nullptr;
+    REQUIRE(cudaGraphCreate(&graph, 0) == cudaSuccess);
+    cudaGraphNode_t first = nullptr, second = nullptr, node = nullptr;
+    // A kernel node whose func the emulator never saw cast to void*.
+    DeviceVector<int> out(32);
+    int* o = out.data();
+    void* args[] = {&o};
+    cudaKernelNodeParams params{};
+    params.func = nullptr;
+    params.gridDim = dim3(1);
+    params.blockDim = dim3(32);
+    params.kernelParams = args;
+    CHECK(cudaGraphAddKernelNode(&node, graph, nullptr, 0, &params) ==
+          cudaErrorInvalidDeviceFunction);
+    params.func = (void*)graph_kernel;
+    void* extra[] = {nullptr};
+    params.extra = extra;
+    CHECK(cudaGraphAddKernelNode(&node, graph, nullptr, 0, &params) == cudaErrorNotSupported);
+    // An edge against the order the nodes were added in.
+    REQUIRE(cudaGraphAddEmptyNode(&first, graph, nullptr, 0) == cudaSuccess);
+    REQUIRE(cudaGraphAddEmptyNode(&second, graph, nullptr, 0) == cudaSuccess);
+    CHECK(cudaGraphAddDependencies(graph, &first, &second, 1) == cudaSuccess);
+    CHECK(cudaGraphAddDependencies(graph, &second, &first, 1) == cudaErrorNotSupported);
+    cudaGraphEdgeData edge{};
+    cudaGraphNode_t third = nullptr;
+    REQUIRE(cudaGraphAddEmptyNode(&third, graph, nullptr, 0) == cudaSuccess);
+    CHECK(cudaGraphAddDependencies(graph, &second, &third, &edge, 1) == cudaSuccess);
+    size_t count = 4;
+    cudaGraphNode_t got[4] = {};
+    cudaGraphEdgeData got_edges[4];
+    REQUIRE(cudaGraphNodeGetDependencies(third, got, got_edges, &count) == cudaSuccess);
+    CHECK(count == 1);
+    CHECK(got[0] == second);
+    edge.to_port = 1; // programmatic ports are not modelled
+    CHECK(cudaGraphAddDependencies(graph, &first, &third, &edge, 1) == cudaErrorNotSupported);
+    CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+    // A synchronization inside a capture invalidates it, as on a GPU.
+    cudaStream_t stream = nullptr;
+    REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+    REQUIRE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    graph_kernel<<<1, 32, 0, stream>>>(out.data());
+    {
+        cudaGraph_t empty = nullptr;
+        cudaGraphExec_t exec = nullptr;
+        REQUIRE(cudaGraphCreate(&empty, 0) == cudaSuccess);
+        REQUIRE(cudaGraphInstantiate(&exec, empty, 0) == cudaSuccess);
+        CHECK(cudaGraphLaunch(exec, stream) == cudaErrorNotSupported); // a child graph node
+        CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+        CHECK(cudaGraphDestroy(empty) == cudaSuccess);
+    }
+    CHECK(cudaStreamSynchronize(stream) == cudaErrorStreamCaptureUnsupported);
+    CHECK(cudaStreamEndCapture(stream, &graph) == cudaErrorStreamCaptureInvalidated);
+    CHECK(graph == nullptr);
+    CHECK(cudaStreamBeginCapture(nullptr, cudaStreamCaptureModeGlobal) ==
+          cudaErrorStreamCaptureUnsupported);
+    CHECK(cudaStreamDestroy(stream) == cudaSuccess);
+    (void)cudaGetLastError();
+    simt::options().report_to_stderr = true;
+    simt::reset_device();
+}

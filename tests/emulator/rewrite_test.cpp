@@ -365,6 +365,32 @@ TEST_CASE("cudaLaunchCooperativeKernel and cudaLaunchKernel take the kernel itse
     });
 }
 
+// Elsewhere in host code a cast of a name to void* registers the kernel it may name (graphs'
+// kernel nodes and cudaLaunchKernel take a void*): `->*` binds what the cast bound.
+TEST_CASE("casts of a name to void* in host code go through ::simt::VoidCast") {
+    run_table({
+        {"a kernel node's func", "void f() { p.func = (void *)reduce; }",
+         "void f() { p.func = ::simt::VoidCast{} ->* reduce; }"},
+        {"const, &, ::, templates", "void f() { g((const void*)&k, (void*)::ns::k<int, 2>); }",
+         "void f() { g(::simt::ConstVoidCast{} ->* &k, ::simt::VoidCast{} ->* ::ns::k<int, 2>); }"},
+        {"reinterpret_cast", "void* p = reinterpret_cast<void*>(k);",
+         "void* p = ::simt::VoidCast{} ->* (k);"},
+        {"a void* variable to a launch", "void* k = (void*)kern; cudaLaunchKernel(k, g, b, a);",
+         "void* k = ::simt::VoidCast{} ->* kern; cudaLaunchKernel(k, g, b, a);"},
+    });
+    const std::vector<std::string> unchanged = {
+        "void f(void*) const;\nvoid g(void*) noexcept;\nusing F = void (*)(void*);",
+        "size_t n = sizeof(void*) * 2; auto a = alignof(void*);",
+        "void f() { q = (void*)0; r = (void*)(p + 1); s = (char*)p; }",
+        "__global__ void k(int* p) { void* q = (void*)p; }",
+        "#define V(x) ((void*)x)",
+    };
+    for (const std::string& input : unchanged) {
+        CAPTURE(input);
+        CHECK(rewrite_source(input, kName) == kHeader + input);
+    }
+}
+
 TEST_CASE("arrays carved out of dynamic shared memory") {
     const std::string smem = dynamic_local("int", "smem");
     const std::string head = "__global__ void k(int n, const int* in) {\n  ";
@@ -470,10 +496,20 @@ TEST_CASE("file-scope device symbols") {
          "1:19: error: cudaTextureObject_t: texture and surface objects are not supported"},
         {"a CUDA array", "int a;\ncudaArray_t array;", "",
          "2:1: error: cudaArray_t: CUDA arrays are not supported by the simt emulator"},
-        {"a graph", "void f() { cudaGraph_t g; cudaGraphCreate(&g, 0); }", "",
-         "1:12: error: cudaGraph_t: CUDA graphs are not supported by the simt emulator"},
-        {"stream capture in a macro", "#define CAPTURE(s) cudaStreamBeginCapture(s, m)", "",
-         "1:20: error: cudaStreamBeginCapture: CUDA graphs are not supported"},
+        {"the graph API the emulator has",
+         "void f() { cudaGraph_t g; cudaGraphCreate(&g, 0); cudaGraphNodeType t = "
+         "cudaGraphNodeTypeKernel; }\n#define CAPTURE(s) cudaStreamBeginCapture(s, m)",
+         "void f() { cudaGraph_t g; cudaGraphCreate(&g, 0); cudaGraphNodeType t = "
+         "cudaGraphNodeTypeKernel; }\n#define CAPTURE(s) cudaStreamBeginCapture(s, m)"},
+        {"a part of graphs it has not", "void f() { cudaGraphAddChildGraphNode(&n, g, 0, 0, c); }",
+         "",
+         "1:12: error: cudaGraphAddChildGraphNode: CUDA graphs beyond kernel, memcpy, memset, "
+         "host and empty nodes, their dependencies, instantiate, launch, clone and stream capture "
+         "are not supported by the simt emulator"},
+        {"in a macro", "#define U(e) cudaGraphExecUpdate(e, g, 0)", "",
+         "1:14: error: cudaGraphExecUpdate: CUDA graphs beyond"},
+        {"capture info", "void f() { cudaStreamGetCaptureInfo(s, &st, &id); }", "",
+         "1:12: error: cudaStreamGetCaptureInfo: CUDA graphs beyond"},
         {"graphics interoperability", "cudaGraphicsResource_t r;", "",
          "1:1: error: cudaGraphicsResource_t: graphics interoperability (OpenGL, Direct3D, "
          "Vulkan) calls are not supported"},
@@ -509,38 +545,50 @@ TEST_CASE("comments and literals are left alone") {
     });
 }
 
-// A GPU's device heap (new/delete, malloc/free in device code) is refused at its line; placement
-// new, operator declarations, members named free, and host code (__host__ __device__ included)
-// are left alone.
-TEST_CASE("device-side new, delete, malloc and free are refused") {
+// A GPU's device heap (new/delete, malloc/free in device code) becomes the emulator's
+// (simt/device_heap.h); calloc and realloc, which CUDA's device code lacks, are refused at their
+// line. Placement new, operator declarations, `= delete`, members named free, and host code
+// (__host__ __device__ included) are left alone.
+TEST_CASE("device-side new, delete, malloc and free use the emulator's device heap") {
     run_table({
-        {"new in a kernel", "struct V {};\n__global__ void k(V** p) {\n  *p = new V;\n}", "",
-         "3:8: error: new in device code: device-side new and delete (the device heap) are not "
-         "supported by the simt emulator"},
+        {"new in a kernel", "struct V {};\n__global__ void k(V** p) {\n  *p = new V;\n}",
+         "struct V {};\n__global__ void k(V** p) {\n  *p = new (::simt::device_heap) V;\n}"},
         {"new[] in a __device__ constructor",
          "template <class T> struct V {\n  __device__ V(int n) : d(n) { if (n) { m = new T[n]; } "
          "}\n  T* m; int d;\n};",
-         "", "2:45: error: new in device code"},
-        {"delete in a kernel", "__global__ void k(int* p) { delete p; }", "",
-         "1:29: error: delete in device code"},
+         "template <class T> struct V {\n  __device__ V(int n) : d(n) { if (n) { m = new "
+         "(::simt::device_heap) T[n]; } }\n  T* m; int d;\n};"},
+        {"::new", "__global__ void k(int** p) { *p = ::new int(3); }",
+         "__global__ void k(int** p) { *p = ::new (::simt::device_heap) int(3); }"},
+        {"delete in a kernel", "__global__ void k(int* p) { delete p; }",
+         "__global__ void k(int* p) { ::simt::DeviceDelete{} ->* p; }"},
+        {"delete[] of a dereference", "__device__ void f(int** p) { delete [] *p; }",
+         "__device__ void f(int** p) { ::simt::DeviceDeleteArray{} ->* *p; }"},
         {"malloc in a __device__ function",
-         "__device__ __forceinline__ int* f() { return (int*)malloc(4); }", "",
-         "1:52: error: malloc in device code: device-side malloc and free (the device heap)"},
+         "__device__ __forceinline__ int* f() { return (int*)malloc(4); }",
+         "__device__ __forceinline__ int* f() { return (int*)::simt::device_malloc(4); }"},
         {"std::free in a lambda of a kernel",
-         "__global__ void k(int* p) { auto g = [&] { std::free(p); }; g(); }", "",
-         "1:49: error: free in device code"},
+         "__global__ void k(int* p) { auto g = [&] { std::free(p); }; g(); }",
+         "__global__ void k(int* p) { auto g = [&] { ::simt::device_free(p); }; g(); }"},
+        {"::free", "__global__ void k(int* p) { ::free(p); }",
+         "__global__ void k(int* p) { ::simt::device_free(p); }"},
+        {"calloc", "__global__ void k(int** p) { *p = (int*)calloc(4, 4); }", "",
+         "1:41: error: calloc in device code: CUDA's device code has malloc and free (the "
+         "device heap), not calloc or realloc"},
+        {"realloc", "__device__ void f(int* p) { realloc(p, 8); }", "",
+         "1:29: error: realloc in device code"},
     });
-    const std::vector<std::string> accepted = {
-        "struct V { int x; };\n__global__ void k() { __shared__ char b[8]; new (b) V{1}; }",
+    const std::vector<std::string> unchanged = {
+        "struct V { int x; };\n__global__ void k(char* b) { new (b) V{1}; }",
         "__host__ __device__ int* f() { return new int[4]; }",
         "int* h() { int* p = (int*)malloc(4); free(p); return new int; }",
         "struct P { __device__ void free(); __device__ void* operator new(unsigned long, void* "
         "p) { return p; } };\n__global__ void k(P* p) { p->free(); }",
         "struct D { D() = default; D(const D&) = delete; };\n__device__ void f(D&) {}",
     };
-    for (const std::string& input : accepted) {
+    for (const std::string& input : unchanged) {
         CAPTURE(input);
-        CHECK_NOTHROW(rewrite_source(input, kName));
+        CHECK(rewrite_source(input, kName) == kHeader + input);
     }
 }
 
@@ -1025,7 +1073,10 @@ int main() {
     configs.push_back({"runtime headers", "-include cuda_runtime.h -I" + quote(root + "/compat") +
                                               " -I" + quote(root + "/include")});
 #endif
-    for (const auto& [config, flags] : configs) {
+    for (const auto& config_flags : configs) {
+        // (named, not bound: clang 14 does not let a lambda of doctest's capture a binding)
+        const std::string& config = config_flags.first;
+        const std::string& flags = config_flags.second;
         for (const auto& [name, source] : programs) {
             const std::string label = name + " against " + config;
             SUBCASE(label.c_str()) {

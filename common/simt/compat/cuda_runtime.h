@@ -10,9 +10,11 @@
 #include "simt/launch.h"
 #include "simt/programmatic_launch.h"
 #include "simt/launch_api.h"
+#include "simt/graphs.h"
 #include "simt/limits_and_hints.h"
 #include "simt/shared.h"
 #include "simt/device.h"
+#include "simt/device_heap.h"
 #include "simt/rounding.h"
 #include "sm_80_rt.h"
 

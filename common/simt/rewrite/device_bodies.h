@@ -1,6 +1,7 @@
 // Which code tokens lie in the body of a __global__ or __device__ (not __host__ __device__)
-// function: code that only ever runs on the device, where the passes refuse what the emulator
-// cannot run there (the device heap, inline PTX) and host code may do as it likes.
+// function: code that only ever runs on the device, where the passes turn what runs differently
+// there into the emulator's (the device heap) or refuse it (inline PTX), and host code may do as it
+// likes.
 #pragma once
 
 #include <vector>

@@ -1,8 +1,15 @@
 // Device-side new/delete and malloc/free take memory from a GPU's device heap
-// (cudaLimitMallocHeapSize), which the emulator does not have: on it they would return host memory,
-// and the kernel's first access to it would be an illegal-address report that names no cause.
-// A use in the body of a __global__ or __device__ (not __host__ __device__) function is refused at
-// its line, naming the feature. Placement new (`new (buffer) T`) needs no heap and is left alone.
+// (cudaLimitMallocHeapSize). In the body of a __global__ or __device__ (not __host__ __device__)
+// function they become the emulator's device heap (simt/device_heap.h), whose allocations the
+// checks see as device memory:
+//   malloc(n) / std::malloc(n) / ::malloc(n)  ->  ::simt::device_malloc(n)
+//   free(p)                                   ->  ::simt::device_free(p)
+//   new T... / ::new T...                     ->  new (::simt::device_heap) T...
+//   delete p                                  ->  ::simt::DeviceDelete{} ->* p
+//   delete[] p                                ->  ::simt::DeviceDeleteArray{} ->* p
+// `->*` takes a cast-expression on its right, as delete does, so the operand stays as written.
+// Placement new (`new (buffer) T`) needs no heap and is left alone; calloc and realloc, which
+// CUDA's device code does not have, are refused at their line.
 #include <vector>
 
 #include "device_bodies.h"
@@ -24,12 +31,15 @@ bool calls_c_allocator(Tokens code, std::size_t i) {
     return i < 2 || code[i - 2].text == "std" || code[i - 2].kind != TokenKind::Identifier;
 }
 
-const char* const kHeap = "(the device heap) are not supported by the simt emulator; allocate "
-                          "with cudaMalloc on the host and pass the pointer to the kernel";
+// Where the call's name starts: at its `std::` or `::` qualifier, if any.
+std::size_t qualified_start(Tokens code, std::size_t i) {
+    if (i == 0 || code[i - 1].text != "::") return i;
+    return i >= 2 && code[i - 2].text == "std" ? i - 2 : i - 1;
+}
 
 } // namespace
 
-void reject_device_heap(const SourceFile& src) {
+void rewrite_device_heap(const SourceFile& src, EditList& edits) {
     const Tokens code = src.code();
     const std::vector<bool> device = device_body_tokens(code);
     for (std::size_t i = 0; i < code.size(); ++i) {
@@ -37,16 +47,25 @@ void reject_device_heap(const SourceFile& src) {
         if (!device[i] || code[i].kind != TokenKind::Identifier) continue;
         const bool after_operator = i > 0 && code[i - 1].text == "operator";
         if (t == "new" && !after_operator && !is(code, i + 1, "(")) {
-            src.fail(code[i], std::string("new in device code: device-side new and delete ") +
-                                  kHeap + " (placement new into memory you have is supported)");
+            edits.insert(code[i].end(), " (::simt::device_heap)");
         }
-        if (t == "delete" && !after_operator) {
-            src.fail(code[i],
-                     std::string("delete in device code: device-side new and delete ") + kHeap);
+        if (t == "delete" && !after_operator && !(i > 0 && code[i - 1].text == "=")) {
+            if (is(code, i + 1, "[") && is(code, i + 2, "]")) {
+                edits.replace(src, code[i].begin, code[i + 2].end(),
+                              "::simt::DeviceDeleteArray{} ->*", false);
+                i += 2;
+            } else {
+                edits.replace(src, code[i].begin, code[i].end(), "::simt::DeviceDelete{} ->*",
+                              false);
+            }
         }
         if (calls_c_allocator(code, i)) {
-            src.fail(code[i],
-                     std::string(t) + " in device code: device-side malloc and free " + kHeap);
+            if (t == "calloc" || t == "realloc")
+                src.fail(code[i], std::string(t) +
+                                      " in device code: CUDA's device code has malloc and free "
+                                      "(the device heap), not calloc or realloc");
+            edits.replace(src, code[qualified_start(code, i)].begin, code[i].end(),
+                          t == "malloc" ? "::simt::device_malloc" : "::simt::device_free", false);
         }
     }
 }

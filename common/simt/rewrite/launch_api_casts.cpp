@@ -4,6 +4,7 @@
 // `(void*)k`, `(void *)k<T>`, `(const void*)&k` and `reinterpret_cast<void*>(k)` pass the kernel
 // itself. A first argument of any other form is left as it is (a void* variable is refused at
 // run time with a message that says why).
+#include "device_bodies.h"
 #include "passes.h"
 
 namespace simt::rewrite {
@@ -46,7 +47,71 @@ void rewrite_calls_in(const SourceFile& src, Tokens toks, std::size_t floor, boo
     }
 }
 
+// Identifiers that follow a parameter list `(void*)`, never a cast's operand.
+bool declaration_word(std::string_view t) {
+    return t == "const" || t == "volatile" || t == "noexcept" || t == "override" || t == "final" ||
+           t == "throw" || t == "mutable" || t == "requires" || t == "try" ||
+           t == "__attribute__" || t == "__asm__" || t == "asm";
+}
+
+// Whether toks[i] starts the operand of a cast to `void*` that may name a kernel: a name (not a
+// word that follows a parameter list), `&name` or `::name`.
+bool kernel_operand(Tokens toks, std::size_t i) {
+    if (i >= toks.size()) return false;
+    if (toks[i].kind == TokenKind::Identifier) return !declaration_word(toks[i].text);
+    return (toks[i].text == "&" || toks[i].text == "::") && i + 1 < toks.size() &&
+           (toks[i + 1].kind == TokenKind::Identifier || toks[i + 1].text == "::");
+}
+
+// toks[open] is `(`: the first argument of cudaLaunchKernel or cudaLaunchCooperativeKernel,
+// whose cast the pass above drops.
+bool launch_call_argument(Tokens toks, std::size_t open) {
+    return open > 0 && (toks[open - 1].text == "cudaLaunchKernel" ||
+                        toks[open - 1].text == "cudaLaunchCooperativeKernel");
+}
+
 } // namespace
+
+void register_void_casts(const SourceFile& src, EditList& edits) {
+    const Tokens code = src.code();
+    const std::vector<bool> device = device_body_tokens(code);
+    for (std::size_t i = 0; i + 3 < code.size(); ++i) {
+        if (device[i]) continue;
+        // (void*)x, (const void*)x
+        if (code[i].text == "(" &&
+            !(i > 0 && is(code, i - 1, "(") && launch_call_argument(code, i - 1)) &&
+            !(i > 0 && code[i - 1].kind == TokenKind::Identifier &&
+              (code[i - 1].text == "sizeof" || code[i - 1].text == "alignof" ||
+               code[i - 1].text == "__alignof__" || code[i - 1].text == "decltype" ||
+               code[i - 1].text == "typeid"))) {
+            std::size_t j = i + 1;
+            const bool is_const = is(code, j, "const");
+            if (is_const) ++j;
+            if (is(code, j, "void") && is(code, j + 1, "*") && is(code, j + 2, ")") &&
+                kernel_operand(code, j + 3)) {
+                edits.replace(src, code[i].begin, code[j + 2].end(),
+                              is_const ? "::simt::ConstVoidCast{} ->* " : "::simt::VoidCast{} ->* ",
+                              false);
+                i = j + 2;
+                continue;
+            }
+        }
+        // reinterpret_cast<void*>(x), reinterpret_cast<const void*>(x)
+        if (code[i].text == "reinterpret_cast" && is(code, i + 1, "<") &&
+            !(i > 0 && is(code, i - 1, "(") && launch_call_argument(code, i - 1))) {
+            std::size_t k = i + 2;
+            const bool is_const = is(code, k, "const");
+            if (is_const) ++k;
+            if (is(code, k, "void") && is(code, k + 1, "*") && is(code, k + 2, ">") &&
+                is(code, k + 3, "(")) {
+                edits.replace(src, code[i].begin, code[k + 2].end(),
+                              is_const ? "::simt::ConstVoidCast{} ->* " : "::simt::VoidCast{} ->* ",
+                              false);
+                i = k + 2;
+            }
+        }
+    }
+}
 
 void strip_launch_api_casts(const SourceFile& src, EditList& edits) {
     src.for_code_and_defines([&](Tokens toks, bool in_directive) {

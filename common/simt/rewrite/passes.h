@@ -36,6 +36,11 @@ void insert_loop_ticks(const SourceFile& src, EditList& edits);
 // same for cudaLaunchKernel: the launch needs the kernel's type (launch_api_casts.cpp).
 void strip_launch_api_casts(const SourceFile& src, EditList& edits);
 
+// (void*)x, (const void*)x and reinterpret_cast<[const] void*>(x) in host code, x a name ->
+// ::simt::VoidCast{} ->* x (or ConstVoidCast), which registers x's launcher when x is a kernel:
+// graphs' kernel nodes and cudaLaunchKernel take kernels as `void*` (launch_api_casts.cpp).
+void register_void_casts(const SourceFile& src, EditList& edits);
+
 // __noinline__ -> __attribute__((noinline)), except inside __attribute__((...)) (keywords.cpp).
 void rewrite_cuda_keywords(const SourceFile& src, EditList& edits);
 
@@ -43,9 +48,9 @@ void rewrite_cuda_keywords(const SourceFile& src, EditList& edits);
 void redirect_quoted_includes(const SourceFile& src, const IncludeRedirect& redirect,
                               EditList& edits);
 
-// new/delete and malloc/free in __global__ and __device__ function bodies are errors that name
-// the device heap (device_heap.cpp).
-void reject_device_heap(const SourceFile& src);
+// new/delete and malloc/free in __global__ and __device__ function bodies -> the emulator's
+// device heap (simt/device_heap.h); calloc and realloc there are errors (device_heap.cpp).
+void rewrite_device_heap(const SourceFile& src, EditList& edits);
 
 // asm("mov.u32 %0, %%laneid;" : "=r"(x)) (and %lanemask_*) in device code -> x = the lane's
 // value; any other asm in a __global__ or __device__ function is an error (inline_ptx.cpp).

@@ -38,8 +38,8 @@ std::string rewrite_source(std::string_view text, std::string_view display_name,
     const ScopeMap scopes(src.code());
     reject_in_macros(src);
     reject_unsupported_apis(src);
-    reject_device_heap(src);
     EditList edits;
+    rewrite_device_heap(src, edits);
     register_device_symbols(src, scopes, edits);
     rewrite_dynamic_shared(src, scopes, edits);
     rewrite_carved_shared(src, scopes, edits);
@@ -47,6 +47,7 @@ std::string rewrite_source(std::string_view text, std::string_view display_name,
     rewrite_launches(src, edits);
     rewrite_cuda_keywords(src, edits);
     strip_launch_api_casts(src, edits);
+    register_void_casts(src, edits);
     insert_loop_ticks(src, edits);
     rewrite_inline_ptx(src, edits);
     redirect_quoted_includes(src, redirect, edits);

@@ -1,7 +1,7 @@
 // CUDA features the emulator does not have and the compat headers do not declare: textures and
-// surfaces, CUDA arrays, graphs and stream capture, graphics interoperability. A name of theirs in
-// the program is refused here, at its line, with the feature's name; the compiler would only say it
-// "was not declared".
+// surfaces, CUDA arrays, the parts of CUDA graphs that simt/graphs.h does not have, graphics
+// interoperability. A name of theirs in the program is refused here, at its line, with the
+// feature's name; the compiler would only say it "was not declared".
 #include <array>
 #include <string_view>
 
@@ -20,7 +20,9 @@ struct Refused {
 
 constexpr std::string_view kTextures = "texture and surface objects";
 constexpr std::string_view kArrays = "CUDA arrays";
-constexpr std::string_view kGraphs = "CUDA graphs";
+constexpr std::string_view kGraphs =
+    "CUDA graphs beyond kernel, memcpy, memset, host and empty nodes, their dependencies, "
+    "instantiate, launch, clone and stream capture";
 constexpr std::string_view kInterop = "graphics interoperability (OpenGL, Direct3D, Vulkan) calls";
 
 // The first entry that matches names the feature (cudaGraphics* before cudaGraph*).
@@ -47,9 +49,39 @@ constexpr std::array kRefused = {
     Refused{"cudaMemcpy2DToArray", kArrays},
     Refused{"cudaMemcpy3D", kArrays},
     Refused{"cudaGraph+", kGraphs},
-    Refused{"cudaStreamBeginCapture", kGraphs},
-    Refused{"cudaStreamEndCapture", kGraphs},
-    Refused{"cudaKernelNodeParams", kGraphs},
+    Refused{"cudaStreamGetCaptureInfo*", kGraphs},
+    Refused{"cudaStreamUpdateCaptureDependencies*", kGraphs},
+    Refused{"cudaStreamBeginCaptureToGraph", kGraphs},
+    Refused{"cudaThreadExchangeStreamCaptureMode", kGraphs},
+    Refused{"cudaUserObject+", kGraphs},
+};
+
+// The graph API that simt/graphs.h has (a name here is not refused).
+constexpr std::array<std::string_view, 24> kGraphApi = {
+    "cudaGraph_t",
+    "cudaGraphEdgeData",
+    "cudaGraphNode_t",
+    "cudaGraphExec_t",
+    "cudaGraphCreate",
+    "cudaGraphDestroy",
+    "cudaGraphClone",
+    "cudaGraphAddKernelNode",
+    "cudaGraphAddMemcpyNode",
+    "cudaGraphAddMemcpyNode1D",
+    "cudaGraphAddMemsetNode",
+    "cudaGraphAddHostNode",
+    "cudaGraphAddEmptyNode",
+    "cudaGraphAddDependencies",
+    "cudaGraphGetNodes",
+    "cudaGraphGetRootNodes",
+    "cudaGraphNodeGetType",
+    "cudaGraphNodeGetDependencies",
+    "cudaGraphInstantiate",
+    "cudaGraphInstantiateWithFlags",
+    "cudaGraphLaunch",
+    "cudaGraphExecDestroy",
+    "cudaGraphNodeType",
+    "cudaGraphNodeType*",
 };
 
 bool matches(std::string_view pattern, std::string_view identifier) {
@@ -63,6 +95,8 @@ bool matches(std::string_view pattern, std::string_view identifier) {
 }
 
 const Refused* refused(std::string_view identifier) {
+    for (std::string_view supported : kGraphApi)
+        if (matches(supported, identifier)) return nullptr;
     for (const Refused& r : kRefused)
         if (matches(r.name, identifier)) return &r;
     return nullptr;

@@ -172,8 +172,15 @@ void __tsan_func_entry(void* caller) {
 void __tsan_func_exit() {
     simt::detail::leave_call();
 }
-void __tsan_vptr_update(void**, void*) {}
-void __tsan_vptr_read(void**) {}
+// A constructor's or destructor's store of an object's vtable pointer, and (clang) a virtual
+// call's load of it: 8-byte accesses like any (an object that device code made with new or
+// placement new is then written before its virtual calls read it).
+void __tsan_vptr_update(void** p, void*) {
+    access<sizeof(void*), AccessKind::write, false>(p, __builtin_return_address(0));
+}
+void __tsan_vptr_read(void** p) {
+    access<sizeof(void*), AccessKind::read, false>(p, __builtin_return_address(0));
+}
 
 // One hook: checks the access of `p` with the checker given (access, access16 or unaligned_access
 // with its arguments), the site being the instrumented code that called the hook.

@@ -69,7 +69,7 @@ FindingAccess Engine::describe_access(const AccessRecord& a) const {
         }
     } else if (a.bytes > 0 && !a.shared) {
         if (const Region* r = registry_->find_range(a.address, a.bytes)) {
-            f.memory = r->kind == RegionKind::symbol ? r->name : std::string(to_string(r->kind));
+            f.memory = r->kind == RegionKind::symbol ? r->name : std::string(describe(*r));
             for (size_t i = 0; i < request_.argument_count; ++i) {
                 const ArgumentInfo& arg = request_.arguments[i];
                 if (arg.pointer && reinterpret_cast<uintptr_t>(arg.pointer) - r->base < r->bytes) {

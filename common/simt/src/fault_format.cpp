@@ -51,21 +51,22 @@ std::string explain_bad_address(uintptr_t address, size_t bytes, const char* ver
         return out.str();
     }
     if (const Region* r = registry.find(address)) {
-        out << "the access runs past the end of a " << to_string(r->kind) << " of " << r->bytes
+        out << "the access runs past the end of a " << describe(*r) << " of " << r->bytes
             << " bytes (offset " << (address - r->base) << ")";
         return out.str();
     }
     if (const Region* f = registry.find_freed(address)) {
-        out << "this is inside a " << to_string(f->kind) << " of " << f->bytes
-            << " bytes that was already freed (cudaFree)";
+        out << "this is inside a " << describe(*f) << " of " << f->bytes
+            << " bytes that was already freed ("
+            << (f->heap ? "free or delete in a kernel: a use after free" : "cudaFree") << ")";
         return out.str();
     }
     if (const Region* below = registry.nearest_below(address);
         below && (below->kind == RegionKind::device || below->kind == RegionKind::managed)) {
         uintptr_t end = below->base + below->bytes;
         if (address >= end && address - end < 1 << 20) {
-            out << (address - end) << " bytes past the end of a " << to_string(below->kind)
-                << " of " << below->bytes << " bytes (index out of range?)";
+            out << (address - end) << " bytes past the end of a " << describe(*below) << " of "
+                << below->bytes << " bytes (index out of range?)";
             return out.str();
         }
     }

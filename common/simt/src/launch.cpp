@@ -7,6 +7,7 @@
 #include "engine.h"
 #include "error_state.h"
 #include "fault_format.h"
+#include "graphs.h"
 #include "memory_registry.h"
 #include "launch_recorder.h"
 #include "shared_limits.h"
@@ -46,6 +47,7 @@ void run_launch(const LaunchRequest& r) {
         return;
     }
     const DeviceLock device_lock;
+    if (capture_launch(r, cooperative)) return; // a stream capture or a graph's kernel node
     ErrorState& state = error_state();
     t_last_launch_error = state.sticky;
     if (state.sticky != cudaSuccess) return; // a broken context runs nothing, as on a GPU

@@ -3,6 +3,7 @@
 #include <map>
 #include <utility>
 
+#include "device_heap.h"
 #include "error_state.h"
 #include "simt/limits_and_hints.h"
 
@@ -48,6 +49,11 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
     auto it = limits().find(limit);
     if (it == limits().end())
         return api_error(cudaErrorInvalidValue, "cudaDeviceSetLimit", "unknown limit");
+    if (limit == cudaLimitMallocHeapSize && simt::detail::device_heap_in_use())
+        return api_error(cudaErrorInvalidValue, "cudaDeviceSetLimit",
+                         "the device heap's size (cudaLimitMallocHeapSize) is set before the "
+                         "first kernel that uses malloc or new: a kernel has allocated from it "
+                         "(cudaDeviceReset frees it and lets it be set again)");
     // The emulated device has no L2 cache to set aside: a persisting size rounds down to 0.
     it->second = limit == cudaLimitPersistingL2CacheSize ? 0 : value;
     return cudaSuccess;

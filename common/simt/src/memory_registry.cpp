@@ -20,11 +20,16 @@ const char* to_string(RegionKind kind) {
     return "region";
 }
 
+const char* describe(const Region& region) {
+    return region.heap ? "device heap allocation" : to_string(region.kind);
+}
+
 const Region& MemoryRegistry::add(uintptr_t base, size_t bytes, RegionKind kind, std::string name,
-                                  bool writable) {
+                                  bool writable, bool heap) {
     freed_.erase(base);
-    Region r{base, bytes, kind, std::move(name), next_serial_++, writable, false, {}};
-    if (kind == RegionKind::device || kind == RegionKind::managed) device_bytes_ += bytes;
+    Region r{base, bytes, kind, std::move(name), next_serial_++, writable, heap, false, {}};
+    if ((kind == RegionKind::device || kind == RegionKind::managed) && !heap)
+        device_bytes_ += bytes;
     forget_recent();
     return live_.insert_or_assign(base, std::move(r)).first->second;
 }
@@ -32,7 +37,8 @@ const Region& MemoryRegistry::add(uintptr_t base, size_t bytes, RegionKind kind,
 bool MemoryRegistry::remove(uintptr_t base, Region* removed) {
     auto it = live_.find(base);
     if (it == live_.end()) return false;
-    if (it->second.kind == RegionKind::device || it->second.kind == RegionKind::managed)
+    if ((it->second.kind == RegionKind::device || it->second.kind == RegionKind::managed) &&
+        !it->second.heap)
         device_bytes_ -= it->second.bytes;
     if (removed) *removed = it->second;
     if (freed_.size() > 4096) freed_.erase(freed_.begin());

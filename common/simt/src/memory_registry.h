@@ -14,6 +14,9 @@ namespace simt::detail {
 
 enum class RegionKind { device, managed, pinned_host, symbol, parameters };
 const char* to_string(RegionKind kind);
+struct Region;
+// What reports call the region: to_string(kind), or "device heap allocation".
+const char* describe(const Region& region);
 
 struct Region {
     uintptr_t base = 0;
@@ -22,6 +25,9 @@ struct Region {
     std::string name; // symbol name, or empty
     uint64_t serial = 0;
     bool writable_from_device = true;
+    // A kind-`device` allocation from the device heap (malloc or new in a kernel:
+    // device_heap.cpp), which the runtime's copies and cudaFree refuse, as on a GPU.
+    bool heap = false;
     // Kernel stores here must reach Engine::access_general (not the fast path), which tells the
     // provenance watch (provenance.h) that a kernel wrote them: set while the region holds words
     // of a watched output that host code wrote last.
@@ -40,7 +46,7 @@ struct Region {
 class MemoryRegistry {
   public:
     const Region& add(uintptr_t base, size_t bytes, RegionKind kind, std::string name = {},
-                      bool writable = true);
+                      bool writable = true, bool heap = false);
     // Removes the region that starts exactly at base; false if there is none.
     bool remove(uintptr_t base, Region* removed = nullptr);
     // The region containing address, or nullptr. Cheap for repeated hits on the same region.

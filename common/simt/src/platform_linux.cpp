@@ -28,7 +28,10 @@ int collect_readonly(dl_phdr_info* info, size_t, void* data) {
     auto* ranges = static_cast<std::vector<AddressRange>*>(data);
     for (int i = 0; i < info->dlpi_phnum; ++i) {
         const auto& ph = info->dlpi_phdr[i];
-        if (ph.p_type == PT_LOAD && !(ph.p_flags & PF_W)) {
+        // Read-only segments, and the part of a writable one that is read-only after
+        // relocation (RELRO: the vtables of a position-independent program, which a virtual call
+        // of an object that device code made reads).
+        if ((ph.p_type == PT_LOAD && !(ph.p_flags & PF_W)) || ph.p_type == PT_GNU_RELRO) {
             const uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
             ranges->push_back(AddressRange{lo, lo + ph.p_memsz});
         }

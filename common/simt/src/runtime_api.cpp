@@ -12,11 +12,14 @@
 
 #include "checks/global_shadow.h"
 #include "data_flow.h"
+#include "device_heap.h"
 #include "device_lock.h"
 #include "error_state.h"
+#include "graphs.h"
 #include "memory_registry.h"
 #include "provenance.h"
 #include "simt/checks.h"
+#include "simt/limits_and_hints.h"
 #include "simt/options.h"
 #include "simt/runtime_api.h"
 #include "simt/shared.h"
@@ -131,10 +134,13 @@ static cudaError_t release(void* ptr, bool host, const char* call) {
     const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(ptr));
     const bool right_kind =
         r && (host ? r->kind == RegionKind::pinned_host && r->name != "cudaHostRegister"
-                   : (r->kind == RegionKind::device || r->kind == RegionKind::managed));
+                   : (r->kind == RegionKind::device || r->kind == RegionKind::managed) && !r->heap);
     if (!r || r->base != reinterpret_cast<uintptr_t>(ptr) || !right_kind) {
         std::string why = hex(ptr) + " was not returned by " +
                           (host ? "cudaMallocHost" : "cudaMalloc") +
+                          (r && r->heap ? " (it is device heap memory, from malloc or new in a "
+                                          "kernel: only free or delete in a kernel frees it)"
+                                        : "") +
                           (memory_registry().find_freed(reinterpret_cast<uintptr_t>(ptr))
                                ? " (or it was already freed)"
                                : "");
@@ -163,6 +169,13 @@ static bool check_device_range(const void* p, size_t bytes, const std::string& c
         *error = api_error(cudaErrorInvalidValue, call,
                            std::string("the ") + side + " " + hex(p) +
                                " is not device memory (host pointer, or arguments swapped?)");
+        return false;
+    }
+    if (r->heap) { // CUDA: device heap memory is not for the runtime's calls
+        *error = api_error(cudaErrorInvalidValue, call,
+                           std::string("the ") + side + " " + hex(p) +
+                               " is device heap memory (malloc or new in a kernel), which the "
+                               "runtime's copies and sets may not use: copy it in a kernel");
         return false;
     }
     if (reinterpret_cast<uintptr_t>(p) + bytes > r->base + r->bytes) {
@@ -252,7 +265,11 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind 
     return copy_memory(dst, src, bytes, kind, "cudaMemcpy", __builtin_return_address(0));
 }
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind,
-                            cudaStream_t) {
+                            cudaStream_t stream) {
+    {
+        const DeviceLock device_lock;
+        if (capturing(stream)) return capture_memcpy(stream, dst, src, bytes, kind);
+    }
     return copy_memory(dst, src, bytes, kind, "cudaMemcpyAsync", __builtin_return_address(0));
 }
 
@@ -270,7 +287,11 @@ static cudaError_t set_memory(void* dst, int value, size_t bytes, const char* na
 cudaError_t cudaMemset(void* dst, int value, size_t bytes) {
     return set_memory(dst, value, bytes, "cudaMemset", __builtin_return_address(0));
 }
-cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t) {
+cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t stream) {
+    {
+        const DeviceLock device_lock;
+        if (capturing(stream)) return capture_memset(stream, dst, value, bytes);
+    }
     return set_memory(dst, value, bytes, "cudaMemsetAsync", __builtin_return_address(0));
 }
 
@@ -365,6 +386,9 @@ cudaError_t cudaDeviceSynchronize() {
 cudaError_t cudaDeviceReset() {
     const DeviceLock device_lock;
     simt::reset_device();
+    // The device heap goes with the context, and its size returns to CUDA's default.
+    device_heap_reset();
+    cudaDeviceSetLimit(cudaLimitMallocHeapSize, size_t{8} << 20);
     return cudaSuccess;
 }
 cudaError_t cudaGetLastError() {
@@ -408,6 +432,11 @@ const char* cudaGetErrorName(cudaError_t e) {
         SIMT_NAME(cudaErrorHardwareStackError)
         SIMT_NAME(cudaErrorInvalidResourceHandle)
         SIMT_NAME(cudaErrorNotReady)
+        SIMT_NAME(cudaErrorIllegalState)
+        SIMT_NAME(cudaErrorStreamCaptureUnsupported)
+        SIMT_NAME(cudaErrorStreamCaptureInvalidated)
+        SIMT_NAME(cudaErrorStreamCaptureUnmatched)
+        SIMT_NAME(cudaErrorStreamCaptureIsolation)
         SIMT_NAME(cudaErrorUnknown)
 #undef SIMT_NAME
     }
@@ -602,11 +631,13 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int flags) {
 }
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
     SIMT_API_GUARD();
+    forget_captured_stream(s);
     delete s;
     return cudaSuccess;
 }
-cudaError_t cudaStreamSynchronize(cudaStream_t) {
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
     SIMT_API_GUARD();
+    if (capturing(stream)) return refuse_in_capture(stream, "cudaStreamSynchronize");
     return cudaSuccess;
 }
 cudaError_t cudaEventQuery(cudaEvent_t e) {
@@ -624,12 +655,14 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
     if (!callback || flags != 0)
         return api_error(cudaErrorInvalidValue, "cudaStreamAddCallback",
                          !callback ? "null callback" : "flags must be 0");
+    if (capturing(stream)) return refuse_in_capture(stream, "cudaStreamAddCallback");
     callback(stream, error_state().sticky, user_data);
     return cudaSuccess;
 }
-cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t fn, void* user_data) {
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data) {
     SIMT_API_GUARD();
     if (!fn) return api_error(cudaErrorInvalidValue, "cudaLaunchHostFunc", "null function");
+    if (capturing(stream)) return capture_host_function(stream, fn, user_data);
     fn(user_data);
     return cudaSuccess;
 }
@@ -650,12 +683,17 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned int) {
 }
 cudaError_t cudaEventDestroy(cudaEvent_t e) {
     const DeviceLock device_lock;
+    forget_captured_event(e);
     delete e;
     return cudaSuccess;
 }
-cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t stream) {
     SIMT_API_GUARD();
     if (!e) return api_error(cudaErrorInvalidResourceHandle, "cudaEventRecord", "null event");
+    if (capturing(stream)) {
+        capture_event_record(e, stream); // a point in the capture, not a time
+        return cudaSuccess;
+    }
     e->when = std::chrono::steady_clock::now();
     e->recorded = true;
     return cudaSuccess;

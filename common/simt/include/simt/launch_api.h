@@ -2,7 +2,8 @@
 // pointers to them (`void* args[] = {&in, &out, &n};`). The emulator must know the kernel's
 // parameter types to copy them, so the kernel is taken as itself; the rewriter drops the usual
 // `(void*)` cast in front of the kernel in these calls (simtcc.md). A kernel that reaches them
-// only as a `void*` is refused with a message that says so.
+// only as a `void*` is launched with the types registered for its address where the program
+// cast it to `void*` (simt/graphs.h), or refused with a message that says so.
 //
 // A cooperative launch runs every block of its grid at once, which the emulator can do for any
 // grid a GPU could hold (the occupancy API's blocks per multiprocessor times the
@@ -50,6 +51,24 @@ cudaError_t launch_typed(bool cooperative, void (*kernel)(P...), dim3 grid, dim3
         },
         &context);
 }
+
+// Kernels known by their address (simt/graphs.h registers them where the program casts one to
+// `void*`): a launch given only the address uses the launcher of its registered type.
+using ErasedLauncher = cudaError_t (*)(bool cooperative, const void* kernel, dim3 grid, dim3 block,
+                                       void** args, size_t smem, cudaStream_t stream);
+void register_kernel(const void* kernel, ErasedLauncher launcher);
+ErasedLauncher registered_launcher(const void* kernel); // null if none
+// A launch of a kernel known only by its address: through its registered launcher, or refused.
+cudaError_t launch_by_address(bool cooperative, const void* kernel, dim3 grid, dim3 block,
+                              void** args, size_t smem, cudaStream_t stream, const char* call);
+
+template <class... P>
+cudaError_t launch_erased(bool cooperative, const void* kernel, dim3 grid, dim3 block, void** args,
+                          size_t smem, cudaStream_t stream) {
+    using Kernel = void (*)(P...);
+    return launch_typed(cooperative, reinterpret_cast<Kernel>(const_cast<void*>(kernel)), grid,
+                        block, args, smem, stream);
+}
 } // namespace simt::detail
 
 template <class... P>
@@ -62,12 +81,16 @@ cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void**
                              size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
     return ::simt::detail::launch_typed(false, kernel, grid, block, args, shared_bytes, stream);
 }
-// The kernel as a plain pointer: its parameter types are lost, so the launch is refused.
-inline cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t = 0,
-                                               cudaStream_t = nullptr) {
-    return ::simt::detail::refuse_untyped_launch("cudaLaunchCooperativeKernel");
+// The kernel as a plain pointer: launched with the parameter types it was registered with when
+// the program cast it to `void*` (simt/graphs.h), else refused.
+inline cudaError_t cudaLaunchCooperativeKernel(const void* kernel, dim3 grid, dim3 block,
+                                               void** args, size_t shared_bytes = 0,
+                                               cudaStream_t stream = nullptr) {
+    return ::simt::detail::launch_by_address(true, kernel, grid, block, args, shared_bytes, stream,
+                                             "cudaLaunchCooperativeKernel");
 }
-inline cudaError_t cudaLaunchKernel(const void*, dim3, dim3, void**, size_t = 0,
-                                    cudaStream_t = nullptr) {
-    return ::simt::detail::refuse_untyped_launch("cudaLaunchKernel");
+inline cudaError_t cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** args,
+                                    size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
+    return ::simt::detail::launch_by_address(false, kernel, grid, block, args, shared_bytes, stream,
+                                             "cudaLaunchKernel");
 }

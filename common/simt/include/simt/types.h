@@ -20,8 +20,11 @@
 
 // A __shared__ that reaches the compiler was not rewritten (it came out of a macro, or out of a
 // header included with <...> or found only through -I).
+// (Not formatted: a _Pragma takes one string literal, which may not be split.)
+// clang-format off
 #define __shared__                                                                                 \
     _Pragma("GCC error \"__shared__ here is not supported by the simt emulator (only plain declarations in the .cu file, in the headers it includes with quotes from its own folder, and in headers found through -I are rewritten)\"")
+// clang-format on
 
 #define SIMT_BACKEND 1
 
@@ -42,6 +45,8 @@ struct dim3 {
 // memory (`words[i] = make_uint4(0, 0, 0, 0)`); inlined, that store is a plain one, seen and
 // reported at its own line (tests/emulator/call_results_test.cu, built at -O0 and -O2).
 #define SIMT_MAKE [[gnu::always_inline]]
+// (Not formatted: one line per type, the four of a kind side by side.)
+// clang-format off
 #define SIMT_VECTOR_TYPES(T, name)                                                                 \
     struct alignas(sizeof(T)) name##1 { T x; };                                                    \
     struct alignas(2 * sizeof(T)) name##2 { T x, y; };                                             \
@@ -51,6 +56,7 @@ struct dim3 {
     SIMT_MAKE inline constexpr name##2 make_##name##2(T x, T y) { return {x, y}; }                 \
     SIMT_MAKE inline constexpr name##3 make_##name##3(T x, T y, T z) { return {x, y, z}; }         \
     SIMT_MAKE inline constexpr name##4 make_##name##4(T x, T y, T z, T w) { return {x, y, z, w}; }
+// clang-format on
 SIMT_VECTOR_TYPES(signed char, char)
 SIMT_VECTOR_TYPES(unsigned char, uchar)
 SIMT_VECTOR_TYPES(short, short)
@@ -70,7 +76,9 @@ struct alignas(8) uint2 {
 struct alignas(16) uint4 {
     unsigned int x, y, z, w;
 };
-SIMT_MAKE inline constexpr uint2 make_uint2(unsigned x, unsigned y) { return {x, y}; }
+SIMT_MAKE inline constexpr uint2 make_uint2(unsigned x, unsigned y) {
+    return {x, y};
+}
 SIMT_MAKE inline constexpr uint3 make_uint3(unsigned x, unsigned y, unsigned z) {
     return {x, y, z};
 }
@@ -103,6 +111,11 @@ enum cudaError_t : int {
     cudaErrorHardwareStackError = 714,
     cudaErrorInvalidResourceHandle = 400,
     cudaErrorNotReady = 600,
+    cudaErrorIllegalState = 401,
+    cudaErrorStreamCaptureUnsupported = 900,
+    cudaErrorStreamCaptureInvalidated = 901,
+    cudaErrorStreamCaptureUnmatched = 903,
+    cudaErrorStreamCaptureIsolation = 905,
     cudaErrorUnknown = 999,
 };
 using cudaError = cudaError_t;

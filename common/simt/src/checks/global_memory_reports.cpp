@@ -33,7 +33,7 @@ std::string GlobalMemoryChecker::where(const Region& r, uintptr_t word) const {
     if (r.kind == RegionKind::symbol && !r.name.empty())
         s << "__device__ variable '" << r.name << "'";
     else
-        s << "a " << to_string(r.kind) << " of " << r.bytes << " bytes";
+        s << "a " << describe(r) << " of " << r.bytes << " bytes";
     return s.str();
 }
 

@@ -82,6 +82,14 @@ void GlobalShadow::forget(uintptr_t base, size_t bytes) {
     }
 }
 
+void GlobalShadow::forget_words(uintptr_t base, size_t bytes) {
+    for_each_word(base, bytes, [](Page& p, size_t i, uint64_t bit) {
+        for (uint64_t* bits : {p.written, p.written_now, p.read_now, p.kernel_left,
+                               p.written_before, p.read_before, p.accepted_reset})
+            bits[i] &= ~bit;
+    });
+}
+
 GlobalShadow& global_shadow() {
     static GlobalShadow shadow;
     return shadow;

@@ -155,6 +155,9 @@ class GlobalShadow {
     void accept_reset(uintptr_t base, size_t bytes);
     // Memory that was allocated or freed: forget everything about it.
     void forget(uintptr_t base, size_t bytes);
+    // The same for the words of [base, base + bytes) alone, which may share their pages with
+    // other allocations (the device heap's, src/device_heap.cpp).
+    void forget_words(uintptr_t base, size_t bytes);
     // A new launch: the records of earlier launches count as ordered before it.
     uint32_t begin_launch() {
         if (++launch_ == 0) launch_ = 1;

@@ -112,8 +112,11 @@ void SharedMemoryChecker::check_words(Thread* me, size_t offset, size_t bytes, A
     };
     if (reads) {
         // Uninitialized only if no byte of the access was written: a GPU copies a struct with
-        // its padding (or an unwritten member) freely, and so may a correct program.
-        bool any_written = false;
+        // its padding (or an unwritten member) freely, and so may a correct program. An
+        // atomicExch stores what it is given whatever was there, so it may initialize a word (as
+        // in device memory: GlobalMemoryChecker::access); other atomics store what depends on the
+        // old value (atomicCAS's comparison too), and are reported.
+        bool any_written = atomic && me->exchanging;
         for (size_t word = first; word <= last; ++word)
             any_written = any_written || (b->shadow_words[word].written_bytes & touched(word)) != 0;
         if (!any_written) report_uninitialized(me, offset, bytes, site);
