@@ -180,12 +180,14 @@ __global__ void clear_words(int* words, int n) {
     if (i < n) words[i] = 0;
 }
 
-// 10b. Tickets from a counter that only a kernel of an earlier launch reset: the first block's
-//      atomicAdd acts on the value that launch left (the reset is not the host's).
-__global__ void take_tickets(int* counter, int* out) {
+// 10b. Tickets from a counter that only an earlier launch of this kernel reset, as lab 07 clears
+//      the next call's half of its workspace: the first block's atomicAdd acts on the value that
+//      launch left (the reset is not the host's, nor another kernel's).
+__global__ void take_tickets_clear_next(int* counter, int* next_counter, int* out) {
     if (threadIdx.x != 0) return;
     // BUG: stale-counter
     out[blockIdx.x] = atomicAdd(counter, 1);
+    if (blockIdx.x == 0) *next_counter = 0;
 }
 
 // 11. A full-mask shuffle after half of the warp has left.
@@ -384,23 +386,34 @@ TEST_CASE("planted bugs: uninitialized and stale global memory") {
         });
     }
     {
-        // A counter reset by a kernel: the zero is what an earlier launch left, stale as such...
-        DeviceVector<int> counter(std::vector<int>{0}), tickets(2);
-        take_tickets<<<2, kThreads>>>(counter.data(), tickets.data());
+        // A counter that an earlier launch of the same kernel reset: stale as such...
+        DeviceVector<int> first(std::vector<int>{0}), second(std::vector<int>{0}), tickets(2);
+        take_tickets_clear_next<<<2, kThreads>>>(first.data(), second.data(), tickets.data());
         REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
         // (a range that still holds what the last launch left is not accepted as reset)
-        CHECK_FALSE(simt::accept_reset_by_earlier_launch(counter.data(), sizeof(int)));
-        clear_words<<<1, 32>>>(counter.data(), 1);
-        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-        expect_report({FaultKind::stale_read, "stale-counter"},
-                      [&] { take_tickets<<<2, kThreads>>>(counter.data(), tickets.data()); });
-        // ...unless the host says that a launch reset it for the next one.
-        clear_words<<<1, 32>>>(counter.data(), 1);
-        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-        CHECK(simt::accept_reset_by_earlier_launch(counter.data(), sizeof(int)));
-        expect_clean("tickets from a counter the previous launch reset",
-                     [&] { take_tickets<<<2, kThreads>>>(counter.data(), tickets.data()); });
+        CHECK_FALSE(simt::accept_reset_by_earlier_launch(first.data(), sizeof(int)));
+        expect_report({FaultKind::stale_read, "stale-counter"}, [&] {
+            take_tickets_clear_next<<<2, kThreads>>>(second.data(), first.data(), tickets.data());
+        });
+        // ...unless the host says that the launch before reset it for this one.
+        CHECK(simt::accept_reset_by_earlier_launch(first.data(), sizeof(int)));
+        expect_clean("tickets from a counter the previous launch reset", [&] {
+            take_tickets_clear_next<<<2, kThreads>>>(first.data(), second.data(), tickets.data());
+        });
         std::vector<int> got = tickets.download();
+        std::sort(got.begin(), got.end());
+        CHECK(got == std::vector<int>{0, 1});
+        // A counter that another kernel set for this one is what the stream's order hands over
+        // (an init kernel before the kernels that count): nothing stale.
+        DeviceVector<int> counted(std::vector<int>{5});
+        take_tickets_clear_next<<<2, kThreads>>>(counted.data(), second.data(), tickets.data());
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        clear_words<<<1, 32>>>(counted.data(), 1);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        expect_clean("tickets from a counter an init kernel reset", [&] {
+            take_tickets_clear_next<<<2, kThreads>>>(counted.data(), second.data(), tickets.data());
+        });
+        got = tickets.download();
         std::sort(got.begin(), got.end());
         CHECK(got == std::vector<int>{0, 1});
         // Host memory is no device range.

@@ -50,7 +50,8 @@ GlobalMemoryChecker::GlobalMemoryChecker(const LaunchRequest& request, FindingSi
     // device in between (the copy waits for that launch, and this one for the copy).
     dependent_launch_ = request.programmatic_dependency && !shadow_.host_wrote_since_launch();
     shadow_.clear_host_wrote_since_launch();
-    shadow_.begin_launch(); // what earlier launches recorded is ordered before this one
+    shadow_.begin_launch(
+        request.kernel); // what earlier launches recorded is ordered before this one
     const uint64_t blocks = uint64_t{request.grid.x} * request.grid.y * request.grid.z;
     if (blocks > kMaxOrderedBlocks) {
         check_ordering_ = false;
@@ -354,7 +355,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
             check_early_reads(t, w, *e, site); // a flag, seen: were its values read before it?
         observe(t, w, *e, site);
     }
-    if (reads && is_strong(strength) && !e && word.kernel_left())
+    if (reads && is_strong(strength) && !e && word.kernel_left_by_this_kernel())
         stale_reads_[w] = StaleRead{self, site, 0, 0}; // what an earlier launch left
     else if (reads && !stale_reads_.empty()) {
         auto it = stale_reads_.find(w);

@@ -25,7 +25,7 @@ GlobalShadow::Word GlobalShadow::word(uintptr_t address) {
         p->writes.reset(new GlobalWrite[kWordsPerPage]);
         p->reads.reset(new GlobalRead[kWordsPerPage]);
     }
-    if (p->launch != launch_) p->begin_launch(launch_);
+    if (p->launch != launch_) p->begin_launch(launch_, kernel_);
     return Word(p, word_index(address));
 }
 
@@ -58,9 +58,10 @@ void GlobalShadow::arrived_from_host(uintptr_t base, size_t bytes, bool left_by_
         p.written[i] |= bit;
         p.written_now[i] &= ~bit;
         p.read_now[i] &= ~bit;
-        if (left_by_kernel)
+        if (left_by_kernel) {
             p.kernel_left[i] |= bit;
-        else
+            p.left_by = kAnyKernel; // which kernel, the other process does not say
+        } else
             p.kernel_left[i] &= ~bit;
     });
 }

@@ -91,6 +91,14 @@ class GlobalShadow {
         bool read_now() const { return test(page_->read_now); }
         // Last written by a kernel of an earlier launch (and not by the host since).
         bool kernel_left() const { return test(page_->kernel_left); }
+        // The same, and that kernel may be the one running now: a launch of the same kernel, or
+        // one the shadow cannot tell (several kernels left words of the page, or another process
+        // did). A word another kernel left for this one is what the stream order hands over
+        // (an init kernel's counter); one this kernel's earlier launch left is a missing reset.
+        bool kernel_left_by_this_kernel() const {
+            return kernel_left() &&
+                   (page_->left_by == kAnyKernel || page_->left_by == page_->kernel);
+        }
         // Written or read by the launch just before this one (programmatic dependent launch:
         // what a kernel may touch only after cudaGridDependencySynchronize()).
         bool written_before() const { return test(page_->written_before); }
@@ -153,14 +161,18 @@ class GlobalShadow {
     // launch, but still written by the launch before it (a programmatic dependent launch must
     // not touch them before cudaGridDependencySynchronize()).
     void accept_reset(uintptr_t base, size_t bytes);
+    // Some kernel of an earlier launch, not known which (Word::kernel_left_by_this_kernel()).
+    static inline const void* const kAnyKernel = reinterpret_cast<const void*>(uintptr_t{1});
     // Memory that was allocated or freed: forget everything about it.
     void forget(uintptr_t base, size_t bytes);
     // The same for the words of [base, base + bytes) alone, which may share their pages with
     // other allocations (the device heap's, src/device_heap.cpp).
     void forget_words(uintptr_t base, size_t bytes);
-    // A new launch: the records of earlier launches count as ordered before it.
-    uint32_t begin_launch() {
+    // A new launch of `kernel` (its address): the records of earlier launches count as ordered
+    // before it.
+    uint32_t begin_launch(const void* kernel) {
         if (++launch_ == 0) launch_ = 1;
+        kernel_ = kernel;
         return launch_;
     }
     // The host copied to device memory since the last launch began (a programmatic launch then
@@ -179,14 +191,23 @@ class GlobalShadow {
         uint64_t read_before[kBitmapWords] = {};
         uint64_t accepted_reset[kBitmapWords] = {}; // see accept_reset()
         uint32_t launch = 0;
+        const void* kernel = nullptr;  // the kernel of launch `launch`
+        const void* left_by = nullptr; // the kernel that left kernel_left's words, or kAnyKernel
         std::unique_ptr<GlobalWrite[]> writes; // made when a kernel first touches the page
         std::unique_ptr<GlobalRead[]> reads;
         // The first touch in a launch: what earlier launches did is ordered before it.
-        void begin_launch(uint32_t now) {
+        void begin_launch(uint32_t now, const void* kernel_now) {
+            // Words an older launch left that this page's last launch did not overwrite: if
+            // that was another kernel, the page's words now come from two kernels.
+            bool older_kept = false, leaves = false;
             for (size_t i = 0; i < kBitmapWords; ++i) {
-                kernel_left[i] |= written_now[i] & ~accepted_reset[i];
+                const uint64_t left_now = written_now[i] & ~accepted_reset[i];
+                older_kept |= (kernel_left[i] & ~left_now) != 0;
+                leaves |= left_now != 0;
+                kernel_left[i] |= left_now;
                 accepted_reset[i] = 0;
             }
+            if (leaves) left_by = older_kept && left_by != kernel ? kAnyKernel : kernel;
             if (launch + 1 == now) { // the page was touched by the launch just before
                 std::memcpy(written_before, written_now, sizeof written_before);
                 std::memcpy(read_before, read_now, sizeof read_before);
@@ -197,6 +218,7 @@ class GlobalShadow {
             std::memset(written_now, 0, sizeof written_now);
             std::memset(read_now, 0, sizeof read_now);
             launch = now;
+            kernel = kernel_now;
         }
     };
     static size_t word_index(uintptr_t address) { return (address >> 2) & (kWordsPerPage - 1); }
@@ -217,6 +239,7 @@ class GlobalShadow {
     unsigned next_recent_ = 0;
 
     uint32_t launch_ = 0;
+    const void* kernel_ = nullptr; // the running launch's
     bool host_since_launch_ = false;
 };
 
