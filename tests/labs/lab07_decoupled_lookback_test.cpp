@@ -557,8 +557,7 @@ TEST_CASE("back-to-back scans, each reading the last one's output") {
 }
 
 // A large array with the default tile shape: on the emulator 2^19 + 3 elements, 129 tiles of 4096
-// (more blocks than it keeps resident, look-backs of more than 32 tiles where the blocks run
-// ahead); on a GPU 2^21 + 3.
+// (twice the blocks of 128 threads that its 4 SMs hold at once); on a GPU 2^21 + 3.
 TEST_CASE("scan large array") {
 #ifdef SCANLAB_BACKEND_SIMT
     check_scan_sizes<Sum<std::int32_t>>(ScanKind::exclusive, {(1 << 19) + 3});
