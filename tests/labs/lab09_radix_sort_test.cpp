@@ -104,9 +104,8 @@ TEST_CASE("sort under every schedule") {
     }
 }
 
-// A larger input on a GPU (where it takes a millisecond); on the emulator, 16 tiles of keys:
-// look-backs of up to 15 tiles, the longest of the lab's tests (pairs, and the other key types,
-// sort up to 6 tiles in the cases above).
+// A larger input on a GPU (where it takes a millisecond); on the emulator, 16 tiles of uint32 keys,
+// the most of the lab's tests (the cases above sort at most 6; pairs and the other key types, 5).
 TEST_CASE("sort large array") {
 #ifdef SCANLAB_BACKEND_SIMT
     constexpr int kN = 16 * kTile + 5;
