@@ -247,9 +247,9 @@ TEST_CASE("reduce-then-scan three levels exclusive affine int64") {
 }
 
 // A large array with the default block size, not a multiple of any tile. On the emulator, 129
-// tiles: more blocks than it keeps resident at once (the grid runs in waves), and tile totals
-// that fill most of a tile; the recursion's levels are checked with 32-thread blocks above, where
-// they need far fewer elements than the 2^20 + 1 that two levels of 1024-element tiles would.
+// tiles: more blocks than it keeps resident at once (the grid runs in waves); the recursion's
+// levels are checked with 32-thread blocks above, where they need far fewer elements than the
+// 2^20 + 1 that two levels of 1024-element tiles would.
 #ifdef SCANLAB_BACKEND_SIMT
 constexpr int kLargeN = (1 << 17) + 3;
 #else
