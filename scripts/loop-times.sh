@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A student's edit-build-test loop, timed: for each lab, edit its .cu file (a comment line added
 # at its end: touching it would not do, the rewriter leaves an unchanged output as it was and
-# nothing would be compiled) and run `./scanlab lab NN` (build the lab's test program, then run
-# it), then time the build and the test program on their own. The file is put back afterwards. Prints CPU seconds (user + system, summed over every process the
+# nothing would be compiled; the line names the moment, so that no compiler cache, ccache
+# included, holds the edited file from an earlier run) and run `./scanlab lab NN` (build the
+# lab's test program, then run it), then time the build and the test program on their own. The file is put back afterwards. Prints CPU seconds (user + system, summed over every process the
 # command waited for: the compiler, the linker, ninja, the tests) and wall seconds.
 #   scripts/loop-times.sh [--solution] [--test-runs=N] [NN ...]
 #   scripts/loop-times.sh --first [DIR]
@@ -138,9 +139,9 @@ for lab in "${labs[@]}"; do
     target="lab${lab}_tests_${flavour}_simt"
     cp "$file" "$saved"
     edited="$file"
-    echo "// loop-times.sh: an edit" >>"$file"
+    echo "// loop-times.sh: an edit at $(date +%s%N)" >>"$file"
     timed "lab $lab edit: ./scanlab lab" env SCANLAB_JOBS="$jobs" ./scanlab lab "$lab" "${lab_flag[@]}"
-    echo "// loop-times.sh: another edit" >>"$file"
+    echo "// loop-times.sh: another edit at $(date +%s%N)" >>"$file"
     timed "lab $lab   build" cmake --build "$build" -j "$jobs" --target "$target"
     for ((run = 1; run <= test_runs; ++run)); do
         timed "lab $lab   test program" "$build/bin/$target"
