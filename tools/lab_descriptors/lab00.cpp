@@ -6,7 +6,7 @@
 
 #include <scanlab/operators.h>
 
-namespace {
+namespace lab00_descriptor {
 using namespace scanlab::labs;
 
 LabDescriptor describe() {
@@ -22,7 +22,7 @@ LabDescriptor describe() {
 }
 
 RegisterLab lab00{describe()};
-} // namespace
+} // namespace lab00_descriptor
 
 // The graded functions, for the grader's harness and worker (lab_remote.h).
 using scanlab::ScanKind;

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-namespace {
+namespace lab01_descriptor {
 using namespace scanlab::labs;
 
 LabDescriptor describe() {
@@ -23,7 +23,7 @@ LabDescriptor describe() {
 }
 
 RegisterLab lab01{describe()};
-} // namespace
+} // namespace lab01_descriptor
 
 // The graded functions, for the grader's harness and worker (lab_remote.h).
 using scanlab::ScanKind;

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-namespace {
+namespace lab02_descriptor {
 using namespace scanlab::labs;
 
 LabDescriptor describe() {
@@ -26,7 +26,7 @@ LabDescriptor describe() {
 }
 
 RegisterLab lab02{describe()};
-} // namespace
+} // namespace lab02_descriptor
 
 // The graded functions, for the grader's harness and worker (lab_remote.h).
 using scanlab::ScanKind;

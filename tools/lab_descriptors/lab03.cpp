@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-namespace {
+namespace lab03_descriptor {
 using namespace scanlab::labs;
 using Op = scanlab::Sum<std::int32_t>;
 
@@ -33,7 +33,7 @@ LabDescriptor describe() {
 }
 
 RegisterLab lab03{describe()};
-} // namespace
+} // namespace lab03_descriptor
 
 // The graded functions, for the grader's harness and worker (lab_remote.h).
 // Its bank conflict tests record the calls' launches: the worker records them with the

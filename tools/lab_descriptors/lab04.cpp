@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-namespace {
+namespace lab04_descriptor {
 using namespace scanlab::labs;
 using Op = scanlab::Sum<std::int32_t>;
 
@@ -35,7 +35,7 @@ LabDescriptor describe() {
 }
 
 RegisterLab lab04{describe()};
-} // namespace
+} // namespace lab04_descriptor
 
 // The graded functions, for the grader's harness and worker (lab_remote.h).
 using scanlab::ScanKind;

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-namespace {
+namespace lab05_descriptor {
 using namespace scanlab::labs;
 
 LabDescriptor describe() {
@@ -30,11 +30,10 @@ LabDescriptor describe() {
 }
 
 RegisterLab lab05{describe()};
-} // namespace
+} // namespace lab05_descriptor
 
 // The graded functions, for the grader's harness and worker (lab_remote.h).
 using lab05::WarpScanVariant;
-using lab05::Workspace;
 using scanlab::ScanKind;
 using scanlab::remote::Value;
 
@@ -51,7 +50,7 @@ SCANLAB_REMOTE_TILES(lab05, block_scan_tiles, Graded, 96, 3);
 
 SCANLAB_REMOTE_TILED_FUNCTION(lab05, scan,
                               (const Value<Op>* d_in, Value<Op>* d_out, std::int64_t n,
-                               ScanKind kind, Workspace* workspace),
+                               ScanKind kind, lab05::Workspace* workspace),
                               (d_in, d_out, n, kind, workspace));
 SCANLAB_REMOTE_TILES(lab05, scan, Graded, lab05::kDefaultBlockThreads,
                      lab05::kDefaultItemsPerThread<Value<Op>>);

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-namespace {
+namespace lab06_descriptor {
 using namespace scanlab::labs;
 
 auto segmented(lab06::SegmentedMethod method) {
@@ -38,11 +38,10 @@ LabDescriptor describe() {
 }
 
 RegisterLab lab06{describe()};
-} // namespace
+} // namespace lab06_descriptor
 
 // The graded functions, for the grader's harness and worker (lab_remote.h).
 using lab06::SegmentedMethod;
-using lab06::Workspace;
 using scanlab::ScanKind;
 using scanlab::remote::Value;
 
@@ -63,7 +62,7 @@ SCANLAB_REMOTE_TILES(lab06, segmented_block_scan_tiles, Graded, 96, 3);
 SCANLAB_REMOTE_TILED_FUNCTION(lab06, segmented_scan,
                               (const Value<Op>* d_in, const std::uint8_t* d_flags, Value<Op>* d_out,
                                std::int64_t n, ScanKind kind, SegmentedMethod method,
-                               Workspace* workspace),
+                               lab06::Workspace* workspace),
                               (d_in, d_flags, d_out, n, kind, method, workspace));
 SCANLAB_REMOTE_TILES(lab06, segmented_scan, Graded, lab06::kDefaultBlockThreads,
                      lab06::kDefaultItemsPerThread<Value<Op>>);

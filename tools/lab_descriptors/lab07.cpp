@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string>
 
-namespace {
+namespace lab07_descriptor {
 using namespace scanlab::labs;
 
 template <class T>
@@ -63,7 +63,7 @@ LabDescriptor describe() {
 }
 
 RegisterLab lab07{describe()};
-} // namespace
+} // namespace lab07_descriptor
 
 // The graded functions, for the grader's harness and worker (lab_remote.h).
 #ifdef SCANLAB_REMOTE
@@ -72,13 +72,13 @@ SCANLAB_REMOTE_HALVED_WORKSPACE(lab07, "lab 07"); // how its Workspace travels
 #endif
 
 using lab07::LookbackOptions;
-using lab07::Workspace;
 using scanlab::ScanKind;
 using scanlab::remote::Value;
 
 SCANLAB_REMOTE_TILED_FUNCTION(lab07, scan,
                               (const Value<Op>* d_in, Value<Op>* d_out, std::int64_t n,
-                               ScanKind kind, const LookbackOptions& options, Workspace* workspace),
+                               ScanKind kind, const LookbackOptions& options,
+                               lab07::Workspace* workspace),
                               (d_in, d_out, n, kind, options, workspace));
 SCANLAB_REMOTE_TILES(lab07, scan, Graded, lab07::kDefaultBlockThreads<Value<Op>>,
                      lab07::kDefaultItemsPerThread<Value<Op>>);
@@ -87,7 +87,8 @@ SCANLAB_REMOTE_TILES(lab07, scan, Graded, 64, 3);
 // select_greater is templated over the element type: `Op` is that type here.
 SCANLAB_REMOTE_TILED_FUNCTION(lab07, select_greater,
                               (const Op* d_in, Op* d_out, int* d_count, std::int64_t n,
-                               Op threshold, const LookbackOptions& options, Workspace* workspace),
+                               Op threshold, const LookbackOptions& options,
+                               lab07::Workspace* workspace),
                               (d_in, d_out, d_count, n, threshold, options, workspace));
 #define LAB07_REMOTE_SELECT(T)                                                                     \
     SCANLAB_REMOTE_TILES(lab07, select_greater, Only<T>, lab07::kDefaultBlockThreads<Op>,          \

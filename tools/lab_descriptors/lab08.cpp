@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string>
 
-namespace {
+namespace lab08_descriptor {
 using namespace scanlab::labs;
 
 template <class T, class Shape = lab08::DefaultShape>
@@ -51,7 +51,7 @@ LabDescriptor describe() {
 }
 
 RegisterLab lab08{describe()};
-} // namespace
+} // namespace lab08_descriptor
 
 // The graded functions, for the grader's harness and worker (lab_remote.h).
 #ifdef SCANLAB_REMOTE
@@ -59,13 +59,12 @@ RegisterLab lab08{describe()};
 SCANLAB_REMOTE_HALVED_WORKSPACE(lab08, "lab 08"); // how its Workspace travels
 #endif
 
-using lab08::Workspace;
 using scanlab::ScanKind;
 using scanlab::remote::Value;
 
 SCANLAB_REMOTE_SHAPED_FUNCTION(lab08, scan,
                                (const Value<Op>* d_in, Value<Op>* d_out, std::int64_t n,
-                                ScanKind kind, Workspace* workspace),
+                                ScanKind kind, lab08::Workspace* workspace),
                                (d_in, d_out, n, kind, workspace));
 SCANLAB_REMOTE_SHAPES(lab08, scan, Graded, lab08::DefaultShape);
 SCANLAB_REMOTE_SHAPES(lab08, scan, Graded, lab08::SmallShape);

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-namespace {
+namespace lab09_descriptor {
 using namespace scanlab::labs;
 
 void sort_int_keys(const ScanCall& c, lab09::Workspace* space) {
@@ -29,14 +29,14 @@ LabDescriptor describe() {
 }
 
 RegisterLab lab09{describe()};
-} // namespace
+} // namespace lab09_descriptor
 
 // The graded functions, for the grader's harness and worker (lab_remote.h). Each is templated
 // over its key (and value) types, not an operator: each instance the tests call is named.
-using lab09::Workspace;
 
 SCANLAB_REMOTE_TYPED_FUNCTION(lab09, sort_keys, (class Key), (Key),
-                              (const Key* d_in, Key* d_out, std::int64_t n, Workspace* workspace),
+                              (const Key* d_in, Key* d_out, std::int64_t n,
+                               lab09::Workspace* workspace),
                               (d_in, d_out, n, workspace));
 SCANLAB_REMOTE_TYPES(lab09, sort_keys, (std::uint32_t));
 SCANLAB_REMOTE_TYPES(lab09, sort_keys, (std::int32_t));
@@ -44,7 +44,7 @@ SCANLAB_REMOTE_TYPES(lab09, sort_keys, (float));
 
 SCANLAB_REMOTE_TYPED_FUNCTION(lab09, sort_pairs, (class Key, class Value), (Key, Value),
                               (const Key* d_keys_in, Key* d_keys_out, const Value* d_values_in,
-                               Value* d_values_out, std::int64_t n, Workspace* workspace),
+                               Value* d_values_out, std::int64_t n, lab09::Workspace* workspace),
                               (d_keys_in, d_keys_out, d_values_in, d_values_out, n, workspace));
 SCANLAB_REMOTE_TYPES(lab09, sort_pairs, (std::uint32_t, std::uint32_t));
 SCANLAB_REMOTE_TYPES(lab09, sort_pairs, (std::int32_t, std::uint32_t));

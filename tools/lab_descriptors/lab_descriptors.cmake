@@ -18,6 +18,7 @@ function(scanlab_add_lab_descriptors target flavour backend)
     target_include_directories(${target} PRIVATE "${dir}")
     target_link_libraries(${target} PRIVATE scanlab_api)
     set(added "")
+    set(unity "${dir}/lab_registry.cpp")
     foreach(file IN LISTS descriptors)
         get_filename_component(name "${file}" NAME_WE)
         string(SUBSTRING "${name}" 3 2 number)
@@ -26,8 +27,16 @@ function(scanlab_add_lab_descriptors target flavour backend)
             target_sources(${target} PRIVATE "${file}")
             target_link_libraries(${target} PRIVATE ${library})
             list(APPEND added ${number})
+            list(APPEND unity "${file}")
         endif()
     endforeach()
+    # The list and the descriptors as one unity file: they share their headers, which are most of
+    # each one's compile (0.6 of about 0.8 s): a first `./scanlab run` compiles one file instead of
+    # eleven. Each descriptor's own helpers are in a namespace of its own (lab<NN>_descriptor).
+    # GROUP mode: the target's other files are compiled as before.
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
+    set_source_files_properties(${unity} TARGET_DIRECTORY ${target}
+                                PROPERTIES UNITY_GROUP lab_descriptors)
     if(arg_ADDED)
         set(${arg_ADDED} "${added}" PARENT_SCOPE)
     endif()
