@@ -1005,18 +1005,22 @@ TEST_CASE("device heap: cudaLimitMallocHeapSize sizes it, before its first use")
     size_t heap = 0;
     REQUIRE(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) == cudaSuccess);
     CHECK(heap == (size_t{8} << 20)); // CUDA's default
+    // A size under 4 MiB reads back as 4 MiB, the smallest heap (seen on an H200, CUDA 13).
     REQUIRE(cudaDeviceSetLimit(cudaLimitMallocHeapSize, size_t{1} << 20) == cudaSuccess);
+    REQUIRE(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) == cudaSuccess);
+    CHECK(heap == (size_t{4} << 20));
+    REQUIRE(cudaDeviceSetLimit(cudaLimitMallocHeapSize, size_t{5} << 20) == cudaSuccess);
     {
         DeviceVector<int> out(std::vector<int>{0, 0, 0});
-        allocate_past_the_heap<<<1, 1>>>(size_t{2} << 20, out.data());
+        allocate_past_the_heap<<<1, 1>>>(size_t{6} << 20, out.data());
         REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
         CHECK(out.download() == std::vector<int>{1, 1, 1});
         // Too late: a kernel has used the heap.
-        CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, size_t{4} << 20) ==
+        CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, size_t{16} << 20) ==
               cudaErrorInvalidValue);
         CHECK(cudaGetLastError() == cudaErrorInvalidValue); // (not sticky)
         REQUIRE(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) == cudaSuccess);
-        CHECK(heap == (size_t{1} << 20));
+        CHECK(heap == (size_t{5} << 20));
     }
     REQUIRE(cudaDeviceReset() == cudaSuccess);
     REQUIRE(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) == cudaSuccess);

@@ -1,5 +1,6 @@
 // Device limits, cache preferences and stream access-policy hints (simt/limits_and_hints.h):
 // kept, read back, and otherwise without effect on the emulator.
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -31,6 +32,10 @@ std::map<std::pair<cudaStream_t, cudaStreamAttrID>, cudaStreamAttrValue>& stream
     return values;
 }
 
+// The smallest device heap: an H200 (CUDA 13) reads any smaller cudaLimitMallocHeapSize back as
+// this, right after it is set.
+constexpr size_t kSmallestDeviceHeap = size_t{4} << 20;
+
 cudaFuncCache g_cache_config = cudaFuncCachePreferNone;
 
 bool known_cache_config(cudaFuncCache config) {
@@ -54,8 +59,11 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
                          "the device heap's size (cudaLimitMallocHeapSize) is set before the "
                          "first kernel that uses malloc or new: a kernel has allocated from it "
                          "(cudaDeviceReset frees it and lets it be set again)");
-    // The emulated device has no L2 cache to set aside: a persisting size rounds down to 0.
-    it->second = limit == cudaLimitPersistingL2CacheSize ? 0 : value;
+    // The emulated device has no L2 cache to set aside: a persisting size rounds down to 0. A
+    // heap is at least 4 MiB, as an H200 with CUDA 13 reads a smaller size back right away.
+    if (limit == cudaLimitPersistingL2CacheSize) value = 0;
+    if (limit == cudaLimitMallocHeapSize) value = std::max(value, kSmallestDeviceHeap);
+    it->second = value;
     return cudaSuccess;
 }
 
