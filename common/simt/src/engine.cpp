@@ -239,13 +239,17 @@ Warp* Engine::pick_warp() {
     // resumes on its own stack page). Fairness comes back after kSameBlockTurns turns in which
     // the block completed no __syncthreads(), so that a block that spins waiting for another
     // one cannot starve it, and after kMaxSameBlockTurns turns in all (a spin-wait may contain
-    // barriers).
+    // barriers). A block whose last kIdleTurns turns made no progress at all (no write, no
+    // barrier: its warps only poll) hands over at once.
     if (last_block_ && last_block_->barrier_epoch != stay_epoch_) {
         stay_epoch_ = last_block_->barrier_epoch;
         stay_progress_turn_ = same_block_turns_;
+        turn_progressed_ = true;
     }
+    stay_idle_turns_ = turn_progressed_ ? 0 : stay_idle_turns_ + 1;
+    turn_progressed_ = false;
     if (last_block_ && same_block_turns_ - stay_progress_turn_ < kSameBlockTurns &&
-        same_block_turns_ < kMaxSameBlockTurns) {
+        same_block_turns_ < kMaxSameBlockTurns && stay_idle_turns_ < kIdleTurns) {
         for (size_t k = 0; k < n; ++k) {
             size_t i = at(k);
             Warp* w = warp_ring_[i];
@@ -284,6 +288,7 @@ Warp* Engine::pick_warp() {
 void Engine::start_stay(Block* b) {
     last_block_ = b;
     same_block_turns_ = 0;
+    stay_idle_turns_ = 0;
     stay_epoch_ = b->barrier_epoch;
     stay_progress_turn_ = 0;
 }
