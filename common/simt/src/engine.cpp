@@ -173,7 +173,19 @@ void Engine::dispatch_block(unsigned linear) {
     b->shared_capacity = 3 * shared_limit_ + 32 * 1024;
     // Aligned to 128 bytes, so that an address modulo 128 (its bank) is that of the offset a
     // GPU gives it, as traces record it.
-    b->shared.reset(new unsigned char[b->shared_capacity + kSharedGuardUnit]);
+    // A retired block's buffer and shadow when there is one: their pages are already mapped and
+    // warm (fresh ones page-fault in, and a growing shadow is copied at each new variable).
+    if (!spare_shared_.empty()) {
+        b->shared = std::move(spare_shared_.back());
+        spare_shared_.pop_back();
+    } else {
+        b->shared.reset(new unsigned char[b->shared_capacity + kSharedGuardUnit]);
+    }
+    if (checks_ && !spare_shadows_.empty()) {
+        b->shadow = std::move(spare_shadows_.back());
+        spare_shadows_.pop_back();
+        b->shadow.clear(); // resize() below zeroes what it keeps
+    }
     const auto raw = reinterpret_cast<uintptr_t>(b->shared.get());
     b->shared_data =
         b->shared.get() + ((kSharedGuardUnit - raw % kSharedGuardUnit) % kSharedGuardUnit);
@@ -217,6 +229,8 @@ void Engine::retire_block(Block* block) {
     if (global_) global_->block_finished(*block);
     if (last_block_ == block) last_block_ = nullptr;
     release_stacks(block);
+    if (spare_shared_.size() < kSpareBlocks) spare_shared_.push_back(std::move(block->shared));
+    if (spare_shadows_.size() < kSpareBlocks) spare_shadows_.push_back(std::move(block->shadow));
     // Keep the cursor on the same next warp after the block's warps leave the ring.
     size_t before_cursor = 0;
     for (size_t i = 0; i < ring_cursor_ && i < warp_ring_.size(); ++i)

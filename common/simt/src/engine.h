@@ -460,6 +460,10 @@ class Engine final : public FindingSink {
     unsigned stay_idle_turns_ = 0;    // turns in a row of last_block_ without any progress
     static constexpr unsigned kIdleTurns = 2;
     static constexpr unsigned kSameBlockTurns = 256;
+    // Retired blocks' shared-memory buffers and shadows, for the next blocks to take.
+    static constexpr size_t kSpareBlocks = 2;
+    std::vector<std::unique_ptr<unsigned char[]>> spare_shared_;
+    std::vector<std::vector<ShadowWord>> spare_shadows_;
     static constexpr unsigned kMaxSameBlockTurns = 4096;
     void start_stay(Block* b); // the scheduler moves on to block b
     std::mt19937_64 rng_;
