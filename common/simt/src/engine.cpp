@@ -173,19 +173,7 @@ void Engine::dispatch_block(unsigned linear) {
     b->shared_capacity = 3 * shared_limit_ + 32 * 1024;
     // Aligned to 128 bytes, so that an address modulo 128 (its bank) is that of the offset a
     // GPU gives it, as traces record it.
-    // A retired block's buffer and shadow when there is one: their pages are already mapped and
-    // warm (fresh ones page-fault in, and a growing shadow is copied at each new variable).
-    if (!spare_shared_.empty()) {
-        b->shared = std::move(spare_shared_.back());
-        spare_shared_.pop_back();
-    } else {
-        b->shared.reset(new unsigned char[b->shared_capacity + kSharedGuardUnit]);
-    }
-    if (checks_ && !spare_shadows_.empty()) {
-        b->shadow = std::move(spare_shadows_.back());
-        spare_shadows_.pop_back();
-        b->shadow.clear(); // resize() below zeroes what it keeps
-    }
+    b->shared.reset(new unsigned char[b->shared_capacity + kSharedGuardUnit]);
     const auto raw = reinterpret_cast<uintptr_t>(b->shared.get());
     b->shared_data =
         b->shared.get() + ((kSharedGuardUnit - raw % kSharedGuardUnit) % kSharedGuardUnit);
@@ -229,8 +217,6 @@ void Engine::retire_block(Block* block) {
     if (global_) global_->block_finished(*block);
     if (last_block_ == block) last_block_ = nullptr;
     release_stacks(block);
-    if (spare_shared_.size() < kSpareBlocks) spare_shared_.push_back(std::move(block->shared));
-    if (spare_shadows_.size() < kSpareBlocks) spare_shadows_.push_back(std::move(block->shadow));
     // Keep the cursor on the same next warp after the block's warps leave the ring.
     size_t before_cursor = 0;
     for (size_t i = 0; i < ring_cursor_ && i < warp_ring_.size(); ++i)
@@ -253,17 +239,13 @@ Warp* Engine::pick_warp() {
     // resumes on its own stack page). Fairness comes back after kSameBlockTurns turns in which
     // the block completed no __syncthreads(), so that a block that spins waiting for another
     // one cannot starve it, and after kMaxSameBlockTurns turns in all (a spin-wait may contain
-    // barriers). A block whose last kIdleTurns turns made no progress at all (no write, no
-    // barrier: its warps only poll) hands over at once.
+    // barriers).
     if (last_block_ && last_block_->barrier_epoch != stay_epoch_) {
         stay_epoch_ = last_block_->barrier_epoch;
         stay_progress_turn_ = same_block_turns_;
-        turn_progressed_ = true;
     }
-    stay_idle_turns_ = turn_progressed_ ? 0 : stay_idle_turns_ + 1;
-    turn_progressed_ = false;
     if (last_block_ && same_block_turns_ - stay_progress_turn_ < kSameBlockTurns &&
-        same_block_turns_ < kMaxSameBlockTurns && stay_idle_turns_ < kIdleTurns) {
+        same_block_turns_ < kMaxSameBlockTurns) {
         for (size_t k = 0; k < n; ++k) {
             size_t i = at(k);
             Warp* w = warp_ring_[i];
@@ -302,7 +284,6 @@ Warp* Engine::pick_warp() {
 void Engine::start_stay(Block* b) {
     last_block_ = b;
     same_block_turns_ = 0;
-    stay_idle_turns_ = 0;
     stay_epoch_ = b->barrier_epoch;
     stay_progress_turn_ = 0;
 }

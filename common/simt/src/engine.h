@@ -260,10 +260,7 @@ class Engine final : public FindingSink {
             scope == MemoryScope::block ? Strength::atomic_block : Strength::atomic_device;
     }
     void poll_point(const void* site); // a read that may be spinning on another thread
-    void note_progress() {
-        polls_since_progress_ = 0;
-        turn_progressed_ = true;
-    }
+    void note_progress() { polls_since_progress_ = 0; }
     void sleep_point(const void* site); // __nanosleep: give other warps a turn
     // "full[2] of 's' (...)": the shared variable at `address` of the running thread's block.
     std::string describe_shared_address(uintptr_t address) const;
@@ -427,7 +424,6 @@ class Engine final : public FindingSink {
     FiberContext scheduler_ctx_ = nullptr;
     uint64_t fast_rng_ = 0x9E3779B97F4A7C15ull;
     uint64_t polls_since_progress_ = 0;
-    bool turn_progressed_ = false; // a write or other progress in the running warp's turn
     uint64_t spin_limit_ = 0;
     // Accesses until the next scheduling point (switch_lane): 1 in lockstep; in `its` mode, where
     // each access hands over to another lane with probability 1/16, a geometric gap drawn once per
@@ -457,13 +453,7 @@ class Engine final : public FindingSink {
     unsigned same_block_turns_ = 0;
     uint32_t stay_epoch_ = 0;         // last_block_'s barrier_epoch when last looked at
     unsigned stay_progress_turn_ = 0; // same_block_turns_ when it last completed a barrier
-    unsigned stay_idle_turns_ = 0;    // turns in a row of last_block_ without any progress
-    static constexpr unsigned kIdleTurns = 2;
     static constexpr unsigned kSameBlockTurns = 256;
-    // Retired blocks' shared-memory buffers and shadows, for the next blocks to take.
-    static constexpr size_t kSpareBlocks = 2;
-    std::vector<std::unique_ptr<unsigned char[]>> spare_shared_;
-    std::vector<std::vector<ShadowWord>> spare_shadows_;
     static constexpr unsigned kMaxSameBlockTurns = 4096;
     void start_stay(Block* b); // the scheduler moves on to block b
     std::mt19937_64 rng_;
