@@ -41,18 +41,32 @@ class CodeOrder {
         const uint64_t end = end_line > 0 ? static_cast<uint64_t>(end_line) << 32 |
                                                 static_cast<uint32_t>(std::max(end_order, 0))
                                           : 0;
+        // The lanes of a warp step through the same positions one after the other: the last
+        // one found, compared whole (no hashing), answers most lookups.
+        LastFound& last = last_found_;
+        if (last.position && last.pc == pc && last.end == end && last.depth == calls.depth &&
+            std::equal(calls.sites, calls.sites + calls.depth, last.sites))
+            return last.position;
         // One 64-bit fingerprint of the call path, the address and the loop end.
         uint64_t id = mix(reinterpret_cast<uintptr_t>(pc) ^ mix(end));
         for (unsigned i = 0; i < calls.depth; ++i)
             id = mix(id ^ reinterpret_cast<uintptr_t>(calls.sites[i]));
         Slot& slot = cache_[id % kCacheSlots];
-        if (slot.id == id && slot.position) return slot.position;
-        std::lock_guard lock(mutex_);
-        auto known = by_id_.find(id);
-        const CodePosition* position =
-            known != by_id_.end() ? known->second : insert(pc, calls, end);
-        if (known == by_id_.end()) by_id_.emplace(id, position);
-        slot = Slot{id, position};
+        const CodePosition* position = slot.position;
+        if (slot.id != id || !position) {
+            std::lock_guard lock(mutex_);
+            auto known = by_id_.find(id);
+            position = known != by_id_.end() ? known->second : insert(pc, calls, end);
+            if (known == by_id_.end()) by_id_.emplace(id, position);
+            slot = Slot{id, position};
+        }
+        if (calls.depth <= kLastSites) {
+            last.pc = pc;
+            last.end = end;
+            last.depth = calls.depth;
+            std::copy(calls.sites, calls.sites + calls.depth, last.sites);
+            last.position = position;
+        }
         return position;
     }
 
@@ -69,6 +83,16 @@ class CodeOrder {
         return x ^ (x >> 31);
     }
     static constexpr size_t kCacheSlots = 1024;
+    static constexpr unsigned kLastSites = 8; // Thread::kCallSites: a CallPath is never deeper
+    struct LastFound {
+        const void* pc = nullptr;
+        uint64_t end = 0;
+        unsigned depth = 0;
+        const void* sites[kLastSites] = {};
+        const CodePosition* position = nullptr;
+    };
+    // Per host thread: launches of several host threads look positions up at once.
+    static thread_local LastFound last_found_;
 
     const CodePosition* insert(const void* pc, CallPath calls, uint64_t end) {
         Key key;
@@ -106,6 +130,8 @@ class CodeOrder {
     std::map<Key, std::unique_ptr<CodePosition>, KeyLess> ordered_;
 };
 
+thread_local CodeOrder::LastFound CodeOrder::last_found_;
+
 CodeOrder& code_order() {
     static CodeOrder order;
     return order;
@@ -117,8 +143,7 @@ const CodePosition* code_position(const void* pc, CallPath calls) {
     return code_order().find(pc, calls, 0, 0);
 }
 
-const CodePosition* loop_end_position(const void* pc, CallPath calls, int end_line,
-                                      int end_order) {
+const CodePosition* loop_end_position(const void* pc, CallPath calls, int end_line, int end_order) {
     return code_order().find(pc, calls, end_line, end_order);
 }
 

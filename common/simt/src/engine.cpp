@@ -204,14 +204,6 @@ void Engine::dispatch_block(unsigned linear) {
         th.warp->lane_count = th.lane + 1;
         th.warp->slice_limit = slice_limit_ * th.warp->lane_count;
         th.warp->runnable_mask |= 1u << th.lane;
-        th.stack = stack_pool().allocate(options_.stack_bytes);
-        th.stack_lo = reinterpret_cast<uintptr_t>(th.stack.sp) - th.stack.size;
-        th.stack_size = static_cast<uint32_t>(th.stack.size);
-        // Stack colouring: every stack top is page-aligned, so without an offset the hot top
-        // lines of all fibers would compete for the same cache sets.
-        const size_t colour = (t % 64) * 64;
-        th.ctx = fiber_make(static_cast<char*>(th.stack.sp) - colour, th.stack.size - colour,
-                            &Engine::thread_entry);
     }
     for (Warp& w : b->warps) warp_ring_.push_back(&w);
     if (global_) global_->block_started(*b);
@@ -242,10 +234,18 @@ Warp* Engine::pick_warp() {
         return ring_forward_ ? (ring_cursor_ + k) % n : (ring_cursor_ + n - k % n) % n;
     };
     const auto after = [&](size_t i) { return ring_forward_ ? (i + 1) % n : (i + n - 1) % n; };
-    // Stay with the block that ran last for a while: its fibers' stacks are hot in the caches and
-    // TLB. Fairness comes back after a bounded number of turns, so a block that spins waiting for
-    // another one cannot starve it.
-    if (last_block_ && same_block_turns_ < kSameBlockTurns) {
+    // Stay with the block that ran last while it makes progress: its fibers' stacks are hot in
+    // the caches and the TLB (at each __syncthreads() every thread of the block suspends and
+    // resumes on its own stack page). Fairness comes back after kSameBlockTurns turns in which
+    // the block completed no __syncthreads(), so that a block that spins waiting for another
+    // one cannot starve it, and after kMaxSameBlockTurns turns in all (a spin-wait may contain
+    // barriers).
+    if (last_block_ && last_block_->barrier_epoch != stay_epoch_) {
+        stay_epoch_ = last_block_->barrier_epoch;
+        stay_progress_turn_ = same_block_turns_;
+    }
+    if (last_block_ && same_block_turns_ - stay_progress_turn_ < kSameBlockTurns &&
+        same_block_turns_ < kMaxSameBlockTurns) {
         for (size_t k = 0; k < n; ++k) {
             size_t i = at(k);
             Warp* w = warp_ring_[i];
@@ -263,8 +263,10 @@ Warp* Engine::pick_warp() {
         if (w->runnable_mask != 0 &&
             (w->block != last_block_ || k + 1 == n || same_block_turns_ == 0)) {
             ring_cursor_ = after(i);
-            same_block_turns_ = w->block == last_block_ ? same_block_turns_ + 1 : 0;
-            last_block_ = w->block;
+            if (w->block == last_block_)
+                ++same_block_turns_;
+            else
+                start_stay(w->block);
             return w;
         }
     }
@@ -272,12 +274,18 @@ Warp* Engine::pick_warp() {
         size_t i = at(k);
         if (warp_ring_[i]->runnable_mask != 0) {
             ring_cursor_ = after(i);
-            last_block_ = warp_ring_[i]->block;
-            same_block_turns_ = 0;
+            start_stay(warp_ring_[i]->block);
             return warp_ring_[i];
         }
     }
     return nullptr;
+}
+
+void Engine::start_stay(Block* b) {
+    last_block_ = b;
+    same_block_turns_ = 0;
+    stay_epoch_ = b->barrier_epoch;
+    stay_progress_turn_ = 0;
 }
 
 void Engine::reverse_ring() {
@@ -290,8 +298,24 @@ void Engine::reverse_ring() {
     ring_forward_ = !ring_forward_;
 }
 
+void Engine::make_fibers(Block* b) {
+    for (Thread& th : b->threads) {
+        th.stack = stack_pool().allocate(options_.stack_bytes);
+        th.stack_lo = reinterpret_cast<uintptr_t>(th.stack.sp) - th.stack.size;
+        th.stack_size = static_cast<uint32_t>(th.stack.size);
+        // Stack colouring: every stack top is page-aligned, so without an offset the hot top
+        // lines of all fibers would compete for the same cache sets.
+        const size_t colour = (th.linear % 64) * 64;
+        th.ctx = fiber_make(static_cast<char*>(th.stack.sp) - colour, th.stack.size - colour,
+                            &Engine::thread_entry);
+    }
+    b->has_fibers = true;
+}
+
 void Engine::run_warp(Warp* warp) {
     // (transfer from the scheduler: `nullptr` is the scheduler's side)
+    if (!warp->block->has_fibers) [[unlikely]]
+        make_fibers(warp->block);
     warp->slice_steps = 0;
     // The first runnable lane from the cursor on.
     const uint32_t m = warp->runnable_mask;

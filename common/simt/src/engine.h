@@ -206,6 +206,9 @@ struct Block {
     bool barrier_derived = false;
     bool barrier_result_derived = false;
     std::unique_ptr<unsigned char[]> shared;
+    // Its threads' stacks and fibers, made when the scheduler first runs one of its warps
+    // (Engine::make_fibers), not when it becomes resident.
+    bool has_fibers = false;
     std::vector<Thread> threads;
     std::vector<Warp> warps;
     // Its mbarriers and bulk copies in flight (mbarrier_runtime.h), from its first mbarrier_init.
@@ -316,6 +319,9 @@ class Engine final : public FindingSink {
     void reverse_ring(); // serpentine order: each barrier phase runs the warps the other way
     [[noreturn, gnu::noinline, gnu::cold]] void report_stack_overflow();
     void run_warp(Warp* warp);
+    // Takes the block's stacks from the pool, which hands out first the ones given back last
+    // (still warm in the caches and the TLB), and makes its fibers.
+    [[gnu::noinline]] void make_fibers(Block* b);
     // Switches from the running thread (or the scheduler, nullptr) to `to` (or the scheduler).
     void transfer(Thread* from, Thread* to);
     static void thread_entry(FiberTransfer from);
@@ -445,7 +451,11 @@ class Engine final : public FindingSink {
     bool ring_forward_ = true;
     Block* last_block_ = nullptr;
     unsigned same_block_turns_ = 0;
+    uint32_t stay_epoch_ = 0;         // last_block_'s barrier_epoch when last looked at
+    unsigned stay_progress_turn_ = 0; // same_block_turns_ when it last completed a barrier
     static constexpr unsigned kSameBlockTurns = 256;
+    static constexpr unsigned kMaxSameBlockTurns = 4096;
+    void start_stay(Block* b); // the scheduler moves on to block b
     std::mt19937_64 rng_;
     // xorshift64*: 32 random bits.
     uint32_t next_random() {

@@ -167,7 +167,8 @@ class GlobalMemoryChecker final : public Checker {
     void grid_dependency_synchronized(Thread& t);
     // The inline half (global_memory_fast_path.h): a plain one-word load or store that needs no
     // report and touches no flag state is checked and recorded here, calling nothing; false
-    // hands it, unchanged, to access().
+    // hands it, unchanged, to access(). `bytes` is 1, 2, 4, 8 or 16 and `address` a multiple of
+    // it (the engine's fast path sends no other access).
     [[gnu::always_inline]] inline bool fast_read(Thread& t, const Region& r, uintptr_t address,
                                                  size_t bytes, const void* site);
     [[gnu::always_inline]] inline bool fast_write(Thread& t, uintptr_t address, size_t bytes,
@@ -243,10 +244,9 @@ class GlobalMemoryChecker final : public Checker {
     [[gnu::always_inline]] inline bool
     ordered(const Thread& t, uint32_t other, uint32_t other_clock, uint16_t other_warp_sync) const;
     uint32_t grid_thread(const Thread& t) const;
-    // Whether a one-word access can take the fast path at all: it stays inside one word, its
-    // site is cached, and no restore or stale read is pending.
-    [[gnu::always_inline]] inline bool fast_path_open(uintptr_t address, size_t bytes,
-                                                      uint32_t site_id) const;
+    // Whether an access can take the fast path at all: its site is cached, and no restore or
+    // stale read is pending. (An aligned access of up to 4 bytes stays inside one word.)
+    [[gnu::always_inline]] inline bool fast_path_open(uint32_t site_id) const;
     // The fast path's vector accesses (8 or 16 bytes) and its test of one word for a plain
     // store.
     [[gnu::always_inline]] inline bool

@@ -43,12 +43,13 @@ inline uint8_t word_bytes(uintptr_t word, uintptr_t address, size_t bytes) {
     return static_cast<uint8_t>(((1u << (hi - lo)) - 1u) << (lo - word));
 }
 
-inline bool GlobalMemoryChecker::fast_path_open(uintptr_t address, size_t bytes,
-                                                uint32_t site_id) const {
-    // One word, or whole aligned words of one vector access (8 or 16 bytes: the caller checked
-    // the alignment).
-    return ((address & 3) + bytes <= 4 || (address & 3) == 0) && site_id != 0 && restore_.empty() &&
-           stale_reads_.empty();
+// The bytes of its word that an aligned access of at most 4 bytes covers.
+inline uint8_t aligned_word_bytes(uintptr_t address, size_t bytes) {
+    return static_cast<uint8_t>(((1u << bytes) - 1u) << (address & 3));
+}
+
+inline bool GlobalMemoryChecker::fast_path_open(uint32_t site_id) const {
+    return site_id != 0 && restore_.empty() && stale_reads_.empty();
 }
 
 inline bool GlobalMemoryChecker::needs_thread_checks(const Thread& t) const {
@@ -139,11 +140,10 @@ inline bool GlobalMemoryChecker::fast_read(Thread& t, const Region& r, uintptr_t
                                            size_t bytes, const void* site) {
     GlobalShadow::Word word;
     const uint32_t site_id = cached_site(site);
-    if (!t.block->sync || !fast_path_open(address, bytes, site_id) || needs_thread_checks(t))
-        return false;
+    if (!t.block->sync || !fast_path_open(site_id) || needs_thread_checks(t)) return false;
     if (bytes > 4) return fast_read_words(t, r, address, bytes, site_id);
     if (!shadow_.cached_word(address, word)) return false;
-    const uint8_t mine = word_bytes(address & ~uintptr_t{3}, address, bytes);
+    const uint8_t mine = aligned_word_bytes(address, bytes);
     if (unordered_write(t, word, mine)) return false;
     // A word that strong stores wrote: its history (check_history) and the CAS-loop rule.
     if (word.written_now() && is_strong(word.write().write_strength)) return false;
@@ -176,11 +176,11 @@ inline bool GlobalMemoryChecker::fast_write(Thread& t, uintptr_t address, size_t
     GlobalShadow::Word word;
     const uint32_t site_id = cached_site(site);
     BlockSync* b = t.block->sync;
-    if (!b || !fast_path_open(address, bytes, site_id) || needs_thread_checks(t)) return false;
+    if (!b || !fast_path_open(site_id) || needs_thread_checks(t)) return false;
     if (bytes > 4) return fast_write_words(t, *b, address, bytes, site_id);
     if ((relaxed_visibility_ && !b->unpublished.has_room()) || !shadow_.cached_word(address, word))
         return false;
-    const uint8_t mine = word_bytes(address & ~uintptr_t{3}, address, bytes);
+    const uint8_t mine = aligned_word_bytes(address, bytes);
     if (!plain_store_fits(t, word, mine)) return false;
     ++now_;
     if (relaxed_visibility_)
