@@ -150,6 +150,17 @@ cudaError_t check_dependencies(cudaGraph_t graph, const cudaGraphNode_t* depende
     return cudaSuccess;
 }
 
+// What every cudaGraphAdd*Node call checks first: the graph and its dependencies, then that the
+// node to return (and the parameters, where the call takes them) are given.
+cudaError_t check_new_node(cudaGraphNode_t* node, cudaGraph_t graph,
+                           const cudaGraphNode_t* dependencies, size_t count, const char* call,
+                           bool has_parameters = true) {
+    if (cudaError_t e = check_dependencies(graph, dependencies, count, call); e != cudaSuccess)
+        return e;
+    if (!node || !has_parameters) return api_error(cudaErrorInvalidValue, call, "null pointer");
+    return cudaSuccess;
+}
+
 cudaGraphNode_t add_node(cudaGraph_t graph, simt_graph_node node,
                          const cudaGraphNode_t* dependencies, size_t count) {
     node.graph = graph;
@@ -287,9 +298,9 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                    const cudaKernelNodeParams* params) {
     SIMT_GRAPH_GUARD();
     const char* call = "cudaGraphAddKernelNode";
-    if (cudaError_t e = check_dependencies(graph, dependencies, count, call); e != cudaSuccess)
+    if (cudaError_t e = check_new_node(node, graph, dependencies, count, call, params != nullptr);
+        e != cudaSuccess)
         return e;
-    if (!node || !params) return api_error(cudaErrorInvalidValue, call, "null pointer");
     if (params->extra)
         return api_error(cudaErrorNotSupported, call,
                          "kernel arguments given through `extra` are not supported by the simt "
@@ -320,9 +331,9 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                    const cudaMemcpy3DParms* params) {
     SIMT_GRAPH_GUARD();
     const char* call = "cudaGraphAddMemcpyNode";
-    if (cudaError_t e = check_dependencies(graph, dependencies, count, call); e != cudaSuccess)
+    if (cudaError_t e = check_new_node(node, graph, dependencies, count, call, params != nullptr);
+        e != cudaSuccess)
         return e;
-    if (!node || !params) return api_error(cudaErrorInvalidValue, call, "null pointer");
     if (cudaError_t e = check_memcpy(*params, call); e != cudaSuccess) return e;
     simt_graph_node n;
     n.type = cudaGraphNodeTypeMemcpy;
@@ -354,9 +365,9 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                    const cudaMemsetParams* params) {
     SIMT_GRAPH_GUARD();
     const char* call = "cudaGraphAddMemsetNode";
-    if (cudaError_t e = check_dependencies(graph, dependencies, count, call); e != cudaSuccess)
+    if (cudaError_t e = check_new_node(node, graph, dependencies, count, call, params != nullptr);
+        e != cudaSuccess)
         return e;
-    if (!node || !params) return api_error(cudaErrorInvalidValue, call, "null pointer");
     if (cudaError_t e = check_memset(*params, call); e != cudaSuccess) return e;
     simt_graph_node n;
     n.type = cudaGraphNodeTypeMemset;
@@ -370,10 +381,10 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                  const cudaHostNodeParams* params) {
     SIMT_GRAPH_GUARD();
     const char* call = "cudaGraphAddHostNode";
-    if (cudaError_t e = check_dependencies(graph, dependencies, count, call); e != cudaSuccess)
+    if (cudaError_t e = check_new_node(node, graph, dependencies, count, call, params != nullptr);
+        e != cudaSuccess)
         return e;
-    if (!node || !params || !params->fn)
-        return api_error(cudaErrorInvalidValue, call, "null pointer or function");
+    if (!params->fn) return api_error(cudaErrorInvalidValue, call, "null function");
     simt_graph_node n;
     n.type = cudaGraphNodeTypeHost;
     n.host = *params;
@@ -385,9 +396,8 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                   const cudaGraphNode_t* dependencies, size_t count) {
     SIMT_GRAPH_GUARD();
     const char* call = "cudaGraphAddEmptyNode";
-    if (cudaError_t e = check_dependencies(graph, dependencies, count, call); e != cudaSuccess)
+    if (cudaError_t e = check_new_node(node, graph, dependencies, count, call); e != cudaSuccess)
         return e;
-    if (!node) return api_error(cudaErrorInvalidValue, call, "null pointer");
     *node = add_node(graph, simt_graph_node{}, dependencies, count);
     return cudaSuccess;
 }
