@@ -161,6 +161,21 @@ cudaError_t check_new_node(cudaGraphNode_t* node, cudaGraph_t graph,
     return cudaSuccess;
 }
 
+// The answer of the calls that list nodes (cudaGraphGetNodes and the like): with no array, how
+// many there are; else up to *count of them, the rest of the array null, and how many were given.
+cudaError_t list_nodes(const std::vector<cudaGraphNode_t>& list, cudaGraphNode_t* out,
+                       size_t* count) {
+    if (!out) {
+        *count = list.size();
+        return cudaSuccess;
+    }
+    const size_t n = std::min(*count, list.size());
+    std::copy(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(n), out);
+    std::fill(out + n, out + *count, nullptr);
+    *count = n;
+    return cudaSuccess;
+}
+
 cudaGraphNode_t add_node(cudaGraph_t graph, simt_graph_node node,
                          const cudaGraphNode_t* dependencies, size_t count) {
     node.graph = graph;
@@ -442,15 +457,9 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* f
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count) {
     SIMT_GRAPH_GUARD();
     if (!graph || !count) return api_error(cudaErrorInvalidValue, "cudaGraphGetNodes", "null");
-    if (!nodes) {
-        *count = graph->nodes.size();
-        return cudaSuccess;
-    }
-    const size_t n = std::min(*count, graph->nodes.size());
-    for (size_t i = 0; i < n; ++i) nodes[i] = graph->nodes[i].get();
-    for (size_t i = n; i < *count; ++i) nodes[i] = nullptr;
-    *count = n;
-    return cudaSuccess;
+    std::vector<cudaGraphNode_t> all;
+    for (const auto& n : graph->nodes) all.push_back(n.get());
+    return list_nodes(all, nodes, count);
 }
 
 cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count) {
@@ -459,14 +468,7 @@ cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, siz
     std::vector<cudaGraphNode_t> roots;
     for (const auto& n : graph->nodes)
         if (n->dependencies.empty()) roots.push_back(n.get());
-    if (!nodes) {
-        *count = roots.size();
-        return cudaSuccess;
-    }
-    const size_t n = std::min(*count, roots.size());
-    std::copy(roots.begin(), roots.begin() + static_cast<std::ptrdiff_t>(n), nodes);
-    *count = n;
-    return cudaSuccess;
+    return list_nodes(roots, nodes, count);
 }
 
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* type) {
@@ -489,15 +491,7 @@ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t* 
     SIMT_GRAPH_GUARD();
     if (!node || !count)
         return api_error(cudaErrorInvalidValue, "cudaGraphNodeGetDependencies", "null");
-    if (!dependencies) {
-        *count = node->dependencies.size();
-        return cudaSuccess;
-    }
-    const size_t n = std::min(*count, node->dependencies.size());
-    std::copy(node->dependencies.begin(),
-              node->dependencies.begin() + static_cast<std::ptrdiff_t>(n), dependencies);
-    *count = n;
-    return cudaSuccess;
+    return list_nodes(node->dependencies, dependencies, count);
 }
 
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph,
