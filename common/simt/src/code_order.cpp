@@ -45,7 +45,7 @@ class CodeOrder {
         // one found, compared whole (no hashing), answers most lookups.
         LastFound& last = last_found_;
         if (last.position && last.pc == pc && last.end == end && last.depth == calls.depth &&
-            std::equal(calls.sites, calls.sites + calls.depth, last.sites))
+            same_sites(calls, last.sites))
             return last.position;
         // One 64-bit fingerprint of the call path, the address and the loop end.
         uint64_t id = mix(reinterpret_cast<uintptr_t>(pc) ^ mix(end));
@@ -81,6 +81,13 @@ class CodeOrder {
         x ^= x >> 27;
         x *= 0x94D049BB133111EBull;
         return x ^ (x >> 31);
+    }
+    // The call paths are short (most positions are in the kernel itself, depth 0 or 1): a loop,
+    // not std::equal's call of memcmp.
+    static bool same_sites(CallPath calls, const void* const* sites) {
+        for (unsigned i = 0; i < calls.depth; ++i)
+            if (calls.sites[i] != sites[i]) return false;
+        return true;
     }
     static constexpr size_t kCacheSlots = 1024;
     static constexpr unsigned kLastSites = 8; // Thread::kCallSites: a CallPath is never deeper

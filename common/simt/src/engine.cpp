@@ -579,7 +579,7 @@ void Engine::check_unregistered(const Region* r, uintptr_t address, size_t bytes
 template <size_t Bytes>
 void Engine::checked_global_read(uintptr_t address, const void* site, const Region* r) {
     if (countdown_ == 1) [[unlikely]]
-        return checked_global_at_switch(address, Bytes, AccessKind::read, site, r);
+        return checked_global_at_switch<Bytes, AccessKind::read>(address, site, r);
     if (!global_ || !global_->fast_read(*current_, *r, address, Bytes, site)) [[unlikely]]
         return checked_global_slow(address, Bytes, AccessKind::read, site, r);
     --countdown_;
@@ -588,7 +588,7 @@ void Engine::checked_global_read(uintptr_t address, const void* site, const Regi
 template <size_t Bytes>
 void Engine::checked_global_write(uintptr_t address, const void* site, const Region* r) {
     if (countdown_ == 1) [[unlikely]]
-        return checked_global_at_switch(address, Bytes, AccessKind::write, site, r);
+        return checked_global_at_switch<Bytes, AccessKind::write>(address, site, r);
     if (!global_ || !global_->fast_write(*current_, address, Bytes, site)) [[unlikely]]
         return checked_global_slow(address, Bytes, AccessKind::write, site, r);
     note_progress();
@@ -615,17 +615,29 @@ void Engine::checked_global_slow(uintptr_t address, size_t bytes, AccessKind kin
 // rest: a recorder, a misaligned or unwritable access, a parameter), in the same order: the
 // switch, then the check just before the access happens. After the switch the fast path
 // decides as for any other access, so that in lockstep (a switch at every access) and at `its`
-// scheduling points the common access is not checked by the general path.
-void Engine::checked_global_at_switch(uintptr_t address, size_t bytes, AccessKind kind,
-                                      const void* site, const Region* r) {
-    Thread* me = current_;
-    if (kind == AccessKind::write) note_progress();
-    switch_for_mode(me, site);
+// scheduling points the common access is not checked by the general path. The switch is the
+// only call here, and the check after it a tail call: the thread suspends with a small frame
+// (its stack is cold when it resumes, and every line of a frame is a miss).
+template <size_t Bytes, AccessKind Kind>
+void Engine::checked_global_at_switch(uintptr_t address, const void* site, const Region* r) {
+    if (Kind == AccessKind::write) note_progress();
+    switch_for_mode(current_, site);
+    return checked_global_switched<Bytes, Kind>(address, site, r);
+}
+
+template <size_t Bytes, AccessKind Kind>
+void Engine::checked_global_switched(uintptr_t address, const void* site, const Region* r) {
+    const bool checked = Kind == AccessKind::read
+                             ? global_ && global_->fast_read(*current_, *r, address, Bytes, site)
+                             : global_ && global_->fast_write(*current_, address, Bytes, site);
+    if (!checked) [[unlikely]]
+        return checked_global_general(address, Bytes, Kind, site, r);
+}
+
+void Engine::checked_global_general(uintptr_t address, size_t bytes, AccessKind kind,
+                                    const void* site, const Region* r) {
     if (!global_) return;
-    const bool checked = kind == AccessKind::read
-                             ? global_->fast_read(*me, *r, address, bytes, site)
-                             : global_->fast_write(*me, address, bytes, site);
-    if (checked) return;
+    Thread* me = current_;
     RuntimeScope scope(me);
     global_->access(*me, *r, address, bytes, kind, Strength::plain, site);
 }

@@ -356,10 +356,17 @@ class Engine final : public FindingSink {
     // six-argument call they leave by a jump and need no frame of their own.
     [[gnu::noinline]] void checked_global_slow(uintptr_t address, size_t bytes, AccessKind kind,
                                                const void* site, const Region* r);
-    // Their way when the access is a scheduling point (switch_for_mode() would switch).
-    [[gnu::noinline]] void checked_global_at_switch(uintptr_t address, size_t bytes,
-                                                    AccessKind kind, const void* site,
+    // Their way when the access is a scheduling point (switch_for_mode() would switch): the
+    // switch, then the fast check (checked_global_switched), else the general check alone
+    // (checked_global_general: the switch is done).
+    template <size_t Bytes, AccessKind Kind>
+    [[gnu::noinline]] void checked_global_at_switch(uintptr_t address, const void* site,
                                                     const Region* r);
+    template <size_t Bytes, AccessKind Kind>
+    [[gnu::noinline, gnu::hot]] void checked_global_switched(uintptr_t address, const void* site,
+                                                             const Region* r);
+    [[gnu::noinline]] void checked_global_general(uintptr_t address, size_t bytes, AccessKind kind,
+                                                  const void* site, const Region* r);
     // on_memory_access() without the data flow, and with it (data_flow.h: the access marks the
     // thread or the words it writes, before any switch; a store that races it is reported by
     // the checks anyway).
