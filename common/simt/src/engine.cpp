@@ -426,9 +426,9 @@ void Engine::make_waiting(Thread* t, ThreadState state, const void* site) {
     if (state == ThreadState::at_barrier) w->barrier_mask |= bit;
     if (state == ThreadState::at_collective) w->collective_mask |= bit;
     t->wait_site = site;
-    // Released together, in lockstep they step first, as one. (Only there: in `its` the field
-    // lies off the thread's hot cache line, and a barrier would touch it for every thread.)
-    if (lockstep_) t->position = nullptr;
+    // Released together, in lockstep they step first, as one. (Only there: in `its` a barrier
+    // would touch the warp's positions for every thread.)
+    if (lockstep_) w->positions[t->lane] = nullptr;
     if (w->activemask_mask) [[unlikely]]
         try_converge(w); // this lane waits elsewhere now
 }
@@ -501,7 +501,8 @@ void Engine::loop_point(const void* site, int end_line, int end_order) {
     Thread* me = current_;
     {
         RuntimeScope scope(me);
-        me->position = loop_end_position(site, call_path(*me), end_line, end_order);
+        me->warp->positions[me->lane] =
+            loop_end_position(site, call_path(*me), end_line, end_order);
     }
     return switch_lane(me, nullptr); // the lane's step ends here, before its next access
 }
@@ -517,22 +518,22 @@ Thread* Engine::lockstep_next(Warp* w, int after_lane) {
     // The rest of the current step: lanes above `after_lane` still at the step's position.
     uint32_t rest = after_lane >= 31 ? 0u : m & (~0u << (after_lane + 1));
     for (; rest != 0; rest &= rest - 1) {
-        Thread* t = w->lanes[__builtin_ctz(rest)];
-        if (t->position == w->step_position) return t;
+        const unsigned l = static_cast<unsigned>(__builtin_ctz(rest));
+        if (w->positions[l] == w->step_position) return w->lanes[l];
     }
     // A new step: the earliest position any runnable lane waits at.
-    Thread* first = nullptr;
+    unsigned first = 0;
     uint64_t earliest = UINT64_MAX;
     for (uint32_t r = m; r != 0; r &= r - 1) {
-        Thread* t = w->lanes[__builtin_ctz(r)];
-        const uint64_t rank = t->position ? t->position->rank : 0;
+        const unsigned l = static_cast<unsigned>(__builtin_ctz(r));
+        const uint64_t rank = w->positions[l] ? w->positions[l]->rank : 0;
         if (rank < earliest) {
             earliest = rank;
-            first = t;
+            first = l;
         }
     }
-    w->step_position = first->position;
-    return first;
+    w->step_position = w->positions[first];
+    return w->lanes[first];
 }
 
 void Engine::sleep_point(const void* site) {
@@ -716,7 +717,7 @@ void Engine::switch_lane(Thread* me, const void* site) {
     if (lockstep_ && site) {
         RuntimeScope scope(me);
         // Where it waits until its next step.
-        me->position = code_position(site, call_path(*me));
+        w->positions[me->lane] = code_position(site, call_path(*me));
     }
     if (w->slice_steps >= w->slice_limit) {
         // End of this warp's turn: let other warps (and blocks) run, e.g. the one a spin waits on.

@@ -67,8 +67,6 @@ struct alignas(64) Thread {
     bool in_runtime = false;
     uint3 idx{};
     ThreadSync* sync = nullptr; // the global-memory checker's state of the thread, when needed
-    // Lockstep: the code position the thread waits at (null: none yet, the earliest).
-    const CodePosition* position = nullptr;
     // The call sites of the non-inlined calls it is in, outermost first (__tsan_func_entry),
     // for code positions inside called functions; deeper calls are counted, not kept.
     static constexpr unsigned kCallSites = 8;
@@ -126,11 +124,14 @@ struct Warp {
     uint32_t exited_mask = 0;
     unsigned cursor = 0;     // lane to resume first
     uint32_t sync_epoch = 1; // counts completed warp-wide collectives (__syncwarp, shuffles)
-    // Lockstep: the position whose lanes are taking their step now (code_order.h).
+    // Lockstep: the position whose lanes are taking their step now (code_order.h), and the
+    // position each lane waits at (null: none yet, the earliest), here rather than in each
+    // Thread so that the search for the next lane reads the warp's lines only.
     const CodePosition* step_position = nullptr;
     uint64_t slice_steps = 0;
     uint64_t slice_limit = 0; // scheduling points in one turn of the warp
     Thread* lanes[32] = {};
+    const CodePosition* positions[32] = {};
 };
 
 // A __shared__ variable of a block (or the launch's dynamic shared memory, line 0). Two offsets:
