@@ -50,7 +50,9 @@ inline uint3 unflatten(unsigned linear, dim3 shape) {
 
 enum class AccessKind : uint8_t { read, write, atomic };
 
-// One cache line of hot fields (every access and switch reads them), the rest after it.
+// One cache line of hot fields (every access and switch reads them), then a second one (threadIdx
+// and the global-memory checks' fields), the rest after them: a thread's step between barriers
+// touches two lines of its Thread.
 struct alignas(64) Thread {
     FiberContext ctx = nullptr; // where it resumes (stale while it runs)
     Block* block = nullptr;
@@ -66,14 +68,17 @@ struct alignas(64) Thread {
     // kernel's.
     bool in_runtime = false;
     uint3 idx{};
-    ThreadSync* sync = nullptr; // the global-memory checker's state of the thread, when needed
+    // The second line, read with the first by every checked access of device memory: the
+    // global-memory checker's state of the thread (when needed), and its last plain global load
+    // and site (a spin repeats them).
+    ThreadSync* sync = nullptr;
+    uintptr_t last_plain_read = 0;
+    uint32_t last_plain_site = 0;
     // The call sites of the non-inlined calls it is in, outermost first (__tsan_func_entry),
     // for code positions inside called functions; deeper calls are counted, not kept.
     static constexpr unsigned kCallSites = 8;
     uint32_t call_depth = 0;
     const void* call_sites[kCallSites] = {};
-    uintptr_t last_plain_read = 0; // its last plain global load and site (a spin repeats them)
-    uint32_t last_plain_site = 0;
     // A pending warp collective.
     CollectiveKind coll_kind = CollectiveKind::syncwarp;
     unsigned coll_mask = 0;
@@ -110,6 +115,7 @@ struct alignas(64) Thread {
     } trace;
 };
 static_assert(offsetof(Thread, idx) <= 64, "the hot fields of Thread fit in one cache line");
+static_assert(offsetof(Thread, last_plain_site) < 128, "the checks' fields in the second line");
 
 // A warp's lanes by state, as bit masks: the scheduler picks lanes with bit operations and a
 // barrier releases a whole warp at once, without touching each thread.
@@ -454,6 +460,7 @@ class Engine final : public FindingSink {
     std::vector<unsigned> dispatch_order_;
     size_t next_dispatch_ = 0;
     std::vector<std::unique_ptr<Block>> resident_;
+    std::vector<Thread> spare_threads_; // a retired block's, for the next block (no new pages)
     std::vector<Warp*> warp_ring_;
     size_t ring_cursor_ = 0;
     bool ring_forward_ = true;
@@ -574,10 +581,15 @@ inline Thread* Engine::next_lane_after(Thread* me) {
 
 inline void Engine::prefetch_lane_after(const Thread* t) {
     const Warp* w = t->warp;
-    const uint32_t above = w->runnable_mask & static_cast<uint32_t>(~uint64_t{0} << (t->lane + 1));
+    uint32_t above = w->runnable_mask & static_cast<uint32_t>(~uint64_t{0} << (t->lane + 1));
     if (!above) return;
+    const Thread* after = w->lanes[__builtin_ctz(above)];
+    // Its context is read below, from its Thread: fetched one arrival earlier, as the Thread of
+    // the lane after the one after the next (else that read waits for the line).
+    above &= above - 1;
+    if (above) __builtin_prefetch(w->lanes[__builtin_ctz(above)]);
     // What a resume pops: the saved registers, then the frames of the switch and the barrier.
-    const char* top = static_cast<const char*>(w->lanes[__builtin_ctz(above)]->ctx);
+    const char* top = static_cast<const char*>(after->ctx);
     for (int line = 0; line < 6; ++line) __builtin_prefetch(top + 64 * line);
 }
 
