@@ -424,7 +424,7 @@ void Engine::make_runnable(Thread* t) {
     w->runnable_mask |= bit;
 }
 
-void Engine::make_waiting(Thread* t, ThreadState state, const void* site) {
+inline void Engine::make_waiting(Thread* t, ThreadState state, const void* site) {
     Warp* w = t->warp;
     const uint32_t bit = 1u << t->lane;
     w->runnable_mask &= ~bit;

@@ -386,7 +386,7 @@ class Engine final : public FindingSink {
                                           bool is_volatile, const void* site,
                                           const Region* known = nullptr);
     void make_runnable(Thread* t);
-    void make_waiting(Thread* t, ThreadState state, const void* site);
+    [[gnu::always_inline]] void make_waiting(Thread* t, ThreadState state, const void* site);
     // __activemask(): the lanes waiting there get the mask of those at the same one, once every
     // other lane of the warp has exited or waits elsewhere (a converged warp's lanes are there
     // together, as on a GPU).
@@ -590,6 +590,7 @@ inline void Engine::prefetch_lane_after(const Thread* t) {
     if (above) __builtin_prefetch(w->lanes[__builtin_ctz(above)]);
     // What a resume pops: the saved registers, then the frames of the switch and the barrier.
     const char* top = static_cast<const char*>(after->ctx);
+#pragma GCC unroll 6
     for (int line = 0; line < 6; ++line) __builtin_prefetch(top + 64 * line);
 }
 
