@@ -69,7 +69,9 @@ inline bool GlobalMemoryChecker::unordered_write(const Thread& t, GlobalShadow::
 inline void GlobalMemoryChecker::record_read(const Thread& t, uint32_t self,
                                              GlobalShadow::Word word, Strength strength,
                                              uint32_t site, bool polled, uint8_t bytes) {
-    GlobalRead& e = word.read();
+    // Stored whole: setting the bit fields alone would load the record first (often a cache
+    // miss: a spin's polls of many words).
+    GlobalRead e{};
     e.reader = self;
     e.read_clock = t.block->clock;
     e.read_site = site;
@@ -77,6 +79,7 @@ inline void GlobalMemoryChecker::record_read(const Thread& t, uint32_t self,
     e.read_strength = strength;
     e.read_polled = polled;
     e.read_bytes = bytes & 0xF;
+    word.read() = e;
     word.set_read_now();
 }
 
