@@ -3,7 +3,9 @@
 // thread touched unordered. They are checked and recorded here without leaving the fast path;
 // anything that may need a report, a flag's release or acquire, or an old value shown goes to
 // GlobalMemoryChecker::access(). Include it after engine.h (it needs Thread, Warp, Block);
-// Engine::checked_global_read() and checked_global_write() are its callers.
+// Engine::checked_global_read() and checked_global_write() are its callers, and
+// Engine::access_general() for the polls (volatile loads) and the plain accesses that come to
+// the general path.
 #pragma once
 
 #include <cstring>
