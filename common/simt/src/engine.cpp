@@ -648,6 +648,16 @@ void Engine::checked_global_general(uintptr_t address, size_t bytes, AccessKind 
     global_->access(*me, *r, address, bytes, kind, Strength::plain, site);
 }
 
+// The global checks' inline tests of a plain load or store that the fast path left to the
+// general one (a watched output, whose writes the provenance watch notes, or a region not among
+// the last few): those of the fast path, after the switch as there (checked_global_switched,
+// which makes the same choice with the size known at compile time).
+bool Engine::fast_plain_check(Thread* me, const Region& r, uintptr_t address, size_t bytes,
+                              AccessKind kind, const void* site) {
+    return kind == AccessKind::read ? global_->fast_read(*me, r, address, bytes, site)
+                                    : global_->fast_write(*me, address, bytes, site);
+}
+
 void Engine::followed_access(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
                              const void* site) {
     Thread* me = current_;
@@ -706,9 +716,22 @@ void Engine::access_general(uintptr_t address, size_t bytes, AccessKind kind, bo
     switch_for_mode(me, site);
     if (global) {
         // After the switch, just before the access itself happens: no other thread runs between
-        // this check (which may show the thread an old value, relaxed visibility) and the access.
-        RuntimeScope scope(me);
-        global_->access(*me, *global, address, bytes, kind, strength, site);
+        // this check (which may show the thread an old value, relaxed visibility) and the
+        // access. The inline tests first, where they apply: they take 1, 2, 4, 8 or 16 bytes
+        // at a multiple of the size (misaligned() has ruled out other addresses). A poll of a
+        // word that no kernel wrote yet (a look-back waiting for a tile) is checked here.
+        const bool inline_size = bytes <= 16 && (bytes & (bytes - 1)) == 0;
+        const bool checked =
+            inline_size &&
+            (strength == Strength::volatile_
+                 ? kind == AccessKind::read &&
+                       global_->fast_strong_read(*me, *global, address, bytes, strength, site)
+                 : strength == Strength::plain &&
+                       fast_plain_check(me, *global, address, bytes, kind, site));
+        if (!checked) {
+            RuntimeScope scope(me);
+            global_->access(*me, *global, address, bytes, kind, strength, site);
+        }
     }
     if (recorder_) [[unlikely]]
         trace_after(me);

@@ -374,6 +374,12 @@ class Engine final : public FindingSink {
                                                              const Region* r);
     [[gnu::noinline]] void checked_global_general(uintptr_t address, size_t bytes, AccessKind kind,
                                                   const void* site, const Region* r);
+    // The global checks' inline tests of a plain load or store on the general path (after its
+    // switch): true if they checked it, false if access() must. Out of line, with what they
+    // call inlined (inside access_general() the compiler would call their parts).
+    [[gnu::noinline, gnu::flatten]] bool fast_plain_check(Thread* me, const Region& r,
+                                                          uintptr_t address, size_t bytes,
+                                                          AccessKind kind, const void* site);
     // on_memory_access() without the data flow, and with it (data_flow.h: the access marks the
     // thread or the words it writes, before any switch; a store that races it is reported by
     // the checks anyway).

@@ -173,6 +173,13 @@ class GlobalMemoryChecker final : public Checker {
                                                  size_t bytes, const void* site);
     [[gnu::always_inline]] inline bool fast_write(Thread& t, uintptr_t address, size_t bytes,
                                                   const void* site);
+    // The same for a strong (volatile) load of words that no kernel wrote in this launch: a
+    // look-back polling a tile whose descriptor is not published yet, most of a spin's loads.
+    // access() would only record the read; anything else (a write to see, acquire or show late,
+    // a stale or uninitialized word) goes there. `bytes` and `address` as for fast_read().
+    [[gnu::always_inline]] inline bool fast_strong_read(Thread& t, const Region& r,
+                                                        uintptr_t address, size_t bytes,
+                                                        Strength strength, const void* site);
 
     // More blocks than this and the vector clocks would cost too much: inter-block ordering is
     // not checked for the launch (said once on stderr); the other checks stay on.

@@ -3,7 +3,9 @@
 // thread touched unordered. They are checked and recorded here without leaving the fast path;
 // anything that may need a report, a flag's release or acquire, or an old value shown goes to
 // GlobalMemoryChecker::access(). Include it after engine.h (it needs Thread, Warp, Block);
-// Engine::checked_global_read() and checked_global_write() are its callers.
+// Engine::checked_global_read() and checked_global_write() are its callers, and
+// Engine::access_general() for the polls (volatile loads) and the plain accesses that come to
+// the general path.
 #pragma once
 
 #include <cstring>
@@ -238,6 +240,43 @@ inline bool GlobalMemoryChecker::fast_write_words(Thread& t, BlockSync& b, uintp
         record_write(t, self, words[i], Strength::plain, site_id, 0xF, static_cast<uint8_t>(count),
                      static_cast<uint8_t>(i));
     }
+    return true;
+}
+
+// What access() and check_word() do for a strong load of words with no write record of this
+// launch, when no view is to be restored nor stale read settled (fast_path_open), the launch is
+// not a dependent one still waiting for the one before, and the thread's early reads (values it
+// read before a flag could announce them) are of other words (a read of one forgets it): nothing
+// to race with, acquire, show late or tear, so only the read is recorded. A look-back keeps
+// early reads from the windows it has read while it polls the next one. A word that an earlier
+// launch of this kernel left (a stale read) or an access that no one ever wrote any word of
+// (uninitialized) goes to access(), which reports it.
+inline bool GlobalMemoryChecker::fast_strong_read(Thread& t, const Region& r, uintptr_t address,
+                                                  size_t bytes, Strength strength,
+                                                  const void* site) {
+    const uint32_t site_id = cached_site(site);
+    GlobalShadow::Word first;
+    if (!t.block->sync || !fast_path_open(site_id) ||
+        (dependent_launch_ && !(t.sync && t.sync->dependency_synced)) ||
+        !shadow_.cached_word(address, first))
+        return false;
+    const size_t count = bytes <= 4 ? 1 : bytes / 4;
+    if (t.sync)
+        for (unsigned i = 0; i < t.sync->early_count; ++i)
+            if (t.sync->early[i].word - (address & ~uintptr_t{3}) < 4 * count) return false;
+    bool initialized = r.kind != RegionKind::device || t.exchanging; // (access()'s initcheck)
+    GlobalShadow::Word word = first;
+    for (size_t i = 0; i < count; ++i, word = word.next()) {
+        if (word.written_now() || word.kernel_left_by_this_kernel()) return false;
+        initialized = initialized || word.initialized();
+    }
+    if (!initialized) return false;
+    ++now_;
+    const uint32_t self = grid_thread(t);
+    const uint8_t mine = bytes < 4 ? aligned_word_bytes(address, bytes) : 0xF;
+    word = first;
+    for (size_t i = 0; i < count; ++i, word = word.next())
+        record_read(t, self, word, strength, site_id, false, mine);
     return true;
 }
 

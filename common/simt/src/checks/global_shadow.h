@@ -109,6 +109,9 @@ class GlobalShadow {
         void set_written_now() { set(page_->written_now); }
         void set_read_now() { set(page_->read_now); }
         void clear_read_now() { page_->read_now[index_ / 64] &= ~bit(); }
+        // The word after it, on the same page (the words of an aligned access of up to 16
+        // bytes, which no page boundary splits).
+        Word next() const { return Word(page_, index_ + 1); }
 
       private:
         friend class GlobalShadow;
