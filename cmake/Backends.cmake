@@ -46,6 +46,14 @@ endfunction()
 # kernels at -O1", also says why not -O0). An empty value keeps the build type's level.
 set(SCANLAB_SIMT_LAB_OPTIMIZATION "-O1" CACHE STRING
     "Compiler options for the labs' kernel files on the simt backend (after the build type's)")
+# GCC's RTL passes that -O1 runs and that cannot change what the emulator sees: they come after
+# -fsanitize=thread has made every access a call, which no RTL pass removes, adds or reorders, so
+# a kernel's accesses (and with them the interleaving) are those of plain -O1. A tenth of a lab
+# file's compile (docs/design.md, "A lab's kernels at -O1"). Clang has no such passes to name.
+set(SCANLAB_SIMT_LAB_RTL_PASSES_OFF
+    -fno-if-conversion -fno-if-conversion2 -fno-branch-count-reg -fno-move-loop-invariants
+    -fno-forward-propagate -fno-cprop-registers -fno-shrink-wrap -fno-combine-stack-adjustments
+    -fno-compare-elim -fno-auto-inc-dec -fno-dse -fno-dce)
 
 function(scanlab_add_cuda_library target)
     cmake_parse_arguments(PARSE_ARGV 1 arg "" "BACKEND" "SOURCES;INCLUDE_DIRS;LINK")
@@ -60,7 +68,8 @@ function(scanlab_add_cuda_library target)
         simt_target_cuda_sources(${target} PUBLIC ${arg_SOURCES})
         # The lab's kernels for the emulator: compiled at SCANLAB_SIMT_LAB_OPTIMIZATION, which
         # after the build type's flags sets the level (docs/design.md, "A lab's kernels at -O1").
-        target_compile_options(${target} PRIVATE ${SCANLAB_SIMT_LAB_OPTIMIZATION})
+        target_compile_options(${target} PRIVATE ${SCANLAB_SIMT_LAB_OPTIMIZATION}
+            "$<$<CXX_COMPILER_ID:GNU>:${SCANLAB_SIMT_LAB_RTL_PASSES_OFF}>")
         # Line tables and inlined calls only (-g1): all that the emulator's reports read
         # (addr2line -i), a fifth less compile than -g2 (docs/design.md, "A lab's kernels at -O1").
         set_target_properties(${target} PROPERTIES SIMT_DEBUG_LEVEL 1)
