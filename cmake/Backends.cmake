@@ -43,13 +43,13 @@ endfunction()
 # How a lab's kernels are compiled for the emulator: what a student's every edit recompiles.
 # -O1 by default: a lab file compiles in about two thirds of -O2's time and its tests run as
 # fast; the whole mistake catalog gives the same verdicts and hints (docs/design.md, "A lab's
-# kernels at -O1", also says why not -O0). An empty value keeps the build type's level.
+# kernels at -O1", also says why not -O0 or -Og). An empty value keeps the build type's level.
 set(SCANLAB_SIMT_LAB_OPTIMIZATION "-O1" CACHE STRING
     "Compiler options for the labs' kernel files on the simt backend (after the build type's)")
-# GCC's RTL passes that -O1 runs and that cannot change what the emulator sees: they come after
-# -fsanitize=thread has made every access a call, which no RTL pass removes, adds or reorders, so
-# a kernel's accesses (and with them the interleaving) are those of plain -O1. A tenth of a lab
-# file's compile (docs/design.md, "A lab's kernels at -O1"). Clang has no such passes to name.
+# Twelve of the RTL passes GCC runs at -O1, skipped: they come after -fsanitize=thread has made
+# every access a call, which they neither remove, add nor move past another, so a kernel's
+# accesses (and with them the emulator's interleaving) are plain -O1's. They cost a tenth of a lab
+# file's compile (docs/design.md, "A lab's kernels at -O1"). Clang is given the level alone.
 set(SCANLAB_SIMT_LAB_RTL_PASSES_OFF
     -fno-if-conversion -fno-if-conversion2 -fno-branch-count-reg -fno-move-loop-invariants
     -fno-forward-propagate -fno-cprop-registers -fno-shrink-wrap -fno-combine-stack-adjustments
