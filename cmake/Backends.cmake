@@ -43,9 +43,17 @@ endfunction()
 # How a lab's kernels are compiled for the emulator: what a student's every edit recompiles.
 # -O1 by default: a lab file compiles in about two thirds of -O2's time and its tests run as
 # fast; the whole mistake catalog gives the same verdicts and hints (docs/design.md, "A lab's
-# kernels at -O1", also says why not -O0). An empty value keeps the build type's level.
+# kernels at -O1", also says why not -O0 or -Og). An empty value keeps the build type's level.
 set(SCANLAB_SIMT_LAB_OPTIMIZATION "-O1" CACHE STRING
     "Compiler options for the labs' kernel files on the simt backend (after the build type's)")
+# Twelve of the RTL passes GCC runs at -O1, skipped: they come after -fsanitize=thread has made
+# every access a call, which they neither remove, add nor move past another, so a kernel's
+# accesses (and with them the emulator's interleaving) are plain -O1's. They cost a tenth of a lab
+# file's compile (docs/design.md, "A lab's kernels at -O1"). Clang is given the level alone.
+set(SCANLAB_SIMT_LAB_RTL_PASSES_OFF
+    -fno-if-conversion -fno-if-conversion2 -fno-branch-count-reg -fno-move-loop-invariants
+    -fno-forward-propagate -fno-cprop-registers -fno-shrink-wrap -fno-combine-stack-adjustments
+    -fno-compare-elim -fno-auto-inc-dec -fno-dse -fno-dce)
 
 function(scanlab_add_cuda_library target)
     cmake_parse_arguments(PARSE_ARGV 1 arg "" "BACKEND" "SOURCES;INCLUDE_DIRS;LINK")
@@ -60,7 +68,8 @@ function(scanlab_add_cuda_library target)
         simt_target_cuda_sources(${target} PUBLIC ${arg_SOURCES})
         # The lab's kernels for the emulator: compiled at SCANLAB_SIMT_LAB_OPTIMIZATION, which
         # after the build type's flags sets the level (docs/design.md, "A lab's kernels at -O1").
-        target_compile_options(${target} PRIVATE ${SCANLAB_SIMT_LAB_OPTIMIZATION})
+        target_compile_options(${target} PRIVATE ${SCANLAB_SIMT_LAB_OPTIMIZATION}
+            "$<$<CXX_COMPILER_ID:GNU>:${SCANLAB_SIMT_LAB_RTL_PASSES_OFF}>")
         # Line tables and inlined calls only (-g1): all that the emulator's reports read
         # (addr2line -i), a fifth less compile than -g2 (docs/design.md, "A lab's kernels at -O1").
         set_target_properties(${target} PROPERTIES SIMT_DEBUG_LEVEL 1)

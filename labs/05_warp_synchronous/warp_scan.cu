@@ -499,13 +499,17 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
     template void lab05::block_scan_tiles<Op, 96, 3>(const Op::value_type*, Op::value_type*, int,  \
                                                      lab05::ScanKind);                             \
     template void lab05::scan<Op>(const Op::value_type*, Op::value_type*, std::int64_t,            \
-                                  lab05::ScanKind, lab05::Workspace*);                             \
-    template void lab05::scan<Op, 64, 3>(const Op::value_type*, Op::value_type*, std::int64_t,     \
-                                         lab05::ScanKind, lab05::Workspace*);
+                                  lab05::ScanKind, lab05::Workspace*);
 
 #include <scanlab/graded_operators.h> // the operators and types the tests use
 
 SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB05_INSTANTIATE)
+
+// The small tile shape, for the operators the tests call it with.
+#define LAB05_INSTANTIATE_SMALL_TILES(Op)                                                          \
+    template void lab05::scan<Op, 64, 3>(const Op::value_type*, Op::value_type*, std::int64_t,     \
+                                         lab05::ScanKind, lab05::Workspace*);
+LAB05_SMALL_TILE_OPERATORS(LAB05_INSTANTIATE_SMALL_TILES)
 
 // Other tile shapes the tests use, for one operator each.
 template void lab05::scan<scanlab::Sum<std::int32_t>, 32, 1>(const std::int32_t*, std::int32_t*,

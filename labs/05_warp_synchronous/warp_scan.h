@@ -70,3 +70,27 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
           ScanKind kind, Workspace* workspace = nullptr);
 
 } // namespace lab05
+
+/// The operators scan is compiled for with the small tile shape <Op, 64, 3> besides the default
+/// one (warp_scan.cu's last lines): those the tests call it with. Expands X(Op) for each; X must
+/// supply its own `;`. The sums among them only, with SCANLAB_INSTANTIATE_SUMS_ONLY
+/// (scanlab/graded_operators.h).
+#ifdef SCANLAB_INSTANTIATE_SUMS_ONLY
+#define LAB05_SMALL_TILE_OPERATORS(X)                                                              \
+    X(scanlab::Sum<std::int32_t>)                                                                  \
+    X(scanlab::Sum<std::int64_t>)
+#else
+#define LAB05_SMALL_TILE_OPERATORS(X)                                                              \
+    X(scanlab::Sum<std::int32_t>)                                                                  \
+    X(scanlab::Sum<std::int64_t>)                                                                  \
+    X(scanlab::Max<std::int32_t>)                                                                  \
+    X(scanlab::Max<std::int64_t>)                                                                  \
+    X(scanlab::Min<std::int32_t>)                                                                  \
+    X(scanlab::Min<std::uint32_t>)                                                                 \
+    X(scanlab::Min<std::int64_t>)                                                                  \
+    X(scanlab::Product<std::int32_t>)                                                              \
+    X(scanlab::Product<std::int64_t>)                                                              \
+    X(scanlab::Product<double>)                                                                    \
+    X(scanlab::Affine<std::int32_t>)                                                               \
+    X(scanlab::Affine<std::int64_t>)
+#endif

@@ -627,11 +627,15 @@ void segmented_scan(const typename Op::value_type* d_in, const std::uint8_t* d_f
         lab06::SegmentedMethod);                                                                   \
     template void lab06::segmented_scan<Op>(const Op::value_type*, const std::uint8_t*,            \
                                             Op::value_type*, std::int64_t, lab06::ScanKind,        \
-                                            lab06::SegmentedMethod, lab06::Workspace*);            \
-    template void lab06::segmented_scan<Op, 64, 3>(const Op::value_type*, const std::uint8_t*,     \
-                                                   Op::value_type*, std::int64_t, lab06::ScanKind, \
-                                                   lab06::SegmentedMethod, lab06::Workspace*);
+                                            lab06::SegmentedMethod, lab06::Workspace*);
 
 #include <scanlab/graded_operators.h> // the operators and types the tests use
 
 SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB06_INSTANTIATE)
+
+// The small tile shape, for the operators the tests call it with.
+#define LAB06_INSTANTIATE_SMALL_TILES(Op)                                                          \
+    template void lab06::segmented_scan<Op, 64, 3>(const Op::value_type*, const std::uint8_t*,     \
+                                                   Op::value_type*, std::int64_t, lab06::ScanKind, \
+                                                   lab06::SegmentedMethod, lab06::Workspace*);
+LAB06_SMALL_TILE_OPERATORS(LAB06_INSTANTIATE_SMALL_TILES)

@@ -96,3 +96,26 @@ void segmented_scan(const typename Op::value_type* d_in, const std::uint8_t* d_f
                     SegmentedMethod method, Workspace* workspace = nullptr);
 
 } // namespace lab06
+
+/// The operators segmented_scan is compiled for with the small tile shape <Op, 64, 3> besides the
+/// default one (segmented_scan.cu's last lines): those the tests call it with. Expands X(Op) for
+/// each; X must supply its own `;`. The sums among them only, with SCANLAB_INSTANTIATE_SUMS_ONLY
+/// (scanlab/graded_operators.h).
+#ifdef SCANLAB_INSTANTIATE_SUMS_ONLY
+#define LAB06_SMALL_TILE_OPERATORS(X)                                                              \
+    X(scanlab::Sum<std::int32_t>)                                                                  \
+    X(scanlab::Sum<std::int64_t>)                                                                  \
+    X(scanlab::Sum<double>)
+#else
+#define LAB06_SMALL_TILE_OPERATORS(X)                                                              \
+    X(scanlab::Sum<std::int32_t>)                                                                  \
+    X(scanlab::Max<std::int32_t>)                                                                  \
+    X(scanlab::Min<std::int32_t>)                                                                  \
+    X(scanlab::Product<std::int32_t>)                                                              \
+    X(scanlab::Affine<std::int32_t>)                                                               \
+    X(scanlab::Max<std::uint32_t>)                                                                 \
+    X(scanlab::Affine<std::uint32_t>)                                                              \
+    X(scanlab::Sum<std::int64_t>)                                                                  \
+    X(scanlab::Affine<std::int64_t>)                                                               \
+    X(scanlab::Sum<double>)
+#endif

@@ -114,3 +114,30 @@ void select_greater(const T* d_in, T* d_out, int* d_count, std::int64_t n, T thr
                     const LookbackOptions& options = {}, Workspace* workspace = nullptr);
 
 } // namespace lab07
+
+/// The operators scan is compiled for with the small tile shape <Op, 64, 3> besides the default
+/// one (lookback_scan.cu's last lines): those the tests call it with. Expands X(Op) for each; X
+/// must supply its own `;`. The sums among them only, with SCANLAB_INSTANTIATE_SUMS_ONLY
+/// (scanlab/graded_operators.h).
+#ifdef SCANLAB_INSTANTIATE_SUMS_ONLY
+#define LAB07_SMALL_TILE_OPERATORS(X)                                                              \
+    X(scanlab::Sum<std::int32_t>)                                                                  \
+    X(scanlab::Sum<std::int64_t>)                                                                  \
+    X(scanlab::Sum<double>)
+#else
+#define LAB07_SMALL_TILE_OPERATORS(X)                                                              \
+    X(scanlab::Sum<std::int32_t>)                                                                  \
+    X(scanlab::Sum<std::int64_t>)                                                                  \
+    X(scanlab::Sum<double>)                                                                        \
+    X(scanlab::Max<std::int32_t>)                                                                  \
+    X(scanlab::Max<std::int64_t>)                                                                  \
+    X(scanlab::Min<std::int32_t>)                                                                  \
+    X(scanlab::Min<std::uint32_t>)                                                                 \
+    X(scanlab::Min<std::int64_t>)                                                                  \
+    X(scanlab::Product<std::int32_t>)                                                              \
+    X(scanlab::Product<std::int64_t>)                                                              \
+    X(scanlab::Product<double>)                                                                    \
+    X(scanlab::Affine<std::int32_t>)                                                               \
+    X(scanlab::Affine<std::uint32_t>)                                                              \
+    X(scanlab::Affine<std::int64_t>)
+#endif

@@ -99,3 +99,28 @@ void scan(const typename Op::value_type* d_in, typename Op::value_type* d_out, s
           ScanKind kind, Workspace* workspace = nullptr);
 
 } // namespace lab08
+
+/// The operators scan is compiled for with SmallShape besides the default shape (hopper_scan.cu's
+/// last lines): those the tests call it with. Expands X(Op) for each; X must supply its own `;`.
+/// The sums among them only, with SCANLAB_INSTANTIATE_SUMS_ONLY (scanlab/graded_operators.h).
+#ifdef SCANLAB_INSTANTIATE_SUMS_ONLY
+#define LAB08_SMALL_SHAPE_OPERATORS(X)                                                             \
+    X(scanlab::Sum<std::int32_t>)                                                                  \
+    X(scanlab::Sum<std::int64_t>)                                                                  \
+    X(scanlab::Sum<float>)                                                                         \
+    X(scanlab::Sum<double>)
+#else
+#define LAB08_SMALL_SHAPE_OPERATORS(X)                                                             \
+    X(scanlab::Sum<std::int32_t>)                                                                  \
+    X(scanlab::Max<std::int32_t>)                                                                  \
+    X(scanlab::Min<std::int32_t>)                                                                  \
+    X(scanlab::Product<std::int32_t>)                                                              \
+    X(scanlab::Affine<std::int32_t>)                                                               \
+    X(scanlab::Max<std::uint32_t>)                                                                 \
+    X(scanlab::Affine<std::uint32_t>)                                                              \
+    X(scanlab::Sum<float>)                                                                         \
+    X(scanlab::Sum<std::int64_t>)                                                                  \
+    X(scanlab::Max<std::int64_t>)                                                                  \
+    X(scanlab::Affine<std::int64_t>)                                                               \
+    X(scanlab::Sum<double>)
+#endif

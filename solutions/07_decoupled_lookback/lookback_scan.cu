@@ -707,14 +707,18 @@ void select_greater(const T* d_in, T* d_out, int* d_count, std::int64_t n, T thr
 #define LAB07_INSTANTIATE(Op)                                                                      \
     template void lab07::scan<Op>(const Op::value_type*, Op::value_type*, std::int64_t,            \
                                   lab07::ScanKind, const lab07::LookbackOptions&,                  \
-                                  lab07::Workspace*);                                              \
-    template void lab07::scan<Op, 64, 3>(const Op::value_type*, Op::value_type*, std::int64_t,     \
-                                         lab07::ScanKind, const lab07::LookbackOptions&,           \
-                                         lab07::Workspace*);
+                                  lab07::Workspace*);
 
 #include <scanlab/graded_operators.h> // the operators and types the tests use
 
 SCANLAB_FOR_EACH_GRADED_OPERATOR(LAB07_INSTANTIATE)
+
+// The small tile shape, for the operators the tests call it with.
+#define LAB07_INSTANTIATE_SMALL_TILES(Op)                                                          \
+    template void lab07::scan<Op, 64, 3>(const Op::value_type*, Op::value_type*, std::int64_t,     \
+                                         lab07::ScanKind, const lab07::LookbackOptions&,           \
+                                         lab07::Workspace*);
+LAB07_SMALL_TILE_OPERATORS(LAB07_INSTANTIATE_SMALL_TILES)
 
 #define LAB07_INSTANTIATE_SELECT(T)                                                                \
     template void lab07::select_greater<T>(const T*, T*, int*, std::int64_t, T,                    \

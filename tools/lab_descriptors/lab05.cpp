@@ -54,6 +54,8 @@ SCANLAB_REMOTE_TILED_FUNCTION(lab05, scan,
                               (d_in, d_out, n, kind, workspace));
 SCANLAB_REMOTE_TILES(lab05, scan, Graded, lab05::kDefaultBlockThreads,
                      lab05::kDefaultItemsPerThread<Value<Op>>);
-SCANLAB_REMOTE_TILES(lab05, scan, Graded, 64, 3);
+#define LAB05_REMOTE_SMALL_TILES(Op) SCANLAB_REMOTE_TILES(lab05, scan, Only<Op>, 64, 3);
+LAB05_SMALL_TILE_OPERATORS(LAB05_REMOTE_SMALL_TILES)
+#undef LAB05_REMOTE_SMALL_TILES
 SCANLAB_REMOTE_TILES(lab05, scan, Only<scanlab::Sum<std::int32_t>>, 32, 1);
 SCANLAB_REMOTE_TILES(lab05, scan, Only<scanlab::Affine<std::uint32_t>>, 1024, 2);

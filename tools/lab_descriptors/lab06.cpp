@@ -66,4 +66,6 @@ SCANLAB_REMOTE_TILED_FUNCTION(lab06, segmented_scan,
                               (d_in, d_flags, d_out, n, kind, method, workspace));
 SCANLAB_REMOTE_TILES(lab06, segmented_scan, Graded, lab06::kDefaultBlockThreads,
                      lab06::kDefaultItemsPerThread<Value<Op>>);
-SCANLAB_REMOTE_TILES(lab06, segmented_scan, Graded, 64, 3);
+#define LAB06_REMOTE_SMALL_TILES(Op) SCANLAB_REMOTE_TILES(lab06, segmented_scan, Only<Op>, 64, 3);
+LAB06_SMALL_TILE_OPERATORS(LAB06_REMOTE_SMALL_TILES)
+#undef LAB06_REMOTE_SMALL_TILES

@@ -82,7 +82,9 @@ SCANLAB_REMOTE_TILED_FUNCTION(lab07, scan,
                               (d_in, d_out, n, kind, options, workspace));
 SCANLAB_REMOTE_TILES(lab07, scan, Graded, lab07::kDefaultBlockThreads<Value<Op>>,
                      lab07::kDefaultItemsPerThread<Value<Op>>);
-SCANLAB_REMOTE_TILES(lab07, scan, Graded, 64, 3);
+#define LAB07_REMOTE_SMALL_TILES(Op) SCANLAB_REMOTE_TILES(lab07, scan, Only<Op>, 64, 3);
+LAB07_SMALL_TILE_OPERATORS(LAB07_REMOTE_SMALL_TILES)
+#undef LAB07_REMOTE_SMALL_TILES
 
 // select_greater is templated over the element type: `Op` is that type here.
 SCANLAB_REMOTE_TILED_FUNCTION(lab07, select_greater,

@@ -67,4 +67,7 @@ SCANLAB_REMOTE_SHAPED_FUNCTION(lab08, scan,
                                 ScanKind kind, lab08::Workspace* workspace),
                                (d_in, d_out, n, kind, workspace));
 SCANLAB_REMOTE_SHAPES(lab08, scan, Graded, lab08::DefaultShape);
-SCANLAB_REMOTE_SHAPES(lab08, scan, Graded, lab08::SmallShape);
+#define LAB08_REMOTE_SMALL_SHAPE(Op)                                                               \
+    SCANLAB_REMOTE_SHAPES(lab08, scan, Only<Op>, lab08::SmallShape);
+LAB08_SMALL_SHAPE_OPERATORS(LAB08_REMOTE_SMALL_SHAPE)
+#undef LAB08_REMOTE_SMALL_SHAPE
