@@ -295,8 +295,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
     const bool write_overlaps = e && (e->write_bytes & bytes) != 0;
     const bool read_overlaps = last_read && (last_read->read_bytes & bytes) != 0;
 
-    if (dependent_launch_ && !(t.sync && t.sync->dependency_synced) &&
-        (word.written_before() || (writes && word.read_before())))
+    if (before_dependency_sync(t) && (word.written_before() || (writes && word.read_before())))
         report_dependency(t, r, w, writes, word.written_before(), site);
     if (e && e->has_history) check_history(t, r, w, kind, strength, site, bytes);
     // strong_stores_ holds the words whose last store in this launch was strong.

@@ -264,6 +264,8 @@ class GlobalMemoryChecker final : public Checker {
                                                         uint8_t mine) const;
     // Whether the thread's accesses need the general path (see the fast path's definition).
     [[gnu::always_inline]] inline bool needs_thread_checks(const Thread& t) const;
+    // Before cudaGridDependencySynchronize() in a dependent launch.
+    [[gnu::always_inline]] inline bool before_dependency_sync(const Thread& t) const;
     // Whether the word's latest write by another thread touches `mine` unordered with `t`.
     [[gnu::always_inline]] inline bool unordered_write(const Thread& t, GlobalShadow::Word word,
                                                        uint8_t mine) const;

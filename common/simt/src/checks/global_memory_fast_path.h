@@ -54,11 +54,14 @@ inline bool GlobalMemoryChecker::fast_path_open(uint32_t site_id) const {
     return site_id != 0 && restore_.empty() && stale_reads_.empty();
 }
 
+inline bool GlobalMemoryChecker::before_dependency_sync(const Thread& t) const {
+    return dependent_launch_ && !(t.sync && t.sync->dependency_synced);
+}
+
 inline bool GlobalMemoryChecker::needs_thread_checks(const Thread& t) const {
     // Before cudaGridDependencySynchronize() in a dependent launch, or with reads that a flag
     // may show came too early: every access of the thread takes the general path.
-    return (dependent_launch_ && !(t.sync && t.sync->dependency_synced)) ||
-           (t.sync && t.sync->early_count != 0);
+    return before_dependency_sync(t) || (t.sync && t.sync->early_count != 0);
 }
 
 inline bool GlobalMemoryChecker::unordered_write(const Thread& t, GlobalShadow::Word word,
@@ -256,8 +259,7 @@ inline bool GlobalMemoryChecker::fast_strong_read(Thread& t, const Region& r, ui
                                                   const void* site) {
     const uint32_t site_id = cached_site(site);
     GlobalShadow::Word first;
-    if (!t.block->sync || !fast_path_open(site_id) ||
-        (dependent_launch_ && !(t.sync && t.sync->dependency_synced)) ||
+    if (!t.block->sync || !fast_path_open(site_id) || before_dependency_sync(t) ||
         !shadow_.cached_word(address, first))
         return false;
     const size_t count = bytes <= 4 ? 1 : bytes / 4;
