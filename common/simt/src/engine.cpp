@@ -201,6 +201,7 @@ void Engine::dispatch_block(unsigned linear) {
         Thread& th = b->threads[t];
         th.idx = unflatten(t, request_.block);
         th.linear = t;
+        th.grid_id = b->linear * threads_per_block_ + t + 1;
         th.lane = static_cast<uint16_t>(t % 32);
         th.block = b;
         th.warp = &b->warps[t / 32];
@@ -309,8 +310,11 @@ void Engine::make_fibers(Block* b) {
         th.stack_lo = reinterpret_cast<uintptr_t>(th.stack.sp) - th.stack.size;
         th.stack_size = static_cast<uint32_t>(th.stack.size);
         // Stack colouring: every stack top is page-aligned, so without an offset the hot top
-        // lines of all fibers would compete for the same cache sets.
-        const size_t colour = (th.linear % 64) * 64;
+        // lines of all fibers would compete for the same cache sets. The offset comes from the
+        // stack's address, not the thread's index: a stack that the pool hands out again gets
+        // the same offset, so that its next thread's frames land on the lines its last thread
+        // used, still in the caches (stacks lie 17 pages apart: 64 in a row get 64 offsets).
+        const size_t colour = ((reinterpret_cast<uintptr_t>(th.stack.sp) >> 12) % 64) * 64;
         th.ctx = fiber_make(static_cast<char*>(th.stack.sp) - colour, th.stack.size - colour,
                             &Engine::thread_entry);
     }
@@ -595,16 +599,37 @@ template <size_t Bytes>
 void Engine::checked_global_write(uintptr_t address, const void* site, const Region* r) {
     if (countdown_ == 1) [[unlikely]]
         return checked_global_at_switch<Bytes, AccessKind::write>(address, site, r);
-    if (!global_ || !global_->fast_write(*current_, address, Bytes, site)) [[unlikely]]
+    if (!global_ || !global_->fast_write(*current_, *r, address, Bytes, site)) [[unlikely]]
         return checked_global_slow(address, Bytes, AccessKind::write, site, r);
     note_progress();
     --countdown_;
 }
 
+template <size_t Bytes, AccessKind Kind>
+void Engine::checked_global_site(uintptr_t address, const void* site) {
+    if (countdown_ != 1 && global_ && global_->fast_at_site(*current_, address, Bytes, Kind, site))
+        [[likely]] {
+        if (Kind == AccessKind::write) note_progress();
+        --countdown_;
+        return;
+    }
+    const Region* r = registry_->cached(address, Bytes, Kind != AccessKind::read);
+    if (!r) [[unlikely]]
+        return checked_global_slow(address, Bytes, Kind, site, r);
+    if (r->kind == RegionKind::parameters) { // the kernel's parameters: not checked
+        if (Kind == AccessKind::write) note_progress();
+        return switch_for_mode(current_, site);
+    }
+    return Kind == AccessKind::read ? checked_global_read<Bytes>(address, site, r)
+                                    : checked_global_write<Bytes>(address, site, r);
+}
+
 // The sizes plain_access() passes (aligned, at most 16 bytes).
 #define SIMT_CHECKED_GLOBAL(BYTES)                                                                 \
     template void Engine::checked_global_read<BYTES>(uintptr_t, const void*, const Region*);       \
-    template void Engine::checked_global_write<BYTES>(uintptr_t, const void*, const Region*);
+    template void Engine::checked_global_write<BYTES>(uintptr_t, const void*, const Region*);      \
+    template void Engine::checked_global_site<BYTES, AccessKind::read>(uintptr_t, const void*);    \
+    template void Engine::checked_global_site<BYTES, AccessKind::write>(uintptr_t, const void*);
 SIMT_CHECKED_GLOBAL(1)
 SIMT_CHECKED_GLOBAL(2)
 SIMT_CHECKED_GLOBAL(4)
@@ -635,7 +660,7 @@ template <size_t Bytes, AccessKind Kind>
 void Engine::checked_global_switched(uintptr_t address, const void* site, const Region* r) {
     const bool checked = Kind == AccessKind::read
                              ? global_ && global_->fast_read(*current_, *r, address, Bytes, site)
-                             : global_ && global_->fast_write(*current_, address, Bytes, site);
+                             : global_ && global_->fast_write(*current_, *r, address, Bytes, site);
     if (!checked) [[unlikely]]
         return checked_global_general(address, Bytes, Kind, site, r);
 }
@@ -655,7 +680,7 @@ void Engine::checked_global_general(uintptr_t address, size_t bytes, AccessKind 
 bool Engine::fast_plain_check(Thread* me, const Region& r, uintptr_t address, size_t bytes,
                               AccessKind kind, const void* site) {
     return kind == AccessKind::read ? global_->fast_read(*me, r, address, bytes, site)
-                                    : global_->fast_write(*me, address, bytes, site);
+                                    : global_->fast_write(*me, r, address, bytes, site);
 }
 
 void Engine::followed_access(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,

@@ -74,6 +74,9 @@ struct alignas(64) Thread {
     ThreadSync* sync = nullptr;
     uintptr_t last_plain_read = 0;
     uint32_t last_plain_site = 0;
+    // Its number across the grid (block * threads per block + thread + 1), as the global checks
+    // record it.
+    uint32_t grid_id = 0;
     // The call sites of the non-inlined calls it is in, outermost first (__tsan_func_entry),
     // for code positions inside called functions; deeper calls are counted, not kept.
     static constexpr unsigned kCallSites = 8;
@@ -115,7 +118,7 @@ struct alignas(64) Thread {
     } trace;
 };
 static_assert(offsetof(Thread, idx) <= 64, "the hot fields of Thread fit in one cache line");
-static_assert(offsetof(Thread, last_plain_site) < 128, "the checks' fields in the second line");
+static_assert(offsetof(Thread, grid_id) < 128, "the checks' fields in the second line");
 
 // A warp's lanes by state, as bit masks: the scheduler picks lanes with bit operations and a
 // barrier releases a whole warp at once, without touching each thread.
@@ -359,6 +362,14 @@ class Engine final : public FindingSink {
     // The copy of the access's size (a constant where plain_access() is inlined into a hook).
     [[gnu::always_inline]] void checked_global(uintptr_t address, size_t bytes, AccessKind kind,
                                                const void* site, const Region* r);
+    // The way in from plain_access() with the checks on, before the region is known: the
+    // access's site's last span (GlobalMemoryChecker::fast_at_site) checks most accesses of an
+    // array at once; the others find their region and go on to checked_global_read/write (or
+    // the general path, or no checks for the kernel's parameters), as plain_access() did.
+    template <size_t Bytes, AccessKind Kind>
+    [[gnu::noinline, gnu::hot]] void checked_global_site(uintptr_t address, const void* site);
+    [[gnu::always_inline]] void checked_global_at_site(uintptr_t address, size_t bytes,
+                                                       AccessKind kind, const void* site);
     // Their way to access_general(), which takes a seventh argument on the stack: through this
     // six-argument call they leave by a jump and need no frame of their own.
     [[gnu::noinline]] void checked_global_slow(uintptr_t address, size_t bytes, AccessKind kind,
@@ -593,7 +604,11 @@ inline void Engine::prefetch_lane_after(const Thread* t) {
     // Its context is read below, from its Thread: fetched one arrival earlier, as the Thread of
     // the lane after the one after the next (else that read waits for the line).
     above &= above - 1;
-    if (above) __builtin_prefetch(w->lanes[__builtin_ctz(above)]);
+    if (above) {
+        const char* line0 = reinterpret_cast<const char*>(w->lanes[__builtin_ctz(above)]);
+        __builtin_prefetch(line0);
+        __builtin_prefetch(line0 + 64);
+    }
     // What a resume pops: the saved registers, then the frames of the switch and the barrier.
     const char* top = static_cast<const char*>(after->ctx);
 #pragma GCC unroll 6
@@ -648,6 +663,28 @@ inline void Engine::checked_global(uintptr_t address, size_t bytes, AccessKind k
     }
 }
 
+inline void Engine::checked_global_at_site(uintptr_t address, size_t bytes, AccessKind kind,
+                                           const void* site) {
+    const bool read = kind == AccessKind::read;
+    switch (bytes) {
+    case 1:
+        return read ? checked_global_site<1, AccessKind::read>(address, site)
+                    : checked_global_site<1, AccessKind::write>(address, site);
+    case 2:
+        return read ? checked_global_site<2, AccessKind::read>(address, site)
+                    : checked_global_site<2, AccessKind::write>(address, site);
+    case 4:
+        return read ? checked_global_site<4, AccessKind::read>(address, site)
+                    : checked_global_site<4, AccessKind::write>(address, site);
+    case 8:
+        return read ? checked_global_site<8, AccessKind::read>(address, site)
+                    : checked_global_site<8, AccessKind::write>(address, site);
+    default:
+        return read ? checked_global_site<16, AccessKind::read>(address, site)
+                    : checked_global_site<16, AccessKind::write>(address, site);
+    }
+}
+
 inline void Engine::plain_access(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
                                  const void* site) {
     Thread* me = current_;
@@ -669,13 +706,11 @@ inline void Engine::plain_access(uintptr_t address, size_t bytes, AccessKind kin
     } else if (address - me->stack_lo < me->stack_size) {
         return; // the thread's own locals
     } else {
+        // With the checks on, the global-memory checker sees every access of device memory.
+        if (checks_) return checked_global_at_site(address, bytes, kind, site);
         const Region* r = registry_->cached(address, bytes, kind != AccessKind::read);
         if (!r) [[unlikely]]
             return access_general(address, bytes, kind, is_volatile, site, r);
-        // With the checks on, the global-memory checker sees every access of device memory;
-        // reads of the kernel's parameters stay here.
-        if (checks_ && r->kind != RegionKind::parameters) [[unlikely]]
-            return checked_global(address, bytes, kind, site, r);
     }
     if (kind == AccessKind::write) note_progress();
     switch_for_mode(me, site); // ends in a tail call when a switch is due

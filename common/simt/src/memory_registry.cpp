@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "checks/global_shadow.h" // memory_map_generation
+
 namespace simt::detail {
 
 const char* to_string(RegionKind kind) {
@@ -50,6 +52,7 @@ bool MemoryRegistry::remove(uintptr_t base, Region* removed) {
 
 void MemoryRegistry::forget_recent() const {
     for (const Region*& r : recent_) r = nullptr;
+    ++memory_map_generation;
 }
 
 const Region* MemoryRegistry::find(uintptr_t address) const {
@@ -81,6 +84,7 @@ bool MemoryRegistry::track_kernel_writes(uintptr_t address, bool tracked) {
     Region& r = (--it)->second;
     if (address - r.base >= r.bytes) return false;
     r.kernel_writes_tracked = tracked;
+    ++memory_map_generation; // a cached region may no longer take fast writes
     return true;
 }
 

@@ -161,6 +161,7 @@ void GlobalMemoryChecker::show_old_value(uintptr_t word, uint32_t old_value) {
     uint32_t current;
     std::memcpy(&current, reinterpret_cast<const void*>(word), 4);
     restore_.emplace_back(word, current);
+    note_views();
     std::memcpy(reinterpret_cast<void*>(word), &old_value, 4);
 }
 
@@ -169,6 +170,7 @@ void GlobalMemoryChecker::restore_views() {
     for (auto it = restore_.rbegin(); it != restore_.rend(); ++it)
         std::memcpy(reinterpret_cast<void*>(it->first), &it->second, 4);
     restore_.clear();
+    note_views();
 }
 
 void GlobalMemoryChecker::access(Thread& t, const Region& r, uintptr_t address, size_t bytes,
@@ -354,11 +356,13 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
             check_early_reads(t, w, *e, site); // a flag, seen: were its values read before it?
         observe(t, w, *e, site);
     }
-    if (reads && is_strong(strength) && !e && word.kernel_left_by_this_kernel())
+    if (reads && is_strong(strength) && !e && word.kernel_left_by_this_kernel()) {
         stale_reads_[w] = StaleRead{self, site, 0, 0}; // what an earlier launch left
-    else if (reads && !stale_reads_.empty()) {
+        note_views();
+    } else if (reads && !stale_reads_.empty()) {
         auto it = stale_reads_.find(w);
         if (it != stale_reads_.end() && it->second.reader == self) stale_reads_.erase(it);
+        note_views();
     }
 
     if (writes) {
@@ -652,6 +656,7 @@ void GlobalMemoryChecker::launch_finished() {
                           site_at(s.overwrite_site), false}});
     }
     stale_reads_.clear();
+    note_views();
 }
 
 } // namespace simt::detail

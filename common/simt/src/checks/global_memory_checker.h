@@ -171,8 +171,14 @@ class GlobalMemoryChecker final : public Checker {
     // it (the engine's fast path sends no other access).
     [[gnu::always_inline]] inline bool fast_read(Thread& t, const Region& r, uintptr_t address,
                                                  size_t bytes, const void* site);
-    [[gnu::always_inline]] inline bool fast_write(Thread& t, uintptr_t address, size_t bytes,
-                                                  const void* site);
+    [[gnu::always_inline]] inline bool fast_write(Thread& t, const Region& r, uintptr_t address,
+                                                  size_t bytes, const void* site);
+    // The same before the access's region is known: the span its site went to last (SiteSpan)
+    // gives region, shadow page and site id in one comparison. False if the access is not in
+    // that span, or if the fast checks would hand it to access() (then the caller finds the
+    // region and calls fast_read() or fast_write(), which decide again and refill the span).
+    [[gnu::always_inline]] inline bool fast_at_site(Thread& t, uintptr_t address, size_t bytes,
+                                                    AccessKind kind, const void* site);
     // The same for a strong (volatile) load of words that no kernel wrote in this launch: a
     // look-back polling a tile whose descriptor is not published yet, most of a spin's loads.
     // access() would only record the read; anything else (a write to see, acquire or show late,
@@ -256,10 +262,23 @@ class GlobalMemoryChecker final : public Checker {
     [[gnu::always_inline]] inline bool fast_path_open(uint32_t site_id) const;
     // The fast path's vector accesses (8 or 16 bytes) and its test of one word for a plain
     // store.
-    [[gnu::always_inline]] inline bool
-    fast_read_words(Thread& t, const Region& r, uintptr_t address, size_t bytes, uint32_t site_id);
+    [[gnu::always_inline]] inline bool fast_read_word(Thread& t, bool device, uintptr_t address,
+                                                      GlobalShadow::Word word, size_t bytes,
+                                                      uint32_t site_id);
+    [[gnu::always_inline]] inline bool fast_write_word(Thread& t, uintptr_t address,
+                                                       GlobalShadow::Word word, size_t bytes,
+                                                       uint32_t site_id);
+    [[gnu::always_inline]] inline bool fast_read_words(Thread& t, bool device, uintptr_t address,
+                                                       GlobalShadow::Word first, size_t bytes,
+                                                       uint32_t site_id);
     [[gnu::always_inline]] inline bool fast_write_words(Thread& t, BlockSync& b, uintptr_t address,
-                                                        size_t bytes, uint32_t site_id);
+                                                        GlobalShadow::Word first, size_t bytes,
+                                                        uint32_t site_id);
+    // Remembers where a plain load or store of `site` went (fast_read/fast_write, on success).
+    [[gnu::always_inline]] inline void remember_span(const void* site, size_t bytes,
+                                                     AccessKind kind, const Region& r,
+                                                     GlobalShadow::PageRef page, uintptr_t address,
+                                                     uint32_t site_id);
     [[gnu::always_inline]] inline bool plain_store_fits(const Thread& t, GlobalShadow::Word word,
                                                         uint8_t mine) const;
     // Whether the thread's accesses need the general path (see the fast path's definition).
@@ -365,11 +384,32 @@ class GlobalMemoryChecker final : public Checker {
     };
     static constexpr size_t kSiteCache = 64;
     SiteSlot site_cache_[kSiteCache];
+    // Per site of a plain load or store (the instruction, with its size and kind), the part of
+    // one shadow page inside one region where its last fast access went: most sites walk through
+    // an array, so the next access is in the same span, and one comparison finds its region,
+    // page and word (the shared-memory fast path's last_lo and last_span4, per site).
+    struct SiteSpan {
+        const void* site = nullptr;
+        uintptr_t lo = 0;   // the span's first byte
+        uintptr_t fits = 0; // an access at `address` lies inside if address - lo < fits
+        GlobalShadow::PageRef page;
+        uint32_t id = 0;         // the site's id (intern())
+        uint32_t generation = 0; // memory_map_generation when filled
+        uint8_t shape = 0;       // the access's bytes, + 32 for a store
+        bool device = false;     // a device allocation: loads check initialization
+    };
+    static uint8_t span_shape(size_t bytes, AccessKind kind) {
+        return static_cast<uint8_t>(bytes + (kind == AccessKind::read ? 0 : 32));
+    }
+    SiteSpan site_spans_[kSiteCache];
     std::vector<const void*> sites_{nullptr};
     std::unordered_map<const void*, uint32_t> site_ids_;
     std::unordered_map<uintptr_t, StrongStore> strong_stores_;
     std::unordered_map<uintptr_t, StaleRead> stale_reads_;
     std::vector<std::pair<uintptr_t, uint32_t>> restore_; // words showing an old value
+    // Either of the two is not empty: the fast path leaves every access to access().
+    bool views_pending_ = false;
+    void note_views() { views_pending_ = !restore_.empty() || !stale_reads_.empty(); }
     std::unordered_map<unsigned, std::unique_ptr<BlockSync>> blocks_;
     std::unordered_map<uintptr_t, WordHistory> history_;
     // Blocks whose strong stores a word's history keeps (then the older half is forgotten).

@@ -15,14 +15,14 @@
 namespace simt::detail {
 
 inline uint32_t GlobalMemoryChecker::grid_thread(const Thread& t) const {
-    return t.block->linear * threads_per_block_ + t.linear + 1;
+    return t.grid_id; // block * threads per block + thread + 1 (Engine::dispatch_block)
 }
 
 inline bool GlobalMemoryChecker::ordered(const Thread& t, uint32_t other, uint32_t other_clock,
                                          uint16_t other_warp_sync) const {
     // Thread numbers are block * threads per block + thread + 1: a subtraction tells whether
     // `other` is in this block (no division on the common path).
-    const uint32_t local = other - 1 - t.block->linear * threads_per_block_;
+    const uint32_t local = other - (t.grid_id - t.linear);
     if (local == t.linear) return true;
     const BlockSync& mine = *t.block->sync;
     if (local < threads_per_block_) {
@@ -51,7 +51,7 @@ inline uint8_t aligned_word_bytes(uintptr_t address, size_t bytes) {
 }
 
 inline bool GlobalMemoryChecker::fast_path_open(uint32_t site_id) const {
-    return site_id != 0 && restore_.empty() && stale_reads_.empty();
+    return site_id != 0 && !views_pending_;
 }
 
 inline bool GlobalMemoryChecker::before_dependency_sync(const Thread& t) const {
@@ -146,17 +146,68 @@ inline void GlobalMemoryChecker::delay_visibility(BlockSync& b, uintptr_t addres
 
 inline bool GlobalMemoryChecker::fast_read(Thread& t, const Region& r, uintptr_t address,
                                            size_t bytes, const void* site) {
-    GlobalShadow::Word word;
     const uint32_t site_id = cached_site(site);
+    GlobalShadow::PageRef page;
+    if (!shadow_.cached_page(address, page) ||
+        !fast_read_word(t, r.kind == RegionKind::device, address,
+                        GlobalShadow::word_on(page, address), bytes, site_id))
+        return false;
+    remember_span(site, bytes, AccessKind::read, r, page, address, site_id);
+    return true;
+}
+
+inline bool GlobalMemoryChecker::fast_write(Thread& t, const Region& r, uintptr_t address,
+                                            size_t bytes, const void* site) {
+    const uint32_t site_id = cached_site(site);
+    GlobalShadow::PageRef page;
+    if (!shadow_.cached_page(address, page) ||
+        !fast_write_word(t, address, GlobalShadow::word_on(page, address), bytes, site_id))
+        return false;
+    remember_span(site, bytes, AccessKind::write, r, page, address, site_id);
+    return true;
+}
+
+inline void GlobalMemoryChecker::remember_span(const void* site, size_t bytes, AccessKind kind,
+                                               const Region& r, GlobalShadow::PageRef page,
+                                               uintptr_t address, uint32_t site_id) {
+    SiteSpan& s = site_spans_[(reinterpret_cast<uintptr_t>(site) >> 2) % kSiteCache];
+    const uintptr_t page_lo = address & ~((uintptr_t{1} << GlobalShadow::kPageShift) - 1);
+    const uintptr_t page_end = page_lo + (uintptr_t{1} << GlobalShadow::kPageShift);
+    const uintptr_t lo = r.base > page_lo ? r.base : page_lo;
+    const uintptr_t end = r.base + r.bytes < page_end ? r.base + r.bytes : page_end;
+    s.site = site;
+    s.lo = lo;
+    s.fits = end - lo >= bytes ? end - lo - bytes + 1 : 0; // (the access itself fits)
+    s.page = page;
+    s.id = site_id;
+    s.generation = memory_map_generation;
+    s.shape = span_shape(bytes, kind);
+    s.device = r.kind == RegionKind::device;
+}
+
+inline bool GlobalMemoryChecker::fast_at_site(Thread& t, uintptr_t address, size_t bytes,
+                                              AccessKind kind, const void* site) {
+    const SiteSpan* s = &site_spans_[(reinterpret_cast<uintptr_t>(site) >> 2) % kSiteCache];
+    asm("" : "+r"(s)); // one address for the slot, not its offset recomputed at each field
+    if (s->site != site || address - s->lo >= s->fits || s->shape != span_shape(bytes, kind) ||
+        s->generation != memory_map_generation)
+        return false;
+    const GlobalShadow::Word word = GlobalShadow::word_on(s->page, address);
+    return kind == AccessKind::read ? fast_read_word(t, s->device, address, word, bytes, s->id)
+                                    : fast_write_word(t, address, word, bytes, s->id);
+}
+
+inline bool GlobalMemoryChecker::fast_read_word(Thread& t, bool device, uintptr_t address,
+                                                GlobalShadow::Word word, size_t bytes,
+                                                uint32_t site_id) {
     if (!t.block->sync || !fast_path_open(site_id) || needs_thread_checks(t)) return false;
-    if (bytes > 4) return fast_read_words(t, r, address, bytes, site_id);
-    if (!shadow_.cached_word(address, word)) return false;
+    if (bytes > 4) return fast_read_words(t, device, address, word, bytes, site_id);
     const uint8_t mine = aligned_word_bytes(address, bytes);
     if (unordered_write(t, word, mine)) return false;
     // A word that strong stores wrote: its history (check_history) and the CAS-loop rule.
     if (word.written_now() && is_strong(word.write().write_strength)) return false;
     const bool repeated = t.last_plain_read == address && t.last_plain_site == site_id;
-    if (repeated || (r.kind == RegionKind::device && !word.initialized())) return false;
+    if (repeated || (device && !word.initialized())) return false;
     ++now_;
     t.last_plain_read = address;
     t.last_plain_site = site_id;
@@ -179,15 +230,13 @@ inline bool GlobalMemoryChecker::plain_store_fits(const Thread& t, GlobalShadow:
     return true;
 }
 
-inline bool GlobalMemoryChecker::fast_write(Thread& t, uintptr_t address, size_t bytes,
-                                            const void* site) {
-    GlobalShadow::Word word;
-    const uint32_t site_id = cached_site(site);
+inline bool GlobalMemoryChecker::fast_write_word(Thread& t, uintptr_t address,
+                                                 GlobalShadow::Word word, size_t bytes,
+                                                 uint32_t site_id) {
     BlockSync* b = t.block->sync;
     if (!b || !fast_path_open(site_id) || needs_thread_checks(t)) return false;
-    if (bytes > 4) return fast_write_words(t, *b, address, bytes, site_id);
-    if ((relaxed_visibility_ && !b->unpublished.has_room()) || !shadow_.cached_word(address, word))
-        return false;
+    if (bytes > 4) return fast_write_words(t, *b, address, word, bytes, site_id);
+    if (relaxed_visibility_ && !b->unpublished.has_room()) return false;
     const uint8_t mine = aligned_word_bytes(address, bytes);
     if (!plain_store_fits(t, word, mine)) return false;
     ++now_;
@@ -197,29 +246,30 @@ inline bool GlobalMemoryChecker::fast_write(Thread& t, uintptr_t address, size_t
     return true;
 }
 
-// A vector load (8 or 16 aligned bytes, 2 or 4 whole words): every word must pass the one-word
-// fast read's tests before any is recorded, so that the general path gets the access unchanged
-// otherwise. A load whose words are all ordered after their writes cannot be torn.
-inline bool GlobalMemoryChecker::fast_read_words(Thread& t, const Region& r, uintptr_t address,
-                                                 size_t bytes, uint32_t site_id) {
+// A vector load (8 or 16 aligned bytes, 2 or 4 whole words of one page): every word must pass
+// the one-word fast read's tests before any is recorded, so that the general path gets the
+// access unchanged otherwise. A load whose words are all ordered after their writes cannot be
+// torn.
+inline bool GlobalMemoryChecker::fast_read_words(Thread& t, bool device, uintptr_t address,
+                                                 GlobalShadow::Word first, size_t bytes,
+                                                 uint32_t site_id) {
     constexpr size_t kMaxWords = 4;
-    GlobalShadow::Word words[kMaxWords];
     const size_t count = bytes / 4;
     if (count > kMaxWords) return false;
     if (t.last_plain_read == address && t.last_plain_site == site_id) return false; // a spin?
-    for (size_t i = 0; i < count; ++i) {
-        GlobalShadow::Word& word = words[i];
-        if (!shadow_.cached_word(address + 4 * i, word) || unordered_write(t, word, 0xF) ||
+    GlobalShadow::Word word = first;
+    for (size_t i = 0; i < count; ++i, word = word.next())
+        if (unordered_write(t, word, 0xF) ||
             (word.written_now() && is_strong(word.write().write_strength)) ||
-            (r.kind == RegionKind::device && !word.initialized()))
+            (device && !word.initialized()))
             return false;
-    }
     ++now_;
     t.last_plain_read = address;
     t.last_plain_site = site_id;
     const uint32_t self = grid_thread(t);
-    for (size_t i = 0; i < count; ++i)
-        record_read(t, self, words[i], Strength::plain, site_id, false, 0xF);
+    word = first;
+    for (size_t i = 0; i < count; ++i, word = word.next())
+        record_read(t, self, word, Strength::plain, site_id, false, 0xF);
     return true;
 }
 
@@ -227,20 +277,21 @@ inline bool GlobalMemoryChecker::fast_read_words(Thread& t, const Region& r, uin
 // that loads them apart can be told it may see halves of two stores), visible to other blocks
 // together.
 inline bool GlobalMemoryChecker::fast_write_words(Thread& t, BlockSync& b, uintptr_t address,
-                                                  size_t bytes, uint32_t site_id) {
+                                                  GlobalShadow::Word first, size_t bytes,
+                                                  uint32_t site_id) {
     constexpr size_t kMaxWords = 4;
-    GlobalShadow::Word words[kMaxWords];
     const size_t count = bytes / 4;
     if (count > kMaxWords || (relaxed_visibility_ && !b.unpublished.has_room(count))) return false;
-    for (size_t i = 0; i < count; ++i)
-        if (!shadow_.cached_word(address + 4 * i, words[i]) || !plain_store_fits(t, words[i], 0xF))
-            return false;
+    GlobalShadow::Word word = first;
+    for (size_t i = 0; i < count; ++i, word = word.next())
+        if (!plain_store_fits(t, word, 0xF)) return false;
     ++now_;
     const uint32_t delay = relaxed_visibility_ ? visibility_delay() : 0;
     const uint32_t self = grid_thread(t);
-    for (size_t i = 0; i < count; ++i) {
-        if (relaxed_visibility_) delay_visibility<false>(b, address + 4 * i, words[i], delay);
-        record_write(t, self, words[i], Strength::plain, site_id, 0xF, static_cast<uint8_t>(count),
+    word = first;
+    for (size_t i = 0; i < count; ++i, word = word.next()) {
+        if (relaxed_visibility_) delay_visibility<false>(b, address + 4 * i, word, delay);
+        record_write(t, self, word, Strength::plain, site_id, 0xF, static_cast<uint8_t>(count),
                      static_cast<uint8_t>(i));
     }
     return true;

@@ -77,6 +77,7 @@ void GlobalShadow::accept_reset(uintptr_t base, size_t bytes) {
 void GlobalShadow::forget(uintptr_t base, size_t bytes) {
     const uintptr_t end = base + bytes;
     for (uintptr_t key = base >> kPageShift; (key << kPageShift) < end; ++key) pages_.erase(key);
+    ++memory_map_generation;
     for (unsigned i = 0; i < kRecent; ++i) {
         recent_key_[i] = ~uintptr_t{0};
         recent_page_[i] = nullptr;

@@ -23,6 +23,12 @@
 
 namespace simt::detail {
 
+// Counts the changes after which a Region* or a shadow page that a cache keyed by address holds
+// may be gone or mean something else: a region added or removed, a region's kernel-write
+// tracking changed, shadow pages forgotten, a new launch. The global checks' per-site cache
+// (GlobalMemoryChecker::SiteSpan) compares it.
+inline uint32_t memory_map_generation = 1;
+
 // How an access reaches memory. Plain accesses may be kept in registers, merged or reordered by
 // the compiler and the hardware; volatile and atomic ones ("strong") happen as written, and two
 // strong accesses never form a data race (CUDA's memory model calls them morally strong).
@@ -123,6 +129,17 @@ class GlobalShadow {
         size_t index_ = 0;
     };
 
+    // A page that cached_word() found: the global checks' per-site cache keeps it while
+    // memory_map_generation (above) stays the same (a new launch or forgotten pages
+    // change it), and finds its words with word_on() alone.
+    class PageRef {
+        friend class GlobalShadow;
+        Page* page_ = nullptr;
+    };
+    static Word word_on(PageRef page, uintptr_t address) {
+        return Word(page.page_, word_index(address));
+    }
+
     // Whether the word at `address` was ever written (by the host or a kernel).
     bool initialized(uintptr_t address) {
         const Page* p = page(address, false);
@@ -135,12 +152,18 @@ class GlobalShadow {
     // launch before, else false (then word() does what is needed). Inline and calling nothing:
     // the checks' fast path uses it.
     bool cached_word(uintptr_t address, Word& out) const {
+        PageRef page;
+        if (!cached_page(address, page)) return false;
+        out = word_on(page, address);
+        return true;
+    }
+    bool cached_page(uintptr_t address, PageRef& out) const {
         const uintptr_t key = address >> kPageShift;
         for (unsigned i = 0; i < kRecent; ++i) {
             if (recent_key_[i] != key) continue;
             Page* p = recent_page_[i];
             if (!p->writes || p->launch != launch_) return false;
-            out = Word(p, word_index(address));
+            out.page_ = p;
             return true;
         }
         return false;
@@ -174,6 +197,7 @@ class GlobalShadow {
     // A new launch of `kernel` (its address): the records of earlier launches count as ordered
     // before it.
     uint32_t begin_launch(const void* kernel) {
+        ++memory_map_generation;
         if (++launch_ == 0) launch_ = 1;
         kernel_ = kernel;
         return launch_;
