@@ -170,6 +170,13 @@ inline bool GlobalMemoryChecker::fast_write(Thread& t, const Region& r, uintptr_
 inline void GlobalMemoryChecker::remember_span(const void* site, size_t bytes, AccessKind kind,
                                                const Region& r, GlobalShadow::PageRef page,
                                                uintptr_t address, uint32_t site_id) {
+    // Only where the engine's fast path would have checked the access here: not the kernel's
+    // parameters (never checked), and no store to a region whose kernel stores must reach the
+    // general path (Region::kernel_writes_tracked) or that kernels may not write (fast_read and
+    // fast_write also run for accesses that came through the general path).
+    if (r.kind == RegionKind::parameters ||
+        (kind != AccessKind::read && (!r.writable_from_device || r.kernel_writes_tracked)))
+        return;
     SiteSpan& s = site_spans_[(reinterpret_cast<uintptr_t>(site) >> 2) % kSiteCache];
     const uintptr_t page_lo = address & ~((uintptr_t{1} << GlobalShadow::kPageShift) - 1);
     const uintptr_t page_end = page_lo + (uintptr_t{1} << GlobalShadow::kPageShift);
