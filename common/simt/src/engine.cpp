@@ -190,8 +190,12 @@ void Engine::dispatch_block(unsigned linear) {
     // On the storage of a retired block's threads, if any: a fresh vector of 1024 threads is
     // 320 KiB of new pages to fault in.
     b->threads = std::move(spare_threads_);
-    b->threads.clear();
-    b->threads.resize(threads_per_block_);
+    if (b->threads.size() == threads_per_block_) {
+        for (Thread& th : b->threads) th.recycle(recorder_ != nullptr);
+    } else {
+        b->threads.clear();
+        b->threads.resize(threads_per_block_);
+    }
     b->warps.resize(warps_per_block_);
     for (unsigned w = 0; w < warps_per_block_; ++w) {
         b->warps[w].block = b;
@@ -306,16 +310,16 @@ void Engine::reverse_ring() {
 
 void Engine::make_fibers(Block* b) {
     for (Thread& th : b->threads) {
-        th.stack = stack_pool().allocate(options_.stack_bytes);
-        th.stack_lo = reinterpret_cast<uintptr_t>(th.stack.sp) - th.stack.size;
-        th.stack_size = static_cast<uint32_t>(th.stack.size);
+        const boost::context::stack_context stack = stack_pool().allocate(options_.stack_bytes);
+        th.stack_lo = reinterpret_cast<uintptr_t>(stack.sp) - stack.size;
+        th.stack_size = static_cast<uint32_t>(stack.size);
         // Stack colouring: every stack top is page-aligned, so without an offset the hot top
         // lines of all fibers would compete for the same cache sets. The offset comes from the
         // stack's address, not the thread's index: a stack that the pool hands out again gets
         // the same offset, so that its next thread's frames land on the lines its last thread
         // used, still in the caches (stacks lie 17 pages apart: 64 in a row get 64 offsets).
-        const size_t colour = ((reinterpret_cast<uintptr_t>(th.stack.sp) >> 12) % 64) * 64;
-        th.ctx = fiber_make(static_cast<char*>(th.stack.sp) - colour, th.stack.size - colour,
+        const size_t colour = ((reinterpret_cast<uintptr_t>(stack.sp) >> 12) % 64) * 64;
+        th.ctx = fiber_make(static_cast<char*>(stack.sp) - colour, stack.size - colour,
                             &Engine::thread_entry);
     }
     b->has_fibers = true;
@@ -1381,9 +1385,13 @@ void Engine::abandon_all() {
 
 void Engine::release_stacks(Block* block) {
     for (Thread& t : block->threads)
-        if (t.stack.sp) {
-            stack_pool().release(t.stack);
-            t.stack.sp = nullptr;
+        if (t.stack_size != 0) {
+            boost::context::stack_context stack;
+            stack.size = t.stack_size;
+            stack.sp = reinterpret_cast<void*>(t.stack_lo + t.stack_size);
+            stack_pool().release(stack);
+            t.stack_lo = 0;
+            t.stack_size = 0;
         }
 }
 

@@ -77,11 +77,20 @@ struct alignas(64) Thread {
     // Its number across the grid (block * threads per block + thread + 1), as the global checks
     // record it.
     uint32_t grid_id = 0;
+    bool exchanging = false; // in an atomicExch (Engine::note_exchange)
+    // It has loaded data that came from a watched input (data_flow.h): what it stores is too.
+    bool derived = false;
+    bool comparing = false; // in an atomicCAS (Engine::note_compare_and_swap)
+    // The mbarrier ordering (mbarrier_runtime.h): what the thread knows of the others' clocks
+    // (Block::clock at their accesses; null until its block inits an mbarrier): thread u's
+    // accesses with clock <= known[u] happen before the thread's next ones.
+    uint32_t* mbarrier_known = nullptr;
     // The call sites of the non-inlined calls it is in, outermost first (__tsan_func_entry),
     // for code positions inside called functions; deeper calls are counted, not kept.
     static constexpr unsigned kCallSites = 8;
     uint32_t call_depth = 0;
-    const void* call_sites[kCallSites] = {};
+    // What follows is written before it is read (recycle()).
+    const void* call_sites[kCallSites] = {}; // below call_depth
     // A pending warp collective.
     CollectiveKind coll_kind = CollectiveKind::syncwarp;
     unsigned coll_mask = 0;
@@ -91,15 +100,6 @@ struct alignas(64) Thread {
     uint64_t coll_value = 0;
     uint64_t coll_result = 0;
     int coll_value_code = 0; // a shuffle's value type, for traces (ElementInfo::code)
-    bool exchanging = false; // in an atomicExch (Engine::note_exchange)
-    // It has loaded data that came from a watched input (data_flow.h): what it stores is too.
-    bool derived = false;
-    bool comparing = false; // in an atomicCAS (Engine::note_compare_and_swap)
-    // The mbarrier ordering (mbarrier_runtime.h): what the thread knows of the others' clocks
-    // (Block::clock at their accesses; null until its block inits an mbarrier): thread u's
-    // accesses with clock <= known[u] happen before the thread's next ones.
-    uint32_t* mbarrier_known = nullptr;
-    boost::context::stack_context stack{};
     // Trace recording: the access this lane announced last, until its value is captured.
     struct TracePending {
         int64_t instruction = -1;
@@ -116,8 +116,39 @@ struct alignas(64) Thread {
         uint64_t tile_first_word = 0;
         uintptr_t tile_first_of = 0;
     } trace;
+
+    // A retired block's Thread made ready for a new thread (Engine::dispatch_block) without
+    // rewriting its last lines, as assigning a new Thread would: at every block start that is
+    // five lines per thread, most of them out of the caches since the last one. Resets what a
+    // thread may read before writing (the first two lines); a warp intrinsic writes the
+    // collective's fields before any lane reads them, a call its call site before anyone reads
+    // below call_depth, and the trace's pending access matters only while recording.
+    void recycle(bool recording) {
+        ctx = nullptr;
+        block = nullptr;
+        warp = nullptr;
+        stack_lo = 0;
+        wait_site = nullptr;
+        last_poll_site = nullptr;
+        stack_size = 0;
+        linear = 0;
+        lane = 0;
+        in_runtime = false;
+        idx = {};
+        sync = nullptr;
+        last_plain_read = 0;
+        last_plain_site = 0;
+        grid_id = 0;
+        exchanging = false;
+        derived = false;
+        comparing = false;
+        mbarrier_known = nullptr;
+        call_depth = 0;
+        if (recording) trace = {};
+    }
 };
 static_assert(offsetof(Thread, idx) <= 64, "the hot fields of Thread fit in one cache line");
+static_assert(offsetof(Thread, call_sites) <= 128, "recycle() resets the first two lines");
 static_assert(offsetof(Thread, grid_id) < 128, "the checks' fields in the second line");
 
 // A warp's lanes by state, as bit masks: the scheduler picks lanes with bit operations and a
