@@ -18,14 +18,6 @@ void VectorClock::join(const VectorClock& other) {
         entries[i] = std::max(entries[i], other.entries[i]);
 }
 
-void AddressList::grow() {
-    const size_t capacity = capacity_ ? capacity_ * 2 : 256;
-    auto data = std::make_unique_for_overwrite<uintptr_t[]>(capacity); // (not zeroed)
-    if (size_) std::memcpy(data.get(), data_.get(), size_ * sizeof(uintptr_t));
-    data_ = std::move(data);
-    capacity_ = capacity;
-}
-
 namespace {
 // The block's clock, made private to it before a change (snapshots share it until then).
 VectorClock& own(std::shared_ptr<VectorClock>& clock) {
@@ -67,9 +59,8 @@ void GlobalMemoryChecker::block_started(Block& b) {
     auto& sync = blocks_[b.linear];
     sync = std::make_unique<BlockSync>();
     sync->block = &b;
-    sync->unpublished = std::move(spare_unpublished_);
-    sync->unpublished.clear();
     b.sync = sync.get();
+    if (published_at_.size() <= b.linear) published_at_.resize(b.linear + 1, 0);
 }
 
 ThreadSync& GlobalMemoryChecker::sync_of(Thread& t) {
@@ -99,7 +90,6 @@ Thread* GlobalMemoryChecker::thread_of(uint32_t grid_thread) {
 void GlobalMemoryChecker::block_finished(Block& b) {
     if (!b.sync->threads.empty()) // (most blocks made none: no need to touch every thread)
         for (Thread& t : b.threads) t.sync = nullptr;
-    spare_unpublished_ = std::move(b.sync->unpublished);
     b.sync = nullptr;
     blocks_.erase(b.linear);
 }
@@ -141,14 +131,8 @@ void GlobalMemoryChecker::fence(Thread& t, MemoryScope scope, const void* site) 
     ts.device_fences++;
     acquire(t);
     release(t);
-    // The block's earlier stores are visible to the whole device now.
-    BlockSync& b = *t.block->sync;
-    for (uintptr_t w : b.unpublished) {
-        const GlobalShadow::Word word = shadow_.word(w);
-        if (word.written_now() && block_of(word.write().writer) == t.block->linear)
-            word.write().visible_at = 0;
-    }
-    b.unpublished.clear();
+    // The block's earlier stores are visible to the whole device now (visible()).
+    published_at_[t.block->linear] = now_ + 1;
 }
 
 void GlobalMemoryChecker::barrier_completed(Block& b) {
@@ -341,7 +325,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
         if (writer_block != block && e->store_words > 1) check_split_load(t, r, w, *e, site, shape);
         // Relaxed visibility: a store another block has not made visible yet. A strong load
         // then sees the store before it, if that was another block's strong store too.
-        if (relaxed_visibility_ && writer_block != block && !writes && now_ < e->visible_at) {
+        if (relaxed_visibility_ && writer_block != block && !writes && !visible(*e)) {
             show_old_value(w, e->old_value);
             if (is_strong(strength))
                 if (auto it = strong_stores_.find(w);
@@ -351,7 +335,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
         }
     }
     if (reads && is_strong(strength) && e && e->writer != self &&
-        (!relaxed_visibility_ || now_ >= e->visible_at || block_of(e->writer) == block)) {
+        (!relaxed_visibility_ || block_of(e->writer) == block || visible(*e))) {
         if (t.sync && t.sync->early_count && block_of(e->writer) != block)
             check_early_reads(t, w, *e, site); // a flag, seen: were its values read before it?
         observe(t, w, *e, site);
@@ -412,7 +396,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
         }
         // (Before delay_visibility, which marks the record as this launch's.)
         if (is_strong(strength)) remember_history(t, w, word, strength, site);
-        if (relaxed_visibility_ && !atomic) delay_visibility<true>(bs, w, word, visibility_delay);
+        if (relaxed_visibility_ && !atomic) delay_visibility(t, w, word, visibility_delay);
         record_write(t, self, word, strength, site, bytes,
                      static_cast<uint8_t>((shape.last - shape.first) / 4 + 1),
                      static_cast<uint8_t>((w - shape.first) / 4));

@@ -45,37 +45,6 @@ using ClockSnapshot = std::shared_ptr<const VectorClock>;
 
 struct ThreadSync;
 
-// A growing list of word addresses whose fast append calls nothing (has_room() first).
-class AddressList {
-  public:
-    AddressList() = default;
-    // A block's list takes over the storage of a finished block's (no regrowing per block).
-    AddressList(AddressList&& other) noexcept
-        : data_(std::move(other.data_)), size_(std::exchange(other.size_, 0)),
-          capacity_(std::exchange(other.capacity_, 0)) {}
-    AddressList& operator=(AddressList&& other) noexcept {
-        data_ = std::move(other.data_);
-        size_ = std::exchange(other.size_, 0);
-        capacity_ = std::exchange(other.capacity_, 0);
-        return *this;
-    }
-    size_t size() const { return size_; }
-    bool has_room(size_t entries = 1) const { return capacity_ - size_ >= entries; }
-    void push(uintptr_t address) {
-        if (!has_room()) grow();
-        data_[size_++] = address;
-    }
-    void push_into_room(uintptr_t address) { data_[size_++] = address; }
-    void clear() { size_ = 0; }
-    const uintptr_t* begin() const { return data_.get(); }
-    const uintptr_t* end() const { return data_.get() + size_; }
-
-  private:
-    void grow();
-    std::unique_ptr<uintptr_t[]> data_;
-    size_t size_ = 0, capacity_ = 0;
-};
-
 struct BlockSync {
     Block* block = nullptr;     // the engine's block (its threads)
     uint32_t barrier_clock = 1; // Block::clock right after the block's last __syncthreads()
@@ -88,9 +57,6 @@ struct BlockSync {
     // hardware keeps them before it (a write after them by a block that saw the store is
     // ordered: in-place compaction).
     std::shared_ptr<VectorClock> observed;
-    // Its stores not yet visible to other blocks (relaxed visibility); a device-scope fence of
-    // any of its threads publishes them (for the whole block, not only that thread's stores).
-    AddressList unpublished;
     std::vector<std::unique_ptr<ThreadSync>> threads; // made when a thread first needs one
 };
 
@@ -271,7 +237,7 @@ class GlobalMemoryChecker final : public Checker {
     [[gnu::always_inline]] inline bool fast_read_words(Thread& t, bool device, uintptr_t address,
                                                        GlobalShadow::Word first, size_t bytes,
                                                        uint32_t site_id);
-    [[gnu::always_inline]] inline bool fast_write_words(Thread& t, BlockSync& b, uintptr_t address,
+    [[gnu::always_inline]] inline bool fast_write_words(Thread& t, uintptr_t address,
                                                         GlobalShadow::Word first, size_t bytes,
                                                         uint32_t site_id);
     // Remembers where a plain load or store of `site` went (fast_read/fast_write, on success).
@@ -293,14 +259,18 @@ class GlobalMemoryChecker final : public Checker {
     void record_write(const Thread& t, uint32_t self, GlobalShadow::Word word, Strength strength,
                       uint32_t site, uint8_t bytes, uint8_t store_words = 1,
                       uint8_t store_index = 0);
-    template <bool Grow>
-    [[gnu::always_inline]] inline void delay_visibility(BlockSync& b, uintptr_t address,
+    // Relaxed visibility: other blocks see the word's old value until `delay` more global
+    // accesses have happened, or a device-scope fence of the writing block (published_at_).
+    // Before record_write().
+    [[gnu::always_inline]] inline void delay_visibility(const Thread& t, uintptr_t address,
                                                         GlobalShadow::Word word, uint32_t delay);
-    // A block's unpublished stores are remembered up to this many (then stores are visible
-    // at once), so that memory stays bounded.
-    static constexpr size_t kMaxUnpublished = 65536;
-    // The unpublished list of the last finished block, emptied, for the next block to start.
-    AddressList spare_unpublished_;
+    // Whether other blocks see the last write `e` (relaxed visibility): its delay has passed, or
+    // a device-scope fence of its block came after it.
+    [[gnu::always_inline]] inline bool visible(const GlobalWrite& e) const;
+    // Per block of the grid, the access count just after its last device-scope fence: its
+    // stores before that are visible to every block (a fence publishes the whole block's
+    // stores, not only its thread's).
+    std::vector<uint32_t> published_at_;
     uint32_t block_of(uint32_t grid_thread) const { return (grid_thread - 1) / threads_per_block_; }
     uint32_t intern(const void* site) {
         // Kernels touch global memory from few sites: a direct-mapped cache in front of the map.

@@ -120,28 +120,26 @@ inline uint32_t GlobalMemoryChecker::visibility_delay() {
     return 1 + static_cast<uint32_t>(rng_ % 4096);
 }
 
-// Relaxed visibility: other blocks see the word's old value for `delay` more global accesses,
-// or until a device-scope fence of the writing block publishes it. Before record_write().
-template <bool Grow>
-inline void GlobalMemoryChecker::delay_visibility(BlockSync& b, uintptr_t address,
+inline bool GlobalMemoryChecker::visible(const GlobalWrite& e) const {
+    return now_ >= e.visible_at || e.write_time < published_at_[block_of(e.writer)];
+}
+
+inline void GlobalMemoryChecker::delay_visibility(const Thread& t, uintptr_t address,
                                                   GlobalShadow::Word word, uint32_t delay) {
     GlobalWrite& e = word.write();
-    const bool pending = word.written_now() && now_ < e.visible_at;
-    if (!pending) // else other blocks still see the value from before the pending store
-        std::memcpy(&e.old_value, reinterpret_cast<const void*>(address), 4);
+    // A store still pending for other blocks: they go on seeing the value from before it. (Most
+    // earlier stores are this thread's block's, whose publication needs no division to find.)
+    const bool pending =
+        word.written_now() && now_ < e.visible_at &&
+        e.write_time >= published_at_[e.writer - (t.grid_id - t.linear) < threads_per_block_
+                                          ? t.block->linear
+                                          : block_of(e.writer)];
+    if (!pending) std::memcpy(&e.old_value, reinterpret_cast<const void*>(address), 4);
     if (!word.written_now()) {
         e.has_history = false;
         word.set_written_now();
     }
-    if (b.unpublished.size() < kMaxUnpublished) {
-        e.visible_at = now_ + delay;
-        if (Grow)
-            b.unpublished.push(address);
-        else
-            b.unpublished.push_into_room(address); // the fast path checked has_room()
-    } else {
-        e.visible_at = 0; // bounded memory: this one is visible at once
-    }
+    e.visible_at = now_ + delay;
 }
 
 inline bool GlobalMemoryChecker::fast_read(Thread& t, const Region& r, uintptr_t address,
@@ -242,13 +240,11 @@ inline bool GlobalMemoryChecker::fast_write_word(Thread& t, uintptr_t address,
                                                  uint32_t site_id) {
     BlockSync* b = t.block->sync;
     if (!b || !fast_path_open(site_id) || needs_thread_checks(t)) return false;
-    if (bytes > 4) return fast_write_words(t, *b, address, word, bytes, site_id);
-    if (relaxed_visibility_ && !b->unpublished.has_room()) return false;
+    if (bytes > 4) return fast_write_words(t, address, word, bytes, site_id);
     const uint8_t mine = aligned_word_bytes(address, bytes);
     if (!plain_store_fits(t, word, mine)) return false;
     ++now_;
-    if (relaxed_visibility_)
-        delay_visibility<false>(*b, address & ~uintptr_t{3}, word, visibility_delay());
+    if (relaxed_visibility_) delay_visibility(t, address & ~uintptr_t{3}, word, visibility_delay());
     record_write(t, grid_thread(t), word, Strength::plain, site_id, mine);
     return true;
 }
@@ -283,12 +279,12 @@ inline bool GlobalMemoryChecker::fast_read_words(Thread& t, bool device, uintptr
 // A vector store (8 or 16 aligned bytes): the words of one store, recorded as such (a reader
 // that loads them apart can be told it may see halves of two stores), visible to other blocks
 // together.
-inline bool GlobalMemoryChecker::fast_write_words(Thread& t, BlockSync& b, uintptr_t address,
+inline bool GlobalMemoryChecker::fast_write_words(Thread& t, uintptr_t address,
                                                   GlobalShadow::Word first, size_t bytes,
                                                   uint32_t site_id) {
     constexpr size_t kMaxWords = 4;
     const size_t count = bytes / 4;
-    if (count > kMaxWords || (relaxed_visibility_ && !b.unpublished.has_room(count))) return false;
+    if (count > kMaxWords) return false;
     GlobalShadow::Word word = first;
     for (size_t i = 0; i < count; ++i, word = word.next())
         if (!plain_store_fits(t, word, 0xF)) return false;
@@ -297,7 +293,7 @@ inline bool GlobalMemoryChecker::fast_write_words(Thread& t, BlockSync& b, uintp
     const uint32_t self = grid_thread(t);
     word = first;
     for (size_t i = 0; i < count; ++i, word = word.next()) {
-        if (relaxed_visibility_) delay_visibility<false>(b, address + 4 * i, word, delay);
+        if (relaxed_visibility_) delay_visibility(t, address + 4 * i, word, delay);
         record_write(t, self, word, Strength::plain, site_id, 0xF, static_cast<uint8_t>(count),
                      static_cast<uint8_t>(i));
     }
