@@ -41,6 +41,7 @@ GlobalMemoryChecker::GlobalMemoryChecker(const LaunchRequest& request, FindingSi
     // A programmatic dependent launch overlaps the launch before, unless the host copied to the
     // device in between (the copy waits for that launch, and this one for the copy).
     dependent_launch_ = request.programmatic_dependency && !shadow_.host_wrote_since_launch();
+    note_views();
     shadow_.clear_host_wrote_since_launch();
     shadow_.begin_launch(
         request.kernel); // what earlier launches recorded is ordered before this one

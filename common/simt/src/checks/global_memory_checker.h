@@ -247,6 +247,9 @@ class GlobalMemoryChecker final : public Checker {
                                                      uint32_t site_id);
     [[gnu::always_inline]] inline bool plain_store_fits(const Thread& t, GlobalShadow::Word word,
                                                         uint8_t mine) const;
+    // Whether the thread's plain accesses may take the fast path: no views pending and
+    // needs_thread_checks() false, in one test where nothing of that is going on.
+    [[gnu::always_inline]] inline bool fast_thread(const Thread& t) const;
     // Whether the thread's accesses need the general path (see the fast path's definition).
     [[gnu::always_inline]] inline bool needs_thread_checks(const Thread& t) const;
     // Before cudaGridDependencySynchronize() in a dependent launch.
@@ -379,7 +382,12 @@ class GlobalMemoryChecker final : public Checker {
     std::vector<std::pair<uintptr_t, uint32_t>> restore_; // words showing an old value
     // Either of the two is not empty: the fast path leaves every access to access().
     bool views_pending_ = false;
-    void note_views() { views_pending_ = !restore_.empty() || !stale_reads_.empty(); }
+    // views_pending_ or dependent_launch_: the fast path looks closer (fast_thread()).
+    bool fast_closed_ = false;
+    void note_views() {
+        views_pending_ = !restore_.empty() || !stale_reads_.empty();
+        fast_closed_ = views_pending_ || dependent_launch_;
+    }
     std::unordered_map<unsigned, std::unique_ptr<BlockSync>> blocks_;
     std::unordered_map<uintptr_t, WordHistory> history_;
     // Blocks whose strong stores a word's history keeps (then the older half is forgotten).

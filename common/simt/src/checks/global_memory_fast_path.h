@@ -54,6 +54,12 @@ inline bool GlobalMemoryChecker::fast_path_open(uint32_t site_id) const {
     return site_id != 0 && !views_pending_;
 }
 
+inline bool GlobalMemoryChecker::fast_thread(const Thread& t) const {
+    // One test for the common case: no views pending, not a dependent launch, no early reads.
+    if (!fast_closed_ && !(t.sync && t.sync->early_count != 0)) return true;
+    return !views_pending_ && !needs_thread_checks(t);
+}
+
 inline bool GlobalMemoryChecker::before_dependency_sync(const Thread& t) const {
     return dependent_launch_ && !(t.sync && t.sync->dependency_synced);
 }
@@ -92,22 +98,28 @@ inline void GlobalMemoryChecker::record_write(const Thread& t, uint32_t self,
                                               GlobalShadow::Word word, Strength strength,
                                               uint32_t site, uint8_t bytes, uint8_t store_words,
                                               uint8_t store_index) {
+    // What the record takes from the thread, read before the record is written (the stores
+    // could alias them, and the compiler would read them again after each).
+    const uint32_t clock = t.block->clock;
+    const auto fences = static_cast<uint8_t>(t.block->sync->fences);
+    const auto warp_sync = static_cast<uint16_t>(t.warp->sync_epoch);
+    const uint32_t time = now_;
     GlobalWrite& e = word.write();
-    e.writer = self;
-    e.write_clock = t.block->clock;
-    e.write_fences = static_cast<uint8_t>(t.block->sync->fences);
-    e.write_time = now_;
-    e.write_site = site;
-    e.write_warp_sync = static_cast<uint16_t>(t.warp->sync_epoch);
-    e.write_strength = strength;
-    e.write_bytes = bytes;
-    e.store_words = store_words;
-    e.store_index = store_index;
     if (!word.written_now()) {
         e.visible_at = 0;
         e.has_history = false;
         word.set_written_now();
     }
+    e.writer = self;
+    e.write_clock = clock;
+    e.write_time = time;
+    e.write_site = site;
+    e.write_warp_sync = warp_sync;
+    e.write_strength = strength;
+    e.write_bytes = bytes;
+    e.store_words = store_words;
+    e.store_index = store_index;
+    e.write_fences = fences;
     word.mark_initialized();
 }
 
@@ -146,7 +158,7 @@ inline bool GlobalMemoryChecker::fast_read(Thread& t, const Region& r, uintptr_t
                                            size_t bytes, const void* site) {
     const uint32_t site_id = cached_site(site);
     GlobalShadow::PageRef page;
-    if (!shadow_.cached_page(address, page) ||
+    if (!t.block->sync || site_id == 0 || !shadow_.cached_page(address, page) ||
         !fast_read_word(t, r.kind == RegionKind::device, address,
                         GlobalShadow::word_on(page, address), bytes, site_id))
         return false;
@@ -158,7 +170,7 @@ inline bool GlobalMemoryChecker::fast_write(Thread& t, const Region& r, uintptr_
                                             size_t bytes, const void* site) {
     const uint32_t site_id = cached_site(site);
     GlobalShadow::PageRef page;
-    if (!shadow_.cached_page(address, page) ||
+    if (!t.block->sync || site_id == 0 || !shadow_.cached_page(address, page) ||
         !fast_write_word(t, address, GlobalShadow::word_on(page, address), bytes, site_id))
         return false;
     remember_span(site, bytes, AccessKind::write, r, page, address, site_id);
@@ -205,7 +217,7 @@ inline bool GlobalMemoryChecker::fast_at_site(Thread& t, uintptr_t address, size
 inline bool GlobalMemoryChecker::fast_read_word(Thread& t, bool device, uintptr_t address,
                                                 GlobalShadow::Word word, size_t bytes,
                                                 uint32_t site_id) {
-    if (!t.block->sync || !fast_path_open(site_id) || needs_thread_checks(t)) return false;
+    if (!fast_thread(t)) return false;
     if (bytes > 4) return fast_read_words(t, device, address, word, bytes, site_id);
     const uint8_t mine = aligned_word_bytes(address, bytes);
     if (unordered_write(t, word, mine)) return false;
@@ -238,8 +250,7 @@ inline bool GlobalMemoryChecker::plain_store_fits(const Thread& t, GlobalShadow:
 inline bool GlobalMemoryChecker::fast_write_word(Thread& t, uintptr_t address,
                                                  GlobalShadow::Word word, size_t bytes,
                                                  uint32_t site_id) {
-    BlockSync* b = t.block->sync;
-    if (!b || !fast_path_open(site_id) || needs_thread_checks(t)) return false;
+    if (!fast_thread(t)) return false;
     if (bytes > 4) return fast_write_words(t, address, word, bytes, site_id);
     const uint8_t mine = aligned_word_bytes(address, bytes);
     if (!plain_store_fits(t, word, mine)) return false;
