@@ -617,6 +617,11 @@ void Engine::checked_global_site(uintptr_t address, const void* site) {
         --countdown_;
         return;
     }
+    return checked_global_lookup<Bytes, Kind>(address, site);
+}
+
+template <size_t Bytes, AccessKind Kind>
+void Engine::checked_global_lookup(uintptr_t address, const void* site) {
     const Region* r = registry_->cached(address, Bytes, Kind != AccessKind::read);
     if (!r) [[unlikely]]
         return checked_global_slow(address, Bytes, Kind, site, r);
@@ -633,7 +638,9 @@ void Engine::checked_global_site(uintptr_t address, const void* site) {
     template void Engine::checked_global_read<BYTES>(uintptr_t, const void*, const Region*);       \
     template void Engine::checked_global_write<BYTES>(uintptr_t, const void*, const Region*);      \
     template void Engine::checked_global_site<BYTES, AccessKind::read>(uintptr_t, const void*);    \
-    template void Engine::checked_global_site<BYTES, AccessKind::write>(uintptr_t, const void*);
+    template void Engine::checked_global_site<BYTES, AccessKind::write>(uintptr_t, const void*);   \
+    template void Engine::checked_global_lookup<BYTES, AccessKind::read>(uintptr_t, const void*);  \
+    template void Engine::checked_global_lookup<BYTES, AccessKind::write>(uintptr_t, const void*);
 SIMT_CHECKED_GLOBAL(1)
 SIMT_CHECKED_GLOBAL(2)
 SIMT_CHECKED_GLOBAL(4)

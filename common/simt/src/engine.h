@@ -399,6 +399,10 @@ class Engine final : public FindingSink {
     // the general path, or no checks for the kernel's parameters), as plain_access() did.
     template <size_t Bytes, AccessKind Kind>
     [[gnu::noinline, gnu::hot]] void checked_global_site(uintptr_t address, const void* site);
+    // Its way when the span does not take the access (a leaf of its own: the span's checks
+    // then need no registers saved).
+    template <size_t Bytes, AccessKind Kind>
+    [[gnu::noinline]] void checked_global_lookup(uintptr_t address, const void* site);
     [[gnu::always_inline]] void checked_global_at_site(uintptr_t address, size_t bytes,
                                                        AccessKind kind, const void* site);
     // Their way to access_general(), which takes a seventh argument on the stack: through this
