@@ -648,6 +648,11 @@ SIMT_CHECKED_GLOBAL(8)
 SIMT_CHECKED_GLOBAL(16)
 #undef SIMT_CHECKED_GLOBAL
 
+void Engine::general_access(uintptr_t address, size_t bytes, AccessKind kind, bool is_volatile,
+                            const void* site) {
+    access_general(address, bytes, kind, is_volatile, site);
+}
+
 void Engine::checked_global_slow(uintptr_t address, size_t bytes, AccessKind kind, const void* site,
                                  const Region* r) {
     access_general(address, bytes, kind, false, site, r);

@@ -433,6 +433,10 @@ class Engine final : public FindingSink {
                                              bool is_volatile, const void* site);
     [[gnu::noinline]] void followed_access(uintptr_t address, size_t bytes, AccessKind kind,
                                            bool is_volatile, const void* site);
+    // access_general() with no region known, through six arguments: the fast path leaves by a
+    // jump, with no frame of its own (access_general's seventh argument would go on the stack).
+    [[gnu::noinline]] void general_access(uintptr_t address, size_t bytes, AccessKind kind,
+                                          bool is_volatile, const void* site);
     // `known`: the region the fast path already found for the access, if any.
     [[gnu::noinline]] void access_general(uintptr_t address, size_t bytes, AccessKind kind,
                                           bool is_volatile, const void* site,
@@ -727,17 +731,17 @@ inline void Engine::plain_access(uintptr_t address, size_t bytes, AccessKind kin
     Warp* w = me->warp;
     if (recorder_ || is_volatile || kind == AccessKind::atomic || bytes > 16 ||
         ((bytes | address) & (bytes - 1)) != 0) [[unlikely]]
-        return access_general(address, bytes, kind, is_volatile, site);
+        return general_access(address, bytes, kind, is_volatile, site);
     const uintptr_t offset = address - b->shared_base();
     const size_t in_var = offset - b->last_lo;
     // (16-byte vectors: device memory only here; in shared memory the general path.)
     if (bytes <= 8 && in_var < (bytes > 4 ? b->last_span8 : b->last_span4)) {
         // Inside the shared variable of the block's last access.
         if (checks_ && !shared_.fast_access(me, b, w, in_var, bytes, kind, site)) [[unlikely]]
-            return access_general(address, bytes, kind, is_volatile, site);
+            return general_access(address, bytes, kind, is_volatile, site);
     } else if (offset < b->shared_capacity) {
         // Another variable, or none (a guard zone): found and judged by the general path.
-        return access_general(address, bytes, kind, is_volatile, site);
+        return general_access(address, bytes, kind, is_volatile, site);
     } else if (address - me->stack_lo < me->stack_size) {
         return; // the thread's own locals
     } else {
@@ -745,7 +749,7 @@ inline void Engine::plain_access(uintptr_t address, size_t bytes, AccessKind kin
         if (checks_) return checked_global_at_site(address, bytes, kind, site);
         const Region* r = registry_->cached(address, bytes, kind != AccessKind::read);
         if (!r) [[unlikely]]
-            return access_general(address, bytes, kind, is_volatile, site, r);
+            return general_access(address, bytes, kind, is_volatile, site);
     }
     if (kind == AccessKind::write) note_progress();
     switch_for_mode(me, site); // ends in a tail call when a switch is due
