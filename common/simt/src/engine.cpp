@@ -622,6 +622,11 @@ void Engine::checked_global_site(uintptr_t address, const void* site) {
 
 template <size_t Bytes, AccessKind Kind>
 void Engine::checked_global_lookup(uintptr_t address, const void* site) {
+    // A scheduling point in a known span: the switch, then the check (as checked_global_read()
+    // and checked_global_write() do), without looking the region up.
+    if (countdown_ == 1 && global_)
+        if (const Region* r = global_->span_region(address, Bytes, Kind, site))
+            return checked_global_at_switch<Bytes, Kind>(address, site, r);
     const Region* r = registry_->cached(address, Bytes, Kind != AccessKind::read);
     if (!r) [[unlikely]]
         return checked_global_slow(address, Bytes, Kind, site, r);
@@ -674,9 +679,12 @@ void Engine::checked_global_at_switch(uintptr_t address, const void* site, const
 
 template <size_t Bytes, AccessKind Kind>
 void Engine::checked_global_switched(uintptr_t address, const void* site, const Region* r) {
-    const bool checked = Kind == AccessKind::read
-                             ? global_ && global_->fast_read(*current_, *r, address, Bytes, site)
-                             : global_ && global_->fast_write(*current_, *r, address, Bytes, site);
+    // Most accesses are still in their site's span after the switch.
+    const bool checked =
+        global_ &&
+        (global_->fast_at_site(*current_, address, Bytes, Kind, site) ||
+         (Kind == AccessKind::read ? global_->fast_read(*current_, *r, address, Bytes, site)
+                                   : global_->fast_write(*current_, *r, address, Bytes, site)));
     if (!checked) [[unlikely]]
         return checked_global_general(address, Bytes, Kind, site, r);
 }

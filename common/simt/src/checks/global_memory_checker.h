@@ -145,6 +145,10 @@ class GlobalMemoryChecker final : public Checker {
     // region and calls fast_read() or fast_write(), which decide again and refill the span).
     [[gnu::always_inline]] inline bool fast_at_site(Thread& t, uintptr_t address, size_t bytes,
                                                     AccessKind kind, const void* site);
+    // The region of the access if its site's span holds it, else null (then the registry
+    // knows): for the accesses that are scheduling points, which switch before they check.
+    [[gnu::always_inline]] inline const Region*
+    span_region(uintptr_t address, size_t bytes, AccessKind kind, const void* site) const;
     // The same for a strong (volatile) load of words that no kernel wrote in this launch: a
     // look-back polling a tile whose descriptor is not published yet, most of a spin's loads.
     // access() would only record the read; anything else (a write to see, acquire or show late,
@@ -366,6 +370,7 @@ class GlobalMemoryChecker final : public Checker {
         uintptr_t lo = 0;   // the span's first byte
         uintptr_t fits = 0; // an access at `address` lies inside if address - lo < fits
         GlobalShadow::PageRef page;
+        const Region* region = nullptr;
         uint32_t id = 0;         // the site's id (intern())
         uint32_t generation = 0; // memory_map_generation when filled
         uint8_t shape = 0;       // the access's bytes, + 32 for a store

@@ -196,10 +196,20 @@ inline void GlobalMemoryChecker::remember_span(const void* site, size_t bytes, A
     s.lo = lo;
     s.fits = end - lo >= bytes ? end - lo - bytes + 1 : 0; // (the access itself fits)
     s.page = page;
+    s.region = &r;
     s.id = site_id;
     s.generation = memory_map_generation;
     s.shape = span_shape(bytes, kind);
     s.device = r.kind == RegionKind::device;
+}
+
+inline const Region* GlobalMemoryChecker::span_region(uintptr_t address, size_t bytes,
+                                                      AccessKind kind, const void* site) const {
+    const SiteSpan& s = site_spans_[(reinterpret_cast<uintptr_t>(site) >> 2) % kSiteCache];
+    return s.site == site && address - s.lo < s.fits && s.shape == span_shape(bytes, kind) &&
+                   s.generation == memory_map_generation
+               ? s.region
+               : nullptr;
 }
 
 inline bool GlobalMemoryChecker::fast_at_site(Thread& t, uintptr_t address, size_t bytes,
