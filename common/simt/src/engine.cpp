@@ -622,6 +622,12 @@ void Engine::checked_global_site(uintptr_t address, const void* site) {
 
 template <size_t Bytes, AccessKind Kind>
 void Engine::checked_global_lookup(uintptr_t address, const void* site) {
+    // The kernel's parameters (read where the launch's entry passes them): not checked, and
+    // known without the registry.
+    const uintptr_t in_params = address - reinterpret_cast<uintptr_t>(request_.params);
+    if (Kind == AccessKind::read && in_params < request_.params_bytes &&
+        Bytes <= request_.params_bytes - in_params)
+        return switch_for_mode(current_, site);
     // A scheduling point in a known span: the switch, then the check (as checked_global_read()
     // and checked_global_write() do), without looking the region up.
     if (countdown_ == 1 && global_)
