@@ -58,6 +58,12 @@ void StackPool::release(const boost::context::stack_context& stack) {
     free_.push_back(Slab{base, total});
 }
 
+const char* StackPool::top_ahead(size_t k, size_t usable_bytes) const {
+    if (round_up(usable_bytes, page_size()) != cached_size_ || k >= free_.size()) return nullptr;
+    const Slab& s = free_[free_.size() - 1 - k];
+    return static_cast<const char*>(s.base) + s.total;
+}
+
 size_t StackPool::guard_bytes() { return guard_size(); }
 
 void StackPool::trim_to(size_t usable_bytes) {

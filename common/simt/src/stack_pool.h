@@ -15,6 +15,9 @@ class StackPool {
     ~StackPool();
     boost::context::stack_context allocate(size_t usable_bytes);
     void release(const boost::context::stack_context& stack);
+    // The top of the stack that the k-th allocate() from now hands out, if the pool holds it
+    // and it has the size asked for (else null): for a prefetch of the lines it will write.
+    const char* top_ahead(size_t k, size_t usable_bytes) const;
     // Drops cached stacks of another size (the option changed).
     void trim_to(size_t usable_bytes);
     // The inaccessible bytes below each stack (platform::stack_guard_bytes(), in whole pages).
