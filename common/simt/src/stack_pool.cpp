@@ -14,7 +14,9 @@ size_t page_size() {
     static const size_t size = static_cast<size_t>(sysconf(_SC_PAGESIZE));
     return size;
 }
-size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+size_t round_up(size_t n, size_t to) {
+    return (n + to - 1) / to * to;
+}
 // Whole pages, at least what the compiler's stack probes may skip (platform.h).
 size_t guard_size() {
     static const size_t size = round_up(platform::stack_guard_bytes(), page_size());
@@ -64,7 +66,9 @@ const char* StackPool::top_ahead(size_t k, size_t usable_bytes) const {
     return static_cast<const char*>(s.base) + s.total;
 }
 
-size_t StackPool::guard_bytes() { return guard_size(); }
+size_t StackPool::guard_bytes() {
+    return guard_size();
+}
 
 void StackPool::trim_to(size_t usable_bytes) {
     for (const Slab& s : free_) munmap(s.base, s.total);
