@@ -56,12 +56,20 @@ void MemoryRegistry::forget_recent() const {
 }
 
 const Region* MemoryRegistry::find(uintptr_t address) const {
-    if (const Region* r = recent_containing(address)) return r;
+    for (unsigned i = 0; i < kRecent; ++i) {
+        const Region* r = recent_[i];
+        if (r && address - r->base < r->bytes) {
+            std::copy_backward(recent_, recent_ + i, recent_ + i + 1); // r first
+            recent_[0] = r;
+            return r;
+        }
+    }
     auto it = live_.upper_bound(address);
     if (it == live_.begin()) return nullptr;
     --it;
     if (address - it->second.base < it->second.bytes) {
-        recent_[next_recent_++ % kRecent] = &it->second;
+        std::copy_backward(recent_, recent_ + kRecent - 1, recent_ + kRecent);
+        recent_[0] = &it->second;
         return &it->second;
     }
     return nullptr;

@@ -77,9 +77,10 @@ class MemoryRegistry {
   private:
     std::map<uintptr_t, Region> live_;
     std::map<uintptr_t, Region> freed_; // bounded history
+    // The regions of the last few lookups, most recent first (find() keeps the order: the
+    // general path's lookups, polls most of all, find theirs in the first entry or two).
     static constexpr unsigned kRecent = 4;
     mutable const Region* recent_[kRecent] = {};
-    mutable unsigned next_recent_ = 0; // the entry a new hit replaces (round robin)
     void forget_recent() const;
     const Region* recent_containing(uintptr_t address) const {
         for (const Region* r : recent_)
