@@ -316,7 +316,22 @@ void Engine::reverse_ring() {
     ring_forward_ = !ring_forward_;
 }
 
+namespace {
+// Stack colouring: every stack top is page-aligned, so without an offset the hot top lines of
+// all fibers would compete for the same cache sets. The offset comes from the stack's address,
+// not the thread's index: a stack that the pool hands out again gets the same offset, so that
+// its next thread's frames land on the lines its last thread used, still in the caches. The
+// pool's stacks lie one slab (stack and guard) apart: 64 in a row get 64 offsets.
+constexpr size_t kMaxColour = 63 * 64;
+size_t stack_colour(const void* top, size_t slab_bytes) {
+    return (reinterpret_cast<uintptr_t>(top) / slab_bytes % 64) * 64;
+}
+} // namespace
+
 void Engine::make_fibers(Block* b) {
+    // Every thread gets its whole stack (options_.stack_bytes) below the colour's offset.
+    const size_t bytes = options_.stack_bytes + kMaxColour;
+    const size_t slab = StackPool::slab_bytes(bytes);
     // A block's threads and stacks were last touched a block ago: their lines are fetched a few
     // threads ahead of the writes below (one thread at a time, each write would wait for them).
     constexpr size_t kAhead = 8;
@@ -324,19 +339,12 @@ void Engine::make_fibers(Block* b) {
     for (size_t i = 0; i < b->threads.size(); ++i) {
         Thread& th = b->threads[i];
         if (i + kAhead < b->threads.size()) __builtin_prefetch(&b->threads[i + kAhead], 1);
-        if (const char* top = pool.top_ahead(kAhead, options_.stack_bytes)) {
-            const size_t colour = ((reinterpret_cast<uintptr_t>(top) >> 12) % 64) * 64;
-            __builtin_prefetch(top - colour - 64, 1);
-        }
-        const boost::context::stack_context stack = pool.allocate(options_.stack_bytes);
+        if (const char* top = pool.top_ahead(kAhead, bytes))
+            __builtin_prefetch(top - stack_colour(top, slab) - 64, 1);
+        const boost::context::stack_context stack = pool.allocate(bytes);
         th.stack_lo = reinterpret_cast<uintptr_t>(stack.sp) - stack.size;
         th.stack_size = static_cast<uint32_t>(stack.size);
-        // Stack colouring: every stack top is page-aligned, so without an offset the hot top
-        // lines of all fibers would compete for the same cache sets. The offset comes from the
-        // stack's address, not the thread's index: a stack that the pool hands out again gets
-        // the same offset, so that its next thread's frames land on the lines its last thread
-        // used, still in the caches (stacks lie 17 pages apart: 64 in a row get 64 offsets).
-        const size_t colour = ((reinterpret_cast<uintptr_t>(stack.sp) >> 12) % 64) * 64;
+        const size_t colour = stack_colour(stack.sp, slab);
         th.ctx = fiber_make(static_cast<char*>(stack.sp) - colour, stack.size - colour,
                             &Engine::thread_entry);
     }

@@ -133,7 +133,7 @@ void Engine::collective_mismatch(Thread* arriving, const Thread* other) {
 
 void Engine::report_stack_overflow() {
     std::ostringstream msg;
-    msg << "stack overflow: the thread needed more than its " << overflow_thread_->stack_size / 1024
+    msg << "stack overflow: the thread needed more than its " << options_.stack_bytes / 1024
         << " KiB of stack (a large local array, or deep recursion); give each thread more with "
            "SIMT_STACK_KB=<KiB> or --simt-stack-kb=<KiB>";
     fault(FaultKind::stack_overflow, cudaErrorLaunchFailure, msg.str(), overflow_pc_,

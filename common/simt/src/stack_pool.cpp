@@ -70,6 +70,10 @@ size_t StackPool::guard_bytes() {
     return guard_size();
 }
 
+size_t StackPool::slab_bytes(size_t usable_bytes) {
+    return round_up(usable_bytes, page_size()) + guard_size();
+}
+
 void StackPool::trim_to(size_t usable_bytes) {
     for (const Slab& s : free_) munmap(s.base, s.total);
     free_.clear();

@@ -22,6 +22,9 @@ class StackPool {
     void trim_to(size_t usable_bytes);
     // The inaccessible bytes below each stack (platform::stack_guard_bytes(), in whole pages).
     static size_t guard_bytes();
+    // The address space a stack of usable_bytes takes with its guard (the distance between the
+    // tops of two stacks mapped one after the other).
+    static size_t slab_bytes(size_t usable_bytes);
 
   private:
     struct Slab {

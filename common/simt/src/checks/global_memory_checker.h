@@ -230,8 +230,9 @@ class GlobalMemoryChecker final : public Checker {
     // Whether an access can take the fast path at all: its site is cached, and no restore or
     // stale read is pending. (An aligned access of up to 4 bytes stays inside one word.)
     [[gnu::always_inline]] inline bool fast_path_open(uint32_t site_id) const;
-    // The fast path's vector accesses (8 or 16 bytes) and its test of one word for a plain
-    // store.
+    // The fast checks of a plain load or store once its word is known (from a span, or from
+    // the region and the shadow's recent pages): one word (up to 4 bytes), or a vector (8 or 16
+    // bytes, whole words of one page). The callers have tested the block's sync and the site id.
     [[gnu::always_inline]] inline bool fast_read_word(Thread& t, bool device, uintptr_t address,
                                                       GlobalShadow::Word word, size_t bytes,
                                                       uint32_t site_id);
@@ -249,6 +250,7 @@ class GlobalMemoryChecker final : public Checker {
                                                      AccessKind kind, const Region& r,
                                                      GlobalShadow::PageRef page, uintptr_t address,
                                                      uint32_t site_id);
+    // Whether a plain store of the bytes `mine` of the word needs nothing of the general path.
     [[gnu::always_inline]] inline bool plain_store_fits(const Thread& t, GlobalShadow::Word word,
                                                         uint8_t mine) const;
     // Whether the thread's plain accesses may take the fast path: no views pending and
