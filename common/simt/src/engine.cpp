@@ -404,7 +404,9 @@ void Engine::finish_thread(Thread* self) {
     w->exited_mask |= 1u << self->lane;
     b->live--;
     note_progress();
-    check_barrier_with_exits(b, self);
+    // (Tested here: the report's function has a large frame, a cold stack line per thread.)
+    if (b->at_barrier != 0) [[unlikely]]
+        check_barrier_with_exits(b, self);
     if (w->activemask_mask) try_converge(w); // it will not come to the __activemask()
     // A lane that exits may complete a collective that was waiting only for it.
     for (uint32_t m = w->collective_mask; m != 0; m &= m - 1) {
@@ -422,7 +424,6 @@ void Engine::finish_thread(Thread* self) {
 }
 
 void Engine::check_barrier_with_exits(Block* b, Thread* exiting) {
-    if (b->at_barrier == 0) return;
     Thread* waiting = first_at_barrier(*b);
     std::ostringstream msg;
     msg << "barrier divergence: " << describe_thread(*exiting) << " exited while " << b->at_barrier

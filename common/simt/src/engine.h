@@ -483,7 +483,9 @@ class Engine final : public FindingSink {
     FindingAccess describe_access(const AccessRecord& access) const;
     [[noreturn, gnu::noinline, gnu::cold]] void misaligned(uintptr_t address, size_t bytes,
                                                            AccessKind kind, const void* site);
-    void check_barrier_with_exits(Block* block, Thread* exiting);
+    // A thread exits while others of its block wait at a barrier (the caller tests that).
+    [[noreturn, gnu::noinline, gnu::cold]] void check_barrier_with_exits(Block* block,
+                                                                         Thread* exiting);
     // Hot state, read on every access and switch: together at the start.
     Thread* current_ = nullptr;
     LaunchRecorder* recorder_ = nullptr;
