@@ -42,11 +42,18 @@ class CodeOrder {
                                                 static_cast<uint32_t>(std::max(end_order, 0))
                                           : 0;
         // The lanes of a warp step through the same positions one after the other: the last
-        // one found, compared whole (no hashing), answers most lookups.
-        LastFound& last = last_found_;
+        // one found, compared whole (no hashing), answers most lookups (inline, calling
+        // nothing: the rest is find_again()).
+        const LastFound& last = last_found_;
         if (last.position && last.pc == pc && last.end == end && last.depth == calls.depth &&
-            same_sites(calls, last.sites))
+            same_sites(calls, last.sites)) [[likely]]
             return last.position;
+        return find_again(pc, calls, end);
+    }
+
+  private:
+    [[gnu::noinline]] const CodePosition* find_again(const void* pc, CallPath calls, uint64_t end) {
+        LastFound& last = last_found_;
         // One 64-bit fingerprint of the call path, the address and the loop end.
         uint64_t id = mix(reinterpret_cast<uintptr_t>(pc) ^ mix(end));
         for (unsigned i = 0; i < calls.depth; ++i)
@@ -70,7 +77,6 @@ class CodeOrder {
         return position;
     }
 
-  private:
     struct Slot {
         uint64_t id = 0;
         const CodePosition* position = nullptr;
