@@ -390,9 +390,6 @@ class Engine final : public FindingSink {
     template <size_t Bytes>
     [[gnu::noinline, gnu::hot]] void checked_global_write(uintptr_t address, const void* site,
                                                           const Region* r);
-    // The copy of the access's size (a constant where plain_access() is inlined into a hook).
-    [[gnu::always_inline]] void checked_global(uintptr_t address, size_t bytes, AccessKind kind,
-                                               const void* site, const Region* r);
     // The way in from plain_access() with the checks on, before the region is known: the
     // access's site's last span (GlobalMemoryChecker::fast_at_site) checks most accesses of an
     // array at once; the others find their region and go on to checked_global_read/write (or
@@ -403,6 +400,8 @@ class Engine final : public FindingSink {
     // then need no registers saved).
     template <size_t Bytes, AccessKind Kind>
     [[gnu::noinline]] void checked_global_lookup(uintptr_t address, const void* site);
+    // The copy of the access's size and kind (constants where plain_access() is inlined into a
+    // hook).
     [[gnu::always_inline]] void checked_global_at_site(uintptr_t address, size_t bytes,
                                                        AccessKind kind, const void* site);
     // Their way to access_general(), which takes a seventh argument on the stack: through this
@@ -680,28 +679,6 @@ inline void Engine::on_memory_access(uintptr_t address, size_t bytes, AccessKind
     if (flow_) [[unlikely]]
         return followed_access(address, bytes, kind, is_volatile, site);
     return plain_access(address, bytes, kind, is_volatile, site);
-}
-
-inline void Engine::checked_global(uintptr_t address, size_t bytes, AccessKind kind,
-                                   const void* site, const Region* r) {
-    const bool read = kind == AccessKind::read;
-    switch (bytes) {
-    case 1:
-        return read ? checked_global_read<1>(address, site, r)
-                    : checked_global_write<1>(address, site, r);
-    case 2:
-        return read ? checked_global_read<2>(address, site, r)
-                    : checked_global_write<2>(address, site, r);
-    case 4:
-        return read ? checked_global_read<4>(address, site, r)
-                    : checked_global_write<4>(address, site, r);
-    case 8:
-        return read ? checked_global_read<8>(address, site, r)
-                    : checked_global_write<8>(address, site, r);
-    default:
-        return read ? checked_global_read<16>(address, site, r)
-                    : checked_global_write<16>(address, site, r);
-    }
 }
 
 inline void Engine::checked_global_at_site(uintptr_t address, size_t bytes, AccessKind kind,

@@ -37,19 +37,4 @@ class StackPool {
 
 StackPool& stack_pool();
 
-// Boost.Context's stack allocator interface over the pool. The thread slot learns its stack so
-// that an abandoned fiber's stack can be given back without resuming it.
-struct PooledStackAllocator {
-    size_t bytes;
-    boost::context::stack_context* record;
-    boost::context::stack_context allocate() {
-        *record = stack_pool().allocate(bytes);
-        return *record;
-    }
-    void deallocate(boost::context::stack_context& stack) noexcept {
-        stack_pool().release(stack);
-        record->sp = nullptr;
-    }
-};
-
 } // namespace simt::detail

@@ -326,7 +326,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
         if (writer_block != block && e->store_words > 1) check_split_load(t, r, w, *e, site, shape);
         // Relaxed visibility: a store another block has not made visible yet. A strong load
         // then sees the store before it, if that was another block's strong store too.
-        if (relaxed_visibility_ && writer_block != block && !writes && !visible(*e)) {
+        if (relaxed_visibility_ && writer_block != block && !writes && !visible(t, *e)) {
             show_old_value(w, e->old_value);
             if (is_strong(strength))
                 if (auto it = strong_stores_.find(w);
@@ -336,7 +336,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
         }
     }
     if (reads && is_strong(strength) && e && e->writer != self &&
-        (!relaxed_visibility_ || block_of(e->writer) == block || visible(*e))) {
+        (!relaxed_visibility_ || block_of(e->writer) == block || visible(t, *e))) {
         if (t.sync && t.sync->early_count && block_of(e->writer) != block)
             check_early_reads(t, w, *e, site); // a flag, seen: were its values read before it?
         observe(t, w, *e, site);

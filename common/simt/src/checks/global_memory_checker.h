@@ -274,13 +274,17 @@ class GlobalMemoryChecker final : public Checker {
     [[gnu::always_inline]] inline void delay_visibility(const Thread& t, uintptr_t address,
                                                         GlobalShadow::Word word, uint32_t delay);
     // Whether other blocks see the last write `e` (relaxed visibility): its delay has passed, or
-    // a device-scope fence of its block came after it.
-    [[gnu::always_inline]] inline bool visible(const GlobalWrite& e) const;
+    // a device-scope fence of its writer's block came after it (t: the thread asking).
+    [[gnu::always_inline]] inline bool visible(const Thread& t, const GlobalWrite& e) const;
     // Per block of the grid, the access count just after its last device-scope fence: its
     // stores before that are visible to every block (a fence publishes the whole block's
     // stores, not only its thread's).
     std::vector<uint32_t> published_at_;
     uint32_t block_of(uint32_t grid_thread) const { return (grid_thread - 1) / threads_per_block_; }
+    // The same seen from thread t: its own block's without a division.
+    [[gnu::always_inline]] inline uint32_t block_of(const Thread& t, uint32_t other) const;
+    // `other`'s index in t's block, or threads_per_block_ or more if it is in another block.
+    [[gnu::always_inline]] inline uint32_t index_in_block(const Thread& t, uint32_t other) const;
     uint32_t intern(const void* site) {
         // Kernels touch global memory from few sites: a direct-mapped cache in front of the map.
         SiteSlot& slot = site_cache_[(reinterpret_cast<uintptr_t>(site) >> 2) % kSiteCache];

@@ -18,11 +18,19 @@ inline uint32_t GlobalMemoryChecker::grid_thread(const Thread& t) const {
     return t.grid_id; // block * threads per block + thread + 1 (Engine::dispatch_block)
 }
 
+inline uint32_t GlobalMemoryChecker::index_in_block(const Thread& t, uint32_t other) const {
+    // Thread numbers are block * threads per block + thread + 1: a subtraction tells whether
+    // `other` is in t's block (no division on the common path).
+    return other - (t.grid_id - t.linear);
+}
+
+inline uint32_t GlobalMemoryChecker::block_of(const Thread& t, uint32_t other) const {
+    return index_in_block(t, other) < threads_per_block_ ? t.block->linear : block_of(other);
+}
+
 inline bool GlobalMemoryChecker::ordered(const Thread& t, uint32_t other, uint32_t other_clock,
                                          uint16_t other_warp_sync) const {
-    // Thread numbers are block * threads per block + thread + 1: a subtraction tells whether
-    // `other` is in this block (no division on the common path).
-    const uint32_t local = other - (t.grid_id - t.linear);
+    const uint32_t local = index_in_block(t, other);
     if (local == t.linear) return true;
     const BlockSync& mine = *t.block->sync;
     if (local < threads_per_block_) {
@@ -132,20 +140,15 @@ inline uint32_t GlobalMemoryChecker::visibility_delay() {
     return 1 + static_cast<uint32_t>(rng_ % 4096);
 }
 
-inline bool GlobalMemoryChecker::visible(const GlobalWrite& e) const {
-    return now_ >= e.visible_at || e.write_time < published_at_[block_of(e.writer)];
+inline bool GlobalMemoryChecker::visible(const Thread& t, const GlobalWrite& e) const {
+    return now_ >= e.visible_at || e.write_time < published_at_[block_of(t, e.writer)];
 }
 
 inline void GlobalMemoryChecker::delay_visibility(const Thread& t, uintptr_t address,
                                                   GlobalShadow::Word word, uint32_t delay) {
     GlobalWrite& e = word.write();
-    // A store still pending for other blocks: they go on seeing the value from before it. (Most
-    // earlier stores are this thread's block's, whose publication needs no division to find.)
-    const bool pending =
-        word.written_now() && now_ < e.visible_at &&
-        e.write_time >= published_at_[e.writer - (t.grid_id - t.linear) < threads_per_block_
-                                          ? t.block->linear
-                                          : block_of(e.writer)];
+    // A store still pending for other blocks: they go on seeing the value from before it.
+    const bool pending = word.written_now() && !visible(t, e);
     if (!pending) std::memcpy(&e.old_value, reinterpret_cast<const void*>(address), 4);
     if (!word.written_now()) {
         e.has_history = false;
