@@ -1,11 +1,13 @@
-// The emulator's speed benchmark. Two workloads, each on 64 slices of 1024 ints:
+// The emulator's speed benchmark. Three workloads, each on 64 slices of 1024 ints:
 //   lab01  (default) the lab 01 solution (double-buffered Hillis-Steele in one 1024-thread block,
 //          in shared memory), one launch per slice: exactly lab 01's row in `scanlab run`;
 //   global the same scan double-buffered in global memory, 64 blocks in one launch: the path of
-//          the global-memory checks.
-// Prints the median elements/s of several repetitions.
+//          the global-memory checks;
+//   parts  what each part of a thread's life costs: its start and end, and a barrier step with
+//          nothing else, with two loads, and with two loads and a store (global's step).
+// Prints the median elements/s of several repetitions (parts: the median CPU time per thread).
 //
-//   simt_bench [--reps=N] [--workload=lab01|global] [--simt-mode=its|lockstep|pre-volta]
+//   simt_bench [--reps=N] [--workload=lab01|global|parts] [--simt-mode=its|lockstep|pre-volta]
 //              [--simt-checks=on|off] [--simt-seed=N]
 #include <cuda_runtime.h>
 
@@ -26,6 +28,7 @@
 #include "global_hillis_steele.h"
 #include "naive_scan.h"
 #include "simt/options.h"
+#include "thread_costs.h"
 
 namespace {
 
@@ -39,6 +42,83 @@ bool check(cudaError_t e, const char* what) {
     if (e == cudaSuccess) return true;
     std::fprintf(stderr, "simt_bench: %s: %s\n", what, cudaGetErrorString(e));
     return false;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+// --workload=parts: launches of 64 blocks of 1024 threads that differ by one thing
+// (thread_costs.cu), timed in CPU seconds of this process. A thread's start and end is an empty
+// kernel; a step's cost is the difference between kSteps steps and one, over kSteps - 1. Each
+// round runs every launch once (so that the machine's changes of speed touch all of them alike);
+// the medians over the rounds are printed.
+int run_parts(int reps) {
+    constexpr int blocks = 64, threads = 1024, n = blocks * threads, kSteps = 9;
+    std::mt19937_64 rng(1);
+    std::uniform_int_distribution<int> value(-1000, 1000);
+    std::vector<int> in(n), out(n);
+    for (int& v : in) v = value(rng);
+    int *d_a = nullptr, *d_b = nullptr;
+    if (!check(cudaMalloc(&d_a, n * sizeof(int)), "cudaMalloc") ||
+        !check(cudaMalloc(&d_b, n * sizeof(int)), "cudaMalloc"))
+        return 1;
+    // CPU nanoseconds per thread of one launch (the input copied in first, untimed); < 0 on an
+    // error.
+    auto timed = [&](auto launch) -> double {
+        if (!check(cudaMemcpy(d_a, in.data(), n * sizeof(int), cudaMemcpyHostToDevice),
+                   "cudaMemcpy"))
+            return -1;
+        const double c0 = cpu_seconds();
+        if (!launch() || !check(cudaDeviceSynchronize(), "launch")) return -1;
+        return (cpu_seconds() - c0) * 1e9 / n;
+    };
+    using simt_bench::StepPart;
+    const StepPart parts[] = {StepPart::barrier, StepPart::two_loads,
+                              StepPart::two_loads_and_store};
+    std::vector<double> start;
+    std::vector<double> step[3];
+    for (int r = 0; r <= reps; ++r) { // round 0 warms up (source lines, the stack pool)
+        const double empty = timed([&] { return simt_bench::run_empty(blocks, threads); });
+        if (empty < 0) return 1;
+        if (r > 0) start.push_back(empty);
+        for (int p = 0; p < 3; ++p) {
+            const auto steps = [&](int count) {
+                return timed([&] {
+                    return simt_bench::run_steps(d_a, d_b, blocks, threads, count, parts[p]);
+                });
+            };
+            const double one = steps(1), more = steps(kSteps);
+            if (one < 0 || more < 0) return 1;
+            if (r > 0) step[p].push_back((more - one) / (kSteps - 1));
+        }
+    }
+    // The last launch: kSteps (odd) steps of b[i] = a[i] + a[i ^ 1], ending in b.
+    if (!check(cudaMemcpy(out.data(), d_b, n * sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy"))
+        return 1;
+    std::vector<int> expect = in, next(n);
+    for (int k = 0; k < kSteps; ++k) {
+        for (int i = 0; i < n; ++i) next[i] = expect[i] + expect[i ^ 1];
+        expect.swap(next);
+    }
+    if (expect != out) {
+        std::fprintf(stderr, "simt_bench: wrong result of the parts workload's steps\n");
+        return 1;
+    }
+    cudaFree(d_a);
+    cudaFree(d_b);
+    const simt::Options& o = simt::options();
+    std::printf(
+        "parts of a thread's life, 64 blocks x 1024 threads, mode %s, checks %s, seed %llu: "
+        "CPU ns per thread, median of %d rounds\n",
+        simt::to_string(o.mode).c_str(), o.checks ? "on" : "off",
+        static_cast<unsigned long long>(o.seed), reps);
+    std::printf("  start and end (an empty kernel)           %7.1f\n", median(start));
+    std::printf("  a barrier step                            %7.1f\n", median(step[0]));
+    std::printf("  a barrier step with two loads             %7.1f\n", median(step[1]));
+    std::printf("  a barrier step with two loads and a store %7.1f\n", median(step[2]));
+    return 0;
 }
 
 } // namespace
@@ -56,16 +136,19 @@ int main(int argc, char** argv) {
         if (std::strncmp(argv[i], "--reps=", 7) == 0 && std::atoi(argv[i] + 7) > 0) {
             reps = std::atoi(argv[i] + 7);
         } else if (std::strcmp(argv[i], "--workload=lab01") == 0 ||
-                   std::strcmp(argv[i], "--workload=global") == 0) {
+                   std::strcmp(argv[i], "--workload=global") == 0 ||
+                   std::strcmp(argv[i], "--workload=parts") == 0) {
             workload = argv[i] + 11;
         } else {
             std::fprintf(stderr,
-                         "usage: %s [--reps=N] [--workload=lab01|global] [--simt-mode=its|lockstep|pre-volta] "
+                         "usage: %s [--reps=N] [--workload=lab01|global|parts] "
+                         "[--simt-mode=its|lockstep|pre-volta] "
                          "[--simt-checks=on|off] [--simt-seed=N]\n",
                          argv[0]);
             return 2;
         }
     }
+    if (workload == "parts") return run_parts(reps);
     using Op = scanlab::Sum<int>;
     constexpr int block = lab01::kMaxN, blocks = 64, n = block * blocks;
     std::mt19937_64 rng(1);
