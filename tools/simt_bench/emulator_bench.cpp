@@ -4,7 +4,8 @@
 //   global the same scan double-buffered in global memory, 64 blocks in one launch: the path of
 //          the global-memory checks;
 //   parts  what each part of a thread's life costs: its start and end, and a barrier step with
-//          nothing else, with two loads, and with two loads and a store (global's step).
+//          nothing else, with a store, with two loads, and with two loads and a store (global's
+//          step).
 // Prints the median elements/s of several repetitions (parts: the median CPU time per thread).
 //
 //   simt_bench [--reps=N] [--workload=lab01|global|parts] [--simt-mode=its|lockstep|pre-volta]
@@ -75,15 +76,17 @@ int run_parts(int reps) {
         return (cpu_seconds() - c0) * 1e9 / n;
     };
     using simt_bench::StepPart;
-    const StepPart parts[] = {StepPart::barrier, StepPart::two_loads,
+    // two_loads_and_store last: the result checked below is its last launch's.
+    const StepPart parts[] = {StepPart::barrier, StepPart::store, StepPart::two_loads,
                               StepPart::two_loads_and_store};
+    constexpr int kParts = 4;
     std::vector<double> start;
-    std::vector<double> step[3];
+    std::vector<double> step[kParts];
     for (int r = 0; r <= reps; ++r) { // round 0 warms up (source lines, the stack pool)
         const double empty = timed([&] { return simt_bench::run_empty(blocks, threads); });
         if (empty < 0) return 1;
         if (r > 0) start.push_back(empty);
-        for (int p = 0; p < 3; ++p) {
+        for (int p = 0; p < kParts; ++p) {
             const auto steps = [&](int count) {
                 return timed([&] {
                     return simt_bench::run_steps(d_a, d_b, blocks, threads, count, parts[p]);
@@ -116,8 +119,9 @@ int run_parts(int reps) {
         static_cast<unsigned long long>(o.seed), reps);
     std::printf("  start and end (an empty kernel)           %7.1f\n", median(start));
     std::printf("  a barrier step                            %7.1f\n", median(step[0]));
-    std::printf("  a barrier step with two loads             %7.1f\n", median(step[1]));
-    std::printf("  a barrier step with two loads and a store %7.1f\n", median(step[2]));
+    std::printf("  a barrier step with a store               %7.1f\n", median(step[1]));
+    std::printf("  a barrier step with two loads             %7.1f\n", median(step[2]));
+    std::printf("  a barrier step with two loads and a store %7.1f\n", median(step[3]));
     return 0;
 }
 

@@ -8,8 +8,8 @@ namespace simt_bench {
 __global__ void empty_kernel() {}
 
 // `steps` barrier steps, each with the part's work before its __syncthreads(): none, two loads,
-// or two loads and a store into the other buffer, which then swap (the global workload's step).
-// The loads of part 1 end in one store, outside the steps.
+// two loads and a store into the other buffer, which then swap (the global workload's step), or
+// a store alone. The loads of part 1 end in one store, outside the steps.
 __global__ void step_kernel(int* a, int* b, int steps, int part) {
     int* src = a + blockIdx.x * blockDim.x;
     int* dst = b + blockIdx.x * blockDim.x;
@@ -23,6 +23,7 @@ __global__ void step_kernel(int* a, int* b, int steps, int part) {
             src = dst;
             dst = t;
         }
+        if (part == 3) dst[i] = k;
         __syncthreads(); // the step's stores before the next step reads them
     }
     if (part == 1) dst[i] = sum;

@@ -3,7 +3,7 @@
 namespace simt_bench {
 
 // What each barrier step of step_kernel does besides its __syncthreads().
-enum class StepPart { barrier = 0, two_loads = 1, two_loads_and_store = 2 };
+enum class StepPart { barrier = 0, two_loads = 1, two_loads_and_store = 2, store = 3 };
 
 // A launch of an empty kernel: each thread's start and end, nothing else.
 bool run_empty(int blocks, int threads);
