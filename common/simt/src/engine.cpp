@@ -497,18 +497,18 @@ void Engine::block_and_switch(Thread* me) {
     Thread* next = next_lane_after(me);
     if (next && next != me) {
         if (!lockstep_) prefetch_lane_after(next);
-        return suspend(me, next);
+        return suspend(me, next, next->ctx);
     }
     me->warp->cursor = 0;
-    return suspend(me, nullptr);
+    return suspend(me, nullptr, scheduler_ctx_);
 }
 
 // Every switch away from a running thread goes through this one call site, reached by tail calls
 // from the access hooks and __syncthreads(). The call stack of a suspended thread is then the
 // same few frames whatever it waits at, so when another thread resumes it, the CPU's return
 // predictor (filled by the suspending thread's calls) predicts the returns right.
-void Engine::suspend(Thread* me, Thread* next) {
-    transfer(me, next);
+void Engine::suspend(Thread* me, Thread* next, FiberContext target) {
+    transfer_to(me, next, target);
 }
 
 void Engine::fence_point(const void* site, MemoryScope fence_scope) {
@@ -834,17 +834,23 @@ void Engine::switch_lane(Thread* me, const void* site) {
         w->slice_steps = 0;
         last_block_ = nullptr; // and no preference for this block: it may be spinning
         w->cursor = (me->lane + 1) % w->lane_count;
-        return suspend(me, nullptr);
+        return suspend(me, nullptr, scheduler_ctx_);
     }
     Thread* next = nullptr;
     if (lockstep_) {
+        FiberContext guess_ctx;
+        Thread* guess = lane_after(me, guess_ctx);
         next = lockstep_next(w, me->lane);
+        if (next == guess && guess != me) [[likely]] {
+            asm("" : "+r"(guess_ctx)); // (else the compiler would take next->ctx again)
+            return suspend(me, next, guess_ctx);
+        }
     } else {
         // Independent thread scheduling: at a random sixteenth of the accesses, another lane of
         // the warp takes over. Barriers and warp intrinsics switch in every mode.
         next = lane_from(w, next_random());
     }
-    if (next && next != me) return suspend(me, next);
+    if (next && next != me) return suspend(me, next, next->ctx);
 }
 
 void Engine::report(FaultKind kind, const std::string& key,

@@ -365,11 +365,23 @@ class Engine final : public FindingSink {
     [[gnu::noinline]] void make_fibers(Block* b);
     // Switches from the running thread (or the scheduler, nullptr) to `to` (or the scheduler).
     void transfer(Thread* from, Thread* to);
+    void transfer_to(Thread* from, Thread* to, FiberContext target); // target: to's context
     static void thread_entry(FiberTransfer from);
     void thread_main(Thread* self);
     [[noreturn]] void finish_thread(Thread* self);
     Thread* next_lane_after(Thread* me);
     Thread* lockstep_next(Warp* w, int after_lane);
+    // Lockstep's likely next lane, the one after `me` (wrapping around), and its context, read
+    // before lockstep_next() confirms it: when the two agree, the switch uses this context, and
+    // the CPU, which predicts that they do, starts the switch without waiting for the search and
+    // the loads it depends on. The lane that runs is lockstep_next()'s either way. (The context
+    // is stale if the lane is `me`, which runs, or has exited; it is then not used.)
+    [[gnu::always_inline]] Thread* lane_after(const Thread* me, FiberContext& ctx) const {
+        const Warp* w = me->warp;
+        Thread* t = w->lanes[me->lane + 1u < w->lane_count ? me->lane + 1u : 0u];
+        ctx = t->ctx;
+        return t;
+    }
     Thread* lane_from(Warp* warp, uint32_t scaled_start);
     void block_and_switch(Thread* me);
     // Fetches the top of the stack of the lane that will likely run after `t` (the next runnable
@@ -377,7 +389,9 @@ class Engine final : public FindingSink {
     // touched a barrier step ago, and resuming it would otherwise wait on cache and TLB misses.
     // Only a hint: no effect on what runs.
     [[gnu::always_inline]] void prefetch_lane_after(const Thread* t);
-    [[gnu::noinline]] void suspend(Thread* me, Thread* next);
+    // `target`: next's context (the scheduler's when next is null), read by the caller, which may
+    // have read it before it knew next for sure (switch_lane()).
+    [[gnu::noinline]] void suspend(Thread* me, Thread* next, FiberContext target);
     [[gnu::always_inline]] void switch_for_mode(Thread* me, const void* site);
     [[gnu::noinline]] void switch_lane(Thread* me, const void* site);
     // A plain aligned load or store of device memory with the checks on: checked inline by the
@@ -615,7 +629,10 @@ inline void Engine::transfer(Thread* from, Thread* to) {
     // Selected without a branch, so that the compiler keeps a single call site (see suspend()).
     FiberContext* slot = to ? &to->ctx : &scheduler_ctx_;
     asm("" : "+r"(slot));
-    const FiberContext target = *slot;
+    transfer_to(from, to, *slot);
+}
+
+inline void Engine::transfer_to(Thread* from, Thread* to, FiberContext target) {
     current_ = to;
     // The data passed is who is leaving; whoever resumes us tells us the same of itself, and we
     // keep its context so it can be resumed later.
