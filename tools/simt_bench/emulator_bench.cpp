@@ -45,6 +45,15 @@ bool check(cudaError_t e, const char* what) {
     return false;
 }
 
+// n ints in [-1000, 1000], the same for every run: the input of every workload.
+std::vector<int> random_input(int n) {
+    std::mt19937_64 rng(1);
+    std::uniform_int_distribution<int> value(-1000, 1000);
+    std::vector<int> in(n);
+    for (int& v : in) v = value(rng);
+    return in;
+}
+
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
@@ -57,10 +66,8 @@ double median(std::vector<double> v) {
 // the medians over the rounds are printed.
 int run_parts(int reps) {
     constexpr int blocks = 64, threads = 1024, n = blocks * threads, kSteps = 9;
-    std::mt19937_64 rng(1);
-    std::uniform_int_distribution<int> value(-1000, 1000);
-    std::vector<int> in(n), out(n);
-    for (int& v : in) v = value(rng);
+    const std::vector<int> in = random_input(n);
+    std::vector<int> out(n);
     int *d_a = nullptr, *d_b = nullptr;
     if (!check(cudaMalloc(&d_a, n * sizeof(int)), "cudaMalloc") ||
         !check(cudaMalloc(&d_b, n * sizeof(int)), "cudaMalloc"))
@@ -155,10 +162,8 @@ int main(int argc, char** argv) {
     if (workload == "parts") return run_parts(reps);
     using Op = scanlab::Sum<int>;
     constexpr int block = lab01::kMaxN, blocks = 64, n = block * blocks;
-    std::mt19937_64 rng(1);
-    std::uniform_int_distribution<int> value(-1000, 1000);
-    std::vector<int> in(n), out(n);
-    for (int& v : in) v = value(rng);
+    const std::vector<int> in = random_input(n);
+    std::vector<int> out(n);
     int *d_in = nullptr, *d_out = nullptr;
     if (!check(cudaMalloc(&d_in, n * sizeof(int)), "cudaMalloc") ||
         !check(cudaMalloc(&d_out, n * sizeof(int)), "cudaMalloc") ||
