@@ -17,15 +17,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <exception>
-#include <random>
 #include <string>
 #include <vector>
 
 #include <scanlab/operators.h>
 #include <scanlab/reference_scan.h>
 
+#include "bench_support.h"
 #include "global_hillis_steele.h"
 #include "naive_scan.h"
 #include "simt/options.h"
@@ -33,31 +32,10 @@
 
 namespace {
 
-double cpu_seconds() {
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
-
-bool check(cudaError_t e, const char* what) {
-    if (e == cudaSuccess) return true;
-    std::fprintf(stderr, "simt_bench: %s: %s\n", what, cudaGetErrorString(e));
-    return false;
-}
-
-// n ints in [-1000, 1000], the same for every run: the input of every workload.
-std::vector<int> random_input(int n) {
-    std::mt19937_64 rng(1);
-    std::uniform_int_distribution<int> value(-1000, 1000);
-    std::vector<int> in(n);
-    for (int& v : in) v = value(rng);
-    return in;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
+using simt_bench::check;
+using simt_bench::cpu_seconds;
+using simt_bench::median;
+using simt_bench::random_input;
 
 // --workload=parts: launches of 64 blocks of 1024 threads that differ by one thing
 // (thread_costs.cu), timed in CPU seconds of this process. A thread's start and end is an empty

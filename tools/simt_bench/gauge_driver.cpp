@@ -7,13 +7,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
-#include <random>
 #include <vector>
 
 #include <cuda_runtime.h>
 
+#include "bench_support.h"
 #include "global_hillis_steele.h"
+
+using simt_bench::check;
 
 int main(int argc, char** argv) {
     const int reps = argc > 1 ? std::atoi(argv[1]) : 5;
@@ -22,37 +23,33 @@ int main(int argc, char** argv) {
         return 2;
     }
     constexpr int blocks = 64, slice = 1024, n = blocks * slice; // 10 steps: the scan ends in a
-    std::vector<int> in(n);
-    std::mt19937 rng(1);
-    for (int& x : in) x = static_cast<int>(rng() % 100);
+    const std::vector<int> in = simt_bench::random_input(n);
     int *a = nullptr, *b = nullptr;
-    if (cudaMalloc(&a, n * sizeof(int)) != cudaSuccess ||
-        cudaMalloc(&b, n * sizeof(int)) != cudaSuccess) {
-        std::fprintf(stderr, "gauge_driver: cudaMalloc failed\n");
+    if (!check(cudaMalloc(&a, n * sizeof(int)), "cudaMalloc") ||
+        !check(cudaMalloc(&b, n * sizeof(int)), "cudaMalloc"))
         return 1;
-    }
     std::vector<double> rates;
     for (int r = 0; r <= reps; ++r) {
-        cudaMemcpy(a, in.data(), n * sizeof(int), cudaMemcpyHostToDevice);
-        const std::clock_t c0 = std::clock();
-        if (!simt_bench::run_global_hillis_steele(a, b, blocks, slice) ||
-            cudaDeviceSynchronize() != cudaSuccess) {
-            std::fprintf(stderr, "gauge_driver: the launch failed\n");
+        if (!check(cudaMemcpy(a, in.data(), n * sizeof(int), cudaMemcpyHostToDevice), "cudaMemcpy"))
             return 1;
-        }
-        const double seconds = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+        const double c0 = simt_bench::cpu_seconds();
+        if (!simt_bench::run_global_hillis_steele(a, b, blocks, slice) ||
+            !check(cudaDeviceSynchronize(), "the launch"))
+            return 1;
+        const double seconds = simt_bench::cpu_seconds() - c0;
         if (r > 0) rates.push_back(n / seconds / 1e6); // (launch 0 warms up)
     }
     std::vector<int> out(n);
-    cudaMemcpy(out.data(), a, n * sizeof(int), cudaMemcpyDeviceToHost);
-    for (int i = 0; i < n; ++i) {
-        const long expect = (i % slice == 0 ? 0 : out[i - 1]) + in[i];
+    if (!check(cudaMemcpy(out.data(), a, n * sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy"))
+        return 1;
+    for (int i = 0; i < n; ++i) { // an inclusive scan of each slice
+        const int expect = (i % slice == 0 ? 0 : out[i - 1]) + in[i];
         if (out[i] != expect) {
             std::fprintf(stderr, "gauge_driver: wrong result at %d\n", i);
             return 1;
         }
     }
-    std::sort(rates.begin(), rates.end());
     std::printf("million elements per CPU second: median %.3f (%.3f-%.3f, %d launches)\n",
-                rates[rates.size() / 2], rates.front(), rates.back(), reps);
+                simt_bench::median(rates), *std::min_element(rates.begin(), rates.end()),
+                *std::max_element(rates.begin(), rates.end()), reps);
 }
