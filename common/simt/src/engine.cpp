@@ -539,12 +539,27 @@ CallPath call_path(const Thread& t) {
 void Engine::loop_point(const void* site, int end_line, int end_order) {
     if (!lockstep_) return;
     Thread* me = current_;
-    {
-        RuntimeScope scope(me);
-        me->warp->positions[me->lane] =
-            loop_end_position(site, call_path(*me), end_line, end_order);
-    }
+    // Both halves, for the memo's key; lockstep_position_again() unpacks them.
+    const uint64_t end =
+        uint64_t{static_cast<uint32_t>(end_line)} << 32 | static_cast<uint32_t>(end_order);
+    me->warp->positions[me->lane] = lockstep_position(me, site, end);
     return switch_lane(me, nullptr); // the lane's step ends here, before its next access
+}
+
+const CodePosition* Engine::lockstep_position_again(Thread* me, const void* pc, uint64_t end) {
+    RuntimeScope scope(me);
+    const CallPath calls = call_path(*me);
+    const CodePosition* position =
+        end == 0 ? code_position(pc, calls)
+                 : loop_end_position(pc, calls, static_cast<int>(static_cast<uint32_t>(end >> 32)),
+                                     static_cast<int>(static_cast<uint32_t>(end)));
+    Warp::PositionMemo& m = me->warp->memo;
+    m.pc = pc;
+    m.end = end;
+    m.depth = calls.depth;
+    std::copy(calls.sites, calls.sites + calls.depth, m.sites);
+    m.position = position;
+    return position;
 }
 
 // Lockstep, as a SIMT stack runs a warp: the lanes at the earliest code position take one step
@@ -824,11 +839,8 @@ void Engine::switch_lane(Thread* me, const void* site) {
     // The accesses since the last scheduling point count towards the warp's turn.
     w->slice_steps += countdown_length_;
     countdown_ = countdown_length_ = lockstep_ ? 1 : its_gap();
-    if (lockstep_ && site) {
-        RuntimeScope scope(me);
-        // Where it waits until its next step.
-        w->positions[me->lane] = code_position(site, call_path(*me));
-    }
+    if (lockstep_ && site)
+        w->positions[me->lane] = lockstep_position(me, site, 0); // its next step's
     if (w->slice_steps >= w->slice_limit) {
         // End of this warp's turn: let other warps (and blocks) run, e.g. the one a spin waits on.
         w->slice_steps = 0;
@@ -840,6 +852,15 @@ void Engine::switch_lane(Thread* me, const void* site) {
     if (lockstep_) {
         FiberContext guess_ctx;
         Thread* guess = lane_after(me, guess_ctx);
+        // The common case inline: the lane after `me` can run and takes the same step, so it is
+        // the first of the step's other lanes above `me`, which lockstep_next() would pick.
+        const unsigned g = me->lane + 1u;
+        if (g < w->lane_count && (w->runnable_mask >> g & 1u) &&
+            w->positions[g] == w->step_position) [[likely]] {
+            prefetch_lockstep_lane(w, g + 1u);
+            asm("" : "+r"(guess_ctx));
+            return suspend(me, guess, guess_ctx);
+        }
         next = lockstep_next(w, me->lane);
         if (next == guess && guess != me) [[likely]] {
             asm("" : "+r"(guess_ctx)); // (else the compiler would take next->ctx again)

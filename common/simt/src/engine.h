@@ -172,6 +172,16 @@ struct Warp {
     uint64_t slice_limit = 0; // scheduling points in one turn of the warp
     Thread* lanes[32] = {};
     const CodePosition* positions[32] = {};
+    // Lockstep: the position a lane of this warp looked up last, with its key (the code address,
+    // the loop end, the call path). The lanes step through the same positions one after the
+    // other, so most lookups match it, inline (Engine::lockstep_position).
+    struct PositionMemo {
+        const void* pc = nullptr;
+        uint64_t end = 0;
+        unsigned depth = 0;
+        const void* sites[Thread::kCallSites] = {};
+        const CodePosition* position = nullptr;
+    } memo;
 };
 
 // A __shared__ variable of a block (or the launch's dynamic shared memory, line 0). Two offsets:
@@ -371,6 +381,13 @@ class Engine final : public FindingSink {
     [[noreturn]] void finish_thread(Thread* self);
     Thread* next_lane_after(Thread* me);
     Thread* lockstep_next(Warp* w, int after_lane);
+    // Lockstep: the code position where `me` stops, at code address `pc` (an access, or a loop's
+    // condition: `end` packs its body's end line and order, else 0), inside its calls. Inline
+    // when the warp's memo has it, else looked up (code_order.h).
+    [[gnu::always_inline]] const CodePosition* lockstep_position(Thread* me, const void* pc,
+                                                                 uint64_t end);
+    [[gnu::noinline]] const CodePosition* lockstep_position_again(Thread* me, const void* pc,
+                                                                  uint64_t end);
     // Lockstep's likely next lane, the one after `me` (wrapping around), and its context, read
     // before lockstep_next() confirms it: when the two agree, the switch uses this context, and
     // the CPU, which predicts that they do, starts the switch without waiting for the search and
@@ -381,6 +398,14 @@ class Engine final : public FindingSink {
         Thread* t = w->lanes[me->lane + 1u < w->lane_count ? me->lane + 1u : 0u];
         ctx = t->ctx;
         return t;
+    }
+    // Lockstep: fetches the top of lane `lane`'s stack (if the warp has it), which will likely
+    // run after the next one: the lines its resume pops, last touched a warp's round ago.
+    [[gnu::always_inline]] static void prefetch_lockstep_lane(const Warp* w, unsigned lane) {
+        if (lane >= w->lane_count) return;
+        const char* top = static_cast<const char*>(w->lanes[lane]->ctx);
+#pragma GCC unroll 4
+        for (int line = 0; line < 4; ++line) __builtin_prefetch(top + 64 * line);
     }
     Thread* lane_from(Warp* warp, uint32_t scaled_start);
     void block_and_switch(Thread* me);
@@ -670,6 +695,18 @@ inline void Engine::prefetch_lane_after(const Thread* t) {
     const char* top = static_cast<const char*>(after->ctx);
 #pragma GCC unroll 6
     for (int line = 0; line < 6; ++line) __builtin_prefetch(top + 64 * line);
+}
+
+inline const CodePosition* Engine::lockstep_position(Thread* me, const void* pc, uint64_t end) {
+    const Warp::PositionMemo& m = me->warp->memo;
+    const unsigned depth =
+        me->call_depth < Thread::kCallSites ? me->call_depth : Thread::kCallSites;
+    if (m.pc != pc || m.end != end || m.depth != depth || !m.position) [[unlikely]]
+        return lockstep_position_again(me, pc, end);
+    for (unsigned i = 0; i < depth; ++i)
+        if (m.sites[i] != me->call_sites[i]) [[unlikely]]
+            return lockstep_position_again(me, pc, end);
+    return m.position;
 }
 
 // The first runnable lane from a starting lane given as a fraction of the warp (random in `its`).
