@@ -356,6 +356,7 @@ void Engine::run_warp(Warp* warp) {
     if (!warp->block->has_fibers) [[unlikely]]
         make_fibers(warp->block);
     warp->slice_steps = 0;
+    warp->spin_polls = 0;
     // The first runnable lane from the cursor on.
     const uint32_t m = warp->runnable_mask;
     if (m == 0) return;
@@ -521,7 +522,15 @@ void Engine::fence_point(const void* site, MemoryScope fence_scope) {
 
 void Engine::poll_point(const void* site) {
     RuntimeScope scope(current_);
-    count_poll(current_, site);
+    Thread* me = current_;
+    // A spin: the same read as the lane's last poll, and no write since. Left to the end of its
+    // turn (64 scheduling points a lane), a look-back warp waiting for a tile that another
+    // block has not published yet polled tens of thousands of times per tile.
+    if (me->last_poll_site == site && polls_since_progress_ > 0) {
+        Warp* w = me->warp;
+        if (++w->spin_polls >= kSpinPollsPerTurn) w->slice_steps = w->slice_limit;
+    }
+    count_poll(me, site);
 }
 
 void Engine::spin_deadlock() {

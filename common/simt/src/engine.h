@@ -170,6 +170,7 @@ struct Warp {
     const CodePosition* step_position = nullptr;
     uint64_t slice_steps = 0;
     uint64_t slice_limit = 0; // scheduling points in one turn of the warp
+    uint32_t spin_polls = 0;  // polls in this turn that repeat the lane's last one (a spin)
     Thread* lanes[32] = {};
     const CodePosition* positions[32] = {};
     // Lockstep: the position a lane of this warp looked up last, with its key (the code address,
@@ -564,6 +565,10 @@ class Engine final : public FindingSink {
     unsigned same_block_turns_ = 0;
     uint32_t stay_epoch_ = 0;         // last_block_'s barrier_epoch when last looked at
     unsigned stay_progress_turn_ = 0; // same_block_turns_ when it last completed a barrier
+    // A warp whose lanes have polled this many times in a turn, each at the same site as its last
+    // poll with no write in between (a spin-wait), ends its turn at its next scheduling point, so
+    // that the other warps, which a spin usually waits for, run sooner (poll_point()).
+    static constexpr uint32_t kSpinPollsPerTurn = 32;
     static constexpr unsigned kSameBlockTurns = 256;
     static constexpr unsigned kMaxSameBlockTurns = 4096;
     void start_stay(Block* b); // the scheduler moves on to block b
