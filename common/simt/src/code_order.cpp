@@ -35,25 +35,16 @@ struct KeyLess {
 
 class CodeOrder {
   public:
-    // `end_line` 0: an access; else a loop condition placed after its body's last token, at
-    // `end_order` (the column times 8, plus the loops inside that end there too) of `end_line`.
-    const CodePosition* find(const void* pc, CallPath calls, int end_line, int end_order) {
-        const uint64_t end = end_line > 0 ? static_cast<uint64_t>(end_line) << 32 |
-                                                static_cast<uint32_t>(std::max(end_order, 0))
-                                          : 0;
-        // The lanes of a warp step through the same positions one after the other: the last
-        // one found, compared whole (no hashing), answers most lookups (inline, calling
-        // nothing: the rest is find_again()).
-        const LastFound& last = last_found_;
-        if (last.position && last.pc == pc && last.end == end && last.depth == calls.depth &&
-            same_sites(calls, last.sites)) [[likely]]
-            return last.position;
+    // `end`: loop_end_key() of a loop condition, else 0. The last one found answers most
+    // lookups inline; the rest is find_again().
+    const CodePosition* find(const void* pc, CallPath calls, uint64_t end) {
+        if (const CodePosition* p = last_found_.find(pc, calls, end)) [[likely]]
+            return p;
         return find_again(pc, calls, end);
     }
 
   private:
     [[gnu::noinline]] const CodePosition* find_again(const void* pc, CallPath calls, uint64_t end) {
-        LastFound& last = last_found_;
         // One 64-bit fingerprint of the call path, the address and the loop end.
         uint64_t id = mix(reinterpret_cast<uintptr_t>(pc) ^ mix(end));
         for (unsigned i = 0; i < calls.depth; ++i)
@@ -67,13 +58,7 @@ class CodeOrder {
             if (known == by_id_.end()) by_id_.emplace(id, position);
             slot = Slot{id, position};
         }
-        if (calls.depth <= kLastSites) {
-            last.pc = pc;
-            last.end = end;
-            last.depth = calls.depth;
-            std::copy(calls.sites, calls.sites + calls.depth, last.sites);
-            last.position = position;
-        }
+        last_found_.remember(pc, calls, end, position);
         return position;
     }
 
@@ -88,24 +73,9 @@ class CodeOrder {
         x *= 0x94D049BB133111EBull;
         return x ^ (x >> 31);
     }
-    // The call paths are short (most positions are in the kernel itself, depth 0 or 1): a loop,
-    // not std::equal's call of memcmp.
-    static bool same_sites(CallPath calls, const void* const* sites) {
-        for (unsigned i = 0; i < calls.depth; ++i)
-            if (calls.sites[i] != sites[i]) return false;
-        return true;
-    }
     static constexpr size_t kCacheSlots = 1024;
-    static constexpr unsigned kLastSites = 8; // Thread::kCallSites: a CallPath is never deeper
-    struct LastFound {
-        const void* pc = nullptr;
-        uint64_t end = 0;
-        unsigned depth = 0;
-        const void* sites[kLastSites] = {};
-        const CodePosition* position = nullptr;
-    };
     // Per host thread: launches of several host threads look positions up at once.
-    static thread_local LastFound last_found_;
+    static thread_local PositionMemo last_found_;
 
     const CodePosition* insert(const void* pc, CallPath calls, uint64_t end) {
         Key key;
@@ -143,7 +113,7 @@ class CodeOrder {
     std::map<Key, std::unique_ptr<CodePosition>, KeyLess> ordered_;
 };
 
-thread_local CodeOrder::LastFound CodeOrder::last_found_;
+thread_local PositionMemo CodeOrder::last_found_;
 
 CodeOrder& code_order() {
     static CodeOrder order;
@@ -152,12 +122,8 @@ CodeOrder& code_order() {
 
 } // namespace
 
-const CodePosition* code_position(const void* pc, CallPath calls) {
-    return code_order().find(pc, calls, 0, 0);
-}
-
-const CodePosition* loop_end_position(const void* pc, CallPath calls, int end_line, int end_order) {
-    return code_order().find(pc, calls, end_line, end_order);
+const CodePosition* code_position(const void* pc, CallPath calls, uint64_t end) {
+    return code_order().find(pc, calls, end);
 }
 
 } // namespace simt::detail

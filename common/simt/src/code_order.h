@@ -29,13 +29,49 @@ struct CallPath {
     unsigned depth = 0;
 };
 
+// The deepest call path a position keeps (Thread::kCallSites: deeper calls are counted, not kept).
+constexpr unsigned kMaxCallPath = 8;
+
+// Where a loop's condition is placed: after everything up to `end_order` (the column times 8,
+// plus the loops inside that end at the same token) of `end_line`, where the loop's body ends,
+// packed in one key; 0 (an access) when end_line is not positive.
+inline uint64_t loop_end_key(int end_line, int end_order) {
+    return end_line > 0 ? static_cast<uint64_t>(end_line) << 32 |
+                              static_cast<uint32_t>(end_order > 0 ? end_order : 0)
+                        : 0;
+}
+
 // The position of an access, barrier or other call at code address `pc` (a return address in
-// kernel code), inside the calls `calls`. Looks lines up the first time (addr2line); afterwards
-// a table lookup.
-const CodePosition* code_position(const void* pc, CallPath calls);
-// The position of a loop's condition at `pc`: after everything up to `end_order` (the column
-// times 8, plus the loops inside that end at the same token) of `end_line`, where the loop's
-// body ends, in the same function.
-const CodePosition* loop_end_position(const void* pc, CallPath calls, int end_line, int end_order);
+// kernel code), inside the calls `calls`, or with `end` (loop_end_key) of the loop condition
+// there. Looks lines up the first time (addr2line); afterwards a table lookup.
+const CodePosition* code_position(const void* pc, CallPath calls, uint64_t end = 0);
+
+// The last position looked up, with its key, compared whole (no hashing): lanes step through
+// the same positions one after the other, so most lookups match the last one. Inline and calling
+// nothing, for the callers' fast paths.
+struct PositionMemo {
+    const void* pc = nullptr;
+    uint64_t end = 0;
+    unsigned depth = 0;
+    const void* sites[kMaxCallPath] = {};
+    const CodePosition* position = nullptr;
+
+    // The position if the key is the memo's, else null. (A loop, not std::equal's call of
+    // memcmp: the call paths are short, depth 0 or 1 for most positions.)
+    const CodePosition* find(const void* at, CallPath calls, uint64_t loop_end) const {
+        if (!position || pc != at || end != loop_end || depth != calls.depth) return nullptr;
+        for (unsigned i = 0; i < calls.depth; ++i)
+            if (sites[i] != calls.sites[i]) return nullptr;
+        return position;
+    }
+    void remember(const void* at, CallPath calls, uint64_t loop_end, const CodePosition* found) {
+        if (calls.depth > kMaxCallPath) return;
+        pc = at;
+        end = loop_end;
+        depth = calls.depth;
+        for (unsigned i = 0; i < calls.depth; ++i) sites[i] = calls.sites[i];
+        position = found;
+    }
+};
 
 } // namespace simt::detail

@@ -539,35 +539,18 @@ void Engine::spin_deadlock() {
                     "finish");
 }
 
-namespace {
-CallPath call_path(const Thread& t) {
-    return CallPath{t.call_sites, std::min(t.call_depth, Thread::kCallSites)};
-}
-} // namespace
-
 void Engine::loop_point(const void* site, int end_line, int end_order) {
     if (!lockstep_) return;
     Thread* me = current_;
-    // Both halves, for the memo's key; lockstep_position_again() unpacks them.
-    const uint64_t end =
-        uint64_t{static_cast<uint32_t>(end_line)} << 32 | static_cast<uint32_t>(end_order);
-    me->warp->positions[me->lane] = lockstep_position(me, site, end);
+    me->warp->positions[me->lane] = lockstep_position(me, site, loop_end_key(end_line, end_order));
     return switch_lane(me, nullptr); // the lane's step ends here, before its next access
 }
 
 const CodePosition* Engine::lockstep_position_again(Thread* me, const void* pc, uint64_t end) {
     RuntimeScope scope(me);
     const CallPath calls = call_path(*me);
-    const CodePosition* position =
-        end == 0 ? code_position(pc, calls)
-                 : loop_end_position(pc, calls, static_cast<int>(static_cast<uint32_t>(end >> 32)),
-                                     static_cast<int>(static_cast<uint32_t>(end)));
-    Warp::PositionMemo& m = me->warp->memo;
-    m.pc = pc;
-    m.end = end;
-    m.depth = calls.depth;
-    std::copy(calls.sites, calls.sites + calls.depth, m.sites);
-    m.position = position;
+    const CodePosition* position = code_position(pc, calls, end);
+    me->warp->memo.remember(pc, calls, end, position);
     return position;
 }
 

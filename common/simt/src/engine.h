@@ -2,6 +2,7 @@
 // and blocks, under a deterministic scheduler. Internal to the runtime.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -19,6 +20,7 @@
 #include "checks/checker.h"
 #include "checks/global_shadow.h"
 #include "checks/shared_memory_checker.h"
+#include "code_order.h"
 #include "data_flow.h"
 #include "fiber.h"
 #include "memory_registry.h"
@@ -31,7 +33,6 @@ struct Block;
 struct BlockBulkStores;
 struct BlockMbarriers;
 struct BlockSync;
-struct CodePosition;
 class GlobalMemoryChecker;
 struct Region;
 struct ThreadSync;
@@ -87,7 +88,7 @@ struct alignas(64) Thread {
     uint32_t* mbarrier_known = nullptr;
     // The call sites of the non-inlined calls it is in, outermost first (__tsan_func_entry),
     // for code positions inside called functions; deeper calls are counted, not kept.
-    static constexpr unsigned kCallSites = 8;
+    static constexpr unsigned kCallSites = kMaxCallPath;
     uint32_t call_depth = 0;
     // What follows is written before it is read (recycle()).
     const void* call_sites[kCallSites] = {}; // below call_depth
@@ -148,6 +149,10 @@ struct alignas(64) Thread {
     }
 };
 static_assert(offsetof(Thread, idx) <= 64, "the hot fields of Thread fit in one cache line");
+// The calls `t` is in, as its code positions take them (the deepest ones counted, not kept).
+inline CallPath call_path(const Thread& t) {
+    return CallPath{t.call_sites, std::min(t.call_depth, Thread::kCallSites)};
+}
 static_assert(offsetof(Thread, call_sites) <= 128, "recycle() resets the first two lines");
 static_assert(offsetof(Thread, grid_id) < 128, "the checks' fields in the second line");
 
@@ -173,16 +178,8 @@ struct Warp {
     uint32_t spin_polls = 0;  // polls in this turn that repeat the lane's last one (a spin)
     Thread* lanes[32] = {};
     const CodePosition* positions[32] = {};
-    // Lockstep: the position a lane of this warp looked up last, with its key (the code address,
-    // the loop end, the call path). The lanes step through the same positions one after the
-    // other, so most lookups match it, inline (Engine::lockstep_position).
-    struct PositionMemo {
-        const void* pc = nullptr;
-        uint64_t end = 0;
-        unsigned depth = 0;
-        const void* sites[Thread::kCallSites] = {};
-        const CodePosition* position = nullptr;
-    } memo;
+    // Lockstep: the position a lane of this warp looked up last (Engine::lockstep_position).
+    PositionMemo memo;
 };
 
 // A __shared__ variable of a block (or the launch's dynamic shared memory, line 0). Two offsets:
@@ -383,8 +380,8 @@ class Engine final : public FindingSink {
     Thread* next_lane_after(Thread* me);
     Thread* lockstep_next(Warp* w, int after_lane);
     // Lockstep: the code position where `me` stops, at code address `pc` (an access, or a loop's
-    // condition: `end` packs its body's end line and order, else 0), inside its calls. Inline
-    // when the warp's memo has it, else looked up (code_order.h).
+    // condition: `end` is its loop_end_key(), else 0), inside its calls. Inline when the warp's
+    // memo has it, else looked up (code_order.h).
     [[gnu::always_inline]] const CodePosition* lockstep_position(Thread* me, const void* pc,
                                                                  uint64_t end);
     [[gnu::noinline]] const CodePosition* lockstep_position_again(Thread* me, const void* pc,
@@ -703,15 +700,9 @@ inline void Engine::prefetch_lane_after(const Thread* t) {
 }
 
 inline const CodePosition* Engine::lockstep_position(Thread* me, const void* pc, uint64_t end) {
-    const Warp::PositionMemo& m = me->warp->memo;
-    const unsigned depth =
-        me->call_depth < Thread::kCallSites ? me->call_depth : Thread::kCallSites;
-    if (m.pc != pc || m.end != end || m.depth != depth || !m.position) [[unlikely]]
-        return lockstep_position_again(me, pc, end);
-    for (unsigned i = 0; i < depth; ++i)
-        if (m.sites[i] != me->call_sites[i]) [[unlikely]]
-            return lockstep_position_again(me, pc, end);
-    return m.position;
+    if (const CodePosition* p = me->warp->memo.find(pc, call_path(*me), end)) [[likely]]
+        return p;
+    return lockstep_position_again(me, pc, end);
 }
 
 // The first runnable lane from a starting lane given as a fraction of the warp (random in `its`).
