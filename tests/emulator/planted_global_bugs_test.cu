@@ -416,6 +416,27 @@ TEST_CASE("planted bugs: uninitialized and stale global memory") {
         got = tickets.download();
         std::sort(got.begin(), got.end());
         CHECK(got == std::vector<int>{0, 1});
+        // Two words of one allocation (one page of the emulator's shadow) that two kernels
+        // left: each word is judged by the kernel that left it. The counter the init kernel
+        // reset is not stale for the counting kernel...
+        DeviceVector<int> shared_page(std::vector<int>{7, 7});
+        int* const counter = shared_page.data();
+        int* const beside = shared_page.data() + 1;
+        take_tickets_clear_next<<<2, kThreads>>>(counter, beside, tickets.data());
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        clear_words<<<1, 32>>>(counter, 1);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        expect_clean(
+            "tickets from a counter an init kernel reset, beside a word the counting "
+            "kernel left",
+            [&] { take_tickets_clear_next<<<2, kThreads>>>(counter, beside, tickets.data()); });
+        got = tickets.download();
+        std::sort(got.begin(), got.end());
+        CHECK(got == std::vector<int>{0, 1});
+        // ...and the word beside it, which that launch reset for the next, still is.
+        expect_report({FaultKind::stale_read, "stale-counter"}, [&] {
+            take_tickets_clear_next<<<2, kThreads>>>(beside, counter, tickets.data());
+        });
         // Host memory is no device range.
         int host_words[2] = {0, 0};
         CHECK_FALSE(simt::accept_reset_by_earlier_launch(host_words, sizeof host_words));

@@ -59,8 +59,13 @@ void GlobalShadow::arrived_from_host(uintptr_t base, size_t bytes, bool left_by_
         p.written_now[i] &= ~bit;
         p.read_now[i] &= ~bit;
         if (left_by_kernel) {
+            // Which kernel, the other process does not say.
+            uint64_t word[kBitmapWords] = {};
+            word[i] = bit;
+            bool others = false;
+            for (size_t j = 0; j < kBitmapWords; ++j) others |= (p.kernel_left[j] & ~word[j]) != 0;
             p.kernel_left[i] |= bit;
-            p.left_by = kAnyKernel; // which kernel, the other process does not say
+            p.note_left_by(word, kAnyKernel, others);
         } else
             p.kernel_left[i] &= ~bit;
     });

@@ -15,6 +15,7 @@
 // in memory traffic.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -98,12 +99,13 @@ class GlobalShadow {
         // Last written by a kernel of an earlier launch (and not by the host since).
         bool kernel_left() const { return test(page_->kernel_left); }
         // The same, and that kernel may be the one running now: a launch of the same kernel, or
-        // one the shadow cannot tell (several kernels left words of the page, or another process
-        // did). A word another kernel left for this one is what the stream order hands over
-        // (an init kernel's counter); one this kernel's earlier launch left is a missing reset.
+        // one the shadow cannot tell (another process left it: tools/worker). A word another kernel
+        // left for this one is what the stream order hands over (an init kernel's counter); one
+        // this kernel's earlier launch left is a missing reset.
         bool kernel_left_by_this_kernel() const {
-            return kernel_left() &&
-                   (page_->left_by == kAnyKernel || page_->left_by == page_->kernel);
+            if (!kernel_left()) return false;
+            const void* by = page_->left_by_of(index_);
+            return by == kAnyKernel || by == page_->kernel;
         }
         // Written or read by the launch just before this one (programmatic dependent launch:
         // what a kernel may touch only after cudaGridDependencySynchronize()).
@@ -220,21 +222,44 @@ class GlobalShadow {
         uint32_t launch = 0;
         const void* kernel = nullptr;  // the kernel of launch `launch`
         const void* left_by = nullptr; // the kernel that left kernel_left's words, or kAnyKernel
+        // Once two kernels left words of the page (an init kernel's counter beside the
+        // descriptors a scan left, or the device heap's objects), the kernel of each word:
+        // judged by page, the words of either would count as possibly left by the other.
+        std::unique_ptr<const void*[]> left_by_word;
+        const void* left_by_of(size_t index) const {
+            return left_by_word ? left_by_word[index] : left_by;
+        }
+        // The words of `bits` (word 64 * i + j: bit j of bits[i]) were left by `by`, a kernel
+        // or kAnyKernel; `others`: the page keeps words of kernel_left that `bits` leaves out.
+        void note_left_by(const uint64_t* bits, const void* by, bool others) {
+            if (!left_by_word) {
+                if (!others || left_by == by) {
+                    left_by = by;
+                    return;
+                }
+                left_by_word.reset(new const void*[kWordsPerPage]);
+                std::fill_n(left_by_word.get(), kWordsPerPage, left_by);
+            }
+            for (size_t i = 0; i < kBitmapWords; ++i)
+                for (uint64_t m = bits[i]; m != 0; m &= m - 1)
+                    left_by_word[64 * i + static_cast<size_t>(__builtin_ctzll(m))] = by;
+        }
         std::unique_ptr<GlobalWrite[]> writes; // made when a kernel first touches the page
         std::unique_ptr<GlobalRead[]> reads;
         // The first touch in a launch: what earlier launches did is ordered before it.
         void begin_launch(uint32_t now, const void* kernel_now) {
             // Words an older launch left that this page's last launch did not overwrite: if
             // that was another kernel, the page's words now come from two kernels.
+            uint64_t left_now[kBitmapWords];
             bool older_kept = false, leaves = false;
             for (size_t i = 0; i < kBitmapWords; ++i) {
-                const uint64_t left_now = written_now[i] & ~accepted_reset[i];
-                older_kept |= (kernel_left[i] & ~left_now) != 0;
-                leaves |= left_now != 0;
-                kernel_left[i] |= left_now;
+                left_now[i] = written_now[i] & ~accepted_reset[i];
+                older_kept |= (kernel_left[i] & ~left_now[i]) != 0;
+                leaves |= left_now[i] != 0;
+                kernel_left[i] |= left_now[i];
                 accepted_reset[i] = 0;
             }
-            if (leaves) left_by = older_kept && left_by != kernel ? kAnyKernel : kernel;
+            if (leaves) note_left_by(left_now, kernel, older_kept);
             if (launch + 1 == now) { // the page was touched by the launch just before
                 std::memcpy(written_before, written_now, sizeof written_before);
                 std::memcpy(read_before, read_now, sizeof read_before);
