@@ -344,6 +344,11 @@ __global__ void flags_per_thread(bool* flags, char* same_byte) {
     if (same_byte && threadIdx.x < 2) same_byte[0] = static_cast<char>(threadIdx.x); // a race
 }
 
+// Thread 0 of each block stores one byte: its block's, or (`same`) the first one.
+__global__ void byte_per_block(char* bytes, bool same) {
+    if (threadIdx.x == 0) bytes[same ? 0 : blockIdx.x] = static_cast<char>(blockIdx.x + 1);
+}
+
 TEST_CASE("checks: threads storing neighbouring bytes of a global word do not race") {
     DeviceVector<bool> flags(3 * 96);
     DeviceVector<char> shared_byte(4);
@@ -367,6 +372,23 @@ TEST_CASE("checks: threads storing neighbouring bytes of a global word do not ra
     // Two threads storing the same byte still race.
     const simt::FaultReport race =
         run_quietly([&] { flags_per_thread<<<1, 96>>>(flags.data(), shared_byte.data()); });
+    INFO("report: " << race.message);
+    bool found = race.kind == simt::FaultKind::global_race;
+    for (const simt::Finding& finding : race.findings)
+        found = found || finding.kind == simt::FaultKind::global_race;
+    CHECK(found);
+}
+
+TEST_CASE("checks: blocks storing neighbouring bytes of a global word do not race") {
+    DeviceVector<char> bytes(std::vector<char>(4, 0));
+    const simt::FaultReport clean =
+        run_quietly([&] { byte_per_block<<<4, 32>>>(bytes.data(), false); });
+    INFO("report: " << clean.message);
+    CHECK(clean.kind == simt::FaultKind::none);
+    CHECK(bytes.download() == std::vector<char>{1, 2, 3, 4});
+    // Blocks storing the same byte race.
+    const simt::FaultReport race =
+        run_quietly([&] { byte_per_block<<<4, 32>>>(bytes.data(), true); });
     INFO("report: " << race.message);
     bool found = race.kind == simt::FaultKind::global_race;
     for (const simt::Finding& finding : race.findings)
