@@ -301,8 +301,8 @@ __global__ void tagged_pair_chain(const unsigned long long* in, unsigned long lo
     out[b] = mine;
 }
 
-void expect_report(const Expectation& e, const std::function<void()>& launch) {
-    expect_planted_report(__FILE__, e, launch);
+simt::FaultReport expect_report(const Expectation& e, const std::function<void()>& launch) {
+    return expect_planted_report(__FILE__, e, launch);
 }
 
 } // namespace
@@ -330,8 +330,21 @@ TEST_CASE("planted bugs: memory ordering between blocks") {
     }
     {
         auto f = flag();
-        expect_report({FaultKind::plain_load_spin, "plain-spin"},
-                      [&] { plain_spin<<<2, kThreads>>>(f.data(), out.data()); });
+        const simt::FaultReport report =
+            expect_report({FaultKind::plain_load_spin, "plain-spin"},
+                          [&] { plain_spin<<<2, kThreads>>>(f.data(), out.data()); });
+        // Found at block 0's store, after block 1's polls: the report names the poller as such.
+        std::string spin;
+        for (const simt::Finding& finding : report.findings) {
+            if (finding.kind != FaultKind::plain_load_spin) continue;
+            spin = finding.message;
+            for (const simt::FindingAccess& a : finding.accesses)
+                CHECK(a.block_linear == (a.role == simt::AccessRole::load ? 1u : 0u));
+        }
+        INFO("the spin's report: " << spin);
+        CHECK(spin.find("by thread (0,0,0) of block (1,0,0)") != std::string::npos);
+        CHECK(spin.find("by thread (0,0,0) of block (0,0,0)") == std::string::npos);
+        CHECK(spin.find("while thread (0,0,0) of block (0,0,0) writes it") != std::string::npos);
     }
     {
         auto f = flag();

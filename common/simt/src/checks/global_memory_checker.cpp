@@ -310,7 +310,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
         } else if (!both_strong) {
             reported = true;
             if (repeated_plain_read)
-                report_spin(t, r, w, site, e->writer, e->write_site);
+                report_spin(t, r, w, site, 0, e->writer, e->write_site);
             else if (!is_atomic(e->write_strength))
                 report_race(t, r, w, Race::read_after_write, e->writer, e->write_site,
                             e->write_strength, site);
@@ -367,7 +367,7 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
             const bool cross = block_of(last_read->reader) != block;
             const bool both_strong = is_strong(strength) && is_strong(last_read->read_strength);
             if (last_read->read_polled && !is_strong(last_read->read_strength)) {
-                report_spin(t, r, w, last_read->read_site, self, site);
+                report_spin(t, r, w, last_read->read_site, last_read->reader, self, site);
             } else if (!both_strong) {
                 const bool cas_exempt = atomic && !is_strong(last_read->read_strength);
                 if (!cross && !cas_exempt)

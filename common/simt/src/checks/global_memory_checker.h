@@ -313,8 +313,10 @@ class GlobalMemoryChecker final : public Checker {
                      Strength strength = Strength::plain);
     void report_ordering(Thread& t, const Region& r, uintptr_t word, const GlobalWrite& e,
                          const ThreadSync::Observation& flag, uint32_t site);
-    void report_spin(Thread& culprit, const Region& r, uintptr_t word, uint32_t poll_site,
-                     uint32_t writer, uint32_t write_site);
+    // A plain load polled at `poll_site` while another thread stores to the word: found at the
+    // poll (t polls, `writer` wrote) or at the store (t writes; `poller` polled, else 0).
+    void report_spin(Thread& t, const Region& r, uintptr_t word, uint32_t poll_site,
+                     uint32_t poller, uint32_t writer, uint32_t write_site);
     void report_early_read(Thread& t, const ThreadSync::EarlyRead& value, uintptr_t flag_word,
                            uint32_t flag_writer, uint32_t flag_site, uint32_t flag_read_site);
     void report_torn_store(Thread& t, const Region& r, uintptr_t address, size_t bytes,

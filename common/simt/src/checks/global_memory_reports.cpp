@@ -153,22 +153,32 @@ void GlobalMemoryChecker::report_ordering(Thread& t, const Region& r, uintptr_t 
                       false}});
 }
 
-void GlobalMemoryChecker::report_spin(Thread& culprit, const Region& r, uintptr_t w,
-                                      uint32_t poll_site, uint32_t writer, uint32_t write_site) {
+void GlobalMemoryChecker::report_spin(Thread& t, const Region& r, uintptr_t w, uint32_t poll_site,
+                                      uint32_t poller, uint32_t writer, uint32_t write_site) {
+    // Found at the store, the report names the thread that polled in its text (the report's
+    // "by" line is the running thread's, which is the poller only when found at the poll).
+    const bool at_poll = poller == 0;
+    const AccessRecord poll =
+        at_poll ? AccessRecord{&t, 0, AccessRole::load, false, w, 4, site_at(poll_site), false}
+                : AccessRecord{nullptr, poller, AccessRole::load,   false,
+                               w,       4,      site_at(poll_site), false};
+    const AccessRecord store =
+        at_poll ? AccessRecord{nullptr, writer, AccessRole::store,   false,
+                               w,       4,      site_at(write_site), false}
+                : AccessRecord{&t, 0, AccessRole::store, false, w, 4, site_at(write_site), false};
     sink_.report(
         FaultKind::plain_load_spin, "spin:" + std::to_string(poll_site),
         [&] {
             return "spin on a plain load: " + where(r, w) + " is polled at " + line(poll_site) +
+                   (at_poll ? "" : " by " + sink_.describe_grid_thread(poller)) +
                    " through a non-volatile, non-atomic pointer while " +
-                   sink_.describe_grid_thread(writer) + " writes it at " + line(write_site) +
+                   (at_poll ? sink_.describe_grid_thread(writer) : sink_.describe_thread(t)) +
+                   " writes it at " + line(write_site) +
                    ". The compiler may load it once and spin on the register forever (nvcc "
                    "does): read it through a volatile pointer or an atomic, with a "
                    "__threadfence() after it before reading what it announces";
         },
-        site_at(poll_site), &culprit,
-        {AccessRecord{&culprit, 0, AccessRole::load, false, w, 4, site_at(poll_site), false},
-         AccessRecord{nullptr, writer, AccessRole::store, false, w, 4, site_at(write_site),
-                      false}});
+        site_at(poll_site), at_poll ? &t : nullptr, {poll, store});
 }
 
 } // namespace simt::detail
