@@ -379,6 +379,21 @@ TEST_CASE("checks: threads storing neighbouring bytes of a global word do not ra
     CHECK(found);
 }
 
+__global__ void read_one_byte(const unsigned char* bytes, int at, int* out) {
+    *out = bytes[at];
+}
+
+TEST_CASE("checks: an uninitialized read of one byte names that byte") {
+    DeviceVector<unsigned char> never_written(8);
+    DeviceVector<int> out(1);
+    const simt::FaultReport report =
+        run_quietly([&] { read_one_byte<<<1, 1>>>(never_written.data(), 5, out.data()); });
+    INFO("report: " << report.message);
+    CHECK(report.kind == simt::FaultKind::uninitialized_global_read);
+    CHECK(report.message.find("byte 5 of a device allocation of 8 bytes (1 byte) is read") !=
+          std::string::npos);
+}
+
 TEST_CASE("checks: blocks storing neighbouring bytes of a global word do not race") {
     DeviceVector<char> bytes(std::vector<char>(4, 0));
     const simt::FaultReport clean =

@@ -183,15 +183,16 @@ void GlobalMemoryChecker::access(Thread& t, const Region& r, uintptr_t address, 
         for (uintptr_t w = first; w <= last && !any_written; w += 4)
             any_written = shadow_.initialized(w);
         if (!any_written)
-            sink_.report(
-                FaultKind::uninitialized_global_read, "ginit:" + std::to_string(site_id),
-                [&] {
-                    return "uninitialized global memory read: " + where(r, first) + " (" +
-                           std::to_string(bytes) +
-                           " bytes) is read, but nothing wrote it: no cudaMemcpy, cudaMemset "
-                           "or kernel store since it was allocated";
-                },
-                site, &t, {AccessRecord{&t, 0, role_of(kind), false, address, bytes, site, true}});
+            sink_.report(FaultKind::uninitialized_global_read, "ginit:" + std::to_string(site_id),
+                         [&] {
+                             return "uninitialized global memory read: " + where(r, address) +
+                                    " (" + std::to_string(bytes) +
+                                    (bytes == 1 ? " byte" : " bytes") +
+                                    ") is read, but nothing wrote it: no cudaMemcpy, cudaMemset or "
+                                    "kernel store since it was allocated";
+                         },
+                         site, &t,
+                         {AccessRecord{&t, 0, role_of(kind), false, address, bytes, site, true}});
     }
     if (kind == AccessKind::read && first != last && check_ordering_)
         check_torn_load(t, r, address, bytes, site_id);
