@@ -51,6 +51,26 @@ __global__ void flag_then_value(int* values, int* flags, int* out) {
     out[b] = before + 1;
 }
 
+// 1b. The value read with a plain load, once, after block 0 wrote it (block 1 waits first),
+//     then the flag: nothing orders the read after the write, which is a data race, reported at
+//     the read (what the race report says to do is what the flag and the fences are for).
+__global__ void plain_value_then_flag(int* values, int* flags, int* out) {
+    if (threadIdx.x != 0) return;
+    if (blockIdx.x == 0) {
+        values[0] = 42;
+        __threadfence();
+        store_volatile(&flags[0], 1);
+    } else if (blockIdx.x == 1) {
+        for (int i = 0; i < 50; ++i) __nanosleep(100); // block 0 writes first
+        // BUG: plain-value-then-flag
+        const int value = values[0];
+        __threadfence();
+        while (load_volatile(&flags[0]) == 0) {
+        }
+        out[1] = value;
+    }
+}
+
 // 2. A 64-bit descriptor (value in the low half, flag in the high half) read whole, but
 //    published as two 32-bit stores: a reader can see the new flag with the old value.
 __global__ void descriptor_in_two_stores(unsigned long long* words, int* out) {

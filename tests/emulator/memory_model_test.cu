@@ -78,6 +78,13 @@ TEST_CASE("memory model: a value read before its flag") {
             mm::flag_then_value<<<kBlocks, kThreads>>>(values.data(), flags.data(), out.data());
         },
         [&] { CHECK(out.download() == one_to(kBlocks)); });
+    // A plain read of the value after its write, unordered: a race, reported at the read.
+    const simt::FaultReport plain =
+        expect_reported(FaultKind::global_race, "plain-value-then-flag", [&] {
+            reset();
+            mm::plain_value_then_flag<<<2, kThreads>>>(values.data(), flags.data(), out.data());
+        });
+    CHECK(plain.message.find("read after write") != std::string::npos);
 }
 
 TEST_CASE("memory model: a descriptor published or read in two halves") {
