@@ -221,5 +221,12 @@ int main(int argc, char** argv) {
         std::printf("__activemask() with %d live lanes: lane 0 0x%08x, lane %d 0x%08x\n", live,
                     got[0], live - 1, got[live - 1]);
     }
+    Buffer<unsigned> votes(1);
+    mm::active_mask_in_branch<<<1, 32>>>(masks.p, votes.p);
+    check(cudaDeviceSynchronize(), "masks in a branch");
+    const std::vector<unsigned> in_branch = masks.get();
+    std::printf("__activemask() of the even lanes in a branch: lane 0 0x%08x, lane 30 0x%08x; "
+                "ballot after it 0x%08x\n",
+                in_branch[0], in_branch[30], votes.get()[0]);
     return 0;
 }

@@ -273,6 +273,18 @@ __global__ void active_masks(unsigned* masks, int n) {
     masks[lane] = __activemask();
 }
 
+// __activemask() in a branch, between two full-warp intrinsics: the even lanes run the branch
+// together, so their mask is the even lanes; the ballot after the branch waits for every lane.
+__global__ void active_mask_in_branch(unsigned* masks, unsigned* ballot) {
+    const int lane = static_cast<int>(threadIdx.x);
+    const int first = __shfl_sync(0xffffffffu, lane, 0); // 0
+    unsigned mask = 0;
+    if (lane % 2 == 0) mask = __activemask();
+    const unsigned votes = __ballot_sync(0xffffffffu, lane < 4);
+    masks[lane] = mask + static_cast<unsigned>(first);
+    if (lane == 0) *ballot = votes;
+}
+
 } // namespace memory_model
 
 #undef load_volatile

@@ -264,4 +264,16 @@ TEST_CASE("memory model: __activemask() and shuffles from lanes that returned") 
                 for (int l = 0; l < lanes; ++l) CHECK(got[l] == want);
             });
     }
+    // In a branch between two full-warp intrinsics: the even lanes' mask, and the ballot after
+    // the branch waits for the lanes still at the __activemask() (it once took them for lanes at
+    // a different intrinsic, by the mask the shuffle before had left).
+    DeviceVector<unsigned> ballot(1);
+    expect_clean_everywhere(
+        "__activemask() in a branch between a shuffle and a ballot",
+        [&] { mm::active_mask_in_branch<<<1, kThreads>>>(masks.data(), ballot.data()); },
+        [&] {
+            const std::vector<unsigned> got = masks.download();
+            for (int l = 0; l < kThreads; ++l) CHECK(got[l] == (l % 2 == 0 ? 0x55555555u : 0u));
+            CHECK(ballot.download()[0] == 0xFu);
+        });
 }

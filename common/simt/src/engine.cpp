@@ -1261,6 +1261,9 @@ unsigned Engine::activemask(const void* site) {
     // another warp intrinsic). Lanes that returned early are not in it, as on a GPU.
     count_poll(me, site);
     me->coll_kind = CollectiveKind::activemask;
+    // In no *_sync intrinsic's mask: the warp's other lanes, arriving at one, wait for this lane
+    // (else the mask its last intrinsic left here would count it as a lane at theirs).
+    me->coll_mask = 0;
     me->warp->activemask_mask |= 1u << me->lane;
     make_waiting(me, ThreadState::at_collective, site);
     if (!((me->warp->runnable_mask >> me->lane) & 1u)) block_and_switch(me);
