@@ -46,7 +46,7 @@ KINDS = {
     "trap": "trap",
     "unsupported feature": "unsupported",
     "stack overflow": "stack_overflow",
-    "exception in kernel": "exception",
+    "C++ exception": "exception",
     "invalid launch": "invalid_launch",
 }
 # Reports that are not about ordering: they never count as naming a race.

@@ -323,7 +323,14 @@ TEST_CASE("illegal address: reading past the end of an allocation names the allo
         run_expecting_fault([&] { read_past_end<<<1, 32>>>(in.data(), out.data(), 1000); });
     INFO("report: " << report.message);
     CHECK(report.kind == simt::FaultKind::illegal_address);
-    CHECK(report.message.find("past the end") != std::string::npos);
+    // How far the reporting thread's read reaches beyond the 4000 bytes: thread t reads
+    // in[1000 + t], 4 * (t + 1) bytes past the end.
+    const size_t by = report.message.find("by thread (");
+    REQUIRE(by != std::string::npos);
+    const int t = std::stoi(report.message.substr(by + 11));
+    CHECK(report.message.find(std::to_string(4 * (t + 1)) +
+                              " bytes past the end of a device allocation of 4000 bytes") !=
+          std::string::npos);
 }
 
 TEST_CASE("illegal address: shared memory out of bounds names the variable") {

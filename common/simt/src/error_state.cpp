@@ -70,7 +70,7 @@ std::string to_string(FaultKind kind) {
     case FaultKind::stack_overflow:
         return "stack overflow";
     case FaultKind::exception:
-        return "exception in kernel";
+        return "C++ exception";
     case FaultKind::invalid_launch:
         return "invalid launch";
     case FaultKind::shared_race:

@@ -65,8 +65,10 @@ std::string explain_bad_address(uintptr_t address, size_t bytes, const char* ver
         below && (below->kind == RegionKind::device || below->kind == RegionKind::managed)) {
         uintptr_t end = below->base + below->bytes;
         if (address >= end && address - end < 1 << 20) {
-            out << (address - end) << " bytes past the end of a " << describe(*below) << " of "
-                << below->bytes << " bytes (index out of range?)";
+            // How far the access reaches beyond the allocation, as for shared variables: one
+            // int past the end is "4 bytes past the end".
+            out << (address + bytes - end) << " bytes past the end of a " << describe(*below)
+                << " of " << below->bytes << " bytes (index out of range?)";
             return out.str();
         }
     }
