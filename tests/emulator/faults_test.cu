@@ -409,6 +409,26 @@ TEST_CASE("checks: a misaligned vector load is seen as the element loads g++ mak
     CHECK(misaligned.kind == simt::FaultKind::misaligned_address);
 }
 
+__global__ void child_kernel(int* out) {
+    out[threadIdx.x] = 1;
+}
+
+__global__ void launch_from_device(int* out) {
+    if (threadIdx.x == 0) child_kernel<<<1, 32>>>(out);
+}
+
+TEST_CASE("unsupported: a kernel launched from device code ends its parent at that line") {
+    DeviceVector<int> out(std::vector<int>(32, 0));
+    auto report = run_expecting_fault([&] { launch_from_device<<<1, 32>>>(out.data()); });
+    INFO("report: " << report.message);
+    CHECK(report.kind == simt::FaultKind::unsupported);
+    CHECK(report.error == cudaErrorNotSupported);
+    CHECK(report.message.find("from device code (dynamic parallelism) is not supported") !=
+          std::string::npos);
+    CHECK(report.message.find("faults_test.cu:") != std::string::npos);
+    CHECK(out.download() == std::vector<int>(32, 0)); // the child never ran
+}
+
 __global__ void read_one_byte(const unsigned char* bytes, int at, int* out) {
     *out = bytes[at];
 }

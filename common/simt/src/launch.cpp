@@ -41,6 +41,16 @@ static thread_local bool t_running_launch = false;
 void run_launch(const LaunchRequest& r) {
     const bool cooperative = take_cooperative_request();
     if (t_running_launch) {
+        // From a kernel's thread: the launch that made it ends here, at the line of the device
+        // launch (a parent that went on without its child would compute something else).
+        if (Engine* engine = active_engine(); engine && engine->current()) {
+            RuntimeScope scope(engine->current());
+            engine->fault(FaultKind::unsupported, cudaErrorNotSupported,
+                          "launching kernel " + kernel_name(r.kernel) +
+                              " from device code (dynamic parallelism) is not supported by the "
+                              "simt emulator",
+                          __builtin_return_address(0));
+        }
         reject(cudaErrorNotSupported, r,
                "launching a kernel from device code (dynamic parallelism) is not supported by the "
                "simt emulator");
