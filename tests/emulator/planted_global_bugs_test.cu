@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -255,6 +256,27 @@ __global__ void atomic_counter_done_right(unsigned* counter, int* out) {
     if (threadIdx.x == 0) out[blockIdx.x] = static_cast<int>(atomicAdd(counter, 1u));
 }
 
+// A float maximum as a compare-and-swap loop, in a function each thread calls twice: the plain
+// read at its start is the loop's first guess each time, not a poll repeated (the thread's own
+// atomicCAS on the word came between).
+__device__ __noinline__ float max_float(float* address, float value) {
+    int* word = reinterpret_cast<int*>(address);
+    int old = *word, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(word, assumed, __float_as_int(fmaxf(value, __int_as_float(assumed))));
+    } while (assumed != old);
+    return __int_as_float(old);
+}
+
+// (The values come from the thread's index, not from memory: a load between the two calls
+// would be the thread's last plain read instead.)
+__global__ void max_twice(float* maximum, unsigned a, unsigned b, float second) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    max_float(maximum, static_cast<float>((i * a + b) % 100000u) / 8);
+    max_float(maximum, second);
+}
+
 // A value published with its flag in one 64-bit word (lab 07's packed descriptors): no fence.
 __global__ void packed_word_chain(const int* in, unsigned long long* words, int* out) {
     if (threadIdx.x != 0) return;
@@ -463,6 +485,20 @@ TEST_CASE("planted bugs: warp masks naming absent lanes") {
 }
 
 TEST_CASE("correct multi-block patterns run with no report") {
+    {
+        const unsigned seed = std::random_device{}();
+        INFO("seed " << seed);
+        std::mt19937 random(seed);
+        const unsigned a = random() % 9973 + 1, b = random() % 100000;
+        const float second = static_cast<float>(random() % 100000) / 8;
+        float want = second;
+        for (unsigned i = 0; i < 2 * 64; ++i)
+            want = std::max(want, static_cast<float>((i * a + b) % 100000u) / 8);
+        DeviceVector<float> maximum(std::vector<float>{0});
+        expect_clean("a compare-and-swap maximum in a function called twice",
+                     [&] { max_twice<<<2, 64>>>(maximum.data(), a, b, second); });
+        CHECK(maximum.download()[0] == want);
+    }
     DeviceVector<int> value(std::vector<int>{0}), flag(std::vector<int>{0}),
         out(std::vector<int>(8, 0));
     expect_clean("message passing with both fences", [&] {

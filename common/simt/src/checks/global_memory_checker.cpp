@@ -175,6 +175,8 @@ void GlobalMemoryChecker::access(Thread& t, const Region& r, uintptr_t address, 
         t.last_plain_read = address;
         t.last_plain_site = site_id;
         if (repeated) sink_.spin_poll(&t, site); // a spin on a plain load nobody ends
+    } else if (kind != AccessKind::read) {
+        end_poll_by_own_write(t, address, bytes);
     }
     if (kind != AccessKind::write && initcheck) {
         // Uninitialized only if no word of the access was written (a struct copy may carry

@@ -236,6 +236,8 @@ class GlobalMemoryChecker final : public Checker {
     [[gnu::always_inline]] inline bool fast_read_word(Thread& t, bool device, uintptr_t address,
                                                       GlobalShadow::Word word, size_t bytes,
                                                       uint32_t site_id);
+    [[gnu::always_inline]] static inline void end_poll_by_own_write(Thread& t, uintptr_t address,
+                                                                    size_t bytes);
     [[gnu::always_inline]] inline bool fast_write_word(Thread& t, uintptr_t address,
                                                        GlobalShadow::Word word, size_t bytes,
                                                        uint32_t site_id);

@@ -260,6 +260,14 @@ inline bool GlobalMemoryChecker::plain_store_fits(const Thread& t, GlobalShadow:
     return true;
 }
 
+inline void GlobalMemoryChecker::end_poll_by_own_write(Thread& t, uintptr_t address, size_t bytes) {
+    // A thread that stores to (or updates) the word of its last plain read does not spin on
+    // it: the next read of it, at the same line, is no poll (a compare-and-swap loop's first
+    // guess, in a function called again).
+    if ((t.last_plain_read & ~uintptr_t{3}) - (address & ~uintptr_t{3}) < bytes + (address & 3))
+        t.last_plain_read = 0;
+}
+
 inline bool GlobalMemoryChecker::fast_write_word(Thread& t, uintptr_t address,
                                                  GlobalShadow::Word word, size_t bytes,
                                                  uint32_t site_id) {
@@ -267,6 +275,7 @@ inline bool GlobalMemoryChecker::fast_write_word(Thread& t, uintptr_t address,
     if (bytes > 4) return fast_write_words(t, address, word, bytes, site_id);
     const uint8_t mine = aligned_word_bytes(address, bytes);
     if (!plain_store_fits(t, word, mine)) return false;
+    end_poll_by_own_write(t, address, bytes);
     ++now_;
     if (relaxed_visibility_) delay_visibility(t, address & ~uintptr_t{3}, word, visibility_delay());
     record_write(t, grid_thread(t), word, Strength::plain, site_id, mine);
@@ -312,6 +321,7 @@ inline bool GlobalMemoryChecker::fast_write_words(Thread& t, uintptr_t address,
     GlobalShadow::Word word = first;
     for (size_t i = 0; i < count; ++i, word = word.next())
         if (!plain_store_fits(t, word, 0xF)) return false;
+    end_poll_by_own_write(t, address, bytes);
     ++now_;
     const uint32_t delay = relaxed_visibility_ ? visibility_delay() : 0;
     const uint32_t self = grid_thread(t);
