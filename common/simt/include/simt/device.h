@@ -133,6 +133,9 @@ SIMT_SCOPED_ATOMIC(unsigned long long, atomicAdd,
                    (unsigned long long* address, unsigned long long value))
 SIMT_SCOPED_ATOMIC(float, atomicAdd, (float* address, float value))
 SIMT_SCOPED_ATOMIC(double, atomicAdd, (double* address, double value))
+// Compute capability 9.0, global memory only: atomic per float, not as a vector (atomics.cpp).
+SIMT_SCOPED_ATOMIC(float2, atomicAdd, (float2* address, float2 value))
+SIMT_SCOPED_ATOMIC(float4, atomicAdd, (float4* address, float4 value))
 SIMT_SCOPED_ATOMIC(int, atomicSub, (int* address, int value))
 SIMT_SCOPED_ATOMIC(unsigned, atomicSub, (unsigned* address, unsigned value))
 SIMT_SCOPED_ATOMIC(int, atomicExch, (int* address, int value))
