@@ -119,7 +119,8 @@ namespace simt::detail {
 // its own, not for the vector: another thread may see x added and y not yet. So each float is
 // an atomic of its own here, in the order x, y, z, w, with a scheduling point before each, and
 // the race checks see 4-byte atomics. As on a GPU the vector must be aligned to its size and lie
-// in global memory: shared memory, or a thread's local variable, ends the launch with a report.
+// in global memory: shared memory, or a thread's local variable, ends the launch with a report
+// (an H200 ends it with cudaErrorLaunchFailure).
 template <class V>
 V vector_atomic_add(const char* name, V* address, V value, const void* site, MemoryScope scope) {
     constexpr int kFloats = sizeof(V) / sizeof(float);
@@ -135,7 +136,7 @@ V vector_atomic_add(const char* name, V* address, V value, const void* site, Mem
              << (shared ? "shared memory (" + e.describe_shared_address(at) + ")"
                         : std::string("a local variable of the thread"))
              << ": CUDA's float2 and float4 atomicAdd work on global memory only";
-        e.fault(FaultKind::illegal_address, cudaErrorIllegalAddress, what.str(), site);
+        e.fault(FaultKind::illegal_address, cudaErrorLaunchFailure, what.str(), site);
     }
     if (at % sizeof(V) != 0) [[unlikely]] {
         RuntimeScope runtime(me);

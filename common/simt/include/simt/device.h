@@ -176,6 +176,27 @@ SIMT_SCOPED_ATOMIC(unsigned long long, atomicXor,
                    (unsigned long long* address, unsigned long long value))
 #undef SIMT_SCOPED_ATOMIC
 
+// CUDA has no atomicMax/atomicMin on float or double: say so instead of g++'s list of candidates.
+// The value's type is not deduced, so that a program's own atomicMax(float*, float) (a CAS loop)
+// is still the one called, as with nvcc.
+#define SIMT_NO_FLOAT_ATOMIC(name)                                                                 \
+    template <class T>                                                                             \
+        requires std::is_floating_point_v<T>                                                       \
+    T name(T* address, std::type_identity_t<T> value) {                                            \
+        static_assert(sizeof(T) == 0, #name " on float or double does not exist in CUDA (only "   \
+                                            "on int, unsigned, long long and unsigned long long): " \
+                                            "write it as an atomicCAS loop");                      \
+        (void)address;                                                                             \
+        return value;                                                                              \
+    }
+SIMT_NO_FLOAT_ATOMIC(atomicMax)
+SIMT_NO_FLOAT_ATOMIC(atomicMax_block)
+SIMT_NO_FLOAT_ATOMIC(atomicMax_system)
+SIMT_NO_FLOAT_ATOMIC(atomicMin)
+SIMT_NO_FLOAT_ATOMIC(atomicMin_block)
+SIMT_NO_FLOAT_ATOMIC(atomicMin_system)
+#undef SIMT_NO_FLOAT_ATOMIC
+
 // Integer intrinsics (pure functions, no scheduling).
 inline int __popc(unsigned x) {
     return __builtin_popcount(x);

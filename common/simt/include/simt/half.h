@@ -1,9 +1,9 @@
 // Half precision (cuda_fp16.h) on the simt emulator: __half and __half2 with CUDA's layout
 // (2 and 4 bytes, IEEE binary16), conversions that round to nearest even as the GPU's do, the
 // arithmetic, comparisons and math functions CUDA defines on them, and their atomicAdd. Each
-// operation computes in float (fma in double) and rounds once to half: float holds more than
-// twice half's precision, so for + - * / the result is the correctly rounded one a GPU gives.
-// Not here: the half shuffles.
+// operation computes in float (fma and the math functions in double) and rounds once to half:
+// float holds more than twice half's precision, so for + - * / the result is the correctly
+// rounded one a GPU gives. Not here: the half shuffles.
 #pragma once
 
 #include <cmath>
@@ -38,6 +38,23 @@ inline std::uint16_t float_to_half_bits(float f) {
     return static_cast<std::uint16_t>(sign | h);
 }
 
+// double -> binary16 with one rounding, to nearest even (through float, the result would be
+// rounded twice: 1 + 2^-11 + 2^-30 would become 1, not 1 + 2^-10). The double is rounded to float
+// toward zero, with the last bit set when that dropped anything ("round to odd"): float keeps 13
+// bits more than half, so that bit stands for all that was dropped, and rounding the float to
+// half rounds the double.
+inline std::uint16_t double_to_half_bits(double d) {
+    float f = static_cast<float>(d);
+    if (!std::isnan(d) && static_cast<double>(f) != d) {
+        if (std::fabs(static_cast<double>(f)) > std::fabs(d)) f = std::nextafter(f, 0.0f);
+        std::uint32_t x;
+        std::memcpy(&x, &f, sizeof x);
+        x |= 1u;
+        std::memcpy(&f, &x, sizeof f);
+    }
+    return float_to_half_bits(f);
+}
+
 // binary16 -> float: exact.
 inline float half_bits_to_float(std::uint16_t h) {
     const std::uint32_t sign = (h & 0x8000u) << 16;
@@ -66,7 +83,7 @@ struct __half_raw {
 struct __half {
     __half() = default;
     __half(float f) : bits_(simt::detail::float_to_half_bits(f)) {}
-    __half(double d) : __half(static_cast<float>(d)) {}
+    __half(double d) : bits_(simt::detail::double_to_half_bits(d)) {}
     __half(int i) : __half(static_cast<float>(i)) {}
     __half(__half_raw raw) : bits_(raw.x) {}
     operator float() const { return simt::detail::half_bits_to_float(bits_); }
@@ -93,6 +110,9 @@ inline __half __float2half(float f) {
 }
 inline __half __float2half_rn(float f) {
     return __half(f);
+}
+inline __half __double2half(double d) {
+    return __half(d);
 }
 inline float __half2float(__half h) {
     return static_cast<float>(h);
@@ -151,8 +171,9 @@ inline __half __hneg(__half a) {
     return __half(-float(a));
 }
 inline __half __hfma(__half a, __half b, __half c) {
-    return __half(
-        static_cast<float>(std::fma(double(float(a)), double(float(b)), double(float(c)))));
+    // Exact in double for every finite half result (a*b has 22 bits, and the terms span at
+    // most 2^17 down to 2^-24), so the one rounding is the conversion to half.
+    return __half(std::fma(double(float(a)), double(float(b)), double(float(c))));
 }
 inline __half __hadd_rn(__half a, __half b) { // (the _rn forms are never contracted into an fma)
     return __hadd(a, b);
@@ -228,8 +249,10 @@ inline __half __hmax_nan(__half a, __half b) {
 inline __half __hmin_nan(__half a, __half b) {
     return __hisnan(a) || __hisnan(b) ? __half(NAN) : __hmin(a, b);
 }
-inline __half __habs(__half a) { // clears the sign bit, as the GPU's abs.f16
-    return __ushort_as_half(static_cast<unsigned short>(__half_as_ushort(a) & 0x7fffu));
+inline __half __habs(__half a) { // a NaN becomes the canonical one, as on a GPU
+    return __hisnan(a)
+               ? __half(NAN)
+               : __ushort_as_half(static_cast<unsigned short>(__half_as_ushort(a) & 0x7fffu));
 }
 
 // Saturating forms: the result clamped to [0, 1], NaN to +0; relu: negative to +0, NaN kept.
@@ -334,21 +357,21 @@ SIMT_HALF2_COMPARE(geu)
 #undef SIMT_HALF2_COMPARE
 
 // The math functions of cuda_fp16.h, each on __half (hexp) and __half2 (h2exp): computed in
-// float, then rounded once to half (nearest even), as the __half(float) conversion does. The
-// float result is within an ulp of float, far below half's, so this is the correctly rounded
-// half except where the exact result lies within that ulp of a tie between two halves.
+// double, then rounded once to half (nearest even). A GPU gives the correctly rounded half, on
+// every input an H200 was tried on; float, then half would be one ulp off on a few (hexp of
+// 0.0073, hsin of 300: the float result rounds to a tie between two halves).
 #define SIMT_HALF_MATH(name, name2, expr)                                                          \
     inline __half name(__half a) {                                                                 \
-        const float x = float(a);                                                                  \
-        return __half(static_cast<float>(expr));                                                   \
+        const double x = float(a);                                                                 \
+        return __half(static_cast<double>(expr));                                                  \
     }                                                                                              \
     SIMT_HALF2_UNARY(name2, name)
 SIMT_HALF_MATH(hsqrt, h2sqrt, std::sqrt(x))
-SIMT_HALF_MATH(hrsqrt, h2rsqrt, 1.0f / std::sqrt(x))
-SIMT_HALF_MATH(hrcp, h2rcp, 1.0f / x)
+SIMT_HALF_MATH(hrsqrt, h2rsqrt, 1.0 / std::sqrt(x))
+SIMT_HALF_MATH(hrcp, h2rcp, 1.0 / x)
 SIMT_HALF_MATH(hexp, h2exp, std::exp(x))
 SIMT_HALF_MATH(hexp2, h2exp2, std::exp2(x))
-SIMT_HALF_MATH(hexp10, h2exp10, std::pow(10.0f, x))
+SIMT_HALF_MATH(hexp10, h2exp10, std::pow(10.0, x))
 SIMT_HALF_MATH(hlog, h2log, std::log(x))
 SIMT_HALF_MATH(hlog2, h2log2, std::log2(x))
 SIMT_HALF_MATH(hlog10, h2log10, std::log10(x))
