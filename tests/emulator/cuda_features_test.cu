@@ -1,7 +1,8 @@
 // CUDA features that programs written for a GPU use and the emulator runs as a GPU does: kernel
 // default arguments, a file-scope extern __shared__ array used through casts, cooperative
 // launches with grid-wide sync, tiles of more than a warp, binary partitions, coalesced_threads,
-// launches from several host threads, half precision, the directed-rounding intrinsics, zero-copy
+// launches from several host threads, half precision (arithmetic, math functions, atomicAdd on
+// __half and __half2), atomicAdd on float2 and float4, the directed-rounding intrinsics, zero-copy
 // host memory, device limits, cache preferences and stream access-policy hints, cuda::barrier,
 // code kept for a GPU under `#if __CUDA_ARCH__ >= 700`, inline PTX reads of a lane's special
 // registers and the warp reductions (__reduce_add_sync ...). Built for both
@@ -17,11 +18,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <random>
 #include <thread>
 #include <vector>
 
 #include "device_vector.h"
+
+#ifdef SCANLAB_BACKEND_SIMT
+#include "planted.h"
+#endif
 
 namespace cg = cooperative_groups;
 
@@ -518,6 +524,343 @@ TEST_CASE("half precision: half2 intrinsics and operators round each result to h
         CHECK(bits[i] == expected_edges[i]);
     }
 }
+
+// ---- Half precision math functions (cuda_fp16.h) -----------------------------------------------
+
+namespace {
+
+constexpr int kHalfMath = 15; // functions in half_math, each as __half and through its half2 form
+
+// out[f * n + i]: function f of in[i] as __half; out2[...]: the same through the half2 form, the
+// input in the high half (the low half holds 1).
+__global__ void half_math(const half* in, half* out, half* out2, int n) {
+    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i >= n) return;
+    const half x = in[i];
+    const half2 x2 = __halves2half2(__float2half(1.0f), x);
+    const half r[kHalfMath] = {hexp(x),   hexp2(x), hexp10(x), hlog(x),   hlog2(x),
+                               hlog10(x), hsqrt(x), hrsqrt(x), hrcp(x),   hsin(x),
+                               hcos(x),   hceil(x), hfloor(x), htrunc(x), hrint(x)};
+    const half2 r2[kHalfMath] = {h2exp(x2),   h2exp2(x2), h2exp10(x2), h2log(x2),   h2log2(x2),
+                                 h2log10(x2), h2sqrt(x2), h2rsqrt(x2), h2rcp(x2),   h2sin(x2),
+                                 h2cos(x2),   h2ceil(x2), h2floor(x2), h2trunc(x2), h2rint(x2)};
+    for (int f = 0; f < kHalfMath; ++f) {
+        out[f * n + i] = r[f];
+        out2[f * n + i] = __high2half(r2[f]);
+    }
+}
+
+// The cases of NaN, signed zeros and saturation, and fma and conversion roundings that float
+// would round twice.
+__global__ void half_specials(unsigned short* bits, int* flags) {
+    const half pz = __float2half(0.0f), nz = __float2half(-0.0f), one = __float2half(1.0f);
+    const half nan = __ushort_as_half(0x7e00), two = __float2half(2.0f);
+    const half r[] = {
+        __hmax(nz, pz), __hmin(pz, nz), __hmax(nan, one), __hmin(one, nan), __hmax_nan(nan, one),
+        __habs(__float2half(-3.0f)), __hadd_sat(one, one), __hsub_sat(one, two),
+        __hfma_relu(one, -two, one),
+        // (2^-11 + 2^-18)(1 - 2^-7) + 1 + 2^-10 = 1 + 2^-10 + 2^-11 - 2^-25, just below a
+        // tie: 0x3c01 (through float: the tie, 0x3c02); 1 + 2^-11 + 2^-30 likewise
+        __hfma(__ushort_as_half(0x1008), __ushort_as_half(0x3bf0), __ushort_as_half(0x3c01)),
+        __double2half(0x1.00200004p+0), __hmax2(__halves2half2(one, nz), __halves2half2(two, pz)).y,
+        __habs2(__halves2half2(-two, one)).x};
+    for (int i = 0; i < 13; ++i) bits[i] = __half_as_ushort(r[i]);
+    flags[0] = __hne(nan, one);
+    flags[1] = __hneu(nan, one);
+    flags[2] = nan != one;
+    flags[3] = __hisinf(__ushort_as_half(0xfc00));
+    flags[4] = static_cast<int>(__heq2_mask(__halves2half2(one, nan), __halves2half2(one, one)));
+    flags[5] = __hbequ2(__halves2half2(one, nan), __halves2half2(one, one));
+    flags[6] = __half_as_ushort(__hlt2(__halves2half2(pz, two), __halves2half2(one, one)).x);
+    flags[7] = __halves2half2(one, nan) == __halves2half2(one, nan);
+    flags[8] = __hisnan(__hmin_nan(one, nan));
+}
+
+} // namespace
+
+TEST_CASE("half precision: math functions give the correctly rounded half, as a GPU does") {
+    // Random halves, and inputs where float, then half rounds twice (bits an H200 gave).
+    std::mt19937 random(2029);
+    std::uniform_int_distribution<int> any_bits(0, 0x7bff); // finite, non-negative
+    std::vector<half> in;
+    for (int i = 0; i < 400; ++i) {
+        const auto b = static_cast<unsigned short>(any_bits(random) | (i % 2 ? 0x8000 : 0));
+        in.push_back(__ushort_as_half(b));
+    }
+    struct Known {
+        int function;
+        unsigned short in, out;
+    };
+    const Known known[] = {{0, 0x1f79, 0x3c07}, {1, 0x11c5, 0x3c01}, {3, 0x1d78, 0xc53b},
+                           {5, 0x57e1, 0x4033}, {9, 0x5cb0, 0xbbff}, {10, 0x2b7c, 0x3bfd}};
+    for (const Known& k : known) in.push_back(__ushort_as_half(k.in));
+    const int n = static_cast<int>(in.size());
+    DeviceVector<half> d_in(in), d_out(kHalfMath * n), d_out2(kHalfMath * n);
+    half_math<<<(n + 127) / 128, 128>>>(d_in.data(), d_out.data(), d_out2.data(), n);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<half> out = d_out.download(), out2 = d_out2.download();
+    using Exact = double (*)(double);
+    const Exact exact[kHalfMath] = {[](double x) { return std::exp(x); },
+                                    [](double x) { return std::exp2(x); },
+                                    [](double x) { return std::pow(10.0, x); },
+                                    [](double x) { return std::log(x); },
+                                    [](double x) { return std::log2(x); },
+                                    [](double x) { return std::log10(x); },
+                                    [](double x) { return std::sqrt(x); },
+                                    [](double x) { return 1 / std::sqrt(x); },
+                                    [](double x) { return 1 / x; },
+                                    [](double x) { return std::sin(x); },
+                                    [](double x) { return std::cos(x); },
+                                    [](double x) { return std::ceil(x); },
+                                    [](double x) { return std::floor(x); },
+                                    [](double x) { return std::trunc(x); },
+                                    [](double x) { return std::nearbyint(x); }};
+    for (int f = 0; f < kHalfMath; ++f) {
+        for (int i = 0; i < n; ++i) {
+            const double x = __half2float(in[i]);
+            const half want = __double2half(exact[f](x));
+            CAPTURE(f);
+            CAPTURE(x);
+            if (std::isnan(__half2float(want))) {
+                CHECK(std::isnan(__half2float(out[f * n + i])));
+                CHECK(std::isnan(__half2float(out2[f * n + i])));
+                continue;
+            }
+            CHECK(__half_as_ushort(out[f * n + i]) == __half_as_ushort(want));
+            CHECK(__half_as_ushort(out2[f * n + i]) == __half_as_ushort(want));
+        }
+    }
+    for (const Known& k : known) {
+        const int i = static_cast<int>(&k - known) + 400;
+        CAPTURE(k.function);
+        CHECK(__half_as_ushort(out[k.function * n + i]) == k.out);
+    }
+
+    DeviceVector<unsigned short> bits(13);
+    DeviceVector<int> flags(9);
+    half_specials<<<1, 1>>>(bits.data(), flags.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<unsigned short> b = bits.download();
+    const unsigned short want_bits[13] = {0x0000, 0x8000, 0x3c00, 0x3c00, 0x7fff, 0x4200, 0x3c00,
+                                          0x0000, 0x0000, 0x3c01, 0x3c01, 0x0000, 0x4000};
+    for (int i = 0; i < 13; ++i) {
+        CAPTURE(i);
+        if (i == 4)
+            CHECK(std::isnan(__half2float(__ushort_as_half(b[i]))));
+        else
+            CHECK(b[i] == want_bits[i]);
+    }
+    const std::vector<int> fl = flags.download();
+    const int want_flags[9] = {0, 1, 1, -1, 0xffff, 1, 0x3c00, 0, 1};
+    for (int i = 0; i < 9; ++i) {
+        CAPTURE(i);
+        CHECK(fl[i] == want_flags[i]);
+    }
+}
+
+// ---- atomicAdd on __half, __half2, float2 and float4
+// ---------------------------------------------
+
+namespace {
+
+constexpr int kAtomicBlocks = 4, kAtomicThreads = 128;
+constexpr int kAtomicAdders = kAtomicBlocks * kAtomicThreads;
+
+// Every thread adds its value to one __half and one __half2, and to one of 4 float2 and of 4
+// float4 (thread i to slot i % 4, each component its own value), keeping what it saw.
+__global__ void add_atomically(const half* h_values, const half2* h2_values,
+                               const float2* f2_values, const float4* f4_values, half* h_sum,
+                               half2* h2_sum, float2* f2_sums, float4* f4_sums, half* h_seen,
+                               half2* h2_seen, float2* f2_seen, float4* f4_seen) {
+    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    h_seen[i] = atomicAdd(h_sum, h_values[i]);
+    h2_seen[i] = atomicAdd(h2_sum, h2_values[i]);
+    f2_seen[i] = atomicAdd(&f2_sums[i % 4], f2_values[i]);
+    f4_seen[i] = atomicAdd_system(&f4_sums[i % 4], f4_values[i]);
+}
+
+// Each adder saw the sum of those before it: ordered by what they saw (with positive values),
+// each one's value leads to the next one's, from 0 to the total.
+void check_chain(std::vector<std::pair<double, double>> seen_and_value, double total) {
+    std::sort(seen_and_value.begin(), seen_and_value.end());
+    double expected = 0;
+    for (const auto& [seen, value] : seen_and_value) {
+        REQUIRE(seen == expected);
+        expected += value;
+    }
+    CHECK(expected == total);
+}
+
+} // namespace
+
+TEST_CASE("atomicAdd on __half and __half2 (one atomic), float2 and float4 (one per float)") {
+    std::mt19937 random(77);
+    std::uniform_int_distribution<int> quarters(1, 4), small(-3, 3), eighths(1, 64);
+    // Quarters up to 512 and integers up to 1536 are exact halves: every partial sum is exact.
+    std::vector<half> h_values(kAtomicAdders);
+    std::vector<half2> h2_values(kAtomicAdders);
+    std::vector<float2> f2_values(kAtomicAdders);
+    std::vector<float4> f4_values(kAtomicAdders);
+    for (int i = 0; i < kAtomicAdders; ++i) {
+        h_values[i] = __float2half(quarters(random) / 4.0f);
+        h2_values[i] =
+            __floats2half2_rn(quarters(random) / 4.0f, static_cast<float>(small(random)));
+        f2_values[i] = make_float2(eighths(random) / 8.0f, eighths(random) / 8.0f);
+        f4_values[i] = make_float4(eighths(random) / 8.0f, eighths(random) / 8.0f,
+                                   eighths(random) / 8.0f, eighths(random) / 8.0f);
+    }
+    DeviceVector<half> d_h(h_values), h_sum(std::vector<half>{__float2half(0.0f)}),
+        h_seen(kAtomicAdders);
+    DeviceVector<half2> d_h2(h2_values), h2_sum(std::vector<half2>{__floats2half2_rn(0, 0)}),
+        h2_seen(kAtomicAdders);
+    DeviceVector<float2> d_f2(f2_values), f2_sums(std::vector<float2>(4, make_float2(0, 0))),
+        f2_seen(kAtomicAdders);
+    DeviceVector<float4> d_f4(f4_values), f4_sums(std::vector<float4>(4, make_float4(0, 0, 0, 0))),
+        f4_seen(kAtomicAdders);
+    add_atomically<<<kAtomicBlocks, kAtomicThreads>>>(
+        d_h.data(), d_h2.data(), d_f2.data(), d_f4.data(), h_sum.data(), h2_sum.data(),
+        f2_sums.data(), f4_sums.data(), h_seen.data(), h2_seen.data(), f2_seen.data(),
+        f4_seen.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    // __half: the total, and each adder saw the sum of those before it.
+    const std::vector<half> hs = h_seen.download();
+    std::vector<std::pair<double, double>> chain;
+    double total = 0;
+    for (int i = 0; i < kAtomicAdders; ++i) {
+        chain.emplace_back(__half2float(hs[i]), __half2float(h_values[i]));
+        total += __half2float(h_values[i]);
+    }
+    CHECK(__half2float(h_sum.download()[0]) == total);
+    check_chain(chain, total);
+    // __half2: one atomic of both halves, so the high halves seen follow the order of the low
+    // ones (integers of either sign: checked against the low halves' order).
+    const std::vector<half2> h2s = h2_seen.download();
+    std::vector<int> order(kAtomicAdders);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(),
+              [&](int a, int b) { return __low2float(h2s[a]) < __low2float(h2s[b]); });
+    double low = 0, high = 0;
+    for (const int i : order) {
+        CAPTURE(i);
+        REQUIRE(__low2float(h2s[i]) == low);
+        REQUIRE(__high2float(h2s[i]) == high);
+        low += __low2float(h2_values[i]);
+        high += __high2float(h2_values[i]);
+    }
+    const half2 h2_total = h2_sum.download()[0];
+    CHECK(__low2float(h2_total) == low);
+    CHECK(__high2float(h2_total) == high);
+    // float2 and float4: each component is atomic on its own (its chain holds), the vector not
+    // as a whole, so the components' orders are not compared.
+    const std::vector<float2> f2s = f2_seen.download(), f2_total = f2_sums.download();
+    const std::vector<float4> f4s = f4_seen.download(), f4_total = f4_sums.download();
+    for (int slot = 0; slot < 4; ++slot) {
+        for (int c = 0; c < 6; ++c) { // x, y of float2, then x, y, z, w of float4
+            CAPTURE(slot);
+            CAPTURE(c);
+            const auto component = [c](const auto& v2, const auto& v4) {
+                const float* f = c < 2 ? &v2.x : &v4.x;
+                return static_cast<double>(f[c < 2 ? c : c - 2]);
+            };
+            std::vector<std::pair<double, double>> per;
+            double sum = 0;
+            for (int i = slot; i < kAtomicAdders; i += 4) {
+                per.emplace_back(component(f2s[i], f4s[i]), component(f2_values[i], f4_values[i]));
+                sum += per.back().second;
+            }
+            CHECK(component(f2_total[slot], f4_total[slot]) == sum);
+            check_chain(per, sum);
+        }
+    }
+}
+
+#ifdef SCANLAB_BACKEND_SIMT
+// ---- The race checks see the new atomics (emulator only) ---------------------------------------
+
+namespace {
+
+// Block 0 resets the sum inside the kernel while the other blocks add to it: the plain store
+// races their atomics, as with an int counter (reset it before the launch instead).
+__global__ void half_sum_reset_in_kernel(half* sum) {
+    if (threadIdx.x != 0) return;
+    if (blockIdx.x == 0) {
+        // BUG: half-sum-reset
+        *sum = __float2half(0.0f);
+    }
+    atomicAdd(sum, __float2half(1.0f));
+}
+__global__ void half2_sum_reset_in_kernel(half2* sum) {
+    if (threadIdx.x != 0) return;
+    if (blockIdx.x == 0) {
+        // BUG: half2-sum-reset
+        *sum = __floats2half2_rn(0.0f, 0.0f);
+    }
+    atomicAdd(sum, __floats2half2_rn(1.0f, 2.0f));
+}
+// Only y is reset: each float of a float2 atomicAdd is an atomic of its own.
+__global__ void float2_sum_reset_in_kernel(float2* sum) {
+    if (threadIdx.x != 0) return;
+    if (blockIdx.x == 0) {
+        // BUG: float2-sum-reset
+        sum->y = 0.0f;
+    }
+    atomicAdd(sum, make_float2(1.0f, 2.0f));
+}
+__global__ void sums_without_reset(half* h, half2* h2, float2* f2, float4* f4) {
+    atomicAdd(h, __float2half(1.0f));
+    atomicAdd(h2, __floats2half2_rn(1.0f, 2.0f));
+    atomicAdd(f2, make_float2(1.0f, 2.0f));
+    atomicAdd_block(&f4[blockIdx.x], make_float4(1.0f, 2.0f, 3.0f, 4.0f));
+}
+// float2 and float4 atomicAdd exist for global memory only (nvcc warns, a GPU traps).
+__global__ void float2_sum_in_shared(float2* out) {
+    __shared__ float2 sum;
+    if (threadIdx.x == 0) sum = make_float2(0.0f, 0.0f);
+    __syncthreads();
+    atomicAdd(&sum, make_float2(1.0f, 2.0f));
+    __syncthreads();
+    if (threadIdx.x == 0) *out = sum;
+}
+
+} // namespace
+
+TEST_CASE("race checks: a plain store racing atomicAdd on __half, __half2 and float2 is reported") {
+    DeviceVector<half> h(1);
+    DeviceVector<half2> h2(1);
+    DeviceVector<float2> f2(1);
+    DeviceVector<float4> f4(4);
+    const auto zero = [&] {
+        REQUIRE(cudaMemset(h.data(), 0, sizeof(half)) == cudaSuccess);
+        REQUIRE(cudaMemset(h2.data(), 0, sizeof(half2)) == cudaSuccess);
+        REQUIRE(cudaMemset(f2.data(), 0, sizeof(float2)) == cudaSuccess);
+        REQUIRE(cudaMemset(f4.data(), 0, 4 * sizeof(float4)) == cudaSuccess);
+    };
+    expect_planted_report(__FILE__, {simt::FaultKind::global_race, "half-sum-reset"}, [&] {
+        zero();
+        half_sum_reset_in_kernel<<<4, 32>>>(h.data());
+    });
+    expect_planted_report(__FILE__, {simt::FaultKind::global_race, "half2-sum-reset"}, [&] {
+        zero();
+        half2_sum_reset_in_kernel<<<4, 32>>>(h2.data());
+    });
+    expect_planted_report(__FILE__, {simt::FaultKind::global_race, "float2-sum-reset"}, [&] {
+        zero();
+        float2_sum_reset_in_kernel<<<4, 32>>>(f2.data());
+    });
+    expect_clean("atomicAdd on sums reset before the launch", [&] {
+        zero();
+        sums_without_reset<<<4, 64>>>(h.data(), h2.data(), f2.data(), f4.data());
+    });
+    const simt::FaultReport shared = run_quietly([&] {
+        float2_sum_in_shared<<<1, 32>>>(f2.data());
+        CHECK(cudaDeviceSynchronize() == cudaErrorLaunchFailure);
+    });
+    INFO(shared.message);
+    CHECK(shared.kind == simt::FaultKind::illegal_address);
+    CHECK(shared.message.find("atomicAdd on a float2 in shared memory") != std::string::npos);
+    CHECK(shared.message.find("global memory only") != std::string::npos);
+}
+#endif
 
 // ---- Directed-rounding intrinsics --------------------------------------------------------------
 

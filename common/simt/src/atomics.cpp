@@ -3,10 +3,12 @@
 // that leaves memory as it was (a failed CAS, atomicAdd(p, 0)) counts as polling, so that a
 // spin-wait nobody will end is reported instead of hanging.
 #include <cstring>
+#include <sstream>
 #include <type_traits>
 
 #include "engine.h"
 #include "simt/device.h"
+#include "simt/half.h"
 
 namespace simt::detail {
 
@@ -101,3 +103,72 @@ SIMT_ATOMIC_CAS_SCOPES(unsigned long long)
 SIMT_ATOMIC_CAS_SCOPES(unsigned short)
 #undef SIMT_ATOMIC_CAS_SCOPES
 #undef SIMT_ATOMIC_CAS
+
+// Half precision (cuda_fp16.h): one atomic of the 2 or 4 bytes; __hadd/__hadd2 round each half.
+__half atomicAdd(__half* address, __half value) {
+    return atomic_update("atomicAdd", address, __builtin_return_address(0),
+                         [value](__half old) { return __hadd(old, value); });
+}
+__half2 atomicAdd(__half2* address, __half2 value) {
+    return atomic_update("atomicAdd", address, __builtin_return_address(0),
+                         [value](__half2 old) { return __hadd2(old, value); });
+}
+
+namespace simt::detail {
+// float2/float4 atomicAdd (compute capability 9.0). CUDA makes the add atomic for each float on
+// its own, not for the vector: another thread may see x added and y not yet. So each float is
+// an atomic of its own here, in the order x, y, z, w, with a scheduling point before each, and
+// the race checks see 4-byte atomics. As on a GPU the vector must be aligned to its size and lie
+// in global memory: shared memory, or a thread's local variable, ends the launch with a report
+// (an H200 ends it with cudaErrorLaunchFailure).
+template <class V>
+V vector_atomic_add(const char* name, V* address, V value, const void* site, MemoryScope scope) {
+    constexpr int kFloats = sizeof(V) / sizeof(float);
+    Engine& e = engine_for(name);
+    Thread* me = e.current();
+    const uintptr_t at = reinterpret_cast<uintptr_t>(address);
+    const bool shared = at - me->block->shared_base() < me->block->shared_capacity;
+    const bool local = at - me->stack_lo < me->stack_size;
+    if (shared || local) [[unlikely]] {
+        RuntimeScope runtime(me); // (the message's std::string work is the emulator's)
+        std::ostringstream what;
+        what << name << " on a float" << kFloats << " in "
+             << (shared ? "shared memory (" + e.describe_shared_address(at) + ")"
+                        : std::string("a local variable of the thread"))
+             << ": CUDA's float2 and float4 atomicAdd work on global memory only";
+        e.fault(FaultKind::illegal_address, cudaErrorLaunchFailure, what.str(), site);
+    }
+    if (at % sizeof(V) != 0) [[unlikely]] {
+        RuntimeScope runtime(me);
+        std::ostringstream what;
+        what << name << " on a float" << kFloats << " at misaligned address 0x" << std::hex << at
+             << std::dec << ": the vector must be aligned to its " << sizeof(V) << " bytes";
+        e.fault(FaultKind::misaligned_address, cudaErrorMisalignedAddress, what.str(), site);
+    }
+    float* floats = reinterpret_cast<float*>(address);
+    const float* add = reinterpret_cast<const float*>(&value);
+    V old;
+    float* olds = reinterpret_cast<float*>(&old);
+    for (int i = 0; i < kFloats; ++i) {
+        const float v = add[i];
+        olds[i] = atomic_update(
+            name, floats + i, site, [v](float f) { return f + v; }, scope);
+    }
+    return old;
+}
+} // namespace simt::detail
+
+using simt::detail::vector_atomic_add;
+
+#define SIMT_VECTOR_ATOMIC_ADD(V, suffix, scope)                                                   \
+    V atomicAdd##suffix(V* address, V value) {                                                     \
+        return vector_atomic_add("atomicAdd" #suffix, address, value, __builtin_return_address(0), \
+                                 scope);                                                           \
+    }
+SIMT_VECTOR_ATOMIC_ADD(float2, , MemoryScope::device)
+SIMT_VECTOR_ATOMIC_ADD(float2, _block, MemoryScope::block)
+SIMT_VECTOR_ATOMIC_ADD(float2, _system, MemoryScope::system)
+SIMT_VECTOR_ATOMIC_ADD(float4, , MemoryScope::device)
+SIMT_VECTOR_ATOMIC_ADD(float4, _block, MemoryScope::block)
+SIMT_VECTOR_ATOMIC_ADD(float4, _system, MemoryScope::system)
+#undef SIMT_VECTOR_ATOMIC_ADD

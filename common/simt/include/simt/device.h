@@ -133,6 +133,9 @@ SIMT_SCOPED_ATOMIC(unsigned long long, atomicAdd,
                    (unsigned long long* address, unsigned long long value))
 SIMT_SCOPED_ATOMIC(float, atomicAdd, (float* address, float value))
 SIMT_SCOPED_ATOMIC(double, atomicAdd, (double* address, double value))
+// Compute capability 9.0, global memory only: atomic per float, not as a vector (atomics.cpp).
+SIMT_SCOPED_ATOMIC(float2, atomicAdd, (float2* address, float2 value))
+SIMT_SCOPED_ATOMIC(float4, atomicAdd, (float4* address, float4 value))
 SIMT_SCOPED_ATOMIC(int, atomicSub, (int* address, int value))
 SIMT_SCOPED_ATOMIC(unsigned, atomicSub, (unsigned* address, unsigned value))
 SIMT_SCOPED_ATOMIC(int, atomicExch, (int* address, int value))
@@ -172,6 +175,27 @@ SIMT_SCOPED_ATOMIC(unsigned, atomicXor, (unsigned* address, unsigned value))
 SIMT_SCOPED_ATOMIC(unsigned long long, atomicXor,
                    (unsigned long long* address, unsigned long long value))
 #undef SIMT_SCOPED_ATOMIC
+
+// CUDA has no atomicMax/atomicMin on float or double: say so instead of g++'s list of candidates.
+// The value's type is not deduced, so that a program's own atomicMax(float*, float) (a CAS loop)
+// is still the one called, as with nvcc.
+#define SIMT_NO_FLOAT_ATOMIC(name)                                                                 \
+    template <class T>                                                                             \
+        requires std::is_floating_point_v<T>                                                       \
+    T name(T* address, std::type_identity_t<T> value) {                                            \
+        static_assert(sizeof(T) == 0, #name " on float or double does not exist in CUDA (only "   \
+                                            "on int, unsigned, long long and unsigned long long): " \
+                                            "write it as an atomicCAS loop");                      \
+        (void)address;                                                                             \
+        return value;                                                                              \
+    }
+SIMT_NO_FLOAT_ATOMIC(atomicMax)
+SIMT_NO_FLOAT_ATOMIC(atomicMax_block)
+SIMT_NO_FLOAT_ATOMIC(atomicMax_system)
+SIMT_NO_FLOAT_ATOMIC(atomicMin)
+SIMT_NO_FLOAT_ATOMIC(atomicMin_block)
+SIMT_NO_FLOAT_ATOMIC(atomicMin_system)
+#undef SIMT_NO_FLOAT_ATOMIC
 
 // Integer intrinsics (pure functions, no scheduling).
 inline int __popc(unsigned x) {
