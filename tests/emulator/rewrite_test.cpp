@@ -513,6 +513,19 @@ TEST_CASE("file-scope device symbols") {
         {"graphics interoperability", "cudaGraphicsResource_t r;", "",
          "1:1: error: cudaGraphicsResource_t: graphics interoperability (OpenGL, Direct3D, "
          "Vulkan) calls are not supported"},
+        {"a kernel's cluster shape", "__global__ void\n__cluster_dims__(2, 1, 1) k(int* p);", "",
+         "2:1: error: __cluster_dims__: thread block clusters are not supported by the simt "
+         "emulator"},
+        {"a cluster group",
+         "namespace cg = cooperative_groups;\n__global__ void k() {\n  cg::cluster_group c;\n}", "",
+         "3:7: error: cooperative_groups::cluster_group: thread block clusters are not supported "
+         "by the simt emulator"},
+        {"a cluster group through an alias",
+         "namespace coop = ::cooperative_groups;\n__device__ void f(const coop::cluster_group&);",
+         "", "2:31: error: cooperative_groups::cluster_group: thread block clusters are not"},
+        {"a cluster_group of the program's own",
+         "namespace mine { struct cluster_group {}; }\nmine::cluster_group g;",
+         "namespace mine { struct cluster_group {}; }\nmine::cluster_group g;"},
         {"names that only begin like them",
          "int texture2D; int surface2D; void cudaGraphsManual();",
          "int texture2D; int surface2D; void cudaGraphsManual();"},
@@ -1251,6 +1264,9 @@ TEST_CASE("unsupported CUDA library headers fail to compile with the feature nam
         {CG "cg::reduce(cg::this_thread_block(), 1, cg::plus<int>()); }",
          "cg::reduce on the simt emulator takes a thread_block_tile (of 1 to 512 threads)"},
         {CG "cg::this_cluster(); }", "cooperative_groups::this_cluster (thread block clusters)"},
+        {"#include <cooperative_groups.h>\nusing namespace cooperative_groups;\n"
+         "__global__ void k() { (void)sizeof(cluster_group); }",
+         "cooperative_groups::cluster_group (thread block clusters) is not supported"},
         {CG "cg::memcpy_async(cg::this_thread_block(), (int*)0, (int*)0, 4); }",
          "cooperative_groups::memcpy_async is not supported"},
         {CG "cg::invoke_one(cg::this_thread_block(), [] {}); }",
