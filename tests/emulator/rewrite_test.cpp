@@ -513,6 +513,19 @@ TEST_CASE("file-scope device symbols") {
         {"graphics interoperability", "cudaGraphicsResource_t r;", "",
          "1:1: error: cudaGraphicsResource_t: graphics interoperability (OpenGL, Direct3D, "
          "Vulkan) calls are not supported"},
+        {"a kernel's cluster shape", "__global__ void\n__cluster_dims__(2, 1, 1) k(int* p);", "",
+         "2:1: error: __cluster_dims__: thread block clusters are not supported by the simt "
+         "emulator"},
+        {"a cluster group",
+         "namespace cg = cooperative_groups;\n__global__ void k() {\n  cg::cluster_group c;\n}", "",
+         "3:7: error: cooperative_groups::cluster_group: thread block clusters are not supported "
+         "by the simt emulator"},
+        {"a cluster group through an alias",
+         "namespace coop = ::cooperative_groups;\n__device__ void f(const coop::cluster_group&);",
+         "", "2:31: error: cooperative_groups::cluster_group: thread block clusters are not"},
+        {"a cluster_group of the program's own",
+         "namespace mine { struct cluster_group {}; }\nmine::cluster_group g;",
+         "namespace mine { struct cluster_group {}; }\nmine::cluster_group g;"},
         {"names that only begin like them",
          "int texture2D; int surface2D; void cudaGraphsManual();",
          "int texture2D; int surface2D; void cudaGraphsManual();"},
@@ -1215,6 +1228,26 @@ TEST_CASE("unsupported CUDA library headers fail to compile with the feature nam
         {CG "cg::labeled_partition(cg::tiled_partition<64>(cg::this_thread_block()), 3); }",
          "cooperative_groups::labeled_partition of a tile of more than 32 threads is not"},
         {"#include <thrust/sort.h>\n", "Thrust is not available on the simt backend"},
+        // The toolkit's own headers, where g++ finds them (/usr/local/include on some machines),
+        // would fail with hundreds of errors: the compat headers come first.
+        {"#include <cuda_bf16.h>\n", "<cuda_bf16.h> (__nv_bfloat16, bfloat16 arithmetic) is not"},
+        {"#include \"cuda_bf16.h\"\n", "<cuda_bf16.h> (__nv_bfloat16, bfloat16 arithmetic) is"},
+        {"#include <cuda_bf16.hpp>\n", "<cuda_bf16.hpp> (__nv_bfloat16, bfloat16 arithmetic) is"},
+        {"#include <cuda_fp8.h>\n", "<cuda_fp8.h> (8-bit floating point, __nv_fp8_*) is not"},
+        {"#include <cuda_fp8.hpp>\n", "<cuda_fp8.hpp> (8-bit floating point, __nv_fp8_*) is not"},
+        {"#include <cuda_fp6.h>\n", "<cuda_fp6.h> (6-bit floating point, __nv_fp6_*) is not"},
+        {"#include <cuda_fp4.h>\n", "<cuda_fp4.h> (4-bit floating point, __nv_fp4_*) is not"},
+        {"#include <mma.h>\n", "<mma.h> (nvcuda::wmma, warp matrix multiply-accumulate on tensor "
+                               "cores) is not supported by the simt emulator"},
+        {"#include <curand_kernel.h>\n", "<curand_kernel.h> (the cuRAND device API: curandState, "
+                                         "curand_init, curand_uniform, ...) is not supported"},
+        {"#include <curand.h>\n", "<curand.h> (the cuRAND library) is not supported"},
+        {"#include <cublas_v2.h>\n", "<cublas_v2.h> (the cuBLAS library) is not supported"},
+        {"#include <cublas.h>\n", "<cublas.h> (the cuBLAS library) is not supported"},
+        {"#include <cublasLt.h>\n", "<cublasLt.h> (the cuBLAS library) is not supported"},
+        {"#include <cufft.h>\n", "<cufft.h> (the cuFFT library) is not supported"},
+        {"#include <cusparse.h>\n", "<cusparse.h> (the cuSPARSE library) is not supported"},
+        {"#include <cusolverDn.h>\n", "<cusolverDn.h> (the cuSOLVER library) is not supported"},
         {CG "cg::this_multi_grid(); }", "cooperative_groups::this_multi_grid is not supported"},
         {CG "auto t = cg::tiled_partition<32>(cg::this_thread_block()); t.match_any(1); }",
          "thread_block_tile::match_any is not supported"},
@@ -1231,6 +1264,9 @@ TEST_CASE("unsupported CUDA library headers fail to compile with the feature nam
         {CG "cg::reduce(cg::this_thread_block(), 1, cg::plus<int>()); }",
          "cg::reduce on the simt emulator takes a thread_block_tile (of 1 to 512 threads)"},
         {CG "cg::this_cluster(); }", "cooperative_groups::this_cluster (thread block clusters)"},
+        {"#include <cooperative_groups.h>\nusing namespace cooperative_groups;\n"
+         "__global__ void k() { (void)sizeof(cluster_group); }",
+         "cooperative_groups::cluster_group (thread block clusters) is not supported"},
         {CG "cg::memcpy_async(cg::this_thread_block(), (int*)0, (int*)0, 4); }",
          "cooperative_groups::memcpy_async is not supported"},
         {CG "cg::invoke_one(cg::this_thread_block(), [] {}); }",
@@ -1245,6 +1281,7 @@ TEST_CASE("unsupported CUDA library headers fail to compile with the feature nam
             CHECK(compile_rewritten("unsupported", source, flags, &log) != 0);
             CAPTURE(log);
             CHECK(log.find(message) != std::string::npos);
+            CHECK(log.find("/usr/local/include") == std::string::npos); // no toolkit header
         }
     }
 }

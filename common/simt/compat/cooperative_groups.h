@@ -480,6 +480,17 @@ SIMT_CG_INLINE coalesced_group labeled_partition(const thread_block_tile<Size, P
 SIMT_CG_INLINE coalesced_group labeled_partition(const coalesced_group& parent, int label) {
     return coalesced_group(details::same_label_lanes(parent.mask(), label));
 }
+// Thread block clusters are not modelled. simt-rewrite refuses `cg::cluster_group` at its line;
+// this catches the name where it is not qualified (after `using namespace cooperative_groups`)
+// or not rewritten: any use that needs the type fails with the message.
+namespace details {
+template <class U = void>
+struct cluster_group_is_not_supported {
+    static_assert(always_false<U>, "cooperative_groups::cluster_group (thread block clusters) is "
+                                   "not supported by the simt emulator");
+};
+} // namespace details
+using cluster_group = details::cluster_group_is_not_supported<>;
 template <class U = void>
 auto this_cluster() {
     static_assert(details::always_false<U>, "cooperative_groups::this_cluster (thread block "

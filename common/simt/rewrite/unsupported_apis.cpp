@@ -1,9 +1,11 @@
 // CUDA features the emulator does not have and the compat headers do not declare: textures and
 // surfaces, CUDA arrays, the parts of CUDA graphs that simt/graphs.h does not have, graphics
-// interoperability. A name of theirs in the program is refused here, at its line, with the
-// feature's name; the compiler would only say it "was not declared".
+// interoperability, thread block clusters. A name of theirs in the program is refused here, at
+// its line, with the feature's name; the compiler would only say it "was not declared".
+#include <algorithm>
 #include <array>
 #include <string_view>
+#include <vector>
 
 #include "passes.h"
 
@@ -24,6 +26,7 @@ constexpr std::string_view kGraphs =
     "CUDA graphs beyond kernel, memcpy, memset, host and empty nodes, their dependencies, "
     "instantiate, launch, clone and stream capture";
 constexpr std::string_view kInterop = "graphics interoperability (OpenGL, Direct3D, Vulkan) calls";
+constexpr std::string_view kClusters = "thread block clusters";
 
 // The first entry that matches names the feature (cudaGraphics* before cudaGraph*).
 constexpr std::array kRefused = {
@@ -54,6 +57,9 @@ constexpr std::array kRefused = {
     Refused{"cudaStreamBeginCaptureToGraph", kGraphs},
     Refused{"cudaThreadExchangeStreamCaptureMode", kGraphs},
     Refused{"cudaUserObject+", kGraphs},
+    // A kernel's cluster shape (a launch through cudaLaunchKernelEx with a cluster is refused at
+    // run time, and cg::this_cluster() by the compat header).
+    Refused{"__cluster_dims__", kClusters},
 };
 
 // The graph API that simt/graphs.h has (a name here is not refused).
@@ -104,12 +110,44 @@ const Refused* refused(std::string_view identifier) {
 
 } // namespace
 
+namespace {
+
+// The names that stand for namespace cooperative_groups in the program: itself, its aliases
+// (`namespace cgx = cooperative_groups;`) and `cg`, the usual alias, which a header may declare.
+std::vector<std::string_view> cooperative_groups_names(Tokens code) {
+    std::vector<std::string_view> names = {"cooperative_groups", "cg"};
+    for (std::size_t i = 0; i + 3 < code.size(); ++i) {
+        if (code[i].text != "namespace" || code[i + 1].kind != TokenKind::Identifier ||
+            code[i + 2].text != "=")
+            continue;
+        std::size_t target = i + 3;
+        if (code[target].text == "::" && target + 1 < code.size()) ++target;
+        if (code[target].text == "cooperative_groups") names.push_back(code[i + 1].text);
+    }
+    return names;
+}
+
+// cg::cluster_group, qualified by cooperative_groups or an alias of it: a program's own
+// cluster_group elsewhere is left alone. Unqualified (after a using-directive) it reaches the
+// compat header's type, whose use fails with the same message.
+bool names_cluster_group(Tokens code, std::size_t i, const std::vector<std::string_view>& cg) {
+    if (code[i].text != "cluster_group" || i < 2 || code[i - 1].text != "::") return false;
+    return std::find(cg.begin(), cg.end(), code[i - 2].text) != cg.end();
+}
+
+} // namespace
+
 void reject_unsupported_apis(const SourceFile& src) {
+    const std::vector<std::string_view> cg = cooperative_groups_names(src.code());
     src.for_code_and_defines([&](Tokens toks, bool) {
-        for (const Token& t : toks) {
+        for (std::size_t i = 0; i < toks.size(); ++i) {
+            const Token& t = toks[i];
             if (t.kind != TokenKind::Identifier) continue;
             if (const Refused* r = refused(t.text))
                 src.fail(t, std::string(t.text) + ": " + std::string(r->feature) +
+                                " are not supported by the simt emulator");
+            if (names_cluster_group(toks, i, cg))
+                src.fail(t, "cooperative_groups::cluster_group: " + std::string(kClusters) +
                                 " are not supported by the simt emulator");
         }
     });

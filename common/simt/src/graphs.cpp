@@ -651,6 +651,26 @@ cudaError_t capture_memset(cudaStream_t stream, void* dst, int value, size_t byt
     return add_captured(*capture_of(stream), std::move(n));
 }
 
+cudaError_t capture_memcpy_2d(cudaStream_t stream, void* dst, size_t dpitch, const void* src,
+                              size_t spitch, size_t width, size_t height, cudaMemcpyKind kind) {
+    simt_graph_node n;
+    n.type = cudaGraphNodeTypeMemcpy;
+    n.copy = cudaMemcpy3DParms{};
+    n.copy.srcPtr = make_cudaPitchedPtr(const_cast<void*>(src), spitch, width, height);
+    n.copy.dstPtr = make_cudaPitchedPtr(dst, dpitch, width, height);
+    n.copy.extent = make_cudaExtent(width, height, 1);
+    n.copy.kind = kind;
+    return add_captured(*capture_of(stream), std::move(n));
+}
+
+cudaError_t capture_memset_2d(cudaStream_t stream, void* dst, size_t pitch, int value, size_t width,
+                              size_t height) {
+    simt_graph_node n;
+    n.type = cudaGraphNodeTypeMemset;
+    n.set = cudaMemsetParams{dst, pitch, static_cast<unsigned>(value) & 0xFF, 1, width, height};
+    return add_captured(*capture_of(stream), std::move(n));
+}
+
 cudaError_t capture_host_function(cudaStream_t stream, cudaHostFn_t fn, void* user_data) {
     simt_graph_node n;
     n.type = cudaGraphNodeTypeHost;

@@ -15,6 +15,10 @@ bool capturing(cudaStream_t stream);
 cudaError_t capture_memcpy(cudaStream_t stream, void* dst, const void* src, size_t bytes,
                            cudaMemcpyKind kind);
 cudaError_t capture_memset(cudaStream_t stream, void* dst, int value, size_t bytes);
+cudaError_t capture_memcpy_2d(cudaStream_t stream, void* dst, size_t dpitch, const void* src,
+                              size_t spitch, size_t width, size_t height, cudaMemcpyKind kind);
+cudaError_t capture_memset_2d(cudaStream_t stream, void* dst, size_t pitch, int value, size_t width,
+                              size_t height);
 cudaError_t capture_host_function(cudaStream_t stream, cudaHostFn_t fn, void* user_data);
 // cudaEventRecord into a captured stream: the event stands for the stream's work so far.
 void capture_event_record(cudaEvent_t event, cudaStream_t stream);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -128,7 +129,8 @@ cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int fla
     return cudaSuccess;
 }
 
-static cudaError_t release(void* ptr, bool host, const char* call) {
+static cudaError_t release(void* ptr, bool host, const char* call,
+                           cudaError_t wrong_pointer_error) {
     SIMT_API_GUARD();
     if (!ptr) return cudaSuccess;
     const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(ptr));
@@ -136,15 +138,16 @@ static cudaError_t release(void* ptr, bool host, const char* call) {
         r && (host ? r->kind == RegionKind::pinned_host && r->name != "cudaHostRegister"
                    : (r->kind == RegionKind::device || r->kind == RegionKind::managed) && !r->heap);
     if (!r || r->base != reinterpret_cast<uintptr_t>(ptr) || !right_kind) {
-        std::string why = hex(ptr) + " was not returned by " +
-                          (host ? "cudaMallocHost" : "cudaMalloc") +
-                          (r && r->heap ? " (it is device heap memory, from malloc or new in a "
-                                          "kernel: only free or delete in a kernel frees it)"
-                                        : "") +
-                          (memory_registry().find_freed(reinterpret_cast<uintptr_t>(ptr))
-                               ? " (or it was already freed)"
-                               : "");
-        return api_error(host ? cudaErrorInvalidValue : cudaErrorInvalidDevicePointer, call, why);
+        std::string why =
+            hex(ptr) + " was not returned by " +
+            (host ? "cudaMallocHost" : "cudaMalloc, cudaMallocPitch or cudaMallocAsync") +
+            (r && r->heap ? " (it is device heap memory, from malloc or new in a "
+                            "kernel: only free or delete in a kernel frees it)"
+                          : "") +
+            (memory_registry().find_freed(reinterpret_cast<uintptr_t>(ptr))
+                 ? " (or it was already freed)"
+                 : "");
+        return api_error(wrong_pointer_error, call, why);
     }
     Region removed;
     memory_registry().remove(reinterpret_cast<uintptr_t>(ptr), &removed);
@@ -154,10 +157,64 @@ static cudaError_t release(void* ptr, bool host, const char* call) {
     return cudaSuccess;
 }
 cudaError_t cudaFree(void* ptr) {
-    return release(ptr, false, "cudaFree");
+    return release(ptr, false, "cudaFree", cudaErrorInvalidDevicePointer);
 }
 cudaError_t cudaFreeHost(void* ptr) {
-    return release(ptr, true, "cudaFreeHost");
+    return release(ptr, true, "cudaFreeHost", cudaErrorInvalidValue);
+}
+
+// A capture would record a memory-allocation or memory-free node, which the emulator's graphs do
+// not have.
+static cudaError_t refuse_allocation_in_capture(const char* call) {
+    return api_error(cudaErrorNotSupported, call,
+                     "in a stream being captured it would make a memory node of the graph: CUDA "
+                     "graphs with memory-allocation and memory-free nodes are not supported by the "
+                     "simt emulator (allocate before the capture, free after it)");
+}
+cudaError_t cudaMallocAsync(void** ptr, size_t bytes, cudaStream_t stream) {
+    {
+        const DeviceLock device_lock;
+        if (capturing(stream)) return refuse_allocation_in_capture("cudaMallocAsync");
+    }
+    return allocate(ptr, bytes, RegionKind::device, "cudaMallocAsync");
+}
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
+    {
+        const DeviceLock device_lock;
+        if (ptr && capturing(stream)) return refuse_allocation_in_capture("cudaFreeAsync");
+    }
+    // cudaFreeAsync answers a pointer it cannot free with cudaErrorInvalidValue (an H200, CUDA 13).
+    return release(ptr, false, "cudaFreeAsync", cudaErrorInvalidValue);
+}
+
+// Rows of a pitched allocation start a multiple of 512 bytes apart: the pitch an H200 (CUDA 13)
+// returns is the width rounded up to 512, which keeps every row aligned for any access and for
+// the coalescing of a warp's loads along it. A program that indexes with `width` instead of the
+// pitch then fails here as it would on a GPU.
+constexpr size_t kPitchAlignment = 512;
+// cudaDevAttrMaxPitch: a larger pitch is refused, as on a GPU.
+constexpr size_t kMaxPitch = 2147483647;
+
+cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height) {
+    SIMT_API_GUARD();
+    if (!ptr || !pitch)
+        return api_error(cudaErrorInvalidValue, "cudaMallocPitch",
+                         "the pointer to the result or to the pitch is null");
+    if (width == 0 || height == 0) { // as CUDA: success, a null pointer and a pitch of 0
+        *ptr = nullptr;
+        *pitch = 0;
+        return cudaSuccess;
+    }
+    const size_t row = (width + kPitchAlignment - 1) / kPitchAlignment * kPitchAlignment;
+    if (row < width || height > SIZE_MAX / row) {
+        *ptr = nullptr;
+        return api_error(cudaErrorMemoryAllocation, "cudaMallocPitch",
+                         std::to_string(height) + " rows of " + std::to_string(width) +
+                             " bytes do not fit in the emulated device's 16 GiB");
+    }
+    const cudaError_t error = allocate(ptr, row * height, RegionKind::device, "cudaMallocPitch");
+    if (error == cudaSuccess) *pitch = row;
+    return error;
 }
 
 // Checks that [p, p+bytes) lies in device-accessible memory (or, for host sides, that it does not
@@ -295,6 +352,120 @@ cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t str
     return set_memory(dst, value, bytes, "cudaMemsetAsync", __builtin_return_address(0));
 }
 
+// The bytes from the first row's start to the last row's end.
+static size_t pitched_span(size_t pitch, size_t width, size_t height) {
+    return (height - 1) * pitch + width;
+}
+
+// cudaMemcpy2D's argument checks, in the order and with the codes an H200 (CUDA 13) gives. Each
+// row must then lie in one allocation (a device side) or be plain host memory.
+static cudaError_t check_copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch,
+                                 size_t width, size_t height, cudaMemcpyKind kind,
+                                 const std::string& call) {
+    if (!dst || !src) return api_error(cudaErrorInvalidValue, call, "null pointer");
+    if (dpitch > kMaxPitch || spitch > kMaxPitch)
+        return api_error(cudaErrorInvalidValue, call,
+                         "a pitch of more than " + std::to_string(kMaxPitch) +
+                             " bytes (the device's maximum pitch)");
+    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
+        return api_error(cudaErrorInvalidMemcpyDirection, call,
+                         "unknown cudaMemcpyKind " + std::to_string(static_cast<int>(kind)));
+    if (dpitch < width || spitch < width) {
+        const std::string why = std::string(dpitch < width ? "dpitch " : "spitch ") +
+                                std::to_string(dpitch < width ? dpitch : spitch) +
+                                " is smaller than the width, " + std::to_string(width) +
+                                " bytes: the rows would overlap";
+        // One row has no pitch to speak of: CUDA calls it an invalid value then.
+        return api_error(height > 1 ? cudaErrorInvalidPitchValue : cudaErrorInvalidValue, call,
+                         why);
+    }
+    if (kind == cudaMemcpyDefault)
+        kind = is_device(src) ? (is_device(dst) ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost)
+                              : (is_device(dst) ? cudaMemcpyHostToDevice : cudaMemcpyHostToHost);
+    if (kind == cudaMemcpyHostToDevice && is_device(src))
+        return api_error(cudaErrorInvalidValue, call,
+                         "the source " + hex(src) +
+                             " is device memory: use cudaMemcpyDeviceToDevice");
+    if (kind == cudaMemcpyDeviceToHost && is_device(dst))
+        return api_error(cudaErrorInvalidValue, call,
+                         "the destination " + hex(dst) +
+                             " is device memory: use cudaMemcpyDeviceToDevice");
+    cudaError_t error = cudaSuccess;
+    const bool device_src = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    const bool device_dst = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    if (device_src &&
+        !check_device_range(src, pitched_span(spitch, width, height), call, "source", &error))
+        return error;
+    if (device_dst &&
+        !check_device_range(dst, pitched_span(dpitch, width, height), call, "destination", &error))
+        return error;
+    return cudaSuccess;
+}
+
+static cudaError_t copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                           size_t height, cudaMemcpyKind kind, cudaStream_t stream,
+                           const char* call, const void* caller) {
+    SIMT_API_GUARD();
+    if (width == 0 || height == 0) return cudaSuccess; // nothing to copy, pointers unread
+    if (cudaError_t e = check_copy_2d(dst, dpitch, src, spitch, width, height, kind, call);
+        e != cudaSuccess)
+        return e;
+    if (capturing(stream))
+        return capture_memcpy_2d(stream, dst, dpitch, src, spitch, width, height, kind);
+    // Row by row through cudaMemcpy, for its bookkeeping (its checks pass: every row lies where
+    // the checks above found the whole span).
+    for (size_t y = 0; y < height; ++y)
+        if (cudaError_t e =
+                copy_memory(static_cast<char*>(dst) + y * dpitch,
+                            static_cast<const char*>(src) + y * spitch, width, kind, call, caller);
+            e != cudaSuccess)
+            return e;
+    return cudaSuccess;
+}
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                         size_t height, cudaMemcpyKind kind) {
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind, nullptr, "cudaMemcpy2D",
+                   __builtin_return_address(0));
+}
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
+                              size_t width, size_t height, cudaMemcpyKind kind,
+                              cudaStream_t stream) {
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind, stream, "cudaMemcpy2DAsync",
+                   __builtin_return_address(0));
+}
+
+static cudaError_t set_2d(void* dst, size_t pitch, int value, size_t width, size_t height,
+                          cudaStream_t stream, const char* call, const void* caller) {
+    SIMT_API_GUARD();
+    if (width == 0 || height == 0) return cudaSuccess; // nothing to set, the pointer unread
+    if (!dst) return api_error(cudaErrorInvalidValue, call, "null pointer");
+    // One row needs no pitch; several need one of at least the width (cudaErrorInvalidValue on
+    // an H200, CUDA 13, not cudaMemcpy2D's cudaErrorInvalidPitchValue).
+    if (height > 1 && pitch < width)
+        return api_error(cudaErrorInvalidValue, call,
+                         "the pitch " + std::to_string(pitch) + " is smaller than the width, " +
+                             std::to_string(width) + " bytes: the rows would overlap");
+    cudaError_t error = cudaSuccess;
+    if (!check_device_range(dst, pitched_span(pitch, width, height), call, "destination", &error))
+        return error;
+    if (capturing(stream)) return capture_memset_2d(stream, dst, pitch, value, width, height);
+    for (size_t y = 0; y < height; ++y)
+        if (cudaError_t e =
+                set_memory(static_cast<char*>(dst) + y * pitch, value, width, call, caller);
+            e != cudaSuccess)
+            return e;
+    return cudaSuccess;
+}
+cudaError_t cudaMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height) {
+    return set_2d(dst, pitch, value, width, height, nullptr, "cudaMemset2D",
+                  __builtin_return_address(0));
+}
+cudaError_t cudaMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream) {
+    return set_2d(dst, pitch, value, width, height, stream, "cudaMemset2DAsync",
+                  __builtin_return_address(0));
+}
+
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
     SIMT_API_GUARD();
     if (!free_bytes || !total_bytes)
@@ -419,6 +590,7 @@ const char* cudaGetErrorName(cudaError_t e) {
         SIMT_NAME(cudaErrorInvalidDeviceFunction)
         SIMT_NAME(cudaErrorInvalidConfiguration)
         SIMT_NAME(cudaErrorInvalidDevice)
+        SIMT_NAME(cudaErrorInvalidPitchValue)
         SIMT_NAME(cudaErrorInvalidSymbol)
         SIMT_NAME(cudaErrorInvalidDevicePointer)
         SIMT_NAME(cudaErrorInvalidMemcpyDirection)
@@ -477,6 +649,8 @@ const char* cudaGetErrorString(cudaError_t e) {
         return "hardware stack error";
     case cudaErrorInvalidDevice:
         return "invalid device ordinal";
+    case cudaErrorInvalidPitchValue:
+        return "invalid pitch argument";
     case cudaErrorNoDevice:
         return "no CUDA-capable device is detected";
     case cudaErrorInvalidResourceHandle:
@@ -619,14 +793,47 @@ cudaError_t cudaRuntimeGetVersion(int* v) {
 // Streams: launches and copies are synchronous here, so a stream is only a handle.
 struct simt_stream {
     unsigned flags;
+    int priority;
 };
+// The priorities an H200 (CUDA 13) offers: 0, the default and least, to -5, the greatest.
+constexpr int kLeastStreamPriority = 0;
+constexpr int kGreatestStreamPriority = -5;
+static cudaError_t create_stream(cudaStream_t* s, unsigned flags, int priority, const char* call) {
+    SIMT_API_GUARD();
+    if (!s) return api_error(cudaErrorInvalidValue, call, "null pointer");
+    if (flags & ~unsigned{cudaStreamNonBlocking})
+        return api_error(cudaErrorInvalidValue, call,
+                         "unknown flags (cudaStreamDefault and cudaStreamNonBlocking are the two)");
+    // CUDA clamps a priority outside the range to its nearer end.
+    *s =
+        new simt_stream{flags, std::clamp(priority, kGreatestStreamPriority, kLeastStreamPriority)};
+    return cudaSuccess;
+}
 cudaError_t cudaStreamCreate(cudaStream_t* s) {
-    return cudaStreamCreateWithFlags(s, 0);
+    return create_stream(s, cudaStreamDefault, 0, "cudaStreamCreate");
 }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int flags) {
+    return create_stream(s, flags, 0, "cudaStreamCreateWithFlags");
+}
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned int flags, int priority) {
+    return create_stream(s, flags, priority, "cudaStreamCreateWithPriority");
+}
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
     SIMT_API_GUARD();
-    if (!s) return api_error(cudaErrorInvalidValue, "cudaStreamCreate", "null pointer");
-    *s = new simt_stream{flags};
+    if (least) *least = kLeastStreamPriority; // either may be null, as CUDA allows
+    if (greatest) *greatest = kGreatestStreamPriority;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamGetPriority(cudaStream_t s, int* priority) {
+    SIMT_API_GUARD();
+    if (!priority) return api_error(cudaErrorInvalidValue, "cudaStreamGetPriority", "null pointer");
+    *priority = s ? s->priority : kLeastStreamPriority; // the default stream's is the default
+    return cudaSuccess;
+}
+cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned int* flags) {
+    SIMT_API_GUARD();
+    if (!flags) return api_error(cudaErrorInvalidValue, "cudaStreamGetFlags", "null pointer");
+    *flags = s ? s->flags : cudaStreamDefault;
     return cudaSuccess;
 }
 cudaError_t cudaStreamDestroy(cudaStream_t s) {

@@ -17,6 +17,20 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpy
                             cudaStream_t stream = nullptr);
 cudaError_t cudaMemset(void* dst, int value, size_t bytes);
 cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t stream = nullptr);
+// Pitched (2D) memory: `height` rows of `width` bytes, rows `pitch` bytes apart.
+cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height);
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                         size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
+                              size_t width, size_t height, cudaMemcpyKind kind,
+                              cudaStream_t stream = nullptr);
+cudaError_t cudaMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream = nullptr);
+// Stream-ordered allocation: work in a stream is done when its call returns here, so these are
+// cudaMalloc and cudaFree (either frees what the other allocated, as in CUDA).
+cudaError_t cudaMallocAsync(void** ptr, size_t bytes, cudaStream_t stream);
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
 cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr);
 
@@ -29,6 +43,14 @@ cudaError_t simt_get_symbol_address(void** address, const void* symbol);
 template <class T>
 cudaError_t cudaMalloc(T** ptr, size_t bytes) {
     return cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
+}
+template <class T>
+cudaError_t cudaMallocPitch(T** ptr, size_t* pitch, size_t width, size_t height) {
+    return cudaMallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height);
+}
+template <class T>
+cudaError_t cudaMallocAsync(T** ptr, size_t bytes, cudaStream_t stream) {
+    return cudaMallocAsync(reinterpret_cast<void**>(ptr), bytes, stream);
 }
 template <class T>
 cudaError_t cudaMallocManaged(T** ptr, size_t bytes, unsigned int flags = cudaMemAttachGlobal) {
@@ -78,6 +100,12 @@ cudaError_t cudaRuntimeGetVersion(int* version);
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
+// Priorities are kept and read back (clamped to the range, as CUDA does) but change nothing: the
+// emulator runs each stream's work when it is issued.
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority);
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority);
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamQuery(cudaStream_t stream);

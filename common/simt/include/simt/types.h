@@ -98,6 +98,7 @@ enum cudaError_t : int {
     cudaErrorInvalidDeviceFunction = 8,
     cudaErrorInvalidConfiguration = 9,
     cudaErrorInvalidDevice = 10,
+    cudaErrorInvalidPitchValue = 12,
     cudaErrorInvalidSymbol = 13,
     cudaErrorInvalidDevicePointer = 17,
     cudaErrorInvalidMemcpyDirection = 21,
