@@ -1248,6 +1248,13 @@ TEST_CASE("unsupported CUDA library headers fail to compile with the feature nam
         {"#include <cufft.h>\n", "<cufft.h> (the cuFFT library) is not supported"},
         {"#include <cusparse.h>\n", "<cusparse.h> (the cuSPARSE library) is not supported"},
         {"#include <cusolverDn.h>\n", "<cusolverDn.h> (the cuSOLVER library) is not supported"},
+        {"#include <nccl.h>\n", "<nccl.h> (the NCCL library) is not supported"},
+        {"#include <cuComplex.h>\n", "<cuComplex.h> (cuFloatComplex, cuDoubleComplex and their "
+                                     "cuC* functions) is not supported"},
+        {"#include <cuda_pipeline.h>\n", "<cuda_pipeline.h> (__pipeline_memcpy_async, "
+                                         "__pipeline_commit, __pipeline_wait_prior) is not"},
+        {"#include <cuda_pipeline_primitives.h>\n",
+         "<cuda_pipeline_primitives.h> (__pipeline_memcpy_async, __pipeline_commit"},
         {CG "cg::this_multi_grid(); }", "cooperative_groups::this_multi_grid is not supported"},
         {CG "auto t = cg::tiled_partition<32>(cg::this_thread_block()); t.match_any(1); }",
          "thread_block_tile::match_any is not supported"},
