@@ -916,6 +916,20 @@ TEST_CASE("headers found through -I are rewritten when they hold CUDA for the em
     // Without the -I folder, <...> is left to the compiler as before.
     simt::rewrite::HeaderCopies no_dirs(tree.root / "copies2");
     CHECK(no_dirs.rewrite(cu, "k.cu").find("#include <blocksum.cuh>") != std::string::npos);
+
+    // A cluster shape in such a header, and nothing else for the emulator: copied, so that the
+    // refusal names it at its line (the compiler would fail at length on the original).
+    const fs::path clusters = tree.write("src/c.cu", "#include <clustered.cuh>\n");
+    const fs::path clustered = tree.write(
+        "inc/clustered.cuh", "__global__ void __cluster_dims__(2, 1, 1) k(int* p) { *p = 1; }\n");
+    try {
+        (void)headers.rewrite(clusters, "c.cu");
+        FAIL("expected an error");
+    } catch (const simt::rewrite::RewriteFailure& e) {
+        CHECK(std::string(e.what()).find(clustered.lexically_normal().string() +
+                                         ":1:17: error: __cluster_dims__: thread block clusters "
+                                         "are not supported") != std::string::npos);
+    }
 }
 
 TEST_CASE("an error in an included header names the header and the include chain") {

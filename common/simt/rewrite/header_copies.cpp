@@ -81,6 +81,8 @@ bool needs_rewrite(const std::string& text) {
     for (std::size_t i = 0; i < code.size(); ++i) {
         const std::string_view t = code[i].text;
         if (t == "__shared__" || t == "__constant__" || t == "__managed__") return true;
+        // Refused at their line by the rewriter (thread block clusters).
+        if (t == "__cluster_dims__" || t == "cluster_group") return true;
         // "<<<": three adjacent '<' (the lexer keeps them apart)
         if (t == "<" && i + 2 < code.size() && code[i + 1].text == "<" && code[i + 2].text == "<" &&
             touching(code[i], code[i + 1]) && touching(code[i + 1], code[i + 2]))
