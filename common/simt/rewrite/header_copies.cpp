@@ -81,8 +81,10 @@ bool needs_rewrite(const std::string& text) {
     for (std::size_t i = 0; i < code.size(); ++i) {
         const std::string_view t = code[i].text;
         if (t == "__shared__" || t == "__constant__" || t == "__managed__") return true;
-        // Refused at their line by the rewriter (thread block clusters).
-        if (t == "__cluster_dims__" || t == "cluster_group") return true;
+        // Refused at its line by the rewriter (thread block clusters). (Not cluster_group: the
+        // emulator's own cooperative_groups.h names it, and a copy of that header would be
+        // included beside the original; a user's cluster_group meets its static_assert.)
+        if (t == "__cluster_dims__") return true;
         // "<<<": three adjacent '<' (the lexer keeps them apart)
         if (t == "<" && i + 2 < code.size() && code[i + 1].text == "<" && code[i + 2].text == "<" &&
             touching(code[i], code[i + 1]) && touching(code[i + 1], code[i + 2]))

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -54,6 +55,10 @@ Target void_cast(T value) {
     if constexpr (Registrable<T>::value) {
         register_kernel(reinterpret_cast<const void*>(value), erased_launcher_for(value));
         return reinterpret_cast<Target>(value);
+    } else if constexpr (std::is_integral_v<T>) {
+        // An integer of another width than a pointer's (`(void*)1`): widened first, as the
+        // source's cast of a constant would be, without g++'s -Wint-to-pointer-cast.
+        return reinterpret_cast<Target>(static_cast<std::intptr_t>(value));
     } else {
         return (Target)(value);
     }
