@@ -351,9 +351,9 @@ __global__ void flags_per_thread(bool* flags, char* same_byte) {
     if (same_byte && threadIdx.x < 2) same_byte[0] = static_cast<char>(threadIdx.x); // a race
 }
 
-// Thread 0 of each block stores one byte: its block's, or (`same`) the first one.
+// Thread 0 of each block stores one byte: its block's, or (`same`) the third one.
 __global__ void byte_per_block(char* bytes, bool same) {
-    if (threadIdx.x == 0) bytes[same ? 0 : blockIdx.x] = static_cast<char>(blockIdx.x + 1);
+    if (threadIdx.x == 0) bytes[same ? 2 : blockIdx.x] = static_cast<char>(blockIdx.x + 1);
 }
 
 TEST_CASE("checks: threads storing neighbouring bytes of a global word do not race") {
@@ -451,7 +451,7 @@ TEST_CASE("checks: blocks storing neighbouring bytes of a global word do not rac
     INFO("report: " << clean.message);
     CHECK(clean.kind == simt::FaultKind::none);
     CHECK(bytes.download() == std::vector<char>{1, 2, 3, 4});
-    // Blocks storing the same byte race.
+    // Blocks storing the same byte race, and the report names that byte.
     const simt::FaultReport race =
         run_quietly([&] { byte_per_block<<<4, 32>>>(bytes.data(), true); });
     INFO("report: " << race.message);
@@ -459,6 +459,8 @@ TEST_CASE("checks: blocks storing neighbouring bytes of a global word do not rac
     for (const simt::Finding& finding : race.findings)
         found = found || finding.kind == simt::FaultKind::global_race;
     CHECK(found);
+    CHECK(race.message.find("byte 2 of a device allocation of 4 bytes was written by") !=
+          std::string::npos);
 }
 
 TEST_CASE("illegal address: a bug in an included header is reported at the header's line") {

@@ -302,8 +302,9 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
         if (both_atomic) {
             if (writer_block != block &&
                 (strength == Strength::atomic_block || e->write_strength == Strength::atomic_block))
-                report_race(t, r, w, Race::read_after_write, e->writer, e->write_site,
-                            e->write_strength, site);
+                report_race(t, r, first_shared_byte(w, e->write_bytes & bytes),
+                            Race::read_after_write, e->writer, e->write_site, e->write_strength,
+                            site);
         } else if (const ThreadSync::Observation* flag =
                        writer_block != block && t.sync && !r.is_self_tagged(w)
                            ? later_flag_from(*t.sync, w, *e)
@@ -315,11 +316,13 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
             if (repeated_plain_read)
                 report_spin(t, r, w, site, 0, e->writer, e->write_site);
             else if (!is_atomic(e->write_strength))
-                report_race(t, r, w, Race::read_after_write, e->writer, e->write_site,
-                            e->write_strength, site);
+                report_race(t, r, first_shared_byte(w, e->write_bytes & bytes),
+                            Race::read_after_write, e->writer, e->write_site, e->write_strength,
+                            site);
             else // a plain read of a word that atomics update: a CAS loop's first step is one
                 defer(DeferredRace{self, w, site, e->writer, e->write_site, e->write_strength,
-                                   Race::read_after_write, true});
+                                   Race::read_after_write, true,
+                                   static_cast<uint8_t>(e->write_bytes & bytes)});
         }
         // The value may have been read before the flag that announces it (checked when the
         // thread reads that flag).
@@ -361,8 +364,9 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
             if (both_atomic ? (cross && (strength == Strength::atomic_block ||
                                          e->write_strength == Strength::atomic_block))
                             : !(is_strong(strength) && is_strong(e->write_strength)))
-                report_race(t, r, w, Race::write_after_write, e->writer, e->write_site,
-                            e->write_strength, site, strength);
+                report_race(t, r, first_shared_byte(w, e->write_bytes & bytes),
+                            Race::write_after_write, e->writer, e->write_site, e->write_strength,
+                            site, strength);
         }
         if (read_overlaps && last_read->reader != self &&
             !ordered(t, last_read->reader, last_read->read_clock, last_read->read_warp_sync) &&
@@ -374,11 +378,13 @@ void GlobalMemoryChecker::check_word(Thread& t, const Region& r, uintptr_t w,
             } else if (!both_strong) {
                 const bool cas_exempt = atomic && !is_strong(last_read->read_strength);
                 if (!cross && !cas_exempt)
-                    report_race(t, r, w, Race::write_after_read, last_read->reader,
-                                last_read->read_site, last_read->read_strength, site);
+                    report_race(t, r, first_shared_byte(w, last_read->read_bytes & bytes),
+                                Race::write_after_read, last_read->reader, last_read->read_site,
+                                last_read->read_strength, site);
                 else // reported at the end of the launch, unless something names it better
                     defer(DeferredRace{last_read->reader, w, last_read->read_site, self, site,
-                                       strength, Race::write_after_read, cas_exempt});
+                                       strength, Race::write_after_read, cas_exempt,
+                                       static_cast<uint8_t>(last_read->read_bytes & bytes)});
             }
             // The reader saw what was there before this store: if it later reads a flag this
             // block sets after the store, it used a value from before the flag.

@@ -195,7 +195,8 @@ class GlobalMemoryChecker final : public Checker {
         uint32_t other_site = 0;
         Strength other_strength = Strength::plain;
         Race race = Race::read_after_write;
-        bool cas_exempt = false; // the reader's plain read raced an atomic
+        bool cas_exempt = false;    // the reader's plain read raced an atomic
+        uint8_t shared_bytes = 0xF; // the bytes of the word both accesses touched (bit i: byte i)
     };
     // Per word that strong (volatile or atomic) stores wrote in this launch: what the last-write
     // record forgets when the next store replaces it, so that a race is found whichever order the
@@ -310,7 +311,13 @@ class GlobalMemoryChecker final : public Checker {
     // A flag this thread saw that the writer of `e` set after writing `e` (message passing).
     const ThreadSync::Observation* later_flag_from(const ThreadSync& ts, uintptr_t word,
                                                    const GlobalWrite& e) const;
-    void report_race(Thread& t, const Region& r, uintptr_t word, Race race, uint32_t other,
+    // The address of the first byte of `word` that `shared` (bit i: byte i) names, for a
+    // report: two accesses of one word race only where they share a byte.
+    static uintptr_t first_shared_byte(uintptr_t word, unsigned shared) {
+        return word + (shared ? static_cast<unsigned>(__builtin_ctz(shared)) : 0u);
+    }
+    // `at`: the race's first shared byte (the report names it), in its word.
+    void report_race(Thread& t, const Region& r, uintptr_t at, Race race, uint32_t other,
                      uint32_t other_site, Strength other_strength, uint32_t site,
                      Strength strength = Strength::plain);
     void report_ordering(Thread& t, const Region& r, uintptr_t word, const GlobalWrite& e,

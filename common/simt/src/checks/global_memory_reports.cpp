@@ -37,9 +37,10 @@ std::string GlobalMemoryChecker::where(const Region& r, uintptr_t word) const {
     return s.str();
 }
 
-void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, Race race,
+void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t at, Race race,
                                       uint32_t other, uint32_t other_site, Strength other_strength,
                                       uint32_t site, Strength strength) {
+    const uintptr_t w = at & ~uintptr_t{3}; // the word, for the accesses' records
     // One side a plain store, the other an atomic update (a counter reset in the kernel).
     const bool plain_against_atomic = race == Race::write_after_write &&
                                       is_atomic(strength) != is_atomic(other_strength) &&
@@ -58,7 +59,7 @@ void GlobalMemoryChecker::report_race(Thread& t, const Region& r, uintptr_t w, R
               << (race == Race::read_after_write    ? "read after write"
                   : race == Race::write_after_write ? "write after write"
                                                     : "write after read")
-              << "): " << where(r, w) << " was " << (against_write ? "written" : "read") << " by "
+              << "): " << where(r, at) << " was " << (against_write ? "written" : "read") << " by "
               << them << " at " << line(other_site) << " and is "
               << (race == Race::read_after_write ? "read" : "written") << " here";
             if (plain_against_atomic) {
@@ -318,8 +319,9 @@ void GlobalMemoryChecker::report_deferred(const DeferredRace& d) {
         [&] {
             std::ostringstream m;
             m << "global memory race (" << (war ? "write after read" : "read after write")
-              << "): " << where(*r, d.word) << " was " << (war ? "read" : "written") << " by "
-              << sink_.describe_grid_thread(there) << " at " << line(there_site)
+              << "): " << where(*r, first_shared_byte(d.word, d.shared_bytes)) << " was "
+              << (war ? "read" : "written") << " by " << sink_.describe_grid_thread(there) << " at "
+              << line(there_site)
               << (war                           ? ""
                   : is_atomic(d.other_strength) ? " (an atomic)"
                                                 : "")
