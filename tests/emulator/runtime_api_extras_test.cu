@@ -271,6 +271,31 @@ TEST_CASE("cudaMemcpy2D and cudaMemset2D: error codes as on a GPU") {
     REQUIRE(cudaFree(device) == cudaSuccess);
 }
 
+#ifdef SCANLAB_BACKEND_SIMT
+// A size near 2^64 (a student's (n - 1) * sizeof(T) with n = 0) once wrapped the range check's
+// end address and crashed the copy; it is past the end of any allocation.
+TEST_CASE("sizes near 2^64 are refused, not copied") {
+    CAPTURE(test_seed());
+    const size_t bytes = random_size(1, 4096);
+    void* device = nullptr;
+    REQUIRE(cudaMalloc(&device, bytes) == cudaSuccess);
+    std::vector<unsigned char> host = random_bytes(bytes);
+    for (const size_t huge : {SIZE_MAX, SIZE_MAX - 4096, SIZE_MAX - bytes + 1}) {
+        CAPTURE(huge);
+        check_fails_with(cudaMemcpy(device, host.data(), huge, cudaMemcpyHostToDevice),
+                         cudaErrorInvalidValue);
+        check_fails_with(cudaMemcpy(host.data(), device, huge, cudaMemcpyDeviceToHost),
+                         cudaErrorInvalidValue);
+        check_fails_with(cudaMemset(device, 0, huge), cudaErrorInvalidValue);
+        check_fails_with(cudaMemset2D(device, 512, 0, 16, huge), cudaErrorInvalidValue);
+        void* never = nullptr;
+        check_fails_with(cudaMalloc(&never, huge), cudaErrorMemoryAllocation);
+        CHECK(never == nullptr);
+    }
+    REQUIRE(cudaFree(device) == cudaSuccess);
+}
+#endif
+
 TEST_CASE("cudaMemcpy2DAsync and cudaMemset2DAsync in a stream and in a stream capture") {
     CAPTURE(test_seed());
     const size_t width = random_size(1, 700), height = random_size(1, 16);

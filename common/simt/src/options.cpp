@@ -1,10 +1,12 @@
 #include "simt/options.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 namespace simt {
 
@@ -96,7 +98,15 @@ Options& options() {
     static bool loaded = false;
     if (!loaded) {
         loaded = true;
-        load_options_from_environment();
+        // A bad SIMT_* value ends the program here, said as a bad --simt- flag is (exit 2):
+        // thrown on, it would end it from whatever runtime call first read the options, or
+        // fail one test case of a test program and leave the rest to the defaults.
+        try {
+            load_options_from_environment();
+        } catch (const std::invalid_argument& e) {
+            std::fprintf(stderr, "simt: %s\n", e.what());
+            std::exit(2);
+        }
     }
     return o;
 }
@@ -112,7 +122,16 @@ void load_options_from_environment() {
                                                         {"SIMT_VISIBILITY", "visibility"}};
     for (auto [env, key] : vars)
         if (const char* v = std::getenv(env)) apply(o, key, v, env);
-    if (const char* q = std::getenv("SIMT_QUIET")) o.report_to_stderr = std::strcmp(q, "1") != 0;
+    if (const char* q = std::getenv("SIMT_QUIET")) {
+        const std::string quiet = q;
+        if (quiet == "1" || quiet == "yes" || quiet == "true" || quiet == "on")
+            o.report_to_stderr = false;
+        else if (quiet == "0" || quiet == "no" || quiet == "false" || quiet == "off" ||
+                 quiet.empty())
+            o.report_to_stderr = true;
+        else
+            throw std::invalid_argument("SIMT_QUIET: '" + quiet + "' is not 1 or 0 (yes or no)");
+    }
 }
 
 int consume_cli_flags(int argc, char** argv) {

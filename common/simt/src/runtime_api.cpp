@@ -80,7 +80,7 @@ static cudaError_t allocate(void** ptr, size_t bytes, RegionKind kind, const cha
     *ptr = nullptr;
     if (bytes == 0) return cudaSuccess; // CUDA returns success and a null pointer
     if (kind != RegionKind::pinned_host &&
-        memory_registry().device_bytes_in_use() + bytes > kGlobalMemoryBytes)
+        bytes > kGlobalMemoryBytes - memory_registry().device_bytes_in_use())
         return api_error(cudaErrorMemoryAllocation, call,
                          "the emulated device has 16 GiB and " + std::to_string(bytes) +
                              " more bytes do not fit");
@@ -235,12 +235,15 @@ static bool check_device_range(const void* p, size_t bytes, const std::string& c
                                "runtime's copies and sets may not use: copy it in a kernel");
         return false;
     }
-    if (reinterpret_cast<uintptr_t>(p) + bytes > r->base + r->bytes) {
-        *error = api_error(
-            cudaErrorInvalidValue, call,
-            std::string("copying ") + std::to_string(bytes) + " bytes at the " + side + " runs " +
-                std::to_string(reinterpret_cast<uintptr_t>(p) + bytes - (r->base + r->bytes)) +
-                " bytes past the end of its " + std::to_string(r->bytes) + "-byte allocation");
+    // Compared as what is left after p, not as p + bytes, which wraps for a size near 2^64 (a
+    // size computed as (n - 1) * sizeof(T) with n = 0).
+    const size_t left = r->base + r->bytes - reinterpret_cast<uintptr_t>(p);
+    if (bytes > left) {
+        *error =
+            api_error(cudaErrorInvalidValue, call,
+                      std::string("copying ") + std::to_string(bytes) + " bytes at the " + side +
+                          " runs " + std::to_string(bytes - left) + " bytes past the end of its " +
+                          std::to_string(r->bytes) + "-byte allocation");
         return false;
     }
     return true;
@@ -352,8 +355,10 @@ cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t str
     return set_memory(dst, value, bytes, "cudaMemsetAsync", __builtin_return_address(0));
 }
 
-// The bytes from the first row's start to the last row's end.
+// The bytes from the first row's start to the last row's end (SIZE_MAX where that overflows, which
+// no allocation holds, so that the range check refuses it).
 static size_t pitched_span(size_t pitch, size_t width, size_t height) {
+    if (pitch != 0 && height - 1 > (SIZE_MAX - width) / pitch) return SIZE_MAX;
     return (height - 1) * pitch + width;
 }
 
@@ -520,7 +525,7 @@ cudaError_t simt_memcpy_to_symbol(const void* symbol, const void* src, size_t by
     cudaError_t error = cudaSuccess;
     const Region* r = find_symbol(symbol, "cudaMemcpyToSymbol", &error);
     if (!r) return error;
-    if (offset + bytes > r->bytes)
+    if (offset > r->bytes || bytes > r->bytes - offset) // (offset + bytes may wrap)
         return api_error(cudaErrorInvalidValue, "cudaMemcpyToSymbol",
                          std::to_string(offset + bytes) + " bytes do not fit in '" + r->name +
                              "' (" + std::to_string(r->bytes) + " bytes)");
@@ -534,7 +539,7 @@ cudaError_t simt_memcpy_from_symbol(void* dst, const void* symbol, size_t bytes,
     cudaError_t error = cudaSuccess;
     const Region* r = find_symbol(symbol, "cudaMemcpyFromSymbol", &error);
     if (!r) return error;
-    if (offset + bytes > r->bytes)
+    if (offset > r->bytes || bytes > r->bytes - offset) // (offset + bytes may wrap)
         return api_error(cudaErrorInvalidValue, "cudaMemcpyFromSymbol",
                          std::to_string(offset + bytes) + " bytes exceed '" + r->name + "' (" +
                              std::to_string(r->bytes) + " bytes)");
@@ -975,6 +980,10 @@ cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned int flags) {
     SIMT_API_GUARD();
     if (!ptr || bytes == 0)
         return api_error(cudaErrorInvalidValue, "cudaHostRegister", "null pointer or no bytes");
+    if (bytes > UINTPTR_MAX - reinterpret_cast<uintptr_t>(ptr))
+        return api_error(cudaErrorInvalidValue, "cudaHostRegister",
+                         std::to_string(bytes) + " bytes from " + hex(ptr) +
+                             " run past the end of the address space");
     // The range becomes page-locked host memory that kernels may use (through the pointer
     // cudaHostGetDevicePointer gives: its own address).
     if (memory_registry().find(reinterpret_cast<uintptr_t>(ptr)) ||
@@ -1018,7 +1027,7 @@ bool accept_reset_by_earlier_launch(const void* device_ptr, size_t bytes) {
     if (bytes == 0) return true;
     const Region* r = memory_registry().find(reinterpret_cast<uintptr_t>(device_ptr));
     if (!device_accessible(r) ||
-        reinterpret_cast<uintptr_t>(device_ptr) + bytes > r->base + r->bytes)
+        bytes > r->base + r->bytes - reinterpret_cast<uintptr_t>(device_ptr))
         return false;
     const auto* p = static_cast<const unsigned char*>(device_ptr);
     if (std::any_of(p, p + bytes, [](unsigned char c) { return c != 0; })) return false;
