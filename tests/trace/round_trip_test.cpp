@@ -155,6 +155,34 @@ TEST_CASE("files: write_trace_file then read_trace_file") {
     std::filesystem::remove(path);
 }
 
+TEST_CASE("files: a trace that cannot be written says where and why") {
+    const Trace trace = testing::minimal_trace();
+    const std::filesystem::path missing =
+        std::filesystem::temp_directory_path() / "scanlab_no_such_folder" / "t.json";
+    std::filesystem::remove_all(missing.parent_path());
+    std::string message;
+    try {
+        write_trace_file(trace, missing);
+    } catch (const TraceError& e) {
+        message = e.what();
+    }
+    CHECK(message.find("cannot write trace file '" + missing.string() + "': the folder '" +
+                       missing.parent_path().string() + "' does not exist") != std::string::npos);
+    const std::filesystem::path folder =
+        std::filesystem::temp_directory_path() / "scanlab_trace_is_a_folder";
+    std::filesystem::create_directories(folder);
+    message.clear();
+    try {
+        write_trace_file(trace, folder);
+    } catch (const TraceError& e) {
+        message = e.what();
+    }
+    CHECK(message.find("cannot write trace file '" + folder.string() + "': it is a directory") !=
+          std::string::npos);
+    CHECK(std::filesystem::is_directory(folder)); // left as it was
+    std::filesystem::remove_all(folder);
+}
+
 TEST_CASE("the reader accepts any field order after format and version") {
     // Fields within an object in another order, and decimal strings for small 64-bit numbers.
     const std::string text = R"({"format": "scanlab-trace", "version": 2,

@@ -281,9 +281,7 @@ int main(int argc, char** argv) {
                 auto dot = path.rfind(".json");
                 path.insert(dot == std::string::npos ? path.size() : dot, "." + std::to_string(k));
             }
-            std::ofstream file(path);
-            st::write_trace(traces[k], file);
-            if (!file.flush()) throw std::runtime_error("cannot write " + path);
+            st::write_trace_file(traces[k], path); // throws, naming the path and why
             std::printf("\ntrace of launch %zu written to %s\n", k + 1, path.c_str());
             print_summary(traces[k]);
             findings += print_findings(traces[k]);

@@ -31,13 +31,15 @@ void TraceSession::finished(scanlab::trace::Trace&& trace) {
             std::string suffix = "." + std::to_string(files_written);
             path = dot == std::string::npos ? path + suffix : path.insert(dot, suffix);
         }
-        std::ofstream out(path);
-        scanlab::trace::write_trace(trace, out);
-        if (!out.flush())
-            std::fprintf(stderr, "simt: cannot write the trace to %s\n", path.c_str());
-        else
+        // A trace that cannot be written is said, and the program goes on (SIMT_TRACE is a
+        // request for a picture, not part of what the program computes).
+        try {
+            scanlab::trace::write_trace_file(trace, path);
             std::fprintf(stderr, "simt: trace of %s written to %s (%zu warp instructions)\n",
                          trace.launch.kernel.c_str(), path.c_str(), trace.instructions.size());
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "simt: SIMT_TRACE: %s\n", e.what());
+        }
         ++files_written;
         return;
     }
@@ -69,7 +71,9 @@ std::vector<scanlab::trace::Trace> stop_tracing() {
     return std::move(s.traces);
 }
 
-bool tracing() { return detail::trace_session().active; }
+bool tracing() {
+    return detail::trace_session().active;
+}
 
 namespace {
 // The size of value_code's type; refuses codes that name none, and an empty reference.

@@ -1,5 +1,7 @@
 #include "scanlab/trace/writer.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <system_error>
 
@@ -380,13 +382,25 @@ void write_trace(const Trace& trace, std::ostream& out, const Limits& limits) {
 }
 
 void write_trace_file(const Trace& trace, const std::filesystem::path& path, const Limits& limits) {
+    std::error_code status;
+    if (std::filesystem::is_directory(path, status))
+        throw TraceError(
+            "", detail::cat("cannot write trace file '", path.string(), "': it is a directory"));
     std::filesystem::path temporary = path;
     temporary += ".partial";
     {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out)
+        if (!out) {
+            // A missing folder said as such, else the system's reason.
+            std::error_code ignored;
+            const std::string why =
+                !path.parent_path().empty() &&
+                        !std::filesystem::is_directory(path.parent_path(), ignored)
+                    ? "the folder '" + path.parent_path().string() + "' does not exist"
+                    : std::string(std::strerror(errno));
             throw TraceError("",
-                             detail::cat("cannot write trace file '", temporary.string(), '\''));
+                             detail::cat("cannot write trace file '", path.string(), "': ", why));
+        }
         try {
             write_trace(trace, out, limits);
         } catch (...) {
