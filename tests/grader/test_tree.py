@@ -10,7 +10,7 @@ from pathlib import Path as _Path
 
 _sys.path.insert(0, str(_Path(__file__).resolve().parent))
 import support
-from scanlab_grader import tree
+from scanlab_grader import cli, rubric, tree
 
 PATTERNS = {lab.number: ["*.cu", "*.cuh"] for lab in tree.discover_labs(support.REPO)}
 
@@ -138,6 +138,34 @@ class Submissions(support.InTempDir):
         self.assertEqual([l.number for l in tree.select_labs(labs, "01_naive")], ["01"])
         with self.assertRaises(ValueError):
             tree.select_labs(labs, "42")
+
+
+class SubmissionArgument(support.InTempDir):
+    """grade.py's SUBMISSION must be a folder, an archive or a lab file: anything else (a
+    README, a path that does not exist) is a usage error, before anything is built."""
+
+    def check(self, path: Path) -> None:
+        cli.check_submission(path, rubric.load(support.REPO / "grading" / "rubric.toml"),
+                             support.REPO)
+
+    def test_folder_archive_and_lab_file(self):
+        for name in ("labs/", "labs.zip", "labs.tar.gz", "naive_scan.cu"):
+            path = self.dir / name
+            if name.endswith("/"):
+                path.mkdir()
+            else:
+                path.write_text("x")
+            self.check(path)
+
+    def test_other_file(self):
+        readme = self.dir / "README.md"
+        readme.write_text("x")
+        with self.assertRaisesRegex(ValueError, "README.md is a file, not a folder"):
+            self.check(readme)
+
+    def test_missing(self):
+        with self.assertRaisesRegex(ValueError, "no such submission: .*nonexistent"):
+            self.check(self.dir / "nonexistent")
 
 
 if __name__ == "__main__":

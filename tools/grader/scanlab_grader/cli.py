@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import shutil
 import signal
@@ -115,6 +116,26 @@ def make_parser() -> argparse.ArgumentParser:
     return p
 
 
+ARCHIVES = (".zip", ".tar", ".tar.gz", ".tgz")
+
+
+def check_submission(submission: Path, rubric: rubric_mod.Rubric, repo: Path) -> None:
+    """A usage error (ValueError) unless SUBMISSION is a folder, an archive or a lab file."""
+    expected = ("expected the student's labs/ folder, an archive of it (.zip, .tar.gz) "
+                "or lab files (naive_scan.cu, ...)")
+    if submission.is_dir():
+        return
+    if not submission.exists():
+        raise ValueError(f"no such submission: {submission} ({expected})")
+    if not submission.is_file():
+        raise ValueError(f"{submission} is neither a folder nor a file: {expected}")
+    patterns = {p for lab in tree.discover_labs(repo) for p in rubric.lab(lab.number).student_files}
+    name = submission.name
+    if not (name.lower().endswith(ARCHIVES) or
+            any(fnmatch.fnmatchcase(name, p) for p in patterns)):
+        raise ValueError(f"{submission} is a file, not a folder of submissions: {expected}")
+
+
 def _emergency_results(path: Path, message: str, rubric: rubric_mod.Rubric | None,
                        repo: Path) -> None:
     """The last resort when even the normal output code failed: a valid results.json."""
@@ -151,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
                        grading.secret_paths(repo, args.hidden_dir))
         if args.labs:
             tree.select_labs(tree.discover_labs(repo), args.labs)
+        check_submission(args.submission, rubric, repo)
     except (rubric_mod.RubricError, ValueError, argparse.ArgumentTypeError) as error:
         print(f"grade.py: {error}", file=sys.stderr)
         _emergency_results(results_path, str(error), rubric, repo)
@@ -170,8 +192,6 @@ def main(argv: list[str] | None = None) -> int:
         support_build_timeout_s=args.support_build_timeout)
     status = 0
     try:
-        if not args.submission.exists():
-            raise FileNotFoundError(f"no such submission: {args.submission}")
         grade = grading.run_grading(opts, say)
         written = outputs.write_all(grade, out, results_path,
                                     args.junit.resolve() if args.junit else None)
