@@ -154,7 +154,9 @@ class AlwaysResults(unittest.TestCase):
             out = Path(tmp) / "out"
             proc = support.run_tool("grade.py", str(Path(tmp) / "nowhere"), "--out", str(out),
                                     "--labs", "00,01", "--rubric", str(FAST_RUBRIC))
-            self.assertEqual(proc.returncode, 1)
+            # A usage error, as a bad rubric is (exit 2), and still a results.json that says it.
+            self.assertEqual(proc.returncode, 2)
+            self.assertIn("no such submission", proc.stderr)
             data = support.load_results(self, out / "results.json")
             self.assertEqual(data["score"], 0)
             self.assertIn("nowhere", data["output"])
