@@ -62,8 +62,12 @@ void GlobalShadow::arrived_from_host(uintptr_t base, size_t bytes, bool left_by_
             // Which kernel, the other process does not say.
             uint64_t word[kBitmapWords] = {};
             word[i] = bit;
+            // The page's other words matter only while one kernel, not "some kernel", is
+            // named for the whole page (a large copy would scan the bitmap once per word).
             bool others = false;
-            for (size_t j = 0; j < kBitmapWords; ++j) others |= (p.kernel_left[j] & ~word[j]) != 0;
+            if (!p.left_by_word && p.left_by != kAnyKernel)
+                for (size_t j = 0; j < kBitmapWords; ++j)
+                    others |= (p.kernel_left[j] & ~word[j]) != 0;
             p.kernel_left[i] |= bit;
             p.note_left_by(word, kAnyKernel, others);
         } else
